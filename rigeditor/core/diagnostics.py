@@ -1,0 +1,126 @@
+"""How hard a two-bone solve amplifies target noise.
+
+Near full extension or full fold the law of cosines sits where d/dx acos(x)
+diverges, so a one-unit wobble of the target can turn the elbow by ten degrees.
+These functions make that visible per frame: an analytic sensitivity (degrees of
+joint rotation per unit of target movement) and a direct noise test.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from rigeditor.core.twobone import reach_interval, soft_distance, solve_two_bone
+
+MAX_RATE = 1e6
+"""Cap on a joint rate (radians per unit): a singular pose reads as 'extreme', not inf."""
+_TINY = np.finfo(float).tiny
+
+__all__ = ["JointRates", "joint_rates", "angle_sensitivity", "AngleJitter", "angle_jitter"]
+
+
+@dataclass(frozen=True)
+class JointRates:
+    """Partial derivatives of the joint angles w.r.t. target motion, radians per unit.
+
+    shoulder_radial: d(shoulder)/d(distance) with the bend sign removed.
+    shoulder_tangential: d(shoulder)/d(sideways motion) = 1 / distance.
+    elbow_radial: d(elbow)/d(distance) with the bend sign removed (the elbow
+        angle depends on distance alone).
+    """
+
+    shoulder_radial: np.ndarray
+    shoulder_tangential: np.ndarray
+    elbow_radial: np.ndarray
+
+
+def _soft_slope(raw, inner, outer, softness):
+    """d(soft_distance)/d(raw): 1 in the free range, the exponential's slope in a soft zone."""
+    s = np.minimum(np.asarray(softness, dtype=float), 0.5 * (outer - inner))
+    s_safe = np.where(s > 0, s, 1.0)
+    slope = np.ones(np.broadcast_shapes(np.shape(raw), np.shape(s)))
+    over = (s > 0) & (raw > outer - s)
+    under = (s > 0) & (inner > 0) & (raw < inner + s)
+    slope = np.where(over, np.exp(-(raw - (outer - s)) / s_safe), slope)
+    return np.where(under, np.exp(-((inner + s) - raw) / s_safe), slope)
+
+
+def joint_rates(upper, lower, distance, *, softness=0.0, eps=1e-9) -> JointRates:
+    """Analytic joint-angle rates at raw shoulder-target ``distance`` (model units).
+
+    Follows the solver exactly: soft reach, then the hard clamp to
+    [inner + eps, outer]. Where the hard clamp holds the distance still, the radial
+    rates are zero (the pose cannot follow); just inside the clamp they are at their
+    largest, and at the exact bound they are capped at a large finite value
+    (``MAX_RATE``) instead of infinity.
+    """
+    a = np.asarray(upper, dtype=float)
+    b = np.asarray(lower, dtype=float)
+    raw = np.asarray(distance, dtype=float)
+    inner, outer = reach_interval(a, b)
+    soft = soft_distance(raw, inner, outer, softness)
+    d = np.clip(soft, inner + eps, outer)
+    slope = np.where(d == soft, _soft_slope(raw, inner, outer, softness), 0.0)
+    # Heron's formula keeps both sines accurate next to a degenerate triangle,
+    # where sqrt(1 - cos^2) would lose every digit.
+    heron = (a + b + d) * (b + d - a) * (a + d - b) * (a + b - d)
+    area2 = 0.5 * np.sqrt(np.maximum(heron, 0.0))  # twice the triangle's area
+    sin_gamma = area2 / (a * b)
+    sin_alpha = area2 / (a * d)
+    elbow = np.minimum(d / (a * b * np.maximum(sin_gamma, _TINY)), MAX_RATE)
+    shoulder = np.clip((d * d - a * a + b * b) / (2.0 * a * d * d * np.maximum(sin_alpha, _TINY)), -MAX_RATE, MAX_RATE)
+    tangential = np.minimum(1.0 / np.maximum(raw, eps), MAX_RATE)
+    return JointRates(shoulder_radial=shoulder * slope, shoulder_tangential=tangential, elbow_radial=elbow * slope)
+
+
+def angle_sensitivity(upper, lower, distance, *, softness=0.0, eps=1e-9):
+    """Worst-case joint rotation per unit of target movement, degrees per unit.
+
+    The spectral norm of the Jacobian d(shoulder, elbow)/d(target): the largest
+    change of the joint-angle vector that a unit step of the target in any
+    direction can cause. Independent of the bend sign.
+    """
+    r = joint_rates(upper, lower, distance, softness=softness, eps=eps)
+    # J in the (radial, tangential) basis is [[-s_r, t], [e_r, 0]] up to signs.
+    sr, t, er = r.shoulder_radial, r.shoulder_tangential, r.elbow_radial
+    trace = sr * sr + er * er + t * t
+    det = er * t
+    disc = np.sqrt(np.maximum(trace * trace - 4.0 * det * det, 0.0))
+    return np.degrees(np.sqrt(0.5 * (trace + disc)))
+
+
+@dataclass(frozen=True)
+class AngleJitter:
+    """Largest joint-angle change (degrees) a target displacement of ``amplitude`` causes, per frame."""
+
+    shoulder_deg: np.ndarray
+    elbow_deg: np.ndarray
+
+
+def angle_jitter(upper, lower, shoulder, targets, amplitude, *, bend=1, softness=0.0, directions=16) -> AngleJitter:
+    """Noise test: move each target by ``amplitude`` in ``directions`` evenly spaced
+    directions, re-solve, and report the largest change of each joint angle.
+
+    targets: (2,) or (N, 2); amplitude: model units (> 0). Degrees out, per frame.
+    """
+    if not (np.isfinite(amplitude) and amplitude > 0):
+        raise ValueError(f"amplitude: must be > 0, got {amplitude!r}")
+    targets = np.asarray(targets, dtype=float)
+    bend = np.asarray(bend, dtype=float)
+    base = solve_two_bone(upper, lower, shoulder, targets, bend=bend, softness=softness)
+    turns = np.linspace(0.0, 2.0 * np.pi, int(directions), endpoint=False)
+    offsets = amplitude * np.stack([np.cos(turns), np.sin(turns)], axis=-1)
+    moved = solve_two_bone(
+        np.asarray(upper, dtype=float)[..., None], np.asarray(lower, dtype=float)[..., None],
+        np.asarray(shoulder, dtype=float)[..., None, :], targets[..., None, :] + offsets,
+        bend=bend[..., None], softness=np.asarray(softness, dtype=float)[..., None],
+    )
+
+    def change(after, before):
+        return np.degrees(np.abs(np.angle(np.exp(1j * (after - before[..., None]))))).max(axis=-1)
+
+    return AngleJitter(
+        shoulder_deg=change(moved.shoulder_angle, base.shoulder_angle),
+        elbow_deg=change(moved.elbow_angle, base.elbow_angle),
+    )

@@ -1,0 +1,402 @@
+"""Analytic two-bone IK (law of cosines), vectorised over frames.
+
+Conventions: y-up model space, angles in radians counter-clockwise from +x.
+``bend = +1`` means the forearm turns counter-clockwise relative to the upper
+bone (``elbow_angle >= 0``); the bend is an input, never re-derived from the
+geometry, so the elbow cannot flip across the bone line or through full
+extension. Every solve is checked by forward kinematics of the returned angles:
+``residual = |end - target|`` is measured, not assumed.
+
+The reference outline gives the shoulder offset and the elbow angle the same
+sign; with counter-clockwise forward kinematics that misses the target. If the
+forearm turns counter-clockwise (bend +1), the upper bone must sit clockwise of
+the target line, so ``shoulder = phi - bend * alpha`` and
+``elbow = bend * (pi - gamma)``.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from rigeditor.core.blocks import run_in_blocks
+from rigeditor.core.limits import LIMIT_STRATEGIES, clamp_angle, smooth_offsets
+
+__all__ = ["TwoBoneSolution", "solve_two_bone", "soft_distance", "reach_interval"]
+
+
+@dataclass(frozen=True)
+class TwoBoneSolution:
+    """Result of :func:`solve_two_bone`; every field has the frame shape (…) or (…, 2).
+
+    shoulder_angle: absolute upper-bone angle in the shoulder's space, radians.
+    elbow_angle: forearm angle relative to the upper bone, radians in [-pi, pi].
+    elbow, end: joint positions from forward kinematics of the returned angles,
+        including stretch and root offset.
+    distance: raw shoulder-to-target distance (model units, >= 0).
+    solve_distance: the distance actually solved for, after clamping or soft reach.
+    residual: |end - target| (model units, >= 0).
+    limited: True where a joint limit bound.
+    stretch: scale applied to both bones (1.0 when none).
+    root_offset: shoulder displacement applied by ``on_limit="move_root"`` (zero when none).
+    """
+
+    shoulder_angle: np.ndarray
+    elbow_angle: np.ndarray
+    elbow: np.ndarray
+    end: np.ndarray
+    distance: np.ndarray
+    solve_distance: np.ndarray
+    residual: np.ndarray
+    limited: np.ndarray
+    stretch: np.ndarray
+    root_offset: np.ndarray
+
+
+def reach_interval(upper, lower):
+    """Inner and outer reach ``(|a - b|, a + b)`` of a two-bone chain (model units)."""
+    upper = np.asarray(upper, dtype=float)
+    lower = np.asarray(lower, dtype=float)
+    return np.abs(upper - lower), upper + lower
+
+
+def soft_distance(distance, inner, outer, softness):
+    """Soft reach: compress ``distance`` near both reach bounds so it never gets there.
+
+    Above ``outer - s`` it returns ``outer - s * exp(-(d - (outer - s)) / s)``; below
+    ``inner + s`` the mirror image. Value and first derivative are continuous at the
+    joins, and the result stays strictly inside (inner, outer) for every finite d.
+    ``softness`` s is a length >= 0; it is capped at half the reach band so the two
+    soft zones never overlap (an inner band is skipped when inner is zero: a chain
+    with equal bones folds onto the shoulder, and zero distance is guarded elsewhere).
+    With s == 0 the input is returned unchanged (the caller hard-clamps).
+    """
+    d = np.asarray(distance, dtype=float)
+    s = np.minimum(np.asarray(softness, dtype=float), 0.5 * (outer - inner))
+    if not np.any(s > 0):
+        return d
+    s_safe = np.where(s > 0, s, 1.0)
+    knee_out = outer - s
+    out = outer - s_safe * np.exp(-np.maximum(d - knee_out, 0.0) / s_safe)
+    result = np.where((s > 0) & (d > knee_out), out, d)
+    knee_in = inner + s
+    soft_inner = (s > 0) & (inner > 0) & (d < knee_in)
+    if np.any(soft_inner):
+        inn = inner + s_safe * np.exp(-np.maximum(knee_in - d, 0.0) / s_safe)
+        result = np.where(soft_inner, inn, result)
+    return result
+
+
+MAX_SQUARED_NORM = 1e300
+"""Inputs must satisfy sum(v * v) <= 1e300 (so |v| <= 1e150 model units): far beyond
+any rig, and it guarantees that squaring a coordinate difference cannot overflow,
+so lengths use sqrt(x*x + y*y) at a fraction of hypot's cost."""
+
+
+def _checked(name, value, tail=None):
+    """``value`` as a float array (or a Python float when it is a scalar), validated.
+
+    One dot product answers "finite and not absurdly large" for the whole array, so
+    long frame ranges pay one pass; the detailed message is built only on failure.
+    """
+    arr = np.asarray(value, dtype=float)
+    if tail is not None and (arr.ndim == 0 or arr.shape[-1] != tail):
+        raise ValueError(f"{name}: expected shape ({tail},) or (..., {tail}), got {arr.shape}")
+    if arr.ndim == 0:
+        x = float(arr)
+        if not math.isfinite(x) or x * x > MAX_SQUARED_NORM:
+            raise ValueError(f"{name}: must be finite with magnitude <= 1e150, got {x!r}")
+        return x
+    flat = arr.reshape(-1)
+    with np.errstate(over="ignore", invalid="ignore"):
+        ok = np.dot(flat, flat) <= MAX_SQUARED_NORM
+    if not ok:
+        bad = flat[~np.isfinite(flat) | (np.abs(flat) > 1e150)]
+        where = np.unravel_index(int(np.flatnonzero(flat == bad[0])[0]) if bad.size and np.isfinite(bad[0]) else int(np.flatnonzero(~np.isfinite(flat))[0]), arr.shape)
+        got = bad[0] if bad.size else "too large in total"
+        raise ValueError(f"{name}{list(where)}: must be finite with magnitude <= 1e150, got {got}")
+    return arr
+
+
+def _validate_limits(limits):
+    if limits is None:
+        return None
+    try:
+        arr = np.asarray(limits, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"limits: expected ((shoulder_min, shoulder_max), (elbow_min, elbow_max)), got {limits!r}") from exc
+    if arr.shape != (2, 2):
+        raise ValueError(f"limits: expected shape (2, 2), got {arr.shape}")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"limits: must be finite, got {limits!r}")
+    if np.any(arr[:, 0] > arr[:, 1]):
+        raise ValueError(f"limits: each (min, max) needs min <= max, got {limits!r}")
+    return arr
+
+
+def _positive(name, value):
+    if np.ndim(value) == 0:
+        if value <= 0:
+            raise ValueError(f"{name}: bone length must be > 0, got {value!r}")
+    elif value.size and value.min() <= 0:
+        raise ValueError(f"{name}: bone length must be > 0, got {value.min()!r}")
+    return value
+
+
+def _unit_bend(bend):
+    if np.ndim(bend) == 0:
+        if bend not in (1.0, -1.0):
+            raise ValueError(f"bend: must be +1 or -1, got {bend!r}")
+    elif not ((bend == 1.0) | (bend == -1.0)).all():
+        raise ValueError(f"bend: must be +1 or -1, got {bend[(bend != 1.0) & (bend != -1.0)][0]!r}")
+    return bend
+
+
+def solve_two_bone(
+    upper,
+    lower,
+    shoulder,
+    target,
+    *,
+    bend=1,
+    softness=0.0,
+    prev_direction=None,
+    limits=None,
+    on_limit="accept",
+    max_stretch=0.10,
+    max_root_offset=None,
+    root_time_constant=2.0,
+    eps=1e-9,
+) -> TwoBoneSolution:
+    """Solve a two-bone chain for every frame at once.
+
+    upper, lower: bone lengths (> 0, model units), scalars or per-frame arrays.
+    shoulder, target: positions, shape (2,) or (N, 2), y-up.
+    bend: +1 or -1, scalar or per frame.
+    softness: soft-reach width s >= 0 (model units); 0 hard-clamps.
+    prev_direction: direction used when the first zero-distance frame has no
+        earlier good frame (default +x).
+    limits: ((shoulder_min, shoulder_max), (elbow_min, elbow_max)) in radians; the
+        shoulder bound is absolute in the shoulder's space, the elbow bound relative.
+    on_limit: "accept" (keep the gap), "stretch" (scale both bones within
+        1 +/- max_stretch), or "move_root" (shift the shoulder by at most
+        max_root_offset, smoothed over frames with a zero-phase exponential kernel
+        of time constant ``root_time_constant`` frames).
+    eps: guard for zero distance and the inner reach bound; never changes a visible pose.
+    """
+    f = _Frames(
+        upper=_positive("upper", _checked("upper", upper)),
+        lower=_positive("lower", _checked("lower", lower)),
+        shoulder=_checked("shoulder", shoulder, 2),
+        target=_checked("target", target, 2),
+        bend=_unit_bend(_checked("bend", bend)),
+        softness=_checked("softness", softness),
+    )
+    if np.any(np.asarray(f.softness) < 0):
+        raise ValueError(f"softness: must be >= 0, got {np.min(f.softness)!r}")
+    if on_limit not in LIMIT_STRATEGIES:
+        raise ValueError(f"on_limit: must be one of {', '.join(LIMIT_STRATEGIES)}, got {on_limit!r}")
+    if not (np.isfinite(max_stretch) and 0 <= max_stretch < 1):
+        raise ValueError(f"max_stretch: must be in [0, 1), got {max_stretch!r}")
+    if on_limit == "move_root":
+        if max_root_offset is None or not (np.isfinite(max_root_offset) and max_root_offset >= 0):
+            raise ValueError(f"max_root_offset: a finite value >= 0 is required with on_limit='move_root', got {max_root_offset!r}")
+    if not (np.isfinite(root_time_constant) and root_time_constant >= 0):
+        raise ValueError(f"root_time_constant: must be >= 0 frames, got {root_time_constant!r}")
+    if not (np.isfinite(eps) and eps > 0):
+        raise ValueError(f"eps: must be > 0, got {eps!r}")
+    opts = dict(limits=_validate_limits(limits), on_limit=on_limit, max_stretch=max_stretch,
+                max_root_offset=max_root_offset, eps=eps, prev_direction=prev_direction)
+
+    frame_shape = f.frame_shape()
+    n = math.prod(frame_shape)
+    f = f.flattened(frame_shape)
+    out = _Outputs.empty(n)
+    run_in_blocks(n, lambda i, j: _solve_block(f, out, i, j, **opts))
+    if on_limit == "move_root" and len(frame_shape) == 1 and n > 1 and root_time_constant > 0:
+        out.root_offset[:] = smooth_offsets(out.root_offset, root_time_constant)
+        run_in_blocks(n, lambda i, j: _forward(f, out, i, j))
+    return out.solution(frame_shape)
+
+
+@dataclass
+class _Frames:
+    """Validated inputs. Constants stay Python floats (or (2,) arrays for points)
+    so the kernel folds them; per-frame values are flattened to a frame axis."""
+
+    upper: object
+    lower: object
+    shoulder: np.ndarray
+    target: np.ndarray
+    bend: object
+    softness: object
+
+    def frame_shape(self):
+        return np.broadcast_shapes(
+            self.shoulder.shape[:-1], self.target.shape[:-1],
+            *(np.shape(v) for v in (self.upper, self.lower, self.bend, self.softness)),
+        )
+
+    def flattened(self, frame_shape):
+        def flat(v, point=False):
+            if np.ndim(v) == (1 if point else 0):
+                return v
+            tail = (2,) if point else ()
+            return np.broadcast_to(v, frame_shape + tail).reshape((-1,) + tail)
+
+        return _Frames(flat(self.upper), flat(self.lower), flat(self.shoulder, True),
+                       flat(self.target, True), flat(self.bend), flat(self.softness))
+
+    def block(self, i, j):
+        """Frames [i, j): scalars as they are, points split into x and y."""
+        def cut(v):
+            return v if isinstance(v, float) else v[i:j]
+
+        def xy(p):
+            return (p[0], p[1]) if p.ndim == 1 else (p[i:j, 0], p[i:j, 1])
+
+        return cut(self.upper), cut(self.lower), xy(self.shoulder), xy(self.target), cut(self.bend), cut(self.softness)
+
+
+@dataclass
+class _Outputs:
+    shoulder_angle: np.ndarray
+    elbow_angle: np.ndarray
+    elbow: np.ndarray
+    end: np.ndarray
+    distance: np.ndarray
+    solve_distance: np.ndarray
+    residual: np.ndarray
+    limited: np.ndarray
+    stretch: np.ndarray
+    root_offset: np.ndarray
+
+    @classmethod
+    def empty(cls, n):
+        return cls(np.empty(n), np.empty(n), np.empty((n, 2)), np.empty((n, 2)), np.empty(n),
+                   np.empty(n), np.empty(n), np.zeros(n, dtype=bool), np.ones(n), np.zeros((n, 2)))
+
+    def solution(self, frame_shape):
+        return TwoBoneSolution(**{k: v.reshape(frame_shape + v.shape[1:]) for k, v in vars(self).items()})
+
+
+def _solve_block(f, out, i, j, *, limits, on_limit, max_stretch, max_root_offset, eps, prev_direction):
+    """Solve frames [i, j) of ``f`` into ``out``: law of cosines, limits, strategy, FK."""
+    a, b, (sx, sy), (tx, ty), bend, soft = f.block(i, j)
+    m = j - i
+    dx, dy = tx - sx, ty - sy
+    if np.ndim(dx) == 0:  # constant target and shoulder, per-frame lengths or bend
+        dx, dy = np.full(m, dx), np.full(m, dy)
+    raw = np.sqrt(dx * dx + dy * dy, out=out.distance[i:j])
+    if raw.min() > eps:
+        ux, uy = dx / raw, dy / raw
+    else:
+        ux, uy = _fill_directions(dx, dy, raw, raw > eps, _direction_before(f, i, eps, prev_direction))
+
+    inner, outer = abs(a - b), a + b
+    if not isinstance(soft, float) or soft > 0:
+        raw = soft_distance(raw, inner, outer, soft)
+    # Only the inner bound needs the guard: with equal bones it is zero and d divides
+    # below. Nothing divides by (outer - d) and the cosines are clamped, so the outer
+    # bound is exact and an out-of-reach residual is exactly the distance beyond reach.
+    d = np.clip(raw, inner + eps, outer, out=out.solve_distance[i:j])
+    d2 = d * d
+    cos_elbow = np.clip((a * a + b * b - d2) * (0.5 / (a * b)), -1.0, 1.0)
+    cos_offset = np.clip((d2 + (a * a - b * b)) / ((2.0 * a) * d), -1.0, 1.0)
+    bs = np.sqrt(1.0 - cos_offset * cos_offset)
+    if not isinstance(bend, float) or bend != 1.0:
+        bs *= bend
+    # Upper-bone direction = target direction rotated by -bend * alpha: one atan2
+    # of that vector is cheaper than atan2 of the target plus an arccos.
+    shoulder_angle = np.arctan2(uy * cos_offset - ux * bs, ux * cos_offset + uy * bs, out=out.shoulder_angle[i:j])
+    elbow_angle = np.arccos(np.negative(cos_elbow, out=cos_elbow), out=out.elbow_angle[i:j])  # pi - acos(c) == acos(-c)
+    if not isinstance(bend, float) or bend != 1.0:
+        elbow_angle *= bend
+    if limits is not None:
+        clamped_s = clamp_angle(shoulder_angle, limits[0])
+        clamped_e = np.clip(elbow_angle, limits[1, 0], limits[1, 1])
+        out.limited[i:j] = (clamped_s != shoulder_angle) | (clamped_e != elbow_angle)
+        shoulder_angle[:], elbow_angle[:] = clamped_s, clamped_e
+    trig = _joint_trig(shoulder_angle, elbow_angle)
+    if on_limit != "accept":
+        c1, s1, c12, s12 = trig
+        # The limb's reach vector from the shoulder, before any strategy.
+        vx, vy = a * c1 + b * c12, a * s1 + b * s12
+        if on_limit == "stretch":
+            v2 = vx * vx + vy * vy
+            k = (dx * vx + dy * vy) / np.where(v2 > eps, v2, 1.0)
+            out.stretch[i:j] = np.where(v2 > eps, np.clip(k, 1.0 - max_stretch, 1.0 + max_stretch), 1.0)
+        else:
+            out.root_offset[i:j] = _bounded(np.stack([dx - vx, dy - vy], axis=-1), max_root_offset)
+    _forward(f, out, i, j, trig, plain=on_limit == "accept")
+
+
+def _joint_trig(shoulder_angle, elbow_angle):
+    total = shoulder_angle + elbow_angle
+    return np.cos(shoulder_angle), np.sin(shoulder_angle), np.cos(total), np.sin(total)
+
+
+def _forward(f, out, i, j, trig=None, plain=False):
+    """Forward kinematics of the returned angles for frames [i, j), and the residual.
+
+    Starting again from the angles (not from the construction) means the residual
+    checks the signs, the clamping and the strategy rather than restating them.
+    ``plain`` skips the (identity) stretch and root offset.
+    """
+    a, b, (sx, sy), (tx, ty), _, _ = f.block(i, j)
+    c1, s1, c12, s12 = trig if trig is not None else _joint_trig(out.shoulder_angle[i:j], out.elbow_angle[i:j])
+    if not plain:
+        k = out.stretch[i:j]
+        a, b = k * a, k * b
+        sx = sx + out.root_offset[i:j, 0]
+        sy = sy + out.root_offset[i:j, 1]
+    ex, ey = out.elbow[i:j, 0], out.elbow[i:j, 1]
+    px, py = out.end[i:j, 0], out.end[i:j, 1]
+    np.add(sx, a * c1, out=ex)
+    np.add(sy, a * s1, out=ey)
+    np.add(ex, b * c12, out=px)
+    np.add(ey, b * s12, out=py)
+    rx, ry = px - tx, py - ty
+    np.sqrt(rx * rx + ry * ry, out=out.residual[i:j])
+
+
+def _direction_before(f, i, eps, prev_direction):
+    """Unit direction of the last frame before ``i`` with a non-zero distance."""
+    j, step = i, 256
+    while j > 0:
+        lo = max(0, j - step)
+        _, _, (sx, sy), (tx, ty), _, _ = f.block(lo, j)
+        dx = np.broadcast_to(tx - sx, (j - lo,))
+        dy = np.broadcast_to(ty - sy, (j - lo,))
+        raw = np.sqrt(dx * dx + dy * dy)
+        good = np.flatnonzero(raw > eps)
+        if good.size:
+            k = good[-1]
+            return np.array([dx[k], dy[k]]) / raw[k]
+        j, step = lo, step * 2
+    if prev_direction is None:
+        return np.array([1.0, 0.0])
+    prev = np.asarray(prev_direction, dtype=float)
+    norm = float(np.hypot(prev[0], prev[1])) if prev.shape == (2,) and np.all(np.isfinite(prev)) else 0.0
+    if not norm > eps:
+        raise ValueError(f"prev_direction: expected a finite non-zero (2,) vector, got {prev_direction!r}")
+    return prev / norm
+
+
+def _fill_directions(dx, dy, raw, good, carry):
+    """Unit directions; frames with no distance take the last good one before them."""
+    safe = np.where(good, raw, 1.0)
+    ux, uy = np.where(good, dx / safe, carry[0]), np.where(good, dy / safe, carry[1])
+    idx = np.maximum.accumulate(np.where(good, np.arange(good.size), -1))
+    seen = idx >= 0
+    ux = np.where(seen, ux[np.maximum(idx, 0)], carry[0])
+    uy = np.where(seen, uy[np.maximum(idx, 0)], carry[1])
+    return ux, uy
+
+
+def _bounded(vectors, max_length):
+    """Scale each vector down to at most ``max_length`` (directions kept)."""
+    n = np.hypot(vectors[..., 0], vectors[..., 1])
+    scale = np.where(n > max_length, max_length / np.where(n > 0, n, 1.0), 1.0)
+    return vectors * scale[..., None]
