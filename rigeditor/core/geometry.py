@@ -1,107 +1,100 @@
 """Vectorised 2D affine transforms and angle helpers.
 
-A transform is a (…, 3, 3) homogeneous matrix acting on column vectors, y-up,
-angles in radians counter-clockwise from +x. Leading axes are frames (or any
-batch); every function broadcasts over them.
+An :class:`Affine` holds the six coefficients of x' = a*x + b*y + tx,
+y' = c*x + d*y + ty as separate arrays over frames (structure of arrays): composing
+10,000 frames is then a dozen contiguous multiply-adds, several times faster than
+batched 3x3 matmul. Y-up, radians counter-clockwise from +x.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
-__all__ = [
-    "identity", "trs", "compose", "invert", "apply", "apply_vector",
-    "rotation_of", "scale_of", "translation_of", "is_mirrored",
-    "wrap_angle", "unwrap",
-]
+__all__ = ["Affine", "wrap_angle", "unwrap"]
 
 
-def identity(shape=()):
-    """Identity transforms of batch ``shape``: (*shape, 3, 3)."""
-    return np.broadcast_to(np.eye(3), tuple(shape) + (3, 3)).copy()
+@dataclass(frozen=True)
+class Affine:
+    """Affine transforms, one per frame; each field broadcasts to the frame shape."""
 
+    a: np.ndarray
+    b: np.ndarray
+    c: np.ndarray
+    d: np.ndarray
+    tx: np.ndarray
+    ty: np.ndarray
 
-def trs(tx=0.0, ty=0.0, rotation=0.0, sx=1.0, sy=1.0):
-    """Translate * rotate * scale, broadcast over the arguments' shapes.
+    @classmethod
+    def identity(cls, n=None):
+        one, zero = (1.0, 0.0) if n is None else (np.ones(n), np.zeros(n))
+        return cls(one, zero, zero, one, zero, zero)
 
-    tx, ty: translation (model units); rotation: radians CCW; sx, sy: scale
-    factors (a negative sx mirrors, as a character facing left does).
-    """
-    tx, ty, rotation, sx, sy = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (tx, ty, rotation, sx, sy)))
-    c, s = np.cos(rotation), np.sin(rotation)
-    m = np.zeros(tx.shape + (3, 3))
-    m[..., 0, 0] = c * sx
-    m[..., 0, 1] = -s * sy
-    m[..., 1, 0] = s * sx
-    m[..., 1, 1] = c * sy
-    m[..., 0, 2] = tx
-    m[..., 1, 2] = ty
-    m[..., 2, 2] = 1.0
-    return m
+    @classmethod
+    def trs(cls, tx=0.0, ty=0.0, rotation=0.0, sx=1.0, sy=1.0):
+        """Translate * rotate * scale. rotation: radians CCW; a negative sx mirrors."""
+        cos, sin = np.cos(rotation), np.sin(rotation)
+        return cls(cos * sx, -sin * sy, sin * sx, cos * sy, np.asarray(tx, float), np.asarray(ty, float))
 
+    @classmethod
+    def rotation_about_origin(cls, rotation, tx=0.0, ty=0.0):
+        """Translate * rotate, the common bone case (no scale)."""
+        cos, sin = np.cos(rotation), np.sin(rotation)
+        return cls(cos, -sin, sin, cos, np.asarray(tx, float), np.asarray(ty, float))
 
-def compose(outer, inner):
-    """``outer @ inner``: apply ``inner`` first, then ``outer``."""
-    return np.matmul(outer, inner)
+    def compose(self, inner: "Affine") -> "Affine":
+        """``self @ inner``: apply ``inner`` first, then ``self``."""
+        return Affine(
+            self.a * inner.a + self.b * inner.c,
+            self.a * inner.b + self.b * inner.d,
+            self.c * inner.a + self.d * inner.c,
+            self.c * inner.b + self.d * inner.d,
+            self.a * inner.tx + self.b * inner.ty + self.tx,
+            self.c * inner.tx + self.d * inner.ty + self.ty,
+        )
 
+    def inverse(self) -> "Affine":
+        det = self.a * self.d - self.b * self.c
+        if np.any(np.abs(det) < 1e-300):
+            raise ValueError("inverse: transform is singular (a scale of zero)")
+        ia, ib, ic, id_ = self.d / det, -self.b / det, -self.c / det, self.a / det
+        return Affine(ia, ib, ic, id_, -(ia * self.tx + ib * self.ty), -(ic * self.tx + id_ * self.ty))
 
-def invert(m):
-    """Inverse of affine transforms (…, 3, 3), closed form (no general solve)."""
-    m = np.asarray(m, dtype=float)
-    a, b, c, d = m[..., 0, 0], m[..., 0, 1], m[..., 1, 0], m[..., 1, 1]
-    tx, ty = m[..., 0, 2], m[..., 1, 2]
-    det = a * d - b * c
-    if np.any(np.abs(det) < 1e-300):
-        raise ValueError("invert: transform is singular (a scale of zero)")
-    out = np.zeros_like(m)
-    out[..., 0, 0] = d / det
-    out[..., 0, 1] = -b / det
-    out[..., 1, 0] = -c / det
-    out[..., 1, 1] = a / det
-    out[..., 0, 2] = -(out[..., 0, 0] * tx + out[..., 0, 1] * ty)
-    out[..., 1, 2] = -(out[..., 1, 0] * tx + out[..., 1, 1] * ty)
-    out[..., 2, 2] = 1.0
-    return out
+    def apply(self, points) -> np.ndarray:
+        """Transform points (…, 2)."""
+        p = np.asarray(points, dtype=float)
+        x, y = p[..., 0], p[..., 1]
+        return np.stack([self.a * x + self.b * y + self.tx, self.c * x + self.d * y + self.ty], axis=-1)
 
+    def apply_vector(self, vectors) -> np.ndarray:
+        """Transform directions (…, 2): the linear part only."""
+        v = np.asarray(vectors, dtype=float)
+        x, y = v[..., 0], v[..., 1]
+        return np.stack([self.a * x + self.b * y, self.c * x + self.d * y], axis=-1)
 
-def apply(m, points):
-    """Transform points (…, 2) by m (…, 3, 3); batch axes broadcast."""
-    m = np.asarray(m, dtype=float)
-    p = np.asarray(points, dtype=float)
-    x = m[..., 0, 0] * p[..., 0] + m[..., 0, 1] * p[..., 1] + m[..., 0, 2]
-    y = m[..., 1, 0] * p[..., 0] + m[..., 1, 1] * p[..., 1] + m[..., 1, 2]
-    return np.stack([x, y], axis=-1)
+    def translation(self) -> np.ndarray:
+        return np.stack(np.broadcast_arrays(self.tx, self.ty), axis=-1)
 
+    def rotation(self) -> np.ndarray:
+        """Angle of the transformed x axis, radians in (-pi, pi]."""
+        return np.arctan2(self.c, self.a)
 
-def apply_vector(m, vectors):
-    """Transform directions (…, 2): the linear part only, no translation."""
-    m = np.asarray(m, dtype=float)
-    v = np.asarray(vectors, dtype=float)
-    x = m[..., 0, 0] * v[..., 0] + m[..., 0, 1] * v[..., 1]
-    y = m[..., 1, 0] * v[..., 0] + m[..., 1, 1] * v[..., 1]
-    return np.stack([x, y], axis=-1)
+    def mirrored(self) -> np.ndarray:
+        """True where the transform flips handedness (negative determinant)."""
+        return (self.a * self.d - self.b * self.c) < 0
 
+    def take(self, index) -> "Affine":
+        """Frames ``index`` of every field (fields that are scalars stay scalars)."""
+        def pick(v):
+            return v[index] if np.ndim(v) else v
+        return Affine(*(pick(v) for v in (self.a, self.b, self.c, self.d, self.tx, self.ty)))
 
-def translation_of(m):
-    """Origin of the transformed frame, (…, 2)."""
-    return np.asarray(m)[..., :2, 2].copy()
+    def select(self, mask, other: "Affine") -> "Affine":
+        """Per frame: ``other`` where ``mask``, else self."""
+        return Affine(*(np.where(mask, o, s) for s, o in zip(self.fields(), other.fields())))
 
-
-def rotation_of(m):
-    """Angle of the transformed x axis, radians in (-pi, pi]."""
-    m = np.asarray(m)
-    return np.arctan2(m[..., 1, 0], m[..., 0, 0])
-
-
-def scale_of(m):
-    """Lengths of the transformed x and y axes, (…, 2); a mirror shows in is_mirrored."""
-    m = np.asarray(m)
-    return np.stack([np.hypot(m[..., 0, 0], m[..., 1, 0]), np.hypot(m[..., 0, 1], m[..., 1, 1])], axis=-1)
-
-
-def is_mirrored(m):
-    """True where the transform flips handedness (negative determinant)."""
-    m = np.asarray(m)
-    return (m[..., 0, 0] * m[..., 1, 1] - m[..., 0, 1] * m[..., 1, 0]) < 0
+    def fields(self):
+        return (self.a, self.b, self.c, self.d, self.tx, self.ty)
 
 
 def wrap_angle(angle):

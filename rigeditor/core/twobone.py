@@ -16,7 +16,7 @@ the target line, so ``shoulder = phi - bend * alpha`` and
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -215,8 +215,17 @@ def solve_two_bone(
     out = _Outputs.empty(n)
     run_in_blocks(n, lambda i, j: _solve_block(f, out, i, j, **opts))
     if on_limit == "move_root" and len(frame_shape) == 1 and n > 1 and root_time_constant > 0:
-        out.root_offset[:] = smooth_offsets(out.root_offset, root_time_constant)
-        run_in_blocks(n, lambda i, j: _forward(f, out, i, j))
+        # The smoothed offset differs from the one each frame asked for, so solve
+        # again from the shifted shoulder: the hand reaches wherever it still can,
+        # and the residual reports what the smoothing cost.
+        offset = smooth_offsets(out.root_offset, root_time_constant)
+        shifted = replace(f, shoulder=np.broadcast_to(f.shoulder, (n, 2)) + offset)
+        again = _Outputs.empty(n)
+        opts.update(on_limit="accept")
+        run_in_blocks(n, lambda i, j: _solve_block(shifted, again, i, j, **opts))
+        again.root_offset[:] = offset
+        again.distance[:] = out.distance
+        out = again
     return out.solution(frame_shape)
 
 
@@ -337,7 +346,7 @@ def _joint_trig(shoulder_angle, elbow_angle):
     return np.cos(shoulder_angle), np.sin(shoulder_angle), np.cos(total), np.sin(total)
 
 
-def _forward(f, out, i, j, trig=None, plain=False):
+def _forward(f, out, i, j, trig, plain):
     """Forward kinematics of the returned angles for frames [i, j), and the residual.
 
     Starting again from the angles (not from the construction) means the residual
@@ -345,7 +354,7 @@ def _forward(f, out, i, j, trig=None, plain=False):
     ``plain`` skips the (identity) stretch and root offset.
     """
     a, b, (sx, sy), (tx, ty), _, _ = f.block(i, j)
-    c1, s1, c12, s12 = trig if trig is not None else _joint_trig(out.shoulder_angle[i:j], out.elbow_angle[i:j])
+    c1, s1, c12, s12 = trig
     if not plain:
         k = out.stretch[i:j]
         a, b = k * a, k * b

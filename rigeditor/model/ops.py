@@ -1,0 +1,55 @@
+"""Model operations that the editor and the tests call (each returns a new Project)."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from rigeditor.core.filters import Smoothing
+from rigeditor.model.project import Project
+from rigeditor.model.spaces import resolve_target, space_transforms
+from rigeditor.model.timeline import Key
+
+
+def switch_target_space(project: Project, target: str, frame: int, new_space: str) -> Project:
+    """Declare ``target`` in ``new_space`` from ``frame`` on, without a pop.
+
+    Keys: the old space's value is held with a constant key at ``frame - 1`` (nothing
+    interpolates across the switch), the new space is keyed at ``frame`` with the
+    position that lands on the same world point, and the position keys after the
+    switch (up to the next space key) are converted so each keeps its world position.
+    """
+    if new_space not in project.space_names():
+        raise ValueError(f"switch_target_space: unknown space {new_space!r}")
+    t = project.target(target)
+    frame = int(frame)
+    next_switch = min((f for f, _ in t.space.keys if f > frame), default=None)
+    later = [k for k in t.position.keys if k.frame > frame and (next_switch is None or k.frame < next_switch)]
+    frames = np.array([frame - 1, frame] + [k.frame for k in later], dtype=float)
+    spaces = space_transforms(project, frames)
+    declared, _, _, world = resolve_target(t, frames, spaces, Smoothing(), project.timeline.fps)
+    into_new = spaces[new_space].inverse()
+    local = into_new.apply(world)
+
+    position = t.position
+    held = next((k for k in position.keys if k.frame == frame - 1), None)
+    position = position.with_key(replace(held, interp="constant") if held else
+                                 Key(frame - 1, tuple(map(float, declared[0])), "constant"))
+    at = next((k for k in position.keys if k.frame == frame), None)
+    interp = at.interp if at else "linear"
+    position = position.with_key(Key(frame, tuple(map(float, local[1])), interp))
+    for k, value in zip(later, local[2:]):
+        position = position.with_key(replace(k, value=tuple(map(float, value))))
+    return project.with_target(target, space=t.space.with_key(frame, new_space), position=position)
+
+
+def set_target_key(project: Project, target: str, frame: int, position) -> Project:
+    """Key the target's position (in its declared space) at ``frame``."""
+    t = project.target(target)
+    existing = next((k for k in t.position.keys if k.frame == int(frame)), None)
+    key = Key(int(frame), tuple(float(v) for v in position), existing.interp if existing else "linear")
+    if existing is not None:
+        key = replace(existing, value=key.value)
+    if not t.position.keys:  # first key: also move the rest value so unkeyed frames agree
+        return project.with_target(target, position=replace(t.position, default=key.value).with_key(key))
+    return project.with_target(target, position=t.position.with_key(key))

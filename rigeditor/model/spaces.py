@@ -1,0 +1,74 @@
+"""Spaces and targets: the one place a target is resolved out of its declared space.
+
+The reference text's point: foot sliding is almost never a solver error, it is the
+wrong target space. So a target is never a bare coordinate: it carries its space, and
+this module alone turns (position, space) into world and shoulder coordinates.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from rigeditor.core.filters import smooth
+from rigeditor.core.geometry import Affine
+from rigeditor.model.project import WORLD, Project, Target
+
+
+def space_order(project: Project) -> list[str]:
+    """Space names with every parent before its children (validation rules out cycles)."""
+    done: list[str] = []
+    pending = {s.name: s.parent for s in project.spaces}
+    while pending:
+        ready = [n for n, p in pending.items() if p == WORLD or p in done]
+        if not ready:
+            raise ValueError(f"spaces: cycle among {sorted(pending)}")
+        for n in ready:
+            done.append(n)
+            del pending[n]
+    return done
+
+
+def space_transforms(project: Project, frames: np.ndarray) -> dict[str, Affine]:
+    """World transform of every space (and ``world``) at every frame."""
+    n = frames.shape[0]
+    out = {WORLD: Affine.identity(n)}
+    for name in space_order(project):
+        s = project.space(name)
+        pos = s.position.sample(frames)
+        scale = s.scale.sample(frames)
+        local = Affine.trs(pos[:, 0], pos[:, 1], s.rotation.sample(frames)[:, 0], scale[:, 0], scale[:, 1])
+        out[name] = out[s.parent].compose(local)
+    return out
+
+
+def space_at(spaces: dict[str, Affine], names: list[str], codes: np.ndarray) -> Affine:
+    """Per frame, the world transform of space ``names[codes[i]]``."""
+    result = spaces[names[0]]
+    for k, name in enumerate(names[1:], start=1):
+        if np.any(codes == k):
+            result = result.select(codes == k, spaces[name])
+    return result
+
+
+def resolve_target(target: Target, frames: np.ndarray, spaces: dict[str, Affine], smoothing, fps):
+    """Sample a target and carry it into world space.
+
+    Returns (declared, codes, names, world): the keyed position in its declared space
+    (N, 2), the per-frame space index into ``names``, and the *smoothed* position in
+    world (N, 2).
+
+    Smoothing runs on the declared-space position, one run per stretch of frames
+    with the same space: noise lives in the target's own data, and filtering there
+    adds no lag to the space's motion (a planted world foot stays put while the
+    body moves; a hand on a hip rides with the hip).
+    """
+    declared = target.position.sample(frames)
+    codes = target.space.sample(frames)
+    names = target.space.values()
+    smoothed = declared
+    if smoothing.kind != "none":
+        smoothed = np.empty_like(declared)
+        cuts = np.flatnonzero(np.diff(codes)) + 1
+        for lo, hi in zip(np.r_[0, cuts], np.r_[cuts, len(codes)]):
+            smoothed[lo:hi] = smooth(declared[lo:hi], smoothing, fps)
+    world = space_at(spaces, names, codes).apply(smoothed)
+    return declared, codes, names, world

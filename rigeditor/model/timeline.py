@@ -1,0 +1,223 @@
+"""Animated values: keys, interpolation, and vectorised sampling over frames.
+
+A :class:`Channel` is one animatable value of fixed dimension D (1 for a rotation,
+2 for a position). Keys sit on integer frames in strictly increasing order; each key
+says how the segment *leaving* it interpolates: ``constant`` (hold), ``linear`` or
+``bezier``. Bezier handles are (dt, dv...) offsets from their key in (frame, value)
+space; a missing handle is automatic (Catmull-Rom slope, a third of the segment), and
+handle times are clamped into the segment so a curve never runs backwards in time;
+a key that ends a hold (constant segment) gets a flat automatic slope.
+A :class:`StepChannel` holds a discrete value (a space name) that changes at keys.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+INTERPOLATIONS = ("constant", "linear", "bezier")
+_CODE = {name: i for i, name in enumerate(INTERPOLATIONS)}
+
+
+@dataclass(frozen=True)
+class Key:
+    """A key: integer ``frame``, ``value`` (D floats), the segment's ``interp``.
+
+    out_handle / in_handle: (dt, dv_1..dv_D) relative to this key, used by bezier
+    segments (out_handle when this key starts the segment, in_handle when it ends
+    one; dt >= 0 for out, <= 0 for in). None means automatic.
+    """
+
+    frame: int
+    value: tuple[float, ...]
+    interp: str = "linear"
+    out_handle: tuple[float, ...] | None = None
+    in_handle: tuple[float, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Channel:
+    """An animatable value of dimension ``len(default)``; ``default`` applies when unkeyed."""
+
+    default: tuple[float, ...]
+    keys: tuple[Key, ...] = ()
+
+    @property
+    def dim(self) -> int:
+        return len(self.default)
+
+    def value_at(self, frame) -> tuple[float, ...]:
+        return tuple(float(v) for v in self.sample(np.array([frame], dtype=float))[0])
+
+    def sample(self, frames) -> np.ndarray:
+        """Values at ``frames`` (any floats), shape (N, D). Holds outside the keyed range."""
+        return sample_channel(self, np.asarray(frames, dtype=float))
+
+    def with_key(self, key: Key) -> "Channel":
+        """This channel with ``key`` set (replacing a key on the same frame)."""
+        keys = [k for k in self.keys if k.frame != key.frame] + [key]
+        return replace(self, keys=tuple(sorted(keys, key=lambda k: k.frame)))
+
+    def without_key(self, frame: int) -> "Channel":
+        return replace(self, keys=tuple(k for k in self.keys if k.frame != frame))
+
+    def moved_key(self, frame: int, new_frame: int) -> "Channel":
+        """Retime the key at ``frame``; a key already at ``new_frame`` is replaced."""
+        moving = next(k for k in self.keys if k.frame == frame)
+        return self.without_key(frame).with_key(replace(moving, frame=int(new_frame)))
+
+
+@dataclass(frozen=True)
+class StepChannel:
+    """A discrete value (e.g. a space name) that holds from each key to the next."""
+
+    default: str
+    keys: tuple[tuple[int, str], ...] = ()
+
+    def value_at(self, frame) -> str:
+        value = self.default
+        for f, v in self.keys:
+            if f <= frame:
+                value = v
+        return value
+
+    def sample(self, frames) -> np.ndarray:
+        """Index into :meth:`values` per frame, shape (N,) int."""
+        frames = np.asarray(frames, dtype=float)
+        if not self.keys:
+            return np.zeros(frames.shape, dtype=int)
+        key_frames = np.array([f for f, _ in self.keys], dtype=float)
+        names = self.values()
+        codes = np.array([names.index(v) for _, v in self.keys])
+        idx = np.searchsorted(key_frames, frames, side="right") - 1
+        return np.where(idx >= 0, codes[np.maximum(idx, 0)], names.index(self.default))
+
+    def values(self) -> list[str]:
+        """Distinct values in first-use order (default first)."""
+        out = [self.default]
+        for _, v in self.keys:
+            if v not in out:
+                out.append(v)
+        return out
+
+    def with_key(self, frame: int, value: str) -> "StepChannel":
+        keys = dict(self.keys)
+        keys[int(frame)] = value
+        return replace(self, keys=tuple(sorted(keys.items())))
+
+    def without_key(self, frame: int) -> "StepChannel":
+        return replace(self, keys=tuple((f, v) for f, v in self.keys if f != frame))
+
+
+def constant(*value: float) -> Channel:
+    return Channel(default=tuple(float(v) for v in value))
+
+
+def keyed(points, interp="linear", default=None) -> Channel:
+    """Channel from ``[(frame, value_or_tuple), ...]`` with one interpolation for all."""
+    keys = []
+    for frame, value in points:
+        v = tuple(float(x) for x in np.atleast_1d(value))
+        keys.append(Key(int(frame), v, interp))
+    keys.sort(key=lambda k: k.frame)
+    return Channel(default=default or keys[0].value, keys=tuple(keys))
+
+
+# --------------------------------------------------------------------- sampling
+
+@dataclass(frozen=True)
+class _Compiled:
+    frames: np.ndarray  # (K,)
+    values: np.ndarray  # (K, D)
+    interp: np.ndarray  # (K,) codes
+    out_dt: np.ndarray  # (K,)
+    out_dv: np.ndarray  # (K, D)
+    in_dt: np.ndarray  # (K,)
+    in_dv: np.ndarray  # (K, D)
+
+
+_compiled_cache: dict[int, tuple[Channel, _Compiled]] = {}
+
+
+def _compile(ch: Channel) -> _Compiled:
+    cached = _compiled_cache.get(id(ch))
+    if cached is not None and cached[0] is ch:
+        return cached[1]
+    k = len(ch.keys)
+    frames = np.array([key.frame for key in ch.keys], dtype=float)
+    values = np.array([key.value for key in ch.keys], dtype=float).reshape(k, ch.dim)
+    interp = np.array([_CODE[key.interp] for key in ch.keys], dtype=np.int8)
+    # Automatic slopes: Catmull-Rom inside, flat at the ends (an ease in and out).
+    slope = np.zeros_like(values)
+    if k > 2:
+        slope[1:-1] = (values[2:] - values[:-2]) / (frames[2:] - frames[:-2])[:, None]
+        # A key that ends a hold eases out of it: a slope reaching back into held
+        # (possibly other-space) values would bulge the curve.
+        slope[1:-1][interp[:-2] == _CODE["constant"]] = 0.0
+    gap_next = np.append(np.diff(frames), 1.0)
+    gap_prev = np.insert(np.diff(frames), 0, 1.0)
+    out_dt, in_dt = gap_next / 3.0, -gap_prev / 3.0
+    out_dv, in_dv = slope * out_dt[:, None], slope * in_dt[:, None]
+    for i, key in enumerate(ch.keys):
+        if key.out_handle is not None:
+            out_dt[i] = np.clip(key.out_handle[0], 0.0, gap_next[i])
+            out_dv[i] = key.out_handle[1:]
+        if key.in_handle is not None:
+            in_dt[i] = np.clip(key.in_handle[0], -gap_prev[i], 0.0)
+            in_dv[i] = key.in_handle[1:]
+    comp = _Compiled(frames, values, interp, out_dt, out_dv, in_dt, in_dv)
+    if len(_compiled_cache) > 4096:
+        _compiled_cache.clear()
+    _compiled_cache[id(ch)] = (ch, comp)
+    return comp
+
+
+def sample_channel(ch: Channel, frames: np.ndarray) -> np.ndarray:
+    n = frames.shape[0]
+    if not ch.keys:
+        return np.broadcast_to(np.array(ch.default, dtype=float), (n, ch.dim)).copy()
+    c = _compile(ch)
+    if len(ch.keys) == 1:
+        return np.broadcast_to(c.values[0], (n, ch.dim)).copy()
+    last = len(ch.keys) - 1
+    seg = np.clip(np.searchsorted(c.frames, frames, side="right") - 1, 0, last - 1)
+    f0, f1 = c.frames[seg], c.frames[seg + 1]
+    v0, v1 = c.values[seg], c.values[seg + 1]
+    u = np.clip((frames - f0) / (f1 - f0), 0.0, 1.0)
+    code = c.interp[seg]
+    out = v0 + (v1 - v0) * u[:, None]  # linear everywhere first
+    const = (code == _CODE["constant"]) & (u < 1.0)
+    if const.any():
+        out[const] = v0[const]
+    bez = (code == _CODE["bezier"]) & (u > 0.0) & (u < 1.0)
+    if bez.any():
+        s = seg[bez]
+        out[bez] = _bezier(frames[bez], c.frames[s], c.frames[s + 1], c.values[s], c.values[s + 1],
+                           c.out_dt[s], c.out_dv[s], c.in_dt[s + 1], c.in_dv[s + 1])
+    return out
+
+
+def _bezier(x, f0, f1, v0, v1, out_dt, out_dv, in_dt, in_dv):
+    """Cubic Bezier through (f0, v0) .. (f1, v1): solve x(t) = frame, return y(t).
+
+    x(t) is monotonic because handle times stay inside the segment, so a few
+    safeguarded Newton steps (falling back to bisection) converge to 1e-12 frames.
+    """
+    x0, x1, x2, x3 = f0, f0 + out_dt, f1 + in_dt, f1
+    lo, hi = np.zeros_like(x), np.ones_like(x)
+    t = (x - f0) / (f1 - f0)
+    for _ in range(40):
+        mt = 1.0 - t
+        xt = mt**3 * x0 + 3 * mt * mt * t * x1 + 3 * mt * t * t * x2 + t**3 * x3
+        err = xt - x
+        if np.all(np.abs(err) < 1e-12 * (1.0 + np.abs(x))):
+            break
+        lo, hi = np.where(err < 0, t, lo), np.where(err > 0, t, hi)
+        dx = 3 * (mt * mt * (x1 - x0) + 2 * mt * t * (x2 - x1) + t * t * (x3 - x2))
+        newton = t - err / np.where(dx > 1e-12, dx, 1.0)
+        t = np.where((dx > 1e-12) & (newton > lo) & (newton < hi), newton, 0.5 * (lo + hi))
+    mt = (1.0 - t)[:, None]
+    tt = t[:, None]
+    # Written relative to v0 so equal keys with flat handles hold exactly (a hold
+    # must compare equal frame to frame, or the sliding check would miss it).
+    return v0 + 3 * mt * mt * tt * out_dv + 3 * mt * tt * tt * (v1 - v0 + in_dv) + tt**3 * (v1 - v0)

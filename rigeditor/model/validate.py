@@ -1,0 +1,195 @@
+"""Semantic checks of a Project: every problem, each with where it is.
+
+The file layer checks types and ranges field by field; this module checks what only
+the whole project can tell: names, references, trees without cycles, chains whose
+bones really are a connected run. Messages read ``where: what``.
+"""
+from __future__ import annotations
+
+import math
+
+from rigeditor.core.limits import LIMIT_STRATEGIES
+from rigeditor.model.project import CHARACTER, SOLVERS, WORLD, Project
+from rigeditor.model.timeline import INTERPOLATIONS, Channel, StepChannel
+
+
+def problems(project: Project) -> list[str]:
+    """All problems found (empty when the project is valid)."""
+    out: list[str] = []
+    tl = project.timeline
+    if not (math.isfinite(tl.fps) and tl.fps > 0):
+        out.append(f"timeline.fps: must be a finite number > 0, got {tl.fps!r}")
+    if tl.end < tl.start:
+        out.append(f"timeline.end: must be >= start ({tl.start}), got {tl.end}")
+
+    _unique(out, "spaces", [s.name for s in project.spaces])
+    _unique(out, "bones", [b.name for b in project.bones])
+    _unique(out, "targets", [t.name for t in project.targets])
+    _unique(out, "chains", [c.name for c in project.chains])
+
+    space_names = {s.name for s in project.spaces}
+    if CHARACTER not in space_names:
+        out.append(f"spaces: the {CHARACTER!r} space (the rig root) is missing")
+    for i, s in enumerate(project.spaces):
+        where = f"spaces[{i}]"
+        if s.name == WORLD:
+            out.append(f"{where}.name: {WORLD!r} is reserved")
+        if s.parent != WORLD and s.parent not in space_names:
+            out.append(f"{where}.parent: unknown space {s.parent!r}")
+        _channel(out, f"{where}.position", s.position, 2)
+        _channel(out, f"{where}.rotation", s.rotation, 1)
+        _channel(out, f"{where}.scale", s.scale, 2)
+        for k, key in enumerate(s.scale.keys):
+            if 0.0 in key.value:
+                out.append(f"{where}.scale.keys[{k}].value: a scale of zero collapses the space")
+        if 0.0 in s.scale.default:
+            out.append(f"{where}.scale.default: a scale of zero collapses the space")
+    out.extend(_cycles("spaces", {s.name: s.parent for s in project.spaces}, {WORLD}))
+
+    bone_names = {b.name for b in project.bones}
+    for i, b in enumerate(project.bones):
+        where = f"bones[{i}]"
+        if not (math.isfinite(b.length) and b.length > 0):
+            out.append(f"{where}.length: must be a finite number > 0, got {b.length!r}")
+        if b.parent is not None and b.parent not in bone_names:
+            out.append(f"{where}.parent: unknown bone {b.parent!r}")
+        _channel(out, f"{where}.rotation", b.rotation, 1)
+    out.extend(_cycles("bones", {b.name: b.parent for b in project.bones}, {None}))
+
+    all_spaces = space_names | {WORLD}
+    for i, t in enumerate(project.targets):
+        where = f"targets[{i}]"
+        _channel(out, f"{where}.position", t.position, 2)
+        _steps(out, f"{where}.space", t.space, all_spaces)
+
+    target_names = {t.name for t in project.targets}
+    used: dict[str, str] = {}
+    for i, c in enumerate(project.chains):
+        _chain(out, f"chains[{i}]", c, project, bone_names, target_names, used)
+    return out
+
+
+def _chain(out, where, c, project, bone_names, target_names, used):
+    if c.solver not in SOLVERS:
+        out.append(f"{where}.solver: must be one of {', '.join(SOLVERS)}, got {c.solver!r}")
+    if c.solver == "analytic" and len(c.bones) != 2:
+        out.append(f"{where}.bones: the analytic solver drives exactly 2 bones, got {len(c.bones)}")
+    if len(c.bones) < 2:
+        out.append(f"{where}.bones: a chain needs at least 2 bones, got {len(c.bones)}")
+    for k, name in enumerate(c.bones):
+        if name not in bone_names:
+            out.append(f"{where}.bones[{k}]: unknown bone {name!r}")
+            continue
+        if name in used:
+            out.append(f"{where}.bones[{k}]: bone {name!r} is already driven by chain {used[name]!r}")
+        used[name] = c.name
+        if k > 0 and c.bones[k - 1] in bone_names:
+            bone, parent = project.bone(name), project.bone(c.bones[k - 1])
+            if bone.parent != parent.name:
+                out.append(f"{where}.bones[{k}]: {name!r} is not a child of {parent.name!r}")
+            elif not (math.isclose(bone.rest_offset[0], parent.length, rel_tol=1e-9)
+                      and abs(bone.rest_offset[1]) <= 1e-9 * parent.length):
+                out.append(f"{where}.bones[{k}]: {name!r} must start at the tip of {parent.name!r} "
+                           f"(rest_offset ({parent.length:g}, 0)), got {tuple(bone.rest_offset)}")
+    if c.target not in target_names:
+        out.append(f"{where}.target: unknown target {c.target!r}")
+    _channel(out, f"{where}.bend", c.bend, 1, values=(1.0, -1.0), stepped=True)
+    _channel(out, f"{where}.softness", c.softness, 1, lo=0.0, hi=0.5)
+    _channel(out, f"{where}.mix", c.mix, 1, lo=0.0, hi=1.0)
+    if len(c.limits) > len(c.bones):
+        out.append(f"{where}.limits: {len(c.limits)} limits for {len(c.bones)} bones")
+    for k, lim in enumerate(c.limits):
+        if lim is None:
+            continue
+        lo, hi = lim
+        if not (math.isfinite(lo) and math.isfinite(hi)) or lo > hi:
+            out.append(f"{where}.limits[{k}]: must be finite (min, max) with min <= max, got {tuple(lim)}")
+    s = c.strategy
+    if s.kind not in LIMIT_STRATEGIES:
+        out.append(f"{where}.strategy.kind: must be one of {', '.join(LIMIT_STRATEGIES)}, got {s.kind!r}")
+    if not (0.0 <= s.max_stretch <= 0.5):
+        out.append(f"{where}.strategy.max_stretch: must be between 0 and 0.5, got {s.max_stretch!r}")
+    if not (math.isfinite(s.max_root_offset) and s.max_root_offset >= 0):
+        out.append(f"{where}.strategy.max_root_offset: must be a finite number >= 0, got {s.max_root_offset!r}")
+    if not (math.isfinite(s.root_time_constant) and s.root_time_constant >= 0):
+        out.append(f"{where}.strategy.root_time_constant: must be >= 0 frames, got {s.root_time_constant!r}")
+    if not (math.isfinite(c.tolerance) and c.tolerance > 0):
+        out.append(f"{where}.tolerance: must be a finite number > 0, got {c.tolerance!r}")
+    if not (isinstance(c.max_iterations, int) and c.max_iterations >= 1):
+        out.append(f"{where}.max_iterations: must be an integer >= 1, got {c.max_iterations!r}")
+
+
+def _unique(out, kind, names):
+    seen = set()
+    for i, n in enumerate(names):
+        if not isinstance(n, str) or not n.strip():
+            out.append(f"{kind}[{i}].name: must be a non-empty name, got {n!r}")
+        elif n in seen:
+            out.append(f"{kind}[{i}].name: duplicate name {n!r}")
+        seen.add(n)
+
+
+def _cycles(kind, parent_of, roots):
+    out = []
+    for start in parent_of:
+        seen, node = [], start
+        while node not in roots and node in parent_of:
+            if node in seen:
+                loop = " -> ".join(seen[seen.index(node):] + [node])
+                msg = f"{kind}: cycle {loop}"
+                if msg not in out:
+                    out.append(msg)
+                break
+            seen.append(node)
+            node = parent_of[node]
+    # One report per cycle, whichever member it was found from.
+    unique, keys = [], set()
+    for m in out:
+        k = frozenset(m.split(": cycle ")[1].split(" -> "))
+        if k not in keys:
+            keys.add(k)
+            unique.append(m)
+    return unique
+
+
+def _channel(out, where, ch: Channel, dim, *, lo=None, hi=None, values=None, stepped=False):
+    def check_value(w, v):
+        if len(v) != dim:
+            out.append(f"{w}: expected {dim} number(s), got {len(v)}")
+            return
+        for x in v:
+            if not math.isfinite(x):
+                out.append(f"{w}: must be finite, got {x!r}")
+            elif lo is not None and not (lo <= x <= hi):
+                out.append(f"{w}: must be between {lo:g} and {hi:g}, got {x:g}")
+            elif values is not None and x not in values:
+                out.append(f"{w}: must be one of {', '.join(f'{v:+g}' for v in values)}, got {x:g}")
+
+    check_value(f"{where}.default", ch.default)
+    previous = None
+    for k, key in enumerate(ch.keys):
+        w = f"{where}.keys[{k}]"
+        check_value(f"{w}.value", key.value)
+        if key.interp not in INTERPOLATIONS:
+            out.append(f"{w}.interp: must be one of {', '.join(INTERPOLATIONS)}, got {key.interp!r}")
+        elif stepped and key.interp != "constant":
+            out.append(f"{w}.interp: this track is stepped, interp must be 'constant', got {key.interp!r}")
+        if previous is not None and key.frame <= previous:
+            out.append(f"{w}.frame: keys must be in increasing frame order, got {key.frame} after {previous}")
+        previous = key.frame
+        for name in ("out_handle", "in_handle"):
+            h = getattr(key, name)
+            if h is not None and (len(h) != dim + 1 or not all(math.isfinite(x) for x in h)):
+                out.append(f"{w}.{name}: expected {dim + 1} finite numbers (dt, dv...), got {h!r}")
+
+
+def _steps(out, where, ch: StepChannel, allowed):
+    if ch.default not in allowed:
+        out.append(f"{where}.default: unknown space {ch.default!r}")
+    previous = None
+    for k, (frame, value) in enumerate(ch.keys):
+        if value not in allowed:
+            out.append(f"{where}.keys[{k}].value: unknown space {value!r}")
+        if previous is not None and frame <= previous:
+            out.append(f"{where}.keys[{k}].frame: keys must be in increasing frame order, got {frame} after {previous}")
+        previous = frame
