@@ -1,0 +1,196 @@
+"""The Document: owns the Project, the undo stack and the cached Bake.
+
+Views never write the Project: they build a new Project and hand it to
+:meth:`Document.apply`, which pushes an undoable command. Every change of project
+re-evaluates (incrementally when the command says what it touched) and emits
+``bakeChanged``; views redraw from the Bake.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QUndoCommand, QUndoStack
+
+from rigeditor.model import Bake, Project, evaluate
+
+MODES = ("setup", "animate")
+
+
+class ProjectCommand(QUndoCommand):
+    """Swap the whole project: redo sets ``after``, undo sets ``before``.
+
+    Projects are immutable, so keeping both is cheap (they share every unchanged
+    item). ``touched``: items changed ("target:NAME", "chain:NAME") for an
+    incremental re-evaluation; None means anything may have changed.
+    ``merge_key``: consecutive commands with the same key merge into one undo step
+    (a whole drag, repeated edits of one field).
+    """
+
+    _ID = 0x5167
+
+    def __init__(self, doc: "Document", label: str, before: Project, after: Project,
+                 touched=None, merge_key=None):
+        super().__init__(label)
+        self.doc, self.before, self.after = doc, before, after
+        self.touched = None if touched is None else set(touched)
+        self.merge_key = merge_key
+
+    def id(self) -> int:  # noqa: A003 - Qt's name
+        return self._ID if self.merge_key is not None else -1
+
+    def mergeWith(self, other: QUndoCommand) -> bool:
+        if not isinstance(other, ProjectCommand) or other.merge_key != self.merge_key:
+            return False
+        self.after = other.after
+        self.touched = None if self.touched is None or other.touched is None else self.touched | other.touched
+        return True
+
+    def redo(self) -> None:
+        self.doc._set_project(self.after, self.touched)
+
+    def undo(self) -> None:
+        self.doc._set_project(self.before, self.touched)
+
+
+class Document(QObject):
+    """Signals: projectChanged(), bakeChanged(), frameChanged(int),
+    selectionChanged(), modeChanged(str), pathChanged(), modifiedChanged(bool)."""
+
+    projectChanged = Signal()
+    bakeChanged = Signal()
+    frameChanged = Signal(int)
+    selectionChanged = Signal()
+    modeChanged = Signal(str)
+    pathChanged = Signal()
+    modifiedChanged = Signal(bool)
+
+    def __init__(self, project: Project, path: Path | None = None, parent=None):
+        super().__init__(parent)
+        self.undo_stack = QUndoStack(self)
+        self.undo_stack.cleanChanged.connect(lambda clean: self.modifiedChanged.emit(not clean))
+        self._project = project
+        self._bake = evaluate(project)
+        self._path = Path(path) if path else None
+        self._frame = project.timeline.start
+        self._selection: tuple[tuple[str, str], ...] = ()
+        self._mode = "animate"
+        self._gesture = 0
+
+    # ------------------------------------------------------------------ state
+    @property
+    def project(self) -> Project:
+        return self._project
+
+    @property
+    def bake(self) -> Bake:
+        return self._bake
+
+    @property
+    def path(self) -> Path | None:
+        return self._path
+
+    @property
+    def frame(self) -> int:
+        return self._frame
+
+    @property
+    def row(self) -> int:
+        """Row of the current frame in the Bake."""
+        return self._bake.index(self._frame)
+
+    @property
+    def selection(self) -> tuple[tuple[str, str], ...]:
+        """Selected items as (kind, name): kind is bone, chain, target or space."""
+        return self._selection
+
+    @property
+    def mode(self) -> str:
+        return self._mode
+
+    def is_modified(self) -> bool:
+        return not self.undo_stack.isClean()
+
+    # ------------------------------------------------------------------ edits
+    def apply(self, label: str, after: Project, *, touched=None, merge_key=None) -> None:
+        """Make ``after`` the project through an undoable command."""
+        if after == self._project:
+            return
+        self.undo_stack.push(ProjectCommand(self, label, self._project, after, touched, merge_key))
+
+    def begin_gesture(self) -> int:
+        """A fresh id for one drag: commands keyed with it merge into one undo step."""
+        self._gesture += 1
+        return self._gesture
+
+    def end_gesture(self) -> None:
+        # Close the merge window: the next push with any key starts a new step.
+        self._gesture += 1
+
+    def replace_document(self, project: Project, path: Path | None) -> None:
+        """Open another project (New, Open, Recover): clears the undo history."""
+        self.undo_stack.clear()
+        self._project = project
+        self._bake = evaluate(project)
+        self._path = Path(path) if path else None
+        self._selection = tuple(s for s in self._selection if _exists(project, s))
+        self._frame = min(max(self._frame, project.timeline.start), project.timeline.end)
+        self.undo_stack.setClean()
+        self.projectChanged.emit()
+        self.bakeChanged.emit()
+        self.selectionChanged.emit()
+        self.pathChanged.emit()
+        self.frameChanged.emit(self._frame)
+        self.modifiedChanged.emit(False)
+
+    def mark_saved(self, path: Path) -> None:
+        self._path = Path(path)
+        self.undo_stack.setClean()
+        self.pathChanged.emit()
+
+    # ------------------------------------------------------------------ view state
+    def set_frame(self, frame: int) -> None:
+        tl = self._project.timeline
+        frame = int(min(max(int(round(frame)), tl.start), tl.end))
+        if frame != self._frame:
+            self._frame = frame
+            self.frameChanged.emit(frame)
+
+    def select(self, items) -> None:
+        items = tuple(items)
+        if items != self._selection:
+            self._selection = items
+            self.selectionChanged.emit()
+
+    def selected(self, kind: str) -> list[str]:
+        return [name for k, name in self._selection if k == kind]
+
+    def set_mode(self, mode: str) -> None:
+        if mode not in MODES:
+            raise ValueError(f"mode: must be one of {MODES}, got {mode!r}")
+        if mode != self._mode:
+            self._mode = mode
+            self.modeChanged.emit(mode)
+
+    # ------------------------------------------------------------------ internals
+    def _set_project(self, project: Project, touched) -> None:
+        structural = touched is None
+        self._bake = evaluate(project, previous=None if structural else self._bake, changed=touched)
+        self._project = project
+        if structural:
+            kept = tuple(s for s in self._selection if _exists(project, s))
+            if kept != self._selection:
+                self._selection = kept
+                self.selectionChanged.emit()
+            tl = project.timeline
+            if not tl.start <= self._frame <= tl.end:
+                self.set_frame(self._frame)
+        self.projectChanged.emit()
+        self.bakeChanged.emit()
+
+
+def _exists(project: Project, item) -> bool:
+    kind, name = item
+    pool = {"bone": project.bones, "chain": project.chains, "target": project.targets,
+            "space": project.spaces}.get(kind, ())
+    return any(x.name == name for x in pool)
