@@ -38,7 +38,8 @@ def evaluate(project: Project, frames=None, *, previous: Bake | None = None,
         spaces = space_transforms(project, frames)
         pose = Pose(project, order, frames.shape[0], spaces[CHARACTER])
         pose.rotation[:] = fk_rotations(project, order, frames)
-        pose.update([b.name for b in project.children(None)])
+        # Bones a chain drives are placed when their chain is solved, not twice.
+        pose.update([b.name for b in project.children(None)], stop_at={c.bones[0] for c in chains})
         results = {}
         todo = chains
     else:
@@ -61,7 +62,8 @@ def evaluate(project: Project, frames=None, *, previous: Bake | None = None,
         pose.shift[:, cols[0]] = 0.0
         results[chain.name] = solve_chain(project, chain, pose, spaces, frames, fk)
 
-    return _bake(project, order, frames, pose, spaces, {c.name: results[c.name] for c in chains})
+    return _bake(project, order, frames, pose, spaces, {c.name: results[c.name] for c in chains},
+                 None if dirty is None else previous)
 
 
 def _dirty(project, chains, order, frames, previous, changed):
@@ -99,12 +101,22 @@ def _descendants(project, names):
     return out
 
 
-def _bake(project, order, frames, pose, spaces, chains) -> Bake:
+def _bake(project, order, frames, pose, spaces, chains, previous=None) -> Bake:
+    """Assemble the Bake; with ``previous``, copy its columns and redo only the bones
+    this evaluation touched."""
     n, nb = frames.shape[0], len(order)
-    fields = [np.empty((n, nb)) for _ in range(6)]
-    for k, w in enumerate(pose.world):
-        for arr, v in zip(fields, w.fields()):
+    if previous is None:
+        cols = list(range(nb))
+        fields = [np.empty((n, nb)) for _ in range(6)]
+        world_rotation = np.empty((n, nb))
+    else:
+        cols = [pose.column[b] for b in order if b in pose.touched]
+        fields = [f.copy() for f in previous.bone_world.fields()]
+        world_rotation = previous.world_rotation.copy()
+    for k in cols:
+        for arr, v in zip(fields, pose.world[k].fields()):
             arr[:, k] = v
+        world_rotation[:, k] = np.arctan2(pose.world[k].c, pose.world[k].a)
     world = Affine(*(frozen(f) for f in fields))
     lengths = np.array([project.bone(b).length for b in order]) * pose.stretch
     joints = np.stack([world.tx, world.ty], axis=-1)
@@ -114,7 +126,7 @@ def _bake(project, order, frames, pose, spaces, chains) -> Bake:
         fps=float(project.timeline.fps),
         bones=tuple(order),
         local_rotation=frozen(pose.rotation),
-        world_rotation=frozen(np.arctan2(world.c, world.a)),
+        world_rotation=frozen(world_rotation),
         joint_world=frozen(joints),
         tip_world=frozen(tips),
         stretch=frozen(pose.stretch),

@@ -36,6 +36,7 @@ class Pose:
         self.shift = np.zeros((n, len(order), 2))
         self.world: list[Affine | None] = [None] * len(order)
         self.character = character
+        self.touched: set[str] = set()  # bones whose world transform was (re)computed
 
     def parent_frame(self, name: str) -> Affine:
         """World transform of the frame a bone's offset is measured in."""
@@ -54,13 +55,15 @@ class Pose:
             ox = ox * self.stretch[:, self.column[bone.parent]]
         return self.parent_frame(name).compose(Affine.rotation_about_origin(0.0, ox, oy))
 
-    def update(self, names) -> None:
-        """Recompute world transforms of ``names`` and all their descendants."""
+    def update(self, names, stop_at=frozenset()) -> None:
+        """Recompute world transforms of ``names`` and all their descendants, except
+        below the bones in ``stop_at`` (their chains will update them)."""
         todo = set(names)
         for name in self.order:
             bone = self.project.bone(name)
-            if name in todo or bone.parent in todo:
+            if name in todo or (bone.parent in todo and name not in stop_at):
                 todo.add(name)
+                self.touched.add(name)
                 k = self.column[name]
                 ox, oy = bone.rest_offset
                 if bone.parent is not None:

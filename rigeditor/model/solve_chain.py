@@ -44,8 +44,6 @@ def solve_chain(project: Project, chain: Chain, pose: Pose, spaces: dict[str, Af
         max_stretch=st.max_stretch, max_root_offset=st.max_root_offset,
         root_time_constant=st.root_time_constant,
     )
-    ghost = solve_two_bone(a, b, np.zeros(2), target, bend=-bend, softness=soft,
-                           prev_direction=(np.cos(start), np.sin(start)))
 
     # Mix: blend each joint along the shorter way round, and the strategy's stretch
     # and shift by the same weight, so mix 0 is exactly the FK pose.
@@ -66,8 +64,7 @@ def solve_chain(project: Project, chain: Chain, pose: Pose, spaces: dict[str, Af
     hold[1:] = np.all(declared[1:] == declared[:-1], axis=1) & (codes[1:] == codes[:-1])
     drift = np.zeros(frames.shape[0])
     drift[1:] = np.hypot(*(end_world[1:] - end_world[:-1]).T)
-    flip = np.zeros(frames.shape[0], dtype=bool)
-    flip[1:] = (side[1:] * side[:-1] < 0) & (bend[1:] == bend[:-1])
+    flip = elbow_flips(side, bend)
 
     inner, outer = abs(a - b), a + b
     cause = classify(residual, sol.residual, sol.distance, inner, outer, soft, sol.limited, mix,
@@ -95,12 +92,37 @@ def solve_chain(project: Project, chain: Chain, pose: Pose, spaces: dict[str, Af
         target_shoulder=frozen(target),
         end_world=frozen(end_world),
         elbow_world=frozen(pose.origin(chain.bones[1])),
-        ghost_elbow_world=frozen(to_world.apply(ghost.elbow)),
+        ghost_elbow_world=frozen(to_world.apply(_mirror_elbow(sol.elbow - sol.root_offset, sol.end - sol.root_offset))),
         shoulder_world=frozen(pose.origin(first)),
         shoulder_to_world=to_world,
         reach=(inner, outer),
         softness=frozen(soft),
     )
+
+
+def _mirror_elbow(elbow, end):
+    """The other bend's elbow: the elbow reflected across the shoulder-end line
+    (shoulder at the origin). Exact for an unlimited solve; for a limited one it is
+    the mirror of the pose actually shown."""
+    length = np.hypot(end[:, 0], end[:, 1])
+    ok = length > 0
+    ux = np.where(ok, end[:, 0] / np.where(ok, length, 1.0), 1.0)
+    uy = np.where(ok, end[:, 1] / np.where(ok, length, 1.0), 0.0)
+    along = elbow[:, 0] * ux + elbow[:, 1] * uy
+    return np.stack([2 * along * ux - elbow[:, 0], 2 * along * uy - elbow[:, 1]], axis=-1)
+
+
+def elbow_flips(side, bend):
+    """Frames where the elbow turns up on the other side than on the last frame it was
+    bent (straight frames in between don't hide a flip) while the bend stayed the same."""
+    n = side.shape[0]
+    idx = np.where(side != 0, np.arange(n), -1)
+    last = np.maximum.accumulate(idx)
+    prev = np.full(n, -1)
+    prev[1:] = last[:-1]
+    has_prev = (side != 0) & (prev >= 0)
+    before = np.maximum(prev, 0)
+    return has_prev & (side != side[before]) & (bend == bend[before])
 
 
 def classify(residual, solver_residual, distance, inner, outer, softness, limited, mix, *, tolerance):

@@ -1,0 +1,220 @@
+"""The one evaluation path on the three examples and on purpose-built rigs."""
+import math
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from rigeditor.core.geometry import Affine
+from rigeditor.model import CAUSES, CHARACTER, WORLD, Bone, Chain, Project, Space, Target, Timeline, evaluate
+from rigeditor.model.examples import EXAMPLES, arm, door, walk
+from rigeditor.model.ops import set_target_key, switch_target_space
+from rigeditor.model.project import LimitStrategy
+from rigeditor.model.timeline import StepChannel, constant, keyed
+
+C = {name: i for i, name in enumerate(CAUSES)}
+
+
+def _independent_fk(bake, project):
+    """World joint positions from local rotations, recomputed by walking the tree."""
+    out = {}
+    character = project.space(CHARACTER)
+    for i in range(len(bake)):
+        f = bake.frames[i]
+        cx, cy = character.position.sample([f])[0]
+        rot = character.rotation.sample([f])[0, 0]
+        sx, sy = character.scale.sample([f])[0]
+        frames = {}
+        for k, name in enumerate(bake.bones):
+            b = project.bone(name)
+            if b.parent is None:
+                ox, oy = b.rest_offset
+                px, py = cx + math.cos(rot) * sx * ox - math.sin(rot) * sy * oy, cy + math.sin(rot) * sx * ox + math.cos(rot) * sy * oy
+                base_angle, mirror = rot, sx * sy < 0
+            else:
+                (ppx, ppy), pang, mirror = frames[b.parent]
+                ox = b.rest_offset[0] * bake.stretch[i, bake.column(b.parent)]
+                px = ppx + math.cos(pang) * ox - math.sin(pang) * b.rest_offset[1] * (-1 if mirror else 1)
+                py = ppy + math.sin(pang) * ox + math.cos(pang) * b.rest_offset[1] * (-1 if mirror else 1)
+                base_angle = pang
+            local = bake.local_rotation[i, k]
+            ang = base_angle - local if mirror else base_angle + local
+            if mirror and b.parent is None:
+                ang = math.pi + rot - local  # x axis flipped by sx = -1
+            frames[name] = ((px, py), ang, mirror)
+        out[i] = frames
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(EXAMPLES))
+def test_bake_joints_agree_with_independent_fk(name):
+    project = EXAMPLES[name]()
+    bake = evaluate(project)
+    fk = _independent_fk(bake, project)
+    for i in range(0, len(bake), 7):
+        for k, bone in enumerate(bake.bones):
+            assert np.allclose(bake.joint_world[i, k], fk[i][bone][0], atol=1e-9)
+
+
+def test_arm_reaches_when_reachable_and_says_why_when_not():
+    bake = evaluate(arm())
+    ch = bake.chains["arm"]
+    inside = ch.distance <= 275.0
+    assert inside.any() and (~inside).any()
+    assert ch.residual[inside].max() <= 1e-9 * 275
+    assert np.allclose(ch.residual[~inside], ch.distance[~inside] - 275.0, rtol=1e-9)
+    assert np.all(ch.cause[~inside] == C["out_of_reach"])
+    assert np.all(ch.cause[inside] == C["none"])
+    assert not ch.flip.any()
+
+
+def test_planted_world_feet_do_not_slide():
+    bake = evaluate(walk())
+    for leg in ("leg_l", "leg_r"):
+        ch = bake.chains[leg]
+        assert ch.hold.sum() >= 20  # the stance phases are there
+        assert ch.hold_drift[ch.hold].max() <= 1e-6
+        assert ch.residual.max() <= 1e-9 * 100
+
+
+def test_feet_declared_in_character_space_slide_and_the_check_finds_it():
+    bake = evaluate(walk(foot_space=CHARACTER))
+    ch = bake.chains["leg_l"]
+    speed = 60.0 / 48  # the character's world speed per frame
+    assert ch.hold_drift[ch.hold].max() == pytest.approx(speed, rel=1e-6)
+
+
+def test_hand_on_hip_rides_with_the_character():
+    project = walk()
+    bake = evaluate(project)
+    ch = bake.chains["arm_l"]
+    hip = bake.spaces[CHARACTER].apply(np.array([15.0, 5.0]))
+    assert np.allclose(ch.target_world, hip)
+    assert np.allclose(ch.end_world, ch.target_world, atol=1e-6 + ch.residual.max())
+    moved = np.hypot(*(ch.end_world[-1] - ch.end_world[0]))
+    assert moved == pytest.approx(60.0, abs=2.0)  # it travelled with the body
+
+
+def test_hand_stays_on_the_handle_as_the_door_turns():
+    project = door()
+    bake = evaluate(project)
+    ch = bake.chains["arm"]
+    held = bake.frames >= 20
+    grip = project.target("hand").position.sample(bake.frames)[held]
+    on_handle = bake.spaces["door_handle"].take(held).apply(grip)
+    assert np.allclose(ch.target_world[held], on_handle, atol=1e-9)
+    door_turn = bake.spaces["door"].rotation()
+    assert door_turn[-1] - door_turn[20] > 1.0  # the door really swings
+    gap = np.hypot(*(ch.end_world[held] - on_handle).T)
+    assert np.allclose(gap, ch.residual[held], atol=1e-6)
+    assert set(np.unique(ch.cause[held])) <= {C["none"], C["soft_reach"]}
+
+
+def test_space_switch_keeps_the_world_position_at_the_switch_frame():
+    project = door()
+    before = replace(project.target("hand"))  # the switched target
+    bake = evaluate(project)
+    ch = bake.chains["arm"]
+    # Frame 20 under the old declaration (world) must equal the new one (handle space).
+    world_keys = keyed([(0, (150.0, -150.0)), (20, (254.0, -48.0))], "bezier")
+    assert np.allclose(ch.target_world[20], world_keys.sample([20])[0], atol=1e-9)
+    step = np.hypot(*np.diff(ch.target_world, axis=0).T)
+    assert step[19] <= 2 * step[15:19].max() + 1e-9  # no pop at the switch
+    assert before.space.value_at(19) == WORLD and before.space.value_at(20) == "door_handle"
+
+
+def test_space_switch_keeps_later_keys_in_place():
+    project = arm()
+    project = project.with_target("hand", position=keyed([(0, (100.0, 0.0)), (30, (200.0, 50.0))]))
+    project = replace(project, spaces=project.spaces + (Space("cup", WORLD, position=keyed([(0, (0.0, 0.0)), (48, (40.0, 0.0))])),))
+    before = evaluate(project).chains["arm"].target_world
+    after_project = switch_target_space(project, "hand", 10, "cup")
+    after = evaluate(after_project).chains["arm"].target_world
+    assert np.allclose(after[10], before[10]) and np.allclose(after[30], before[30])
+
+
+def _arm_rig(character_scale=(1.0, 1.0), target=(180.0, 60.0), space=CHARACTER, bend=1.0):
+    return Project(
+        name="mirror", timeline=Timeline(24, 0, 0),
+        spaces=(Space(CHARACTER, position=constant(10.0, 5.0), scale=constant(*character_scale)),),
+        bones=(Bone("upper", None, 150.0), Bone("lower", "upper", 125.0, rest_offset=(150.0, 0.0))),
+        targets=(Target("t", StepChannel(space), constant(*target)),),
+        chains=(Chain("arm", ("upper", "lower"), "t", bend=constant(bend)),),
+    )
+
+
+def test_mirrored_character_keeps_the_elbow_on_the_same_side_of_the_body():
+    normal = evaluate(_arm_rig()).chains["arm"]
+    mirror = evaluate(_arm_rig(character_scale=(-1.0, 1.0))).chains["arm"]
+    root = np.array([10.0, 5.0])
+    # Mirrored about the character's vertical axis: x - root flips sign, y stays.
+    flip = np.array([-1.0, 1.0])
+    assert np.allclose((mirror.elbow_world - root), (normal.elbow_world - root) * flip, atol=1e-9)
+    assert np.allclose((mirror.end_world - root), (normal.end_world - root) * flip, atol=1e-9)
+    assert mirror.residual[0] < 1e-9
+
+
+def test_incremental_update_equals_full_evaluation():
+    project = walk()
+    first = evaluate(project)
+    edited = set_target_key(project, "foot_l", 30, (50.0, 3.0))
+    partial = evaluate(edited, previous=first, changed={"target:foot_l"})
+    full = evaluate(edited)
+    assert partial.chains["leg_r"] is first.chains["leg_r"]  # untouched chains are reused
+    for name in ("local_rotation", "joint_world", "tip_world", "world_rotation", "stretch"):
+        assert np.array_equal(getattr(partial, name), getattr(full, name)), name
+    for chain in full.chains:
+        for field in ("residual", "end_world", "elbow_world", "sensitivity", "cause", "hold_drift"):
+            assert np.array_equal(getattr(partial.chains[chain], field), getattr(full.chains[chain], field)), (chain, field)
+    # And the edit really changed something.
+    assert not np.array_equal(first.chains["leg_l"].end_world, full.chains["leg_l"].end_world)
+
+
+def test_bake_arrays_are_read_only():
+    bake = evaluate(arm())
+    with pytest.raises(ValueError):
+        bake.local_rotation[0, 0] = 1.0
+    with pytest.raises(ValueError):
+        bake.chains["arm"].residual[0] = 1.0
+
+
+def test_causes_limit_soft_and_mix():
+    base = _arm_rig(target=(200.0, 0.0))
+    limited = evaluate(base.with_chain("arm", limits=(None, (0.0, math.radians(45))))).chains["arm"]
+    assert limited.cause[0] == C["limit"] and limited.limited[0]
+    soft = evaluate(_arm_rig(target=(272.0, 0.0)).with_chain("arm", softness=constant(0.05))).chains["arm"]
+    assert soft.cause[0] == C["soft_reach"] and soft.residual[0] > 0.1
+    mixed = evaluate(base.with_chain("arm", mix=constant(0.5))).chains["arm"]
+    assert mixed.cause[0] == C["mix"] and mixed.residual[0] > 1.0
+
+
+def test_stretch_strategy_reaches_and_stretches_children_too():
+    rig = _arm_rig(target=(290.0, 0.0)).with_chain("arm", strategy=LimitStrategy("stretch", max_stretch=0.1))
+    bake = evaluate(rig)
+    ch = bake.chains["arm"]
+    assert ch.residual[0] < 1e-6 and ch.stretch[0] == pytest.approx(290 / 275)
+    assert np.allclose(bake.tip_world[0, bake.column("lower")] - bake.spaces[CHARACTER].translation()[0], [290.0, 0.0])
+
+
+def test_an_unkeyed_flip_is_flagged_and_a_keyed_one_is_not():
+    rig = _arm_rig(target=(200.0, 0.0))
+    rig = replace(rig, timeline=Timeline(24, 0, 20))
+    # Pure FK (mix 0) with the elbow rotation swinging through zero: a flip with no bend key.
+    rig = rig.with_chain("arm", mix=constant(0.0)).with_bone("lower", rotation=keyed([(0, 0.4), (20, -0.4)]))
+    flagged = evaluate(rig).chains["arm"]
+    assert flagged.flip.sum() == 1
+    keyed_bend = _arm_rig(target=(200.0, 0.0))
+    keyed_bend = replace(keyed_bend, timeline=Timeline(24, 0, 20)).with_chain(
+        "arm", bend=keyed([(0, 1.0), (10, -1.0)], "constant"))
+    ok = evaluate(keyed_bend).chains["arm"]
+    assert (np.diff(ok.side) != 0).sum() == 1 and not ok.flip.any()
+
+
+def test_zero_distance_target_folds_along_the_previous_direction_without_nan():
+    rig = _arm_rig(target=(0.0, 0.0), space=CHARACTER)
+    rig = replace(rig, timeline=Timeline(24, 0, 4)).with_target(
+        "t", position=keyed([(0, (0.0, 100.0)), (2, (0.0, 0.0)), (4, (0.0, 0.0))], "linear"))
+    ch = evaluate(rig).chains["arm"]
+    assert np.all(np.isfinite(ch.end_world)) and np.all(np.isfinite(ch.sensitivity))
+    root = np.array([10.0, 5.0])
+    assert np.allclose(ch.end_world[2:] - root, [0.0, 25.0], atol=1e-6)  # folded upward, not to +x
