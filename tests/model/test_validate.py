@@ -1,0 +1,76 @@
+"""Semantic checks name the place of every problem."""
+from dataclasses import replace
+
+import pytest
+
+from rigeditor.model import Bone, Chain, Space, Target
+from rigeditor.model.examples import EXAMPLES, arm
+from rigeditor.model.timeline import Key, StepChannel, constant, keyed
+from rigeditor.model.validate import problems
+
+
+@pytest.mark.parametrize("name", sorted(EXAMPLES))
+def test_examples_are_valid(name):
+    assert problems(EXAMPLES[name]()) == []
+
+
+def _one(project):
+    found = problems(project)
+    assert found, "expected a problem"
+    return "\n".join(found)
+
+
+def test_duplicate_names():
+    p = arm()
+    assert "bones[1].name: duplicate name 'upper_arm'" in _one(replace(p, bones=(p.bones[0], replace(p.bones[1], name="upper_arm"))))
+
+
+def test_space_cycle_and_unknown_parent():
+    p = replace(arm(), spaces=arm().spaces + (Space("a", "b"), Space("b", "a")))
+    assert "spaces: cycle" in _one(p)
+    assert "spaces[1].parent: unknown space 'nowhere'" in _one(replace(arm(), spaces=arm().spaces + (Space("a", "nowhere"),)))
+
+
+def test_chain_bones_must_be_parent_and_child_at_the_tip():
+    p = arm()
+    loose = p.with_bone("forearm", parent=None)
+    assert "chains[0].bones[1]: 'forearm' is not a child of 'upper_arm'" in _one(loose)
+    offset = p.with_bone("forearm", rest_offset=(100.0, 0.0))
+    assert "must start at the tip of 'upper_arm'" in _one(offset)
+
+
+def test_ranges_and_values():
+    p = arm()
+    assert "chains[0].softness.default: must be between 0 and 0.5, got 3" in _one(p.with_chain("arm", softness=constant(3.0)))
+    assert "chains[0].bend.default: must be one of +1, -1, got 0" in _one(p.with_chain("arm", bend=constant(0.0)))
+    assert "bones[0].length: must be a finite number > 0, got -1" in _one(p.with_bone("upper_arm", length=-1.0))
+    assert "must be finite, got nan" in _one(p.with_target("hand", position=constant(float("nan"), 0.0)))
+
+
+def test_keys_out_of_order_and_unknown_spaces():
+    p = arm()
+    bad_keys = constant(0.0, 0.0)
+    bad_keys = replace(bad_keys, keys=(Key(5, (0.0, 0.0)), Key(3, (1.0, 1.0))))
+    assert "targets[0].position.keys[1].frame: keys must be in increasing frame order, got 3 after 5" in _one(
+        p.with_target("hand", position=bad_keys))
+    assert "targets[0].space.keys[0].value: unknown space 'door'" in _one(
+        p.with_target("hand", space=StepChannel("world", ((4, "door"),))))
+
+
+def test_a_bone_driven_by_two_chains():
+    p = arm()
+    p = replace(p, targets=p.targets + (Target("t2"),),
+                chains=p.chains + (Chain("again", ("upper_arm", "forearm"), "t2"),))
+    assert "already driven by chain 'arm'" in _one(p)
+
+
+def test_stepped_bend_must_be_constant():
+    p = arm().with_chain("arm", bend=keyed([(0, 1.0), (10, -1.0)], "linear"))
+    assert "chains[0].bend.keys[0].interp: this track is stepped" in _one(p)
+
+
+def test_analytic_chain_needs_two_bones():
+    p = arm()
+    p = replace(p, bones=p.bones + (Bone("hand", "forearm", 20.0, rest_offset=(125.0, 0.0)),))
+    p = p.with_chain("arm", bones=("upper_arm", "forearm", "hand"))
+    assert "the analytic solver drives exactly 2 bones, got 3" in _one(p)
