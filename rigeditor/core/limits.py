@@ -17,6 +17,9 @@ LIMIT_STRATEGIES = ("accept", "stretch", "move_root")
 def clamp_angle(angle, bounds):
     """Clamp angles (radians) into ``bounds = (lo, hi)`` on the circle.
 
+    Returns (clamped, bound): the angle inside the bounds, and True where the bound
+    actually moved it (not where only the turn it is written in changed).
+
     The angle is first wrapped into the turn centred on the middle of the bounds,
     so a bound across +/-pi behaves and an out-of-range angle goes to the nearer
     bound, not to the one that happens to be numerically closer.
@@ -25,9 +28,10 @@ def clamp_angle(angle, bounds):
     mid = 0.5 * (lo + hi)
     wrapped = mid + np.remainder(np.asarray(angle, dtype=float) - mid + np.pi, 2.0 * np.pi) - np.pi
     clamped = np.clip(wrapped, lo, hi)
-    # Inside the bounds the input is returned bit-for-bit, so "limited" (clamped !=
-    # input) never fires on wrap round-off alone.
-    return np.where(clamped == wrapped, angle, clamped)
+    # An angle already inside the bounds comes back bit-for-bit, so "limited"
+    # (result != input) never fires on wrap round-off alone.
+    angle = np.asarray(angle, dtype=float)
+    return np.where((angle >= lo) & (angle <= hi), angle, clamped), clamped != wrapped
 
 
 def smooth_offsets(offsets, time_constant):

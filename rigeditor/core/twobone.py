@@ -320,9 +320,9 @@ def _solve_block(f, out, i, j, *, limits, on_limit, max_stretch, max_root_offset
     if not isinstance(bend, float) or bend != 1.0:
         elbow_angle *= bend
     if limits is not None:
-        clamped_s = clamp_angle(shoulder_angle, limits[0])
+        clamped_s, bound_s = clamp_angle(shoulder_angle, limits[0])
         clamped_e = np.clip(elbow_angle, limits[1, 0], limits[1, 1])
-        out.limited[i:j] = (clamped_s != shoulder_angle) | (clamped_e != elbow_angle)
+        out.limited[i:j] = bound_s | (clamped_e != elbow_angle)
         shoulder_angle[:], elbow_angle[:] = clamped_s, clamped_e
     trig = _joint_trig(shoulder_angle, elbow_angle)
     if on_limit != "accept":

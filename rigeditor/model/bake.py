@@ -12,7 +12,7 @@ import numpy as np
 
 from rigeditor.core.geometry import Affine
 
-CAUSES = ("none", "out_of_reach", "soft_reach", "limit", "mix", "unexplained")
+CAUSES = ("none", "out_of_reach", "soft_reach", "limit", "mix", "budget", "unexplained")
 """Why a chain's end is not on its target, per frame (``ChainBake.cause`` indexes this)."""
 
 

@@ -123,4 +123,26 @@ def door() -> Project:
         type(hand.position.keys[-1])(60, grip, "linear")))
 
 
-EXAMPLES = {"arm": arm, "walk": walk, "door": door}
+def tail(solver: str = "fabrik") -> Project:
+    """A ten-bone tail (20 units a bone) whose tip follows a keyed figure-eight, with a
+    limit at every joint: +/-70 deg at the base, +/-25 deg along the tail. Solved by
+    FABRIK (or ``solver="ccd"``), warm-started frame to frame."""
+    n = 10
+    bones = [Bone("tail_0", None, 20.0, rest_rotation=math.pi)]
+    bones += [Bone(f"tail_{i}", f"tail_{i - 1}", 20.0, rest_offset=(20.0, 0.0)) for i in range(1, n)]
+    limits = [(math.pi - math.radians(70), math.pi + math.radians(70))]
+    limits += [(-math.radians(25), math.radians(25))] * (n - 1)
+    path = [(f, (-140.0 + 40.0 * math.sin(2 * math.pi * f / 48), 30.0 * math.sin(4 * math.pi * f / 48)))
+            for f in range(0, 49, 6)]
+    return Project(
+        name="tail",
+        timeline=Timeline(24.0, 0, 48),
+        spaces=(Space(CHARACTER, WORLD, position=constant(0.0, 100.0)),),
+        bones=tuple(bones),
+        targets=(Target("tail_tip", StepChannel(CHARACTER), keyed(path, "bezier")),),
+        chains=(Chain("tail", tuple(b.name for b in bones), "tail_tip", solver=solver,
+                      limits=tuple(limits), tolerance=0.05, max_iterations=64),),
+    )
+
+
+EXAMPLES = {"arm": arm, "walk": walk, "door": door, "tail": tail}

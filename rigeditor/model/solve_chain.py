@@ -3,15 +3,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from rigeditor.core.diagnostics import angle_sensitivity
 from rigeditor.core.geometry import Affine, wrap_angle
-from rigeditor.core.twobone import solve_two_bone
 from rigeditor.model.bake import CAUSES, ChainBake, frozen
+from rigeditor.model.chain_solvers import solve_analytic, solve_iterative
 from rigeditor.model.kinematics import Pose
 from rigeditor.model.project import Chain, Project
 from rigeditor.model.spaces import resolve_target
 
-_NO_LIMIT = (-np.pi, np.pi)
 _CAUSE = {name: i for i, name in enumerate(CAUSES)}
 
 
@@ -31,58 +29,54 @@ def solve_chain(project: Project, chain: Chain, pose: Pose, spaces: dict[str, Af
     bend = chain.bend.sample(frames)[:, 0]
     mix = np.clip(chain.mix.sample(frames)[:, 0], 0.0, 1.0)
     soft = chain.softness.sample(frames)[:, 0] * sum(lengths)
-
-    a, b = lengths
-    start = fk_rotation[0, 0]
-    limits = None
-    if any(chain.limit(i) is not None for i in range(2)):
-        limits = tuple(chain.limit(i) or _NO_LIMIT for i in range(2))
-    st = chain.strategy
-    sol = solve_two_bone(
-        a, b, np.zeros(2), target, bend=bend, softness=soft,
-        prev_direction=(np.cos(start), np.sin(start)), limits=limits, on_limit=st.kind,
-        max_stretch=st.max_stretch, max_root_offset=st.max_root_offset,
-        root_time_constant=st.root_time_constant,
-    )
+    if chain.solver == "analytic":
+        ik = solve_analytic(chain, lengths, target, bend, soft, fk_rotation)
+    else:
+        ik = solve_iterative(chain, lengths, target, soft, fk_rotation)
 
     # Mix: blend each joint along the shorter way round, and the strategy's stretch
     # and shift by the same weight, so mix 0 is exactly the FK pose.
     cols = [pose.column[bn] for bn in chain.bones]
-    ik = np.stack([sol.shoulder_angle, sol.elbow_angle], axis=-1)
-    pose.rotation[:, cols] = fk_rotation + mix[:, None] * wrap_angle(ik - fk_rotation)
-    stretch = 1.0 + mix * (sol.stretch - 1.0)
+    pose.rotation[:, cols] = fk_rotation + mix[:, None] * wrap_angle(ik.angles - fk_rotation)
+    stretch = 1.0 + mix * (ik.stretch - 1.0)
     for c in cols:
         pose.stretch[:, c] = stretch
-    pose.shift[:, cols[0]] = mix[:, None] * sol.root_offset
+    pose.shift[:, cols[0]] = mix[:, None] * ik.root_offset
     pose.update([first])
 
     end_world = pose.tip(chain.bones[-1])
     end = to_shoulder.apply(end_world)
     residual = np.hypot(end[:, 0] - target[:, 0], end[:, 1] - target[:, 1])
-    side = np.sign(np.where(np.abs(pose.rotation[:, cols[1]]) > 1e-6, pose.rotation[:, cols[1]], 0.0))
+    # The side of a chain's bend: the sign of its joints' total turn after the first.
+    curl = pose.rotation[:, cols[1:]].sum(axis=1)
+    side = np.sign(np.where(np.abs(curl) > 1e-6, curl, 0.0))
     hold = np.zeros(frames.shape[0], dtype=bool)
     hold[1:] = np.all(declared[1:] == declared[:-1], axis=1) & (codes[1:] == codes[:-1])
     drift = np.zeros(frames.shape[0])
     drift[1:] = np.hypot(*(end_world[1:] - end_world[:-1]).T)
-    flip = elbow_flips(side, bend)
-
-    inner, outer = abs(a - b), a + b
-    cause = classify(residual, sol.residual, sol.distance, inner, outer, soft, sol.limited, mix,
-                     tolerance=1e-7 * outer)
+    flip = elbow_flips(side, bend) if chain.solver == "analytic" else np.zeros(frames.shape[0], dtype=bool)
+    elbow_world = pose.origin(chain.bones[1])
+    elbow = to_shoulder.apply(elbow_world)
+    inner, outer = ik.reach
+    # An analytic solve lands to rounding; an iterative one to its tolerance.
+    tolerance = 1e-7 * outer if chain.solver == "analytic" else chain.tolerance
+    cause = classify(residual, ik.residual, ik.distance, inner, outer, soft, ik.limited, mix,
+                     ~ik.converged, tolerance=tolerance)
+    shoulder = ik.root_offset * mix[:, None]
     return ChainBake(
         name=chain.name,
         residual=frozen(residual),
         cause=frozen(cause),
-        limited=frozen(sol.limited),
+        limited=frozen(ik.limited),
         stretch=frozen(stretch),
-        root_offset=frozen(sol.root_offset * mix[:, None]),
-        sensitivity=frozen(angle_sensitivity(a, b, sol.distance, softness=soft)),
-        distance=frozen(sol.distance),
-        solve_distance=frozen(sol.solve_distance),
+        root_offset=frozen(shoulder),
+        sensitivity=frozen(ik.sensitivity),
+        distance=frozen(ik.distance),
+        solve_distance=frozen(ik.solve_distance),
         bend=frozen(bend),
         side=frozen(side),
         flip=frozen(flip),
-        iterations=frozen(np.ones(frames.shape[0], dtype=int)),
+        iterations=frozen(ik.iterations),
         converged=frozen(cause != _CAUSE["unexplained"]),
         hold=frozen(hold),
         hold_drift=frozen(np.where(hold, drift, 0.0)),
@@ -91,8 +85,8 @@ def solve_chain(project: Project, chain: Chain, pose: Pose, spaces: dict[str, Af
         target_world=frozen(target_world),
         target_shoulder=frozen(target),
         end_world=frozen(end_world),
-        elbow_world=frozen(pose.origin(chain.bones[1])),
-        ghost_elbow_world=frozen(to_world.apply(_mirror_elbow(sol.elbow - sol.root_offset, sol.end - sol.root_offset))),
+        elbow_world=frozen(elbow_world),
+        ghost_elbow_world=frozen(to_world.apply(_mirror_elbow(elbow - shoulder, end - shoulder) + shoulder)),
         shoulder_world=frozen(pose.origin(first)),
         shoulder_to_world=to_world,
         reach=(inner, outer),
@@ -125,12 +119,12 @@ def elbow_flips(side, bend):
     return has_prev & (side != side[before]) & (bend == bend[before])
 
 
-def classify(residual, solver_residual, distance, inner, outer, softness, limited, mix, *, tolerance):
+def classify(residual, solver_residual, distance, inner, outer, softness, limited, mix, budget, *, tolerance):
     """Name the cause of each frame's residual (indices into CAUSES).
 
     A residual is explained when it is within ``tolerance`` of zero, or a mix below 1
     blends in the FK pose, or a limit binds, or the target lies in the soft zone or
-    beyond the hard reach. Otherwise, or when the final pose disagrees with the
+    beyond the hard reach, or an iterative solver ran out of iterations (``budget``). Otherwise, or when the final pose disagrees with the
     solver's own forward kinematics, it is unexplained: a bug, never hidden.
     """
     cause = np.full(residual.shape, _CAUSE["unexplained"], dtype=np.int8)
@@ -143,6 +137,7 @@ def classify(residual, solver_residual, distance, inner, outer, softness, limite
         (agrees & limited, "limit"),
         (agrees & soft_zone, "soft_reach"),
         (agrees & beyond, "out_of_reach"),
+        (agrees & budget, "budget"),
     ]
     # Later entries must not overwrite earlier (more specific) ones: fill in reverse.
     for mask, name in reversed(explained):

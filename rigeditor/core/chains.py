@@ -1,0 +1,363 @@
+"""Iterative IK for chains of any length: FABRIK and CCD, warm-started over frames.
+
+Conventions: y-up model space, radians counter-clockwise from +x. A pose is a vector
+of B *local* angles: bone 0's angle is absolute in the root's space, bone i's is
+relative to bone i-1. Every solution is checked by forward kinematics of the
+returned angles, so ``residual = |end - target|`` is measured, never assumed.
+
+Frame i starts from frame i-1's solution (the first from ``initial``), so a smoothly
+moving target costs a few iterations per frame and the pose follows it instead of
+jumping to another solution. A budget running out leaves the pose near the warm
+start and shows as ``converged=False`` with its residual. Every angle update is an
+increment wrapped into [-pi, pi], so angles stay unwrapped across iterations and
+frames (no 2pi jumps in exported curves).
+
+Singular poses are guarded where they occur: a direction from coincident points
+keeps the bone's current one (so a target on the root gives no NaN), and a chain
+lying along the target's line, which neither method can bend, restarts from an
+even counter-clockwise arc of the right chord. Iterating stops early once an
+iteration turns no joint (a fixed point).
+
+Known limits of both methods, reported rather than hidden: with binding joint
+limits they can converge slowly or stall with the chain curled against its limits
+(FABRIK's per-pass constraint step more often than CCD); without limits CCD tends
+to fold the last bones, and both slow down near full extension. A stalled frame
+reports its residual, and the first frame that escapes the stall moves far.
+
+The frame loop is sequential by nature (warm starts); inside it the chain is
+walked with Python complex numbers and the math module, because for a handful of
+bones the cost is interpreter overhead and numpy's per-call overhead would dominate.
+"""
+from __future__ import annotations
+
+import cmath
+import math
+import operator
+from dataclasses import dataclass
+
+import numpy as np
+
+from rigeditor.core.geometry import wrap_angle
+
+__all__ = ["ChainSolution", "forward_kinematics", "solve_fabrik", "solve_ccd"]
+
+# Guard for coincident points, relative to the chain's total length: below it a
+# direction is undefined and the bone keeps its current one (no division by zero).
+_EPS = 1e-12
+
+
+@dataclass(frozen=True)
+class ChainSolution:
+    """Result of :func:`solve_fabrik` / :func:`solve_ccd`, per frame.
+
+    angles: (…, B) local angles, radians (unwrapped; within ``limits`` if given).
+    joints: (…, B+1, 2) forward kinematics of ``angles``: root, inner joints, end.
+    residual: (…) |end - target|, model units, >= 0.
+    iterations: (…) int, solver iterations spent on the frame, <= max_iterations
+        (0 = warm start already within tolerance; 1 for an out-of-reach target,
+        solved in one step; an arc restart counts as one).
+    converged: (…) bool, residual <= tolerance.
+    The frame axis is present only when root or target had one.
+    """
+
+    angles: np.ndarray
+    joints: np.ndarray
+    residual: np.ndarray
+    iterations: np.ndarray
+    converged: np.ndarray
+
+
+def forward_kinematics(lengths, angles, root):
+    """Joint positions (…, B+1, 2) of local ``angles`` (…, B), radians.
+
+    lengths: (B,) bone lengths, model units. root: (2,) or (…, 2), broadcast
+    against the angles' leading axes. Row 0 is the root, row B the end effector.
+    """
+    lengths = np.asarray(lengths, dtype=float)
+    angles = np.asarray(angles, dtype=float)
+    root = np.asarray(root, dtype=float)
+    if lengths.ndim != 1:
+        raise ValueError(f"lengths: expected shape (B,), got {lengths.shape}")
+    if angles.ndim < 1 or angles.shape[-1] != lengths.shape[0]:
+        raise ValueError(f"angles: expected shape (..., {lengths.shape[0]}), got {angles.shape}")
+    if root.ndim < 1 or root.shape[-1] != 2:
+        raise ValueError(f"root: expected shape (2,) or (..., 2), got {root.shape}")
+    absolute = np.cumsum(angles, axis=-1)
+    steps = np.stack((lengths * np.cos(absolute), lengths * np.sin(absolute)), axis=-1)
+    joints = np.cumsum(steps, axis=-2)
+    joints = np.concatenate((np.zeros_like(joints[..., :1, :]), joints), axis=-2)
+    return joints + root[..., None, :]
+
+
+def solve_fabrik(lengths, root, target, *, initial=None, limits=None, tolerance=1e-3, max_iterations=64):
+    """FABRIK (forward and backward reaching IK) with per-joint angle limits.
+
+    lengths: (B,) bone lengths > 0, model units. root, target: (2,) or (N, 2); with
+    a frame axis, frame i starts from frame i-1's solution. initial: (B,) local
+    angles the first frame starts from (default: straight along +x), clamped into
+    ``limits``. limits: None or (B, 2) local (min, max) bounds in radians, min <= max
+    (bone 0's in the root's space). tolerance: residual accepted as converged (> 0,
+    model units). max_iterations: budget per frame (>= 1); one iteration is a
+    backward plus a forward pass.
+    A target at or beyond full reach gets the straight chain aimed at it (clamped
+    into the limits) in one step. Limits are applied per joint inside both passes
+    (the standard angular constraint step), so every iterate, and the result,
+    respects them. Where a direction is undefined (a target on the root, coincident
+    joints) the bone keeps its current one: never a NaN.
+    """
+    return _solve(_fabrik_frame, lengths, root, target, initial, limits, tolerance, max_iterations)
+
+
+def solve_ccd(lengths, root, target, *, initial=None, limits=None, tolerance=1e-3, max_iterations=64):
+    """Cyclic coordinate descent; same arguments and result as :func:`solve_fabrik`.
+
+    One iteration rotates each joint, from the end back to the root, so the end
+    points at the target, clamping the joint into its limits after each update.
+    """
+    return _solve(_ccd_frame, lengths, root, target, initial, limits, tolerance, max_iterations)
+
+
+def _solve(frame_solver, lengths, root, target, initial, limits, tolerance, max_iterations):
+    lengths, roots, targets, batched, start, limits, tolerance, max_iterations = _validate(
+        lengths, root, target, initial, limits, tolerance, max_iterations)
+    bones = lengths.tolist()
+    reach = math.fsum(bones)
+    lo = hi = None
+    if limits is not None:
+        lo, hi = limits[:, 0].tolist(), limits[:, 1].tolist()
+    pose = start.tolist()
+    poses, iterations = [], []
+    # Points are complex numbers x + iy inside the loops: rotating is a
+    # multiplication, with no numpy call per joint. Angles use math.atan2, not
+    # cmath.phase, which raises OverflowError when the angle underflows (2 + 5e-324j).
+    eps = _EPS * reach
+    for root_z, target_z in zip((roots[:, 0] + 1j * roots[:, 1]).tolist(),
+                                (targets[:, 0] + 1j * targets[:, 1]).tolist()):
+        offset = target_z - root_z
+        distance, aim = abs(offset), math.atan2(offset.imag, offset.real)
+        if distance >= reach - eps:  # eps: a target at full reach is not left to crawl there
+            _straight(pose, aim, lo, hi)
+            spent = 1
+        else:
+            # A chain lying along the target's line (straight, as after an out-of-reach
+            # frame, or folded) cannot bend by either method: every direction stays on
+            # the line. Such a pose restarts from an even counter-clockwise arc with
+            # the right chord (one iteration's worth), before solving and again if the
+            # solve itself ends stuck on the line (FABRIK flattens two bones whose
+            # elbow starts on it).
+            spent = 0
+            if distance > eps and _on_line(pose, aim):
+                _arc(pose, bones, aim, distance, lo, hi)
+                spent = 1
+            spent += frame_solver(pose, bones, root_z, target_z, lo, hi, tolerance, max_iterations - spent, eps)
+            if (spent < max_iterations and distance > eps and _on_line(pose, aim)
+                    and abs(_chain(bones, pose, root_z)[0][-1] - target_z) > tolerance):
+                _arc(pose, bones, aim, distance, lo, hi)
+                spent += 1 + frame_solver(pose, bones, root_z, target_z, lo, hi, tolerance,
+                                          max_iterations - spent - 1, eps)
+        poses.append(pose[:])
+        iterations.append(spent)
+    angles = np.array(poses, dtype=float).reshape(len(targets), len(bones))
+    joints = forward_kinematics(lengths, angles, roots)
+    residual = np.hypot(*(joints[:, -1] - targets).T)
+    result = ChainSolution(angles, joints, residual, np.array(iterations, dtype=np.int64),
+                           residual <= tolerance)
+    if batched:
+        return result
+    return ChainSolution(result.angles[0], result.joints[0], result.residual[0],
+                         result.iterations[0], result.converged[0])
+
+
+def _step(current, candidate, k, lo, hi):
+    """Joint k's new local angle for the direction ``candidate`` (radians, any turn).
+
+    The result is ``current`` plus a turn of at most pi, so angles stay unwrapped,
+    then clamped into the joint's limits: the angle moves continuously from inside
+    its range, so a joint that would leave it stops at the bound it would cross.
+    """
+    value = current + math.remainder(candidate - current, math.tau)
+    if lo is not None:
+        value = min(max(value, lo[k]), hi[k])
+    return value
+
+
+def _straight(pose, aim, lo, hi):
+    """Straight chain aimed at ``aim`` (radians), clamped into the limits, in place."""
+    pose[0] = _step(pose[0], aim, 0, lo, hi)
+    for k in range(1, len(pose)):
+        pose[k] = _step(pose[k], 0.0, k, lo, hi)
+
+
+def _stalled(pose, before):
+    """True when an iteration turned no joint by more than 1e-12 rad: a fixed point
+    (typically a chain held by its limits) that more iterations would not leave."""
+    return max(map(abs, map(operator.sub, pose, before))) <= 1e-12
+
+
+def _on_line(pose, aim):
+    """True when every bone lies on the line through the root at angle ``aim``."""
+    return len(pose) > 1 and abs(math.remainder(pose[0] - aim, math.pi)) <= 1e-9 and all(
+        abs(math.remainder(local, math.pi)) <= 1e-9 for local in pose[1:])
+
+
+def _arc(pose, bones, aim, distance, lo, hi):
+    """Re-pose as an even arc (one turn per joint, counter-clockwise) whose chord is
+    ``distance`` and points along ``aim``, clamped into the limits, in place."""
+    def chord(turn):
+        z, heading = 0j, 0.0
+        for length in bones:
+            z += cmath.rect(length, heading)
+            heading += turn
+        return z
+
+    # The chord shrinks as the turn grows from 0 (straight) to 2pi/B (a closed
+    # polygon for equal bones): bisect to double precision.
+    low, high = 0.0, math.tau / len(bones)
+    for _ in range(52):
+        mid = 0.5 * (low + high)
+        low, high = (mid, high) if abs(chord(mid)) > distance else (low, mid)
+    end = chord(low)
+    pose[0] = _step(pose[0], aim - math.atan2(end.imag, end.real), 0, lo, hi)
+    for k in range(1, len(pose)):
+        pose[k] = _step(pose[k], low, k, lo, hi)
+
+
+def _chain(bones, pose, root):
+    """Forward kinematics in complex numbers: B+1 joints and B absolute bone angles."""
+    joints, headings = [root], []
+    heading = 0.0
+    for length, local in zip(bones, pose):
+        heading += local
+        root += cmath.rect(length, heading)
+        joints.append(root)
+        headings.append(heading)
+    return joints, headings
+
+
+def _fabrik_frame(pose, bones, root, target, lo, hi, tolerance, max_iterations, eps):
+    """Iterate FABRIK on one frame, updating ``pose`` in place; returns iterations."""
+    n = len(bones)
+    joints, heading = _chain(bones, pose, root)
+    for iteration in range(max_iterations):
+        if abs(joints[n] - target) <= tolerance:
+            return iteration
+        before = pose[:]
+        # Backward pass: pin the end on the target and pull each joint toward the
+        # next one. With limits, bone k turns so that bone k+1's local angle stays
+        # in range (the standard angular constraint step, applied per joint).
+        p = joints[n] = target
+        for k in range(n - 1, -1, -1):
+            d = p - joints[k]
+            aim = math.atan2(d.imag, d.real) if abs(d) > eps else heading[k]  # coincident: keep direction
+            if lo is not None and k < n - 1:
+                aim = heading[k + 1] - _step(pose[k + 1], heading[k + 1] - aim, k + 1, lo, hi)
+            heading[k] = aim
+            p -= cmath.rect(bones[k], aim)
+            joints[k] = p
+        # Forward pass: pin the root and aim each bone at the joint the backward
+        # pass left; the local angles (the pose) are updated and clamped here, so
+        # every iterate is a legal pose and its joints are its forward kinematics.
+        p, parent = root, 0.0
+        joints[0] = root
+        for k in range(n):
+            d = joints[k + 1] - p
+            if abs(d) > eps:
+                pose[k] = _step(pose[k], math.atan2(d.imag, d.real) - parent, k, lo, hi)
+            parent += pose[k]
+            heading[k] = parent
+            p += cmath.rect(bones[k], parent)
+            joints[k + 1] = p
+        if _stalled(pose, before):
+            return iteration + 1
+    return max_iterations
+
+
+def _ccd_frame(pose, bones, root, target, lo, hi, tolerance, max_iterations, eps):
+    """Iterate CCD on one frame, updating ``pose`` in place; returns iterations."""
+    n = len(bones)
+    tiny = eps * math.fsum(bones)  # |arm| * |target - pivot| below it: one of them is ~0
+    for iteration in range(max_iterations):
+        # Joints 0..k do not move while joints after k turn, so one forward
+        # kinematics per sweep gives every pivot; only the end is carried along.
+        joints, _ = _chain(bones, pose, root)
+        end = joints[n]
+        if abs(end - target) <= tolerance:
+            return iteration
+        before = pose[:]
+        for k in range(n - 1, -1, -1):
+            pivot = joints[k]
+            arm = end - pivot
+            # w's angle (in [-pi, pi]) is the turn taking the arm onto target - pivot.
+            w = (target - pivot) * arm.conjugate()
+            size = abs(w)
+            if size <= tiny:
+                continue  # pivot on the end or on the target: no direction to turn to
+            turn = math.atan2(w.imag, w.real)
+            if lo is None:
+                pose[k] += turn
+                end = pivot + arm * (w / size)  # w / |w| is that turn's unit rotation
+            else:
+                new = min(max(pose[k] + turn, lo[k]), hi[k])
+                end = pivot + arm * cmath.rect(1.0, new - pose[k])
+                pose[k] = new
+        if _stalled(pose, before):
+            return iteration + 1
+    return max_iterations
+
+
+def _validate(lengths, root, target, initial, limits, tolerance, max_iterations):
+    """Check and convert every argument; ValueError names the one at fault."""
+    lengths = _finite("lengths", lengths)
+    if lengths.ndim != 1 or lengths.size == 0:
+        raise ValueError(f"lengths: expected shape (B,) with B >= 1, got {lengths.shape}")
+    if np.any(lengths <= 0):
+        raise ValueError(f"lengths: every bone length must be > 0, got {lengths.min()}")
+    n_bones = lengths.size
+    root, target = _finite("root", root), _finite("target", target)
+    for name, value in (("root", root), ("target", target)):
+        if value.ndim not in (1, 2) or value.shape[-1] != 2:
+            raise ValueError(f"{name}: expected shape (2,) or (N, 2), got {value.shape}")
+    batched = root.ndim == 2 or target.ndim == 2
+    if root.ndim == 2 and target.ndim == 2 and len(root) != len(target):
+        raise ValueError(f"target: {len(target)} frames, but root has {len(root)}")
+    roots, targets = np.broadcast_arrays(np.atleast_2d(root), np.atleast_2d(target))
+    start = np.zeros(n_bones) if initial is None else _finite("initial", initial)
+    if start.shape != (n_bones,):
+        raise ValueError(f"initial: expected shape ({n_bones},), got {start.shape}")
+    if limits is not None:
+        limits = _finite("limits", limits)
+        if limits.shape != (n_bones, 2):
+            raise ValueError(f"limits: expected shape ({n_bones}, 2), got {limits.shape}")
+        if np.any(limits[:, 0] > limits[:, 1]):
+            raise ValueError(f"limits: each (min, max) needs min <= max, got {limits.tolist()}")
+        lo, hi = limits[:, 0], limits[:, 1]
+        # Outside the range, take the turn nearest the middle of the range before
+        # clamping, so an initial angle that is inside modulo 2pi is kept.
+        mid = 0.5 * (lo + hi)
+        inside = (start >= lo) & (start <= hi)
+        start = np.where(inside, start, np.clip(mid + wrap_angle(start - mid), lo, hi))
+    try:
+        tolerance = float(tolerance)
+    except (TypeError, ValueError):
+        raise ValueError(f"tolerance: expected a number, got {tolerance!r}") from None
+    if not (math.isfinite(tolerance) and tolerance > 0):
+        raise ValueError(f"tolerance: must be finite and > 0 (model units), got {tolerance!r}")
+    try:
+        if isinstance(max_iterations, bool):
+            raise TypeError
+        max_iterations = operator.index(max_iterations)
+    except TypeError:
+        raise ValueError(f"max_iterations: expected an int, got {max_iterations!r}") from None
+    if max_iterations < 1:
+        raise ValueError(f"max_iterations: must be >= 1, got {max_iterations}")
+    return lengths, roots, targets, batched, start, limits, tolerance, max_iterations
+
+
+def _finite(name, value):
+    try:
+        arr = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name}: expected an array of numbers, got {value!r}") from None
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name}: must be finite (no NaN or inf)")
+    return arr
