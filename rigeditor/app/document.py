@@ -68,7 +68,7 @@ class Document(QObject):
     def __init__(self, project: Project, path: Path | None = None, parent=None):
         super().__init__(parent)
         self.undo_stack = QUndoStack(self)
-        self.undo_stack.cleanChanged.connect(lambda clean: self.modifiedChanged.emit(not clean))
+        self.undo_stack.cleanChanged.connect(self._on_clean_changed)
         self._project = project
         self._bake = evaluate(project)
         self._path = Path(path) if path else None
@@ -143,6 +143,12 @@ class Document(QObject):
         self.frameChanged.emit(self._frame)
         self.modifiedChanged.emit(False)
 
+    def mark_unsaved(self) -> None:
+        """Flag the document as holding unsaved work without an undo step (recovered
+        autosaves: the work is not on disk under its name yet)."""
+        self.undo_stack.resetClean()
+        self.modifiedChanged.emit(True)
+
     def mark_saved(self, path: Path) -> None:
         self._path = Path(path)
         self.undo_stack.setClean()
@@ -173,6 +179,9 @@ class Document(QObject):
             self.modeChanged.emit(mode)
 
     # ------------------------------------------------------------------ internals
+    def _on_clean_changed(self, clean: bool) -> None:
+        self.modifiedChanged.emit(not clean)
+
     def _set_project(self, project: Project, touched) -> None:
         structural = touched is None
         self._bake = evaluate(project, previous=None if structural else self._bake, changed=touched)

@@ -154,16 +154,16 @@ class Project:
         return next((c for c in self.chains if bone in c.bones), None)
 
     # ---- edits: a new project with one item replaced
-    def with_bone(self, name: str, **changes) -> "Project":
+    def with_bone(self, name: str, /, **changes) -> "Project":
         return replace(self, bones=_replaced(self.bones, name, changes, "bone"))
 
-    def with_space(self, name: str, **changes) -> "Project":
+    def with_space(self, name: str, /, **changes) -> "Project":
         return replace(self, spaces=_replaced(self.spaces, name, changes, "space"))
 
-    def with_target(self, name: str, **changes) -> "Project":
+    def with_target(self, name: str, /, **changes) -> "Project":
         return replace(self, targets=_replaced(self.targets, name, changes, "target"))
 
-    def with_chain(self, name: str, **changes) -> "Project":
+    def with_chain(self, name: str, /, **changes) -> "Project":
         return replace(self, chains=_replaced(self.chains, name, changes, "chain"))
 
 

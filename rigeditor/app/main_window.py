@@ -1,0 +1,534 @@
+"""The main window: the scene in the middle; outliner, inspector, undo history,
+timeline and curves in docks; File / Edit / Rig / View menus; the mode (Setup or
+Animate) always in view, in the tool bar and the status bar.
+
+``MainWindow(doc)`` works on a :class:`~rigeditor.app.document.Document`; optional
+``settings`` (QSettings), ``dialogs`` (see dialogs.py) and ``data_dir`` (autosave and
+session markers) let tests keep away from the user's own.
+"""
+from __future__ import annotations
+
+import logging
+
+from PySide6.QtCore import QObject, QSettings, Qt
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QUndoView
+
+from rigeditor.app import commands, style
+from rigeditor.app.dialogs import Dialogs
+from rigeditor.app.files import EXPORTS, FileController
+from rigeditor.app.inspector import Inspector, chain_readout, current_chain
+from rigeditor.app.outliner import Outliner
+from rigeditor.app.tools import EditTool
+from rigeditor.model.project import WORLD
+
+log = logging.getLogger(__name__)
+
+
+class RigActions(QObject):
+    """Rig-building gestures (add bone, add IK chain, scene objects, delete), each with
+    its question to the user and one ``doc.apply``. Shared by menus, the outliner's
+    context menu and the inspector's buttons."""
+
+    def __init__(self, doc, dialogs, window):
+        super().__init__(window)
+        self.doc, self.dialogs, self.window = doc, dialogs, window
+        self.tool = EditTool.of(doc)
+
+        def act(text, slot, shortcut=None, tip=""):
+            a = QAction(text, self)
+            a.triggered.connect(lambda _checked=False: slot())
+            if shortcut:
+                a.setShortcut(QKeySequence(shortcut))
+            a.setStatusTip(tip)
+            return a
+
+        self.add_root_bone_action = act("Add root bone…", self.add_root_bone, tip="A new bone in character space")
+        self.add_child_bone_action = act("Add child bone…", lambda: self.add_child_bone(),
+                                         tip="A new bone at the tip of the selected bone")
+        self.add_chain_action = act("Add IK chain…", self.add_ik_chain, "Ctrl+I",
+                                    "Two connected bones become an IK chain with a target at the hand")
+        self.add_object_action = act("Add scene object…", lambda: self.add_scene_object(),
+                                     tip="A new space (door, cup, platform) targets can be declared in")
+        self.delete_action = act("Delete", self.delete_selected, tip="Delete the selected items")
+        self.flip_action = act("Flip elbow", self.flip_elbow, "Ctrl+E", "Mirror the selected chain's elbow (bend × −1)")
+        self.tool_group = QActionGroup(self)
+        self.select_tool_action = act("Select tool", lambda: self.tool.set_tool("select"), "V")
+        self.bone_tool_action = act("Bone tool", lambda: self.tool.set_tool("bone"), "B",
+                                    "Drag in the scene to draw a bone (from a bone's tip: a child there)")
+        for a in (self.select_tool_action, self.bone_tool_action):
+            a.setCheckable(True)
+            self.tool_group.addAction(a)
+        self.tool.toolChanged.connect(self._tool_changed)
+        self.tool.error.connect(lambda msg: self.dialogs.error(self.window, "Add bone", msg))
+        self._tool_changed(self.tool.tool)
+        doc.selectionChanged.connect(self.update_enabled)
+        doc.projectChanged.connect(self.update_enabled)
+        self.update_enabled()
+
+    def _tool_changed(self, name):
+        (self.bone_tool_action if name == "bone" else self.select_tool_action).setChecked(True)
+
+    def update_enabled(self):
+        bones = self.doc.selected("bone")
+        self.add_child_bone_action.setEnabled(len(bones) == 1)
+        self.add_chain_action.setEnabled(len(bones) == 2)
+        self.delete_action.setEnabled(bool(self.doc.selection))
+        self.flip_action.setEnabled(current_chain(self.doc) is not None)
+
+    def context_actions(self, item):
+        """Actions for the outliner's context menu on ``item`` ((kind, name) or None)."""
+        kind = item[0] if item else None
+        group = item[1] if kind == "group" else None
+        out = []
+        if kind == "bone":
+            out += [self.add_child_bone_action, self.add_chain_action]
+        if kind in (None, "group") and group in (None, "bone"):
+            out.append(self.add_root_bone_action)
+        if kind in ("space", None) or group == "space":
+            out.append(self.add_object_action)
+        if kind == "chain":
+            out.append(self.flip_action)
+        if kind not in (None, "group"):
+            out += [None, self.delete_action]
+        return out
+
+    # ------------------------------------------------------------------ gestures
+    def _bone_form(self, title, name):
+        return self.dialogs.form(self.window, title, [
+            ("name", "Name", name, {"kind": "text"}),
+            ("length", "Length", 100.0, {"kind": "float", "min": 0.01, "max": 1e5, "suffix": " u"}),
+            ("angle", "Angle", 0.0, {"kind": "float", "min": -360.0, "max": 360.0, "decimals": 1,
+                                     "suffix": "° (relative to the parent)"}),
+        ])
+
+    def _add_bone(self, parent, values):
+        import math
+
+        try:
+            project, name = commands.add_bone(self.doc.project, parent, float(values["length"]),
+                                              math.radians(float(values["angle"])), name=values["name"])
+        except commands.CommandError as exc:
+            self.dialogs.error(self.window, "Add bone", str(exc))
+            return None
+        self.doc.apply(f"Add bone {name}", project)
+        self.doc.select([("bone", name)])
+        return name
+
+    def add_root_bone(self):
+        values = self._bone_form("Add root bone", commands.unique_name(commands.names_of(self.doc.project, "bone"), "bone"))
+        return self._add_bone(None, values) if values else None
+
+    def add_child_bone(self, parent=None):
+        if parent is None:
+            bones = self.doc.selected("bone")
+            if len(bones) != 1:
+                self.dialogs.error(self.window, "Add child bone", "Select one bone to add a child to.")
+                return None
+            parent = bones[0]
+        base = commands.unique_name(commands.names_of(self.doc.project, "bone"), f"{parent}_child")
+        values = self._bone_form(f"Add child bone to {parent}", base)
+        return self._add_bone(parent, values) if values else None
+
+    def add_ik_chain(self):
+        bones = self.doc.selected("bone")
+        if len(bones) != 2:
+            self.dialogs.error(self.window, "Add IK chain", "Select two connected bones (upper and lower).")
+            return None
+        p = self.doc.project
+        try:
+            commands.chain_bones(p, *bones)
+        except commands.CommandError as exc:
+            self.dialogs.error(self.window, "Add IK chain", str(exc))
+            return None
+        spaces = p.space_names()
+        space = self.dialogs.pick(self.window, "Add IK chain",
+                                  "Declare the new target in which space?\n(world: planted; character: rides "
+                                  "with the body; a scene object: rides with it)", spaces, 0)
+        if space is None:
+            return None
+        try:
+            project, name = commands.add_chain(p, *bones, space, self.doc.frame)
+        except commands.CommandError as exc:
+            self.dialogs.error(self.window, "Add IK chain", str(exc))
+            return None
+        self.doc.apply(f"Add IK chain {name}", project)
+        self.doc.select([("chain", name)])
+        return name
+
+    def add_scene_object(self, parent=None):
+        p = self.doc.project
+        if parent is None:
+            spaces = self.doc.selected("space")
+            parent = spaces[0] if spaces else WORLD
+        values = self.dialogs.form(self.window, "Add scene object", [
+            ("name", "Name", commands.unique_name(commands.names_of(p, "space"), "object"), {"kind": "text"}),
+            ("parent", "Parent", parent, {"kind": "choice", "items": p.space_names()}),
+        ])
+        if not values:
+            return None
+        try:
+            project, name = commands.add_space(p, values["parent"], name=values["name"])
+        except commands.CommandError as exc:
+            self.dialogs.error(self.window, "Add scene object", str(exc))
+            return None
+        self.doc.apply(f"Add scene object {name}", project)
+        self.doc.select([("space", name)])
+        return name
+
+    def delete_selected(self):
+        """Delete the selection; bones that take chains or child bones along ask first."""
+        p = self.doc.project
+        items = [s for s in self.doc.selection]
+        if not items:
+            return False
+        new = p
+        for kind, name in items:
+            if name not in commands.names_of(new, kind):
+                continue  # already gone with an earlier item
+            try:
+                if kind == "bone":
+                    message = commands.delete_bone_message(new, name)
+                    cascade = commands.descendants(new, name) or commands.chains_using_bones(new, [name])
+                    if cascade and not self.dialogs.confirm(self.window, "Delete bone", message):
+                        return False
+                    new = commands.delete_bone(new, name, with_chains=True)
+                else:
+                    new = commands.delete(new, kind, name)
+            except commands.CommandError as exc:
+                self.dialogs.error(self.window, "Delete", str(exc))
+                return False
+        label = f"Delete {items[0][0]} {items[0][1]}" if len(items) == 1 else f"Delete {len(items)} items"
+        self.doc.apply(label, new)
+        self.doc.select(())
+        return True
+
+    def flip_elbow(self):
+        chain = current_chain(self.doc)
+        if chain is None:
+            return
+        new = commands.flip_bend(self.doc.project, chain, self.doc.frame, animate=self.doc.mode == "animate")
+        self.doc.apply(f"Flip elbow of {chain}", new, touched={f"chain:{chain}"})
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, doc, *, settings: QSettings | None = None, dialogs=None, data_dir=None,
+                 autosave_ms: int = 60_000, restore_layout: bool = True):
+        super().__init__()
+        self.doc = doc
+        self.dialogs = dialogs or Dialogs()
+        self.settings = settings if settings is not None else QSettings()
+        self.files = FileController(doc, self, settings=self.settings, dialogs=self.dialogs,
+                                    data_dir=data_dir, autosave_ms=autosave_ms)
+        self.rig = RigActions(doc, self.dialogs, self)
+        self.edit_tool = self.rig.tool
+        self.setObjectName("RigEditorMainWindow")
+        self.setDockNestingEnabled(True)
+        self.setPalette(style.dark_palette())
+        self.setStyleSheet("QMainWindow::separator { width: 3px; height: 3px; }")
+
+        self.scene = self._make("rigeditor.app.scene", "SceneView", "Scene")
+        self.setCentralWidget(self.scene)
+        self.outliner = Outliner(doc, self.dialogs, self.rig)
+        self.inspector = Inspector(doc, self.dialogs, self.rig)
+        self.undo_view = QUndoView(doc.undo_stack)
+        self.undo_view.setEmptyLabel("(opened)")
+        self.timeline = self._make("rigeditor.app.timeline", "TimelineWidget", "Timeline")
+        self.curves = self._make("rigeditor.app.curves", "CurvesWidget", "Curves")
+
+        self.docks = {}
+        self._dock("outliner", "Outliner", self.outliner, Qt.LeftDockWidgetArea)
+        self._dock("inspector", "Inspector", self.inspector, Qt.RightDockWidgetArea)
+        self._dock("history", "History", self.undo_view, Qt.RightDockWidgetArea)
+        self.tabifyDockWidget(self.docks["inspector"], self.docks["history"])
+        self.docks["inspector"].raise_()
+        self._dock("timeline", "Timeline", self.timeline, Qt.BottomDockWidgetArea)
+        self._dock("curves", "Curves", self.curves, Qt.BottomDockWidgetArea)
+        self.splitDockWidget(self.docks["timeline"], self.docks["curves"], Qt.Horizontal)
+        self._default_dock_sizes()
+
+        if not getattr(self.scene, "HONOURS_EDIT_TOOL", False):
+            # The scene does not draw bones with the tool: say so, and point at the way that works.
+            self.rig.bone_tool_action.setEnabled(False)
+            self.rig.bone_tool_action.setToolTip("Drawing bones in the scene is not available yet: "
+                                                 "use Rig ▸ Add child bone… / Add root bone…")
+        self._build_actions()
+        self._build_menus()
+        self._build_toolbar()
+        self._build_status()
+
+        doc.pathChanged.connect(self._update_title)
+        doc.projectChanged.connect(self._update_title)
+        doc.modifiedChanged.connect(self._update_title)
+        doc.frameChanged.connect(self._update_status)
+        doc.bakeChanged.connect(self._update_status)
+        doc.selectionChanged.connect(self._update_status)
+        doc.modeChanged.connect(self._mode_changed)
+        self.files.recentChanged.connect(self._build_recent_menu)
+        if hasattr(self.scene, "statusMessage"):
+            self.scene.statusMessage.connect(lambda msg: self.statusBar().showMessage(msg, 4000))
+        if hasattr(self.scene, "overlayChanged"):
+            self.scene.overlayChanged.connect(self._overlay_changed)
+        self._mode_changed(doc.mode)
+        self._update_title()
+        self.resize(1440, 900)
+        self._shown_once = False
+        self._layout_restored = False
+        if restore_layout:
+            self.restore_layout()
+
+    # ------------------------------------------------------------------ parts
+    def _make(self, module, cls, title):
+        """Another engineer's view; a labelled placeholder while it cannot load."""
+        import importlib
+
+        try:
+            return getattr(importlib.import_module(module), cls)(self.doc)
+        except Exception as exc:  # noqa: BLE001 - keep the editor usable, say what is missing
+            log.warning("%s unavailable: %s", title, exc)
+            label = QLabel(f"{title} unavailable:\n{type(exc).__name__}: {exc}")
+            label.setAlignment(Qt.AlignCenter)
+            label.setWordWrap(True)
+            label.setObjectName(f"missing_{title.lower()}")
+            return label
+
+    def _dock(self, key, title, widget, area):
+        dock = QDockWidget(title, self)
+        dock.setObjectName(f"dock_{key}")
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+        self.docks[key] = dock
+        return dock
+
+    def _action(self, text, slot, shortcut=None, tip=""):
+        a = QAction(text, self)
+        a.triggered.connect(lambda _checked=False: slot())
+        if shortcut is not None:
+            a.setShortcut(QKeySequence(shortcut))
+        a.setStatusTip(tip)
+        return a
+
+    def _build_actions(self):
+        f = self.files
+        self.new_action = self._action("New", f.new, QKeySequence.New, "A new project (the arm example)")
+        self.open_action = self._action("Open…", f.open, QKeySequence.Open)
+        self.save_action = self._action("Save", f.save, QKeySequence.Save)
+        self.save_as_action = self._action("Save As…", f.save_as, QKeySequence.SaveAs)
+        self.quit_action = self._action("Quit", self.close, QKeySequence.Quit)
+        self.export_actions = {k: self._action(label, lambda k=k: f.export(k)) for k, (label, _, _) in EXPORTS.items()}
+        stack = self.doc.undo_stack
+        self.undo_action = stack.createUndoAction(self, "Undo")
+        self.undo_action.setShortcut(QKeySequence.Undo)
+        self.redo_action = stack.createRedoAction(self, "Redo")
+        self.redo_action.setShortcut(QKeySequence.Redo)
+        self.delete_action = self._action("Delete", self.delete, QKeySequence.Delete,
+                                          "Delete the selected keys (timeline) or items")
+        self.mode_group = QActionGroup(self)
+        self.mode_actions = {}
+        for mode, text, tip in (("setup", "Setup", "Edit the rig's rest pose"),
+                                ("animate", "Animate", "Edits key the current frame")):
+            a = QAction(text, self)
+            a.setCheckable(True)
+            a.setStatusTip(tip)
+            a.setToolTip(f"{text} mode: {tip.lower()}")
+            a.triggered.connect(lambda _c=False, m=mode: self.doc.set_mode(m))
+            self.mode_group.addAction(a)
+            self.mode_actions[mode] = a
+        # The timeline's transport and keying keys work window-wide. Its Delete goes
+        # through our Delete (one shortcut, keys first), or both would be ambiguous.
+        self.timeline_actions = []
+        if hasattr(self.timeline, "actions_for_window"):
+            for a in self.timeline.actions_for_window():
+                if a is getattr(self.timeline, "delete_action", None):
+                    a.setShortcut(QKeySequence())
+                    continue
+                self.addAction(a)
+                self.timeline_actions.append(a)
+        for a in (self.undo_action, self.redo_action, self.delete_action, self.rig.flip_action,
+                  self.rig.select_tool_action, self.rig.bone_tool_action, self.rig.add_chain_action):
+            self.addAction(a)
+
+    def _build_menus(self):
+        mb = self.menuBar()
+        m = mb.addMenu("&File")
+        m.addAction(self.new_action)
+        m.addAction(self.open_action)
+        self.recent_menu = m.addMenu("Open &Recent")
+        self._build_recent_menu()
+        m.addSeparator()
+        m.addAction(self.save_action)
+        m.addAction(self.save_as_action)
+        export = m.addMenu("&Export")
+        for a in self.export_actions.values():
+            export.addAction(a)
+        m.addSeparator()
+        m.addAction(self.quit_action)
+
+        m = mb.addMenu("&Edit")
+        m.addAction(self.undo_action)
+        m.addAction(self.redo_action)
+        m.addSeparator()
+        m.addAction(self.delete_action)
+        for a in self.timeline_actions:
+            if a.text() in ("Set key",):
+                m.addAction(a)
+
+        r = self.rig
+        m = mb.addMenu("&Rig")
+        for a in (r.select_tool_action, r.bone_tool_action, None, r.add_root_bone_action, r.add_child_bone_action,
+                  r.add_chain_action, r.flip_action, None, r.add_object_action):
+            m.addSeparator() if a is None else m.addAction(a)
+
+        m = mb.addMenu("&View")
+        for a in self.mode_actions.values():
+            m.addAction(a)
+        m.addSeparator()
+        for dock in self.docks.values():
+            m.addAction(dock.toggleViewAction())
+        names = getattr(self.scene, "OVERLAY_NAMES", None) or ()
+        self.overlay_actions = {}
+        if names:
+            m.addSeparator()
+            o = m.addMenu("&Overlays")
+            for name in names:
+                label = names[name] if isinstance(names, dict) else name.replace("_", " ").capitalize()
+                a = QAction(label, self)
+                a.setCheckable(True)
+                a.setChecked(bool(self.scene.overlays.get(name, False)))
+                a.toggled.connect(lambda on, n=name: self._set_overlay(n, on))
+                o.addAction(a)
+                self.overlay_actions[name] = a
+        if self.timeline_actions:
+            m = mb.addMenu("&Playback")
+            for a in self.timeline_actions:
+                m.addAction(a)
+
+    def _build_recent_menu(self):
+        menu = self.recent_menu
+        menu.clear()
+        files = self.files.recent_files()
+        for path in files:
+            a = menu.addAction(path)
+            a.triggered.connect(lambda _c=False, p=path: self.files.open(p))
+        if files:
+            menu.addSeparator()
+            menu.addAction("Clear list", self.files.clear_recent)
+        menu.setEnabled(bool(files))
+
+    def _build_toolbar(self):
+        tb = self.addToolBar("Mode and tools")
+        tb.setObjectName("toolbar_main")
+        tb.setMovable(False)
+        tb.addWidget(QLabel(" Mode "))
+        for mode, a in self.mode_actions.items():
+            tb.addAction(a)
+            color = style.MODE_COLORS[mode].name()
+            tb.widgetForAction(a).setStyleSheet(
+                f"QToolButton:checked {{ background: {color}; color: white; font-weight: bold;"
+                " border-radius: 3px; padding: 2px 8px; }")
+        tb.addSeparator()
+        tb.addAction(self.rig.select_tool_action)
+        tb.addAction(self.rig.bone_tool_action)
+        tb.addSeparator()
+        tb.addAction(self.rig.add_chain_action)
+        tb.addAction(self.rig.flip_action)
+        tb.addSeparator()
+        tb.addAction(self.undo_action)
+        tb.addAction(self.redo_action)
+
+    def _build_status(self):
+        sb = self.statusBar()
+        self.chain_status = QLabel()
+        self.chain_status.setObjectName("status_chain")
+        self.frame_status = QLabel()
+        self.frame_status.setObjectName("status_frame")
+        self.mode_status = QLabel()
+        self.mode_status.setObjectName("status_mode")
+        sb.addPermanentWidget(self.chain_status)
+        sb.addPermanentWidget(self.frame_status)
+        sb.addPermanentWidget(self.mode_status)
+        self._update_status()
+
+    # ------------------------------------------------------------------ state
+    def _set_overlay(self, name, on):
+        if bool(self.scene.overlays.get(name)) != bool(on):
+            self.scene.set_overlay(name, on)
+        self.settings.setValue(f"overlays/{name}", bool(on))
+
+    def _overlay_changed(self, name, on):
+        a = self.overlay_actions.get(name)
+        if a is not None and a.isChecked() != bool(on):
+            a.setChecked(bool(on))
+
+    def _mode_changed(self, mode):
+        self.mode_actions[mode].setChecked(True)
+        self.mode_status.setText(f" {mode.upper()} ")
+        self.mode_status.setStyleSheet(f"background: {style.MODE_COLORS[mode].name()}; color: white; font-weight: bold;"
+                                       " border-radius: 3px; padding: 1px 6px;")
+        self._update_status()
+
+    def _update_title(self, *_):
+        self.setWindowTitle(f"{self.files.display_name()}[*] — RigEditor")
+        self.setWindowModified(self.doc.is_modified())
+
+    def _update_status(self, *_):
+        tl = self.doc.project.timeline
+        self.frame_status.setText(f"Frame {self.doc.frame}  ({tl.start}–{tl.end} @ {tl.fps:g} fps)")
+        chain = current_chain(self.doc)
+        if chain is None or chain not in self.doc.bake.chains:
+            self.chain_status.setText("No chain selected")
+            self.chain_status.setStyleSheet("color: #8b95a5;")
+            return
+        r = chain_readout(self.doc, chain)
+        color = style.CAUSE_COLORS[r["cause"]]
+        self.chain_status.setText(f"{chain}: residual {r['residual']:.3f} u ({r['cause_label']}) · {r['reach']}")
+        self.chain_status.setStyleSheet(f"color: {color.name()}; font-weight: bold;")
+
+    def delete(self):
+        """Delete: selected timeline keys first, else the selected items."""
+        t = self.timeline
+        if hasattr(t, "selected_keys") and t.selected_keys():
+            t.delete_selected_keys()
+        else:
+            self.rig.delete_selected()
+
+    # ------------------------------------------------------------------ layout and closing
+    def _default_dock_sizes(self):
+        d = self.docks
+        self.resizeDocks([d["outliner"], d["inspector"]], [200, 380], Qt.Horizontal)
+        self.resizeDocks([d["timeline"]], [300], Qt.Vertical)
+        self.resizeDocks([d["timeline"], d["curves"]], [560, 680], Qt.Horizontal)
+
+    def showEvent(self, event):  # noqa: N802 - Qt's name
+        super().showEvent(event)
+        if not self._shown_once:
+            self._shown_once = True
+            if not self._layout_restored:
+                self._default_dock_sizes()  # proportions need the real window size
+
+    def restore_layout(self):
+        geometry = self.settings.value("window/geometry")
+        state = self.settings.value("window/state")
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        if state is not None:
+            self._layout_restored = bool(self.restoreState(state))
+        for name, a in getattr(self, "overlay_actions", {}).items():
+            value = self.settings.value(f"overlays/{name}")
+            if value is not None:
+                a.setChecked(str(value).lower() in ("true", "1"))
+
+    def save_layout(self):
+        self.settings.setValue("window/geometry", self.saveGeometry())
+        self.settings.setValue("window/state", self.saveState())
+        self.settings.sync()
+
+    def closeEvent(self, event):  # noqa: N802 - Qt's name
+        if not self.files.maybe_save():
+            event.ignore()
+            return
+        if hasattr(self.timeline, "pause"):
+            self.timeline.pause()
+        self.save_layout()
+        self.files.end_session()
+        event.accept()

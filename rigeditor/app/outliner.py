@@ -1,0 +1,248 @@
+"""The outliner: bones (as a hierarchy), IK chains, targets and scene objects (spaces).
+
+Selection follows ``doc.select`` / ``selectionChanged`` both ways. Renaming an item
+(double-click or F2) renames it everywhere through ``commands.rename``; dragging a bone
+onto another bone (or onto the "Bones" heading) reparents it through
+``commands.reparent_bone``, a scene object onto another space likewise. Every edit is
+one ``doc.apply``; the tree is rebuilt from the project, never edited behind its back.
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QIcon, QPixmap
+from PySide6.QtWidgets import QAbstractItemView, QMenu, QTreeWidget, QTreeWidgetItem
+
+from rigeditor.app import commands, style
+from rigeditor.app.dialogs import Dialogs
+from rigeditor.model import CAUSES
+from rigeditor.model.project import CHARACTER, WORLD
+
+GROUPS = (("bone", "Bones"), ("chain", "IK chains"), ("target", "Targets"), ("space", "Scene objects"))
+ROLE = Qt.UserRole
+
+
+def _swatch(color: QColor, size: int = 10) -> QIcon:
+    pm = QPixmap(size, size)
+    pm.fill(color)
+    return QIcon(pm)
+
+
+class Outliner(QTreeWidget):
+    def __init__(self, doc, dialogs=None, rig_actions=None, parent=None):
+        super().__init__(parent)
+        self.doc = doc
+        self.dialogs = dialogs or Dialogs()
+        self.rig_actions = rig_actions
+        self._items: dict[tuple[str, str], QTreeWidgetItem] = {}
+        self._groups: dict[str, QTreeWidgetItem] = {}
+        self._signature = None
+        self._syncing = False
+        self.setHeaderHidden(True)
+        self.setSelectionMode(QAbstractItemView.ExtendedSelection)
+        self.setEditTriggers(QAbstractItemView.DoubleClicked | QAbstractItemView.EditKeyPressed)
+        self.setDragEnabled(True)
+        self.setAcceptDrops(True)
+        self.setDropIndicatorShown(True)
+        self.setDragDropMode(QAbstractItemView.InternalMove)
+        self.setContextMenuPolicy(Qt.CustomContextMenu)
+        self.customContextMenuRequested.connect(self._context_menu)
+        self.itemSelectionChanged.connect(self._selection_to_doc)
+        self.itemChanged.connect(self._item_renamed)
+        doc.projectChanged.connect(self.rebuild)
+        doc.selectionChanged.connect(self._selection_from_doc)
+        doc.bakeChanged.connect(self._update_states)
+        doc.frameChanged.connect(self._update_states)
+        self.rebuild()
+
+    # ------------------------------------------------------------------ public
+    def item_for(self, kind: str, name: str) -> QTreeWidgetItem | None:
+        return self._items.get((kind, name))
+
+    def group(self, kind: str) -> QTreeWidgetItem:
+        return self._groups[kind]
+
+    def drop(self, dragged: tuple[str, str], onto) -> bool:
+        """Reparent ``dragged`` (kind, name) onto ``onto``: (kind, name) of an item, or
+        ("group", kind) for a heading (a root bone; a scene object in world).
+        Returns True when the project changed; refusals show their message."""
+        kind, name = dragged
+        okind, oname = onto
+        p = self.doc.project
+        try:
+            if kind == "bone" and okind in ("bone", "group") and (okind == "bone" or oname == "bone"):
+                parent = oname if okind == "bone" else None
+                new = commands.reparent_bone(p, name, parent)
+                label = f"Reparent {name} to {parent or 'root'}"
+            elif kind == "space" and okind in ("space", "group") and (okind == "space" or oname == "space"):
+                parent = oname if okind == "space" else WORLD
+                new = commands.reparent_space(p, name, parent)
+                label = f"Parent {name} to {parent}"
+            else:
+                return False
+        except commands.CommandError as exc:
+            self.dialogs.error(self, "Reparent", str(exc))
+            return False
+        if new == p:
+            return False
+        self.doc.apply(label, new)
+        return True
+
+    def rename(self, kind: str, old: str, new: str) -> bool:
+        try:
+            project = commands.rename(self.doc.project, kind, old, new)
+        except commands.CommandError as exc:
+            self.dialogs.error(self, "Rename", str(exc))
+            self._signature = None
+            self.rebuild()
+            return False
+        if project == self.doc.project:
+            return False
+        sel = [(k, new.strip() if (k, n) == (kind, old) else n) for k, n in self.doc.selection]
+        self.doc.apply(f"Rename {kind} {old} to {new.strip()}", project)
+        self.doc.select(sel)
+        return True
+
+    # ------------------------------------------------------------------ building
+    def _make_signature(self):
+        p = self.doc.project
+        return (tuple((b.name, b.parent) for b in p.bones), tuple((c.name, c.bones, c.target) for c in p.chains),
+                tuple((t.name, t.space) for t in p.targets), tuple((s.name, s.parent) for s in p.spaces))
+
+    def rebuild(self) -> None:
+        sig = self._make_signature()
+        if sig == self._signature:
+            return
+        self._signature = sig
+        collapsed = {key for key, it in self._items.items() if it.childCount() and not it.isExpanded()}
+        collapsed |= {("group", k) for k, it in self._groups.items() if not it.isExpanded()}
+        self._syncing = True
+        self.blockSignals(True)
+        try:
+            self.clear()
+            self._items, self._groups = {}, {}
+            p = self.doc.project
+            for kind, title in GROUPS:
+                g = QTreeWidgetItem(self, [title])
+                g.setData(0, ROLE, ("group", kind))
+                g.setFlags(Qt.ItemIsEnabled | Qt.ItemIsDropEnabled)
+                f = g.font(0)
+                f.setBold(True)
+                g.setFont(0, f)
+                self._groups[kind] = g
+
+            def add_bone(parent_item, name):
+                it = self._make("bone", name, parent_item)
+                chain = p.chain_of_bone(name)
+                it.setToolTip(0, f"bone {name}" + (f" · driven by IK chain {chain.name}" if chain else ""))
+                it.setForeground(0, style.BONE_IK if chain else style.BONE_FK)
+                for child in p.children(name):
+                    add_bone(it, child.name)
+
+            for b in p.children(None):
+                add_bone(self._groups["bone"], b.name)
+            for c in p.chains:
+                it = self._make("chain", c.name, self._groups["chain"])
+                it.setToolTip(0, f"{' → '.join(c.bones)} → target {c.target}")
+            for t in p.targets:
+                it = self._make("target", t.name, self._groups["target"])
+                space = t.space.default
+                it.setIcon(0, _swatch(style.space_color(p, space)))
+                spaces = t.space.values()
+                it.setToolTip(0, f"declared in {', then '.join(spaces)}")
+
+            def add_space(parent_item, parent_name):
+                for s in p.spaces:
+                    if s.parent == parent_name:
+                        it = self._make("space", s.name, parent_item, editable=s.name != CHARACTER)
+                        it.setIcon(0, _swatch(style.space_color(p, s.name)))
+                        add_space(it, s.name)
+            add_space(self._groups["space"], WORLD)
+            self.expandAll()
+            for key in collapsed:
+                it = self._groups.get(key[1]) if key[0] == "group" else self._items.get(key)
+                if it is not None:
+                    it.setExpanded(False)
+        finally:
+            self.blockSignals(False)
+            self._syncing = False
+        self._selection_from_doc()
+        self._update_states()
+
+    def _make(self, kind, name, parent_item, editable=True):
+        it = QTreeWidgetItem(parent_item, [name])
+        it.setData(0, ROLE, (kind, name))
+        flags = Qt.ItemIsEnabled | Qt.ItemIsSelectable
+        if editable:
+            flags |= Qt.ItemIsEditable
+        if kind in ("bone", "space") and editable:
+            flags |= Qt.ItemIsDragEnabled | Qt.ItemIsDropEnabled
+        elif kind == "space":
+            flags |= Qt.ItemIsDropEnabled
+        it.setFlags(flags)
+        self._items[(kind, name)] = it
+        return it
+
+    def _update_states(self, *_):
+        """Colour each chain by the cause of its residual on the current frame."""
+        bake, row = self.doc.bake, self.doc.row
+        for (kind, name), it in self._items.items():
+            if kind == "chain" and name in bake.chains:
+                cause = CAUSES[int(bake.chains[name].cause[row])]
+                it.setIcon(0, _swatch(style.CAUSE_COLORS[cause]))
+                it.setData(0, Qt.StatusTipRole, style.CAUSE_LABELS[cause])
+
+    # ------------------------------------------------------------------ selection
+    def _selection_to_doc(self):
+        if self._syncing:
+            return
+        items = [it.data(0, ROLE) for it in self.selectedItems()]
+        self.doc.select(tuple(tuple(x) for x in items if x and x[0] != "group"))
+
+    def _selection_from_doc(self):
+        self._syncing = True
+        try:
+            wanted = set(self.doc.selection)
+            for key, it in self._items.items():
+                it.setSelected(key in wanted)
+            first = next((self._items[k] for k in self.doc.selection if k in self._items), None)
+            if first is not None:
+                self.scrollToItem(first)
+        finally:
+            self._syncing = False
+
+    # ------------------------------------------------------------------ editing
+    def _item_renamed(self, item, _column):
+        data = item.data(0, ROLE)
+        if self._syncing or not data or data[0] == "group":
+            return
+        kind, old = data
+        new = item.text(0).strip()
+        if new != old:
+            self.rename(kind, old, new)
+
+    def dropEvent(self, event):  # noqa: N802 - Qt's name
+        target = self.itemAt(event.position().toPoint())
+        dragged = [it.data(0, ROLE) for it in self.selectedItems()]
+        event.setDropAction(Qt.IgnoreAction)
+        event.ignore()  # the tree is rebuilt from the project, never moved by Qt
+        if target is None or not dragged:
+            return
+        onto = tuple(target.data(0, ROLE))
+        for d in dragged:
+            if d and tuple(d) != onto:
+                self.drop(tuple(d), onto)
+
+    def _context_menu(self, pos):
+        if self.rig_actions is None:
+            return
+        item = self.itemAt(pos)
+        menu = QMenu(self)
+        for action in self.rig_actions.context_actions(item.data(0, ROLE) if item else None):
+            if action is None:
+                menu.addSeparator()
+            else:
+                menu.addAction(action)
+        rename = menu.addAction("Rename")
+        rename.setEnabled(item is not None and bool(item.flags() & Qt.ItemIsEditable))
+        rename.triggered.connect(lambda: self.editItem(item, 0))
+        menu.exec(self.viewport().mapToGlobal(pos))

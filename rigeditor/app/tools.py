@@ -1,0 +1,70 @@
+"""The editing tool the scene works with: select (default) or bone (draw bones).
+
+One :class:`EditTool` per Document, found with ``EditTool.of(doc)`` (it is a child
+QObject of the document, so the scene needs nothing but the doc it already has).
+
+Scene contract, bone tool: on release of a drag from ``start`` to ``end`` (world
+points, y-up) call ``EditTool.of(doc).create_bone(start, end, parent)`` where parent
+is the bone whose *tip* the drag began on (the new bone then starts exactly at that
+tip, ready for an IK chain), ``None`` for a new root bone, or ``EditTool.AUTO`` (the
+default) for "the single selected bone, else a root bone" (the new bone starts where
+the drag began). It makes one undo step, selects the new bone and returns its name;
+on a refusal it emits ``error(message)`` and returns None.
+
+A scene that honours the tool says so with a class attribute ``HONOURS_EDIT_TOOL = True``;
+until then the main window keeps the Bone tool disabled (bones are added from the Rig
+menu, the outliner and the inspector).
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Signal
+
+from rigeditor.app import commands
+
+TOOLS = ("select", "bone")
+
+
+class EditTool(QObject):
+    toolChanged = Signal(str)
+    error = Signal(str)
+
+    AUTO = "<auto>"
+
+    def __init__(self, doc):
+        super().__init__(doc)
+        self.setObjectName("edit_tool")
+        self.doc = doc
+        self._tool = "select"
+
+    @classmethod
+    def of(cls, doc) -> "EditTool":
+        """The document's tool state (made on first use)."""
+        tool = doc.findChild(cls, "edit_tool")
+        return tool if tool is not None else cls(doc)
+
+    @property
+    def tool(self) -> str:
+        return self._tool
+
+    def set_tool(self, name: str) -> None:
+        if name not in TOOLS:
+            raise ValueError(f"tool: must be one of {TOOLS}, got {name!r}")
+        if name != self._tool:
+            self._tool = name
+            self.toolChanged.emit(name)
+
+    def create_bone(self, start, end, parent=AUTO) -> str | None:
+        doc = self.doc
+        snap = parent != self.AUTO and parent is not None
+        if parent == self.AUTO:
+            bones = doc.selected("bone")
+            parent = bones[0] if len(bones) == 1 else None
+        try:
+            project, name = commands.add_bone_between(doc.project, doc.bake, doc.row, start, end,
+                                                      parent, snap_to_tip=snap)
+        except commands.CommandError as exc:
+            self.error.emit(str(exc))
+            return None
+        doc.apply(f"Add bone {name}", project)
+        doc.select([("bone", name)])
+        return name

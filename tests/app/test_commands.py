@@ -1,0 +1,175 @@
+"""Structural edits (rigeditor.app.commands): each result is a valid project, refusals
+carry a message, and the pose does what the edit promises."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from rigeditor.app import commands
+from rigeditor.app.commands import CommandError
+from rigeditor.model import evaluate
+from rigeditor.model.examples import arm, door, walk
+from rigeditor.model.validate import problems
+
+
+def valid(project):
+    assert problems(project) == []
+    return project
+
+
+def test_rename_bone_updates_parent_and_chain_references():
+    p = valid(commands.rename(walk(), "bone", "thigh_l", "femur_l"))
+    assert p.bone("shin_l").parent == "femur_l"
+    assert p.chain("leg_l").bones == ("femur_l", "shin_l")
+    assert "thigh_l" not in commands.names_of(p, "bone")
+
+
+def test_rename_space_updates_children_and_target_space_keys():
+    p = valid(commands.rename(door(), "space", "door", "gate"))
+    assert p.space("door_handle").parent == "gate"
+    p = valid(commands.rename(p, "space", "door_handle", "grip"))
+    hand = p.target("hand")
+    assert "grip" in hand.space.values() and "door_handle" not in hand.space.values()
+    # The renamed project evaluates to the same pose.
+    assert np.allclose(evaluate(p).tip_world, evaluate(door()).tip_world)
+
+
+def test_rename_target_and_chain():
+    p = valid(commands.rename(arm(), "target", "hand", "wrist"))
+    assert p.chain("arm").target == "wrist"
+    p = valid(commands.rename(p, "chain", "arm", "left_arm"))
+    assert [c.name for c in p.chains] == ["left_arm"]
+
+
+@pytest.mark.parametrize("kind, old, new, message", [
+    ("bone", "upper_arm", "forearm", "already"),
+    ("bone", "upper_arm", "  ", "needs a name"),
+    ("space", "character", "body", "rig root"),
+    ("bone", "nope", "x", "no bone"),
+])
+def test_rename_refusals_say_why(kind, old, new, message):
+    with pytest.raises(CommandError, match=message):
+        commands.rename(arm(), kind, old, new)
+
+
+def test_add_child_bone_at_tip_and_chain_over_it():
+    p, name = commands.add_bone(arm(), "forearm", 40.0, math.radians(30))
+    valid(p)
+    assert p.bone(name).parent == "forearm" and p.bone(name).rest_offset == (125.0, 0.0)
+    # The new bone follows the forearm's tip.
+    b = evaluate(p)
+    assert np.allclose(b.joint_world[:, b.column(name)], b.tip_world[:, b.column("forearm")])
+
+
+def test_add_bone_between_world_points_lands_where_drawn():
+    p0 = walk()
+    bake = evaluate(p0)
+    row = bake.index(10)
+    start, end = bake.tip_world[row, bake.column("head")], np.array([40.0, 200.0])
+    p, name = commands.add_bone_between(p0, bake, row, start, end, "head", snap_to_tip=True)
+    valid(p)
+    b = evaluate(p)
+    assert np.allclose(b.joint_world[row, b.column(name)], start, atol=1e-9)
+    assert np.allclose(b.tip_world[row, b.column(name)], end, atol=1e-9)
+    assert p.bone(name).rest_offset == (20.0, 0.0)  # snapped exactly to the head's tip
+
+
+def test_reparent_keeps_rest_place_and_refuses_cycles_and_chain_breaks():
+    p, hat = commands.add_bone(walk(), "head", 10.0, 0.3, name="hat")
+    before = evaluate(p)
+    moved = valid(commands.reparent_bone(p, "hat", "upper_arm_l"))
+    assert moved.bone("hat").parent == "upper_arm_l"
+    rest = commands._rest_frames
+    a, b = rest(p)["hat"], rest(moved)["hat"]
+    assert np.allclose([a.tx, a.ty, a.a, a.c], [b.tx, b.ty, b.a, b.c])
+    root = valid(commands.reparent_bone(p, "hat", None))
+    assert root.bone("hat").parent is None
+    with pytest.raises(CommandError, match="below"):
+        commands.reparent_bone(p, "spine", "hat")
+    with pytest.raises(CommandError, match="chain 'leg_l'"):
+        commands.reparent_bone(p, "shin_l", "spine")
+    # The first bone of a chain may move; the chain stays valid.
+    valid(commands.reparent_bone(p, "thigh_l", "spine"))
+    assert before.tip_world.shape == evaluate(p).tip_world.shape
+
+
+def test_add_chain_puts_its_target_on_the_end_effector_in_the_chosen_space():
+    p0, _ = commands.add_bone(walk(), "head", 30.0, 0.0, name="neck_top")
+    p0, _ = commands.add_bone(p0, "neck_top", 20.0, -0.6, name="beak")
+    frame = 17
+    fk = evaluate(p0)
+    row = fk.index(frame)
+    for space in ("world", "character"):
+        p, chain = commands.add_chain(p0, "beak", "neck_top", space, frame)  # either order
+        valid(p)
+        c = p.chain(chain)
+        assert c.bones == ("neck_top", "beak") and c.bend.default == (-1.0,)
+        t = p.target(c.target)
+        assert t.space.default == space
+        b = evaluate(p)
+        # The target sits at the FK end effector, and the solve keeps the pose there.
+        assert np.allclose(b.chains[chain].target_world[row], fk.tip_world[row, fk.column("beak")], atol=1e-9)
+        assert np.allclose(b.tip_world[row, b.column("beak")], fk.tip_world[row, fk.column("beak")], atol=1e-6)
+
+
+def test_add_chain_refusals():
+    with pytest.raises(CommandError, match="not parent and child"):
+        commands.add_chain(walk(), "thigh_l", "head", "world", 0)
+    with pytest.raises(CommandError, match="already driven"):
+        commands.add_chain(walk(), "thigh_l", "shin_l", "world", 0)
+    p, _ = commands.add_bone(walk(), "head", 10.0, offset=(5.0, 0.0), name="off")
+    with pytest.raises(CommandError, match="tip"):
+        commands.add_chain(p, "head", "off", "world", 0)
+
+
+def test_delete_bone_refuses_with_message_or_takes_dependent_chains():
+    p0 = walk()
+    with pytest.raises(CommandError) as err:
+        commands.delete_bone(p0, "thigh_l")
+    assert "leg_l" in str(err.value) and "shin_l" in str(err.value)
+    p = valid(commands.delete_bone(p0, "thigh_l", with_chains=True))
+    assert "leg_l" not in commands.names_of(p, "chain")
+    assert "foot_l" not in commands.names_of(p, "target")
+    assert {"thigh_l", "shin_l"}.isdisjoint(commands.names_of(p, "bone"))
+    # Deleting the spine takes the arm below it (and its chain) too.
+    p = valid(commands.delete_bone(p0, "spine", with_chains=True))
+    assert commands.names_of(p, "bone") == ["thigh_l", "shin_l", "thigh_r", "shin_r"]
+    evaluate(p)
+
+
+def test_scene_objects_add_parent_remove():
+    p, cup = commands.add_space(arm(), name="cup", position=(10.0, 5.0))
+    p, saucer = commands.add_space(p, name="saucer")
+    p = valid(commands.reparent_space(p, "cup", "saucer"))
+    assert p.space("cup").parent == "saucer"
+    with pytest.raises(CommandError, match="cycle"):
+        commands.reparent_space(p, "saucer", "cup")
+    with pytest.raises(CommandError, match="parent of cup"):
+        commands.remove_space(p, "saucer")
+    with pytest.raises(CommandError, match="rig root"):
+        commands.remove_space(p, "character")
+    p = valid(commands.remove_space(p, "cup"))
+    p = valid(commands.remove_space(p, "saucer"))
+    assert [s.name for s in p.spaces] == ["character"]
+    with pytest.raises(CommandError, match="declared in"):
+        commands.remove_space(door(), "door_handle")
+
+
+def test_set_bone_length_keeps_chain_connected():
+    p = valid(commands.set_bone_length(arm(), "upper_arm", 170.0))
+    assert p.bone("forearm").rest_offset == (170.0, 0.0)
+
+
+def test_flip_bend_default_or_stepped_key():
+    p = commands.flip_bend(arm(), "arm", 12, animate=True)  # unkeyed: the default flips
+    assert p.chain("arm").bend.default == (-1.0,) and not p.chain("arm").bend.keys
+    from rigeditor.app import tracks
+
+    keyed = tracks.set_key(arm(), ("chain", "arm", "bend"), 0, 1.0)
+    p = valid(commands.flip_bend(keyed, "arm", 12, animate=True))
+    bend = p.chain("arm").bend
+    assert [(k.frame, k.value, k.interp) for k in bend.keys] == [(0, (1.0,), "constant"), (12, (-1.0,), "constant")]
+    p = valid(commands.flip_bend(keyed, "arm", 12, animate=False))  # setup: the whole track
+    assert p.chain("arm").bend.keys[0].value == (-1.0,) and p.chain("arm").bend.default == (-1.0,)
