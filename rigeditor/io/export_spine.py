@@ -1,0 +1,163 @@
+"""Spine JSON export (format 4.2): the rig as Spine bones, the baked pose as keys.
+
+Mapping (Spine is y-up with degrees counter-clockwise, like the model):
+
+- A Spine root bone (named "root", or "root_2"... if a bone has that name) stands for
+  the character space: its translate/rotate/scale keys carry the character's world
+  transform per frame, so our root bones sit at their rest offsets under it.
+- Every bone, parents before children: setup pose = the authored rest pose (length,
+  x, y = rest offset in the parent's frame, rotation = rest rotation); a ``rotate`` key
+  per baked frame with the local rotation as an offset from the setup rotation
+  (unwrapped, so no key jumps by a turn), and ``translate`` keys where the bone's
+  origin moves in its parent's frame (the move-root shift, or a stretched parent).
+  Stretch itself is not a Spine scale: the scale would be inherited by the children.
+- One target bone per IK target (child of the root), keyed to the target's baked
+  position, and per two-bone chain an ``ik`` constraint on it (bendPositive, softness
+  in model units, mix) with an IK timeline keyed to mix 0 at time 0: the baked
+  rotations play exactly as evaluated, and setting the mix back to 1 in Spine brings
+  its own IK back. Chains of more than two bones have no Spine IK constraint (Spine's
+  IK drives one or two bones); their baked rotations play all the same.
+
+Times are seconds from the first baked frame. Reads setup data from the Project and
+every pose from the Bake.
+"""
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+
+from rigeditor.core.geometry import unwrap, wrap_angle
+from rigeditor.io.atomic import export_write
+from rigeditor.io.errors import ExportError
+from rigeditor.model.bake import Bake
+from rigeditor.model.project import CHARACTER, Project
+
+SPINE_VERSION = "4.2.0"
+_DECIMALS = 6
+_STILL = 1e-9  # below this a channel counts as not animated (no timeline written)
+
+
+def spine_document(project: Project, bake: Bake, *, animation: str | None = None) -> dict:
+    """The Spine skeleton data of ``bake`` as plain JSON data."""
+    n = len(bake)
+    if n == 0:
+        raise ExportError(None, ["frames: the bake has no frames"])
+    times = _r((bake.frames - bake.frames[0]) / bake.fps)
+    taken = set(bake.bones)
+    root = _unique("root", taken)
+    bones, timelines = [{"name": root}], {}
+    char = bake.spaces[CHARACTER]
+    _root_keys(char, n, times, timelines.setdefault(root, {}))
+
+    for k, name in enumerate(bake.bones):
+        bone = project.bone(name)
+        ox, oy = (float(v) for v in bone.rest_offset)
+        setup = math.degrees(bone.rest_rotation)
+        bones.append({"name": name, "parent": bone.parent or root, "length": bone.length,
+                      "x": ox, "y": oy, "rotation": _r(setup)})
+        mine = timelines.setdefault(name, {})
+        mine["rotate"] = _keys1(times, _offset_deg(bake.local_rotation[:, k], bone.rest_rotation))
+        stretch = bake.stretch[:, bake.column(bone.parent)] if bone.parent else np.ones(n)
+        moved = np.stack([ox * stretch + bake.shift[:, k, 0] - ox, oy + bake.shift[:, k, 1] - oy], axis=-1)
+        if np.abs(moved).max() > _STILL:
+            mine["translate"] = _keys2(times, moved)
+
+    ik, ik_keys, target_bone = [], {}, {}
+    to_root = char.inverse()
+    for name, cb in bake.chains.items():
+        chain = project.chain(name)
+        if chain.target not in target_bone:
+            target_bone[chain.target] = tb = _unique(f"{chain.target}_target", taken)
+            local = to_root.apply(cb.target_world)
+            bones.append({"name": tb, "parent": root, "x": _r(local[0, 0]), "y": _r(local[0, 1])})
+            if np.abs(local - local[0]).max() > _STILL:
+                timelines[tb] = {"translate": _keys2(times, local - _r(local[0]))}
+        if len(chain.bones) != 2:
+            continue
+        bend_positive = bool(cb.bend[0] > 0)
+        ik.append({"name": name, "order": len(ik), "bones": list(chain.bones),
+                   "target": target_bone[chain.target], "mix": _r(chain.mix.value_at(bake.frames[0])[0]),
+                   "softness": _r(cb.softness[0]), "bendPositive": bend_positive})
+        # Keyed to 0: the baked rotations play as evaluated, untouched by Spine's IK.
+        ik_keys[name] = [{"time": 0, "mix": 0, "softness": _r(cb.softness[0]), "bendPositive": bend_positive}]
+
+    points = np.concatenate([bake.joint_world.reshape(-1, 2), bake.tip_world.reshape(-1, 2)])
+    lo, hi = points.min(axis=0), points.max(axis=0)
+    anim = {"bones": {b: t for b, t in timelines.items() if t}}
+    if ik_keys:
+        anim["ik"] = ik_keys
+    doc = {
+        "skeleton": {"spine": SPINE_VERSION, "x": _r(lo[0]), "y": _r(lo[1]),
+                     "width": _r(hi[0] - lo[0]), "height": _r(hi[1] - lo[1]), "fps": bake.fps},
+        "bones": bones,
+        "ik": ik,
+        "animations": {animation or project.name or "baked": anim},
+    }
+    return doc
+
+
+def export_spine_json(project: Project, bake: Bake, path, *, animation: str | None = None,
+                      progress=None) -> None:
+    """Write the Spine JSON of ``bake`` to ``path`` atomically."""
+    try:
+        doc = spine_document(project, bake, animation=animation)
+        text = json.dumps(doc, allow_nan=False, ensure_ascii=False, separators=(",", ":"))
+    except ExportError as exc:
+        raise ExportError(Path(path), exc.problems) from None
+    except ValueError:
+        raise ExportError(Path(path), ["bake: holds values that are not finite; nothing was written"]) from None
+    if progress:
+        progress(1.0)
+    export_write(path, text.encode("utf-8"))
+
+
+def _root_keys(char, n, times, out: dict) -> None:
+    """Timelines of the root bone: the character space's world transform per frame."""
+    a, b, c, d, tx, ty = (np.broadcast_to(np.asarray(v, dtype=float), (n,)) for v in char.fields())
+    angle = np.arctan2(c, a)
+    sx = np.hypot(a, c)
+    sy = (a * d - b * c) / sx
+    sheared = np.hypot(b + np.sin(angle) * sy, d - np.cos(angle) * sy) > 1e-9 * np.maximum(np.abs(sy), 1.0)
+    if sheared.any():
+        frame = int(np.flatnonzero(sheared)[0])
+        raise ExportError(None, [f"spaces: the {CHARACTER} space is sheared at frame {frame} "
+                                 "(a rotated parent with unequal scales); Spine bones cannot shear"])
+    if max(np.abs(tx).max(), np.abs(ty).max()) > _STILL:
+        out["translate"] = _keys2(times, np.stack([tx, ty], axis=-1))
+    if np.abs(angle).max() > _STILL:
+        out["rotate"] = _keys1(times, np.degrees(unwrap(angle)))
+    if max(np.abs(sx - 1).max(), np.abs(sy - 1).max()) > _STILL:
+        out["scale"] = _keys2(times, np.stack([sx, sy], axis=-1))
+
+
+def _offset_deg(local: np.ndarray, setup: float) -> np.ndarray:
+    """Local rotation minus the setup rotation in degrees, unwrapped along the frames and
+    shifted by whole turns so the first frame's offset lies within +/-180."""
+    offset = unwrap(local, axis=0) - setup
+    offset += wrap_angle(offset[0]) - offset[0]
+    return np.degrees(offset)
+
+
+def _keys1(times, values) -> list[dict]:
+    return [{"time": t, "value": v} for t, v in zip(times, _r(values))]
+
+
+def _keys2(times, xy) -> list[dict]:
+    return [{"time": t, "x": x, "y": y} for t, (x, y) in zip(times, _r(xy))]
+
+
+def _r(values):
+    """Round for the file (1e-6 s, degree, model unit); -0.0 becomes 0.0."""
+    return (np.round(np.asarray(values, dtype=float), _DECIMALS) + 0.0).tolist()
+
+
+def _unique(name: str, taken: set) -> str:
+    candidate, n = name, 1
+    while candidate in taken:
+        n += 1
+        candidate = f"{name}_{n}"
+    taken.add(candidate)
+    return candidate

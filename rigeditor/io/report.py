@@ -1,0 +1,120 @@
+"""The per-chain report of a Bake: what an animator or a pipeline wants to know.
+
+Per chain: residual (max with its frame and cause, mean), frames per cause, frames
+where a joint limit binds, unkeyed elbow flips (``ChainBake.flip``: the side changed
+while the bend stayed), the largest angle sensitivity, and the drift of the end
+while its target holds still (``hold`` / ``hold_drift``: foot sliding). A report
+*fails* when a residual is unexplained (cause "unexplained") or an elbow flips
+unkeyed; pipelines gate on that.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from rigeditor.model.bake import CAUSES, Bake
+
+DRIFT_TOLERANCE = 1e-6
+"""Model units of end motion on a hold frame below which the end counts as still."""
+
+
+def build_report(bake: Bake, name: str = "") -> dict:
+    """The report as plain data (JSON-ready); ``report["ok"]`` is the gate."""
+    frames = bake.frames
+    chains, failures = {}, []
+    for chain, cb in bake.chains.items():
+        entry = _chain(cb, frames)
+        chains[chain] = entry
+        if entry["unexplained_frames"]:
+            failures.append(f"chain {chain}: unexplained residual on frames "
+                            f"{_ranges(entry['unexplained_frames'])}")
+        if entry["flip_frames"]:
+            failures.append(f"chain {chain}: unkeyed elbow flip on frames {_ranges(entry['flip_frames'])}")
+    return {
+        "project": name,
+        "frames": {"start": _num(frames[0]) if len(bake) else None,
+                   "end": _num(frames[-1]) if len(bake) else None, "count": len(bake), "fps": bake.fps},
+        "units": {"residual": "model units", "sensitivity": "deg per model unit", "drift": "model units"},
+        "chains": chains,
+        "ok": not failures,
+        "failures": failures,
+    }
+
+
+def _chain(cb, frames) -> dict:
+    residual = np.asarray(cb.residual)
+    worst = int(np.argmax(residual)) if residual.size else 0
+    counts = np.bincount(np.asarray(cb.cause, dtype=int), minlength=len(CAUSES))
+    sens = np.asarray(cb.sensitivity)
+    s_worst = int(np.argmax(sens)) if sens.size else 0
+    hold = np.asarray(cb.hold, dtype=bool)
+    drift = np.where(hold, np.asarray(cb.hold_drift), 0.0)
+    d_worst = int(np.argmax(drift)) if drift.size else 0
+    return {
+        "residual": {"max": _num(residual[worst]) if residual.size else 0.0,
+                     "max_frame": _num(frames[worst]) if residual.size else None,
+                     "max_cause": CAUSES[int(cb.cause[worst])] if residual.size else "none",
+                     "mean": _num(residual.mean()) if residual.size else 0.0},
+        "causes": {CAUSES[i]: int(c) for i, c in enumerate(counts) if c and CAUSES[i] != "none"},
+        "unexplained_frames": _frames(frames, np.asarray(cb.cause) == CAUSES.index("unexplained")),
+        "limit_frames": _frames(frames, np.asarray(cb.limited, dtype=bool)),
+        "flip_frames": _frames(frames, np.asarray(cb.flip, dtype=bool)),
+        "sensitivity": {"max": _num(sens[s_worst]) if sens.size else 0.0,
+                        "max_frame": _num(frames[s_worst]) if sens.size else None},
+        "hold": {"frames": int(hold.sum()),
+                 "drift_max": _num(drift[d_worst]) if drift.size else 0.0,
+                 "drift_max_frame": _num(frames[d_worst]) if hold.any() else None,
+                 "drift_frames": _frames(frames, drift > DRIFT_TOLERANCE)},
+    }
+
+
+def format_report(report: dict) -> str:
+    """The report as text for a terminal, one chain per block, the verdict last."""
+    fr = report["frames"]
+    lines = [f"{report['project']}: {len(report['chains'])} chain(s), frames {_g(fr['start'])}-"
+             f"{_g(fr['end'])} ({fr['count']} at {_g(fr['fps'])} fps)"]
+    for name, c in report["chains"].items():
+        r, s, h = c["residual"], c["sensitivity"], c["hold"]
+        causes = ", ".join(f"{k} {v}" for k, v in c["causes"].items()) or "none"
+        drift = ("no hold frames" if not h["frames"] else
+                 f"max {h['drift_max']:.6f} at frame {_g(h['drift_max_frame'])} over {h['frames']} hold "
+                 f"frames; moving on {_ranges(h['drift_frames']) or 'none'}")
+        lines += [
+            f"chain {name}",
+            f"  residual     max {r['max']:.6f} at frame {_g(r['max_frame'])} ({r['max_cause']}), "
+            f"mean {r['mean']:.6f}",
+            f"  causes       {causes} (frames)",
+            f"  limits bind  {_ranges(c['limit_frames']) or 'none'}",
+            f"  elbow flips  {_ranges(c['flip_frames']) or 'none'}",
+            f"  sensitivity  max {s['max']:.4f} deg/unit at frame {_g(s['max_frame'])}",
+            f"  hold drift   {drift}",
+        ]
+    lines.append("result: ok" if report["ok"] else "result: FAIL: " + "; ".join(report["failures"]))
+    return "\n".join(lines)
+
+
+def _frames(frames, mask) -> list:
+    return [_num(f) for f in np.asarray(frames)[np.asarray(mask, dtype=bool)]]
+
+
+def _ranges(frames: list) -> str:
+    """[1, 2, 3, 7] -> "1-3, 7"."""
+    out, start, prev = [], None, None
+    for f in frames:
+        if start is not None and f == prev + 1:
+            prev = f
+            continue
+        if start is not None:
+            out.append(_g(start) if start == prev else f"{_g(start)}-{_g(prev)}")
+        start = prev = f
+    if start is not None:
+        out.append(_g(start) if start == prev else f"{_g(start)}-{_g(prev)}")
+    return ", ".join(out)
+
+
+def _num(x):
+    x = float(x)
+    return int(x) if x.is_integer() and abs(x) < 2 ** 53 else x
+
+
+def _g(x) -> str:
+    return "-" if x is None else f"{x:g}"

@@ -1,0 +1,23 @@
+"""Project files in a temporary folder for the command-line tests."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from rigeditor.io import dumps_project
+from rigeditor.model.examples import EXAMPLES
+
+
+@pytest.fixture
+def project_file(tmp_path):
+    """project_file(name, mutate=None) -> path of example ``name`` saved in tmp_path,
+    after ``mutate(doc)`` changed its JSON data (to make it invalid, say)."""
+    def make(name="arm", mutate=None):
+        doc = json.loads(dumps_project(EXAMPLES[name]()))
+        if mutate:
+            mutate(doc)
+        path = tmp_path / f"{name}.rigproj"
+        path.write_text(json.dumps(doc, indent=1), encoding="utf-8")
+        return path
+    return make
