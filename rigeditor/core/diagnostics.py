@@ -42,8 +42,10 @@ def _soft_slope(raw, inner, outer, softness):
     slope = np.ones(np.broadcast_shapes(np.shape(raw), np.shape(s)))
     over = (s > 0) & (raw > outer - s)
     under = (s > 0) & (inner > 0) & (raw < inner + s)
-    slope = np.where(over, np.exp(-(raw - (outer - s)) / s_safe), slope)
-    return np.where(under, np.exp(-((inner + s) - raw) / s_safe), slope)
+    # Both branches of np.where are computed: clip the exponents to <= 0 so the
+    # branch not taken cannot overflow for a far target.
+    slope = np.where(over, np.exp(np.minimum(-(raw - (outer - s)) / s_safe, 0.0)), slope)
+    return np.where(under, np.exp(np.minimum(-((inner + s) - raw) / s_safe, 0.0)), slope)
 
 
 def joint_rates(upper, lower, distance, *, softness=0.0, eps=1e-9) -> JointRates:

@@ -2,8 +2,10 @@
 
 Per chain: residual (max with its frame and cause, mean), frames per cause, frames
 where a joint limit binds, unkeyed elbow flips (``ChainBake.flip``: the side changed
-while the bend stayed), the largest angle sensitivity, and the drift of the end
-while its target holds still (``hold`` / ``hold_drift``: foot sliding). A report
+while the bend stayed), the largest angle sensitivity, and, while the target holds
+still in its declared space (``hold``), the end's drift in that space
+(``hold_drift``: should be nil) and its world motion (``hold_world_motion``: foot
+sliding for a foot held in a moving space, riding along for a hand on a hip). A report
 *fails* when a residual is unexplained (cause "unexplained") or an elbow flips
 unkeyed; pipelines gate on that.
 """
@@ -49,6 +51,8 @@ def _chain(cb, frames) -> dict:
     hold = np.asarray(cb.hold, dtype=bool)
     drift = np.where(hold, np.asarray(cb.hold_drift), 0.0)
     d_worst = int(np.argmax(drift)) if drift.size else 0
+    motion = np.where(hold, np.asarray(cb.hold_world_motion), 0.0)
+    m_worst = int(np.argmax(motion)) if motion.size else 0
     return {
         "residual": {"max": _num(residual[worst]) if residual.size else 0.0,
                      "max_frame": _num(frames[worst]) if residual.size else None,
@@ -63,7 +67,10 @@ def _chain(cb, frames) -> dict:
         "hold": {"frames": int(hold.sum()),
                  "drift_max": _num(drift[d_worst]) if drift.size else 0.0,
                  "drift_max_frame": _num(frames[d_worst]) if hold.any() else None,
-                 "drift_frames": _frames(frames, drift > DRIFT_TOLERANCE)},
+                 "drift_frames": _frames(frames, drift > DRIFT_TOLERANCE),
+                 "world_motion_max": _num(motion[m_worst]) if motion.size else 0.0,
+                 "world_motion_max_frame": _num(frames[m_worst]) if hold.any() else None,
+                 "world_motion_frames": _frames(frames, motion > DRIFT_TOLERANCE)},
     }
 
 
@@ -78,6 +85,9 @@ def format_report(report: dict) -> str:
         drift = ("no hold frames" if not h["frames"] else
                  f"max {h['drift_max']:.6f} at frame {_g(h['drift_max_frame'])} over {h['frames']} hold "
                  f"frames; moving on {_ranges(h['drift_frames']) or 'none'}")
+        motion = ("-" if not h["frames"] else
+                  f"max {h['world_motion_max']:.6f} per frame at frame {_g(h['world_motion_max_frame'])}; "
+                  f"moving on {_ranges(h['world_motion_frames']) or 'none'}")
         lines += [
             f"chain {name}",
             f"  residual     max {r['max']:.6f} at frame {_g(r['max_frame'])} ({r['max_cause']}), "
@@ -86,7 +96,8 @@ def format_report(report: dict) -> str:
             f"  limits bind  {_ranges(c['limit_frames']) or 'none'}",
             f"  elbow flips  {_ranges(c['flip_frames']) or 'none'}",
             f"  sensitivity  max {s['max']:.4f} deg/unit at frame {_g(s['max_frame'])}",
-            f"  hold drift   {drift}",
+            f"  hold drift   {drift} (in the target's space)",
+            f"  held, world  {motion} (sliding, if the target should be planted)",
         ]
     lines.append("result: ok" if report["ok"] else "result: FAIL: " + "; ".join(report["failures"]))
     return "\n".join(lines)

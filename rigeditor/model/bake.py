@@ -29,8 +29,11 @@ class ChainBake:
     joint's angle (0 when straight). flip: the side changed without a bend change.
     iterations: solver iterations (1 for analytic). converged: residual within tolerance
     or explained. hold: the target holds still in its declared space on this frame and
-    the previous one. hold_drift: the end effector's world motion since the previous
-    frame, on hold frames (0 elsewhere). target_declared: the keyed target in its
+    the previous one. hold_drift: the end effector's motion since the previous frame
+    measured in the target's declared space, on hold frames (0 elsewhere; above
+    rounding only if the solve or the space resolution is wrong, or the target is out
+    of reach). hold_world_motion: the same motion in world: foot sliding when a foot
+    is held in a moving space, riding along for a hand held on a moving hip. target_declared: the keyed target in its
     declared space (before smoothing); target_world / target_shoulder: the smoothed
     target. end_world, elbow_world, ghost_elbow_world (the mirror solution's elbow),
     shoulder_world: positions. shoulder_to_world: the shoulder space per frame.
@@ -52,6 +55,7 @@ class ChainBake:
     converged: np.ndarray
     hold: np.ndarray
     hold_drift: np.ndarray
+    hold_world_motion: np.ndarray
     target_declared: np.ndarray
     target_space: np.ndarray
     target_world: np.ndarray

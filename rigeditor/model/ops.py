@@ -27,7 +27,7 @@ def switch_target_space(project: Project, target: str, frame: int, new_space: st
     later = [k for k in t.position.keys if k.frame > frame and (next_switch is None or k.frame < next_switch)]
     frames = np.array([frame - 1, frame] + [k.frame for k in later], dtype=float)
     spaces = space_transforms(project, frames)
-    declared, _, _, world = resolve_target(t, frames, spaces, Smoothing(), project.timeline.fps)
+    declared, _, _, world, _ = resolve_target(t, frames, spaces, Smoothing(), project.timeline.fps)
     into_new = spaces[new_space].inverse()
     local = into_new.apply(world)
 

@@ -23,7 +23,8 @@ def solve_chain(project: Project, chain: Chain, pose: Pose, spaces: dict[str, Af
     first = chain.bones[0]
     to_world = pose.joint_frame(first)  # the shoulder space
     to_shoulder = to_world.inverse()
-    declared, codes, _, target_world = resolve_target(project.target(chain.target), frames, spaces, chain.smoothing, fps)
+    declared, codes, _, target_world, declared_space = resolve_target(
+        project.target(chain.target), frames, spaces, chain.smoothing, fps)
     target = to_shoulder.apply(target_world)
     lengths = [project.bone(b).length for b in chain.bones]
     bend = chain.bend.sample(frames)[:, 0]
@@ -52,8 +53,13 @@ def solve_chain(project: Project, chain: Chain, pose: Pose, spaces: dict[str, Af
     side = np.sign(np.where(np.abs(curl) > 1e-6, curl, 0.0))
     hold = np.zeros(frames.shape[0], dtype=bool)
     hold[1:] = np.all(declared[1:] == declared[:-1], axis=1) & (codes[1:] == codes[:-1])
-    drift = np.zeros(frames.shape[0])
-    drift[1:] = np.hypot(*(end_world[1:] - end_world[:-1]).T)
+    # Held target: the end should hold still in the target's own space (drift: a
+    # solver or space bug if not); its world motion is foot sliding for a planted
+    # foot, and riding along for a hand on a hip.
+    end_declared = declared_space.inverse().apply(end_world)
+    drift, world_motion = np.zeros(frames.shape[0]), np.zeros(frames.shape[0])
+    drift[1:] = np.hypot(*(end_declared[1:] - end_declared[:-1]).T)
+    world_motion[1:] = np.hypot(*(end_world[1:] - end_world[:-1]).T)
     flip = elbow_flips(side, bend) if chain.solver == "analytic" else np.zeros(frames.shape[0], dtype=bool)
     elbow_world = pose.origin(chain.bones[1])
     elbow = to_shoulder.apply(elbow_world)
@@ -80,6 +86,7 @@ def solve_chain(project: Project, chain: Chain, pose: Pose, spaces: dict[str, Af
         converged=frozen(cause != _CAUSE["unexplained"]),
         hold=frozen(hold),
         hold_drift=frozen(np.where(hold, drift, 0.0)),
+        hold_world_motion=frozen(np.where(hold, world_motion, 0.0)),
         target_declared=frozen(declared),
         target_space=frozen(codes),
         target_world=frozen(target_world),

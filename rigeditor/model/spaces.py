@@ -52,9 +52,9 @@ def space_at(spaces: dict[str, Affine], names: list[str], codes: np.ndarray) -> 
 def resolve_target(target: Target, frames: np.ndarray, spaces: dict[str, Affine], smoothing, fps):
     """Sample a target and carry it into world space.
 
-    Returns (declared, codes, names, world): the keyed position in its declared space
-    (N, 2), the per-frame space index into ``names``, and the *smoothed* position in
-    world (N, 2).
+    Returns (declared, codes, names, world, space): the keyed position in its declared
+    space (N, 2), the per-frame space index into ``names``, the *smoothed* position in
+    world (N, 2), and the declared space's world transform per frame.
 
     Smoothing runs on the declared-space position, one run per stretch of frames
     with the same space: noise lives in the target's own data, and filtering there
@@ -70,5 +70,5 @@ def resolve_target(target: Target, frames: np.ndarray, spaces: dict[str, Affine]
         cuts = np.flatnonzero(np.diff(codes)) + 1
         for lo, hi in zip(np.r_[0, cuts], np.r_[cuts, len(codes)]):
             smoothed[lo:hi] = smooth(declared[lo:hi], smoothing, fps)
-    world = space_at(spaces, names, codes).apply(smoothed)
-    return declared, codes, names, world
+    space = space_at(spaces, names, codes)
+    return declared, codes, names, space.apply(smoothed), space

@@ -13,6 +13,18 @@ from rigeditor.model.project import CHARACTER, SOLVERS, WORLD, Project
 from rigeditor.model.timeline import INTERPOLATIONS, Channel, StepChannel
 
 
+MAX_MAGNITUDE = 1e9
+"""Largest accepted magnitude of a length, position or angle (model units, radians):
+far beyond any rig, and it keeps every evaluation finite."""
+
+
+def _number(out, where, x, *, positive=False):
+    if not math.isfinite(x) or abs(x) > MAX_MAGNITUDE:
+        out.append(f"{where}: must be a finite number of magnitude <= {MAX_MAGNITUDE:g}, got {x!r}")
+    elif positive and x <= 0:
+        out.append(f"{where}: must be a finite number > 0, got {x!r}")
+
+
 def problems(project: Project) -> list[str]:
     """All problems found (empty when the project is valid)."""
     out: list[str] = []
@@ -49,8 +61,10 @@ def problems(project: Project) -> list[str]:
     bone_names = {b.name for b in project.bones}
     for i, b in enumerate(project.bones):
         where = f"bones[{i}]"
-        if not (math.isfinite(b.length) and b.length > 0):
-            out.append(f"{where}.length: must be a finite number > 0, got {b.length!r}")
+        _number(out, f"{where}.length", b.length, positive=True)
+        for k, v in enumerate(b.rest_offset):
+            _number(out, f"{where}.rest_offset[{k}]", v)
+        _number(out, f"{where}.rest_rotation", b.rest_rotation)
         if b.parent is not None and b.parent not in bone_names:
             out.append(f"{where}.parent: unknown bone {b.parent!r}")
         _channel(out, f"{where}.rotation", b.rotation, 1)
@@ -160,6 +174,8 @@ def _channel(out, where, ch: Channel, dim, *, lo=None, hi=None, values=None, ste
         for x in v:
             if not math.isfinite(x):
                 out.append(f"{w}: must be finite, got {x!r}")
+            elif abs(x) > MAX_MAGNITUDE:
+                out.append(f"{w}: magnitude must be <= {MAX_MAGNITUDE:g}, got {x:g}")
             elif lo is not None and not (lo <= x <= hi):
                 out.append(f"{w}: must be between {lo:g} and {hi:g}, got {x:g}")
             elif values is not None and x not in values:

@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
+import pytest
 
 from rigeditor.io.report import build_report, format_report
 from rigeditor.model import evaluate
@@ -30,9 +31,15 @@ def test_planted_feet_hold_still_and_feet_keyed_in_the_wrong_space_slide():
     for leg in ("leg_l", "leg_r"):
         assert good[leg]["hold"]["frames"] > 20
         assert good[leg]["hold"]["drift_max"] < 1e-9 and good[leg]["hold"]["drift_frames"] == []
+        assert good[leg]["hold"]["world_motion_max"] < 1e-9
         # Declared in the character's space the "planted" foot rides with the body:
-        # 60 units over 48 frames, 1.25 a frame.
-        assert bad[leg]["hold"]["drift_max"] > 1.0 and len(bad[leg]["hold"]["drift_frames"]) > 20
+        # 60 units over 48 frames, 1.25 a frame, while it holds still in that space.
+        assert bad[leg]["hold"]["world_motion_max"] == pytest.approx(1.25, rel=1e-6)
+        assert len(bad[leg]["hold"]["world_motion_frames"]) > 20
+        assert bad[leg]["hold"]["drift_max"] < 1e-9
+    # The hand on the hip is held in character space too: no drift there, only riding.
+    hand = good["arm_l"]["hold"]
+    assert hand["drift_max"] < 1e-9 and hand["world_motion_max"] > 1.0
 
 
 def _with_chain(bake, name, **changes):

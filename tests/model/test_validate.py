@@ -44,6 +44,9 @@ def test_ranges_and_values():
     assert "chains[0].softness.default: must be between 0 and 0.5, got 3" in _one(p.with_chain("arm", softness=constant(3.0)))
     assert "chains[0].bend.default: must be one of +1, -1, got 0" in _one(p.with_chain("arm", bend=constant(0.0)))
     assert "bones[0].length: must be a finite number > 0, got -1" in _one(p.with_bone("upper_arm", length=-1.0))
+    assert "bones[0].rest_rotation: must be a finite number" in _one(p.with_bone("upper_arm", rest_rotation=float("inf")))
+    assert "targets[0].position.keys[0].value: magnitude must be <= 1e+09, got 1e+20" in _one(
+        p.with_target("hand", position=keyed([(0, (1e20, 0.0))])))
     assert "must be finite, got nan" in _one(p.with_target("hand", position=constant(float("nan"), 0.0)))
 
 
