@@ -13,6 +13,7 @@ import numpy as np
 from _common import best_time, table
 
 from rigeditor.core.filters import Smoothing
+from rigeditor.core.memory import tune_allocator
 from rigeditor.model import CHARACTER, WORLD, Bone, Chain, Project, Space, Target, Timeline, evaluate
 from rigeditor.model.ops import set_target_key
 from rigeditor.model.timeline import StepChannel, keyed
@@ -37,6 +38,7 @@ def build(frames=FRAMES, chains=CHAINS, seed=3) -> Project:
 
 
 def main():
+    tune_allocator()  # as the editor and the command line do
     project = build()
     n = FRAMES * CHAINS
     evaluate(project)  # warm caches (compiled channels, thread pool)

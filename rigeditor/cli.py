@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from rigeditor.core.memory import tune_allocator
 from rigeditor import __version__
 from rigeditor.io.atomic import export_write
 from rigeditor.io.errors import ProjectFileError, SHOWN
@@ -45,6 +46,7 @@ class _Usage(ProjectFileError):
 def main(argv=None) -> int:
     """Run the command line with ``argv`` (default: sys.argv[1:]); returns the exit status."""
     argv = sys.argv[1:] if argv is None else [str(a) for a in argv]
+    tune_allocator()
     if not argv or argv[0] not in COMMANDS + ("--version", "-h", "--help"):
         # The editor: everything is passed through (a project, an example name, its options).
         from rigeditor.app.main import run  # lazily: the headless commands never load Qt

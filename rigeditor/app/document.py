@@ -123,6 +123,17 @@ class Document(QObject):
         self._gesture += 1
         return self._gesture
 
+    def cancel_gesture(self) -> None:
+        """Take back the last command (a drag cancelled with Esc) without leaving it
+        on the redo list."""
+        index = self.undo_stack.index()
+        if index > 0:
+            command = self.undo_stack.command(index - 1)
+            command.undo()  # put the project back...
+            command.setObsolete(True)
+            self.undo_stack.undo()  # ...and the stack drops an obsolete command unreplayed
+        self._gesture += 1
+
     def end_gesture(self) -> None:
         # Close the merge window: the next push with any key starts a new step.
         self._gesture += 1

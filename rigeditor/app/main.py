@@ -17,6 +17,8 @@ import os
 import sys
 from pathlib import Path
 
+from rigeditor.core.memory import tune_allocator
+
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="rigeditor", description="A 2D rigging editor whose IK tells the truth.")
@@ -46,6 +48,7 @@ def _load(spec: str | None):
 
 def run(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    tune_allocator()
     try:
         args = _parser().parse_args(argv)
     except SystemExit as exc:

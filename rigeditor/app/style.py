@@ -92,6 +92,7 @@ ONION_BEFORE = QColor("#ff6b6b")  # earlier frames
 ONION_AFTER = QColor("#4cd98c")  # later frames
 LIMIT_ARC_RADIUS_PX = 26
 LABEL_FONT_PT = 9
+HUD_BACKGROUND = QColor(34, 37, 42)  # opaque corner panels of the scene (mode/frame, legend)
 
 # Panels (docks, menus, forms, the inspector) share the scene's dark theme.
 PANEL = QColor("#2b2e34")

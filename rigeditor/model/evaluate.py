@@ -11,6 +11,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from rigeditor.core.blocks import run_tasks
 from rigeditor.core.geometry import Affine
 from rigeditor.model.bake import Bake, frozen
 from rigeditor.model.kinematics import Pose, bone_order, fk_rotations
@@ -24,15 +25,17 @@ def evaluate(project: Project, frames=None, *, previous: Bake | None = None,
     """Evaluate ``project`` at ``frames`` (default: the timeline's range).
 
     Incremental update: pass the ``previous`` bake of the same project structure and
-    frames, and ``changed``, the items edited since, as "target:NAME" or "chain:NAME".
-    Only the chains that depend on them (and chains below those) are solved again;
-    the result equals a full evaluation exactly. Any other kind of change (bones,
-    spaces, timeline, adding or removing items) needs a full evaluation: pass None.
+    frames, and ``changed``, the items edited since, as "target:NAME", "chain:NAME"
+    or "bone:NAME" (its rotation, rest pose or length; not its parent). Only the bones
+    below an edited bone and the chains that depend on the edits (and chains below
+    those) are evaluated again; the result equals a full evaluation exactly. Any other
+    change (spaces, timeline, adding, removing or reparenting items) needs a full
+    evaluation: pass None.
     """
     frames = project.timeline.frames if frames is None else np.asarray(frames, dtype=float)
     order = bone_order(project)
     chains = sorted(project.chains, key=lambda c: order.index(c.bones[0]))
-    dirty = _dirty(project, chains, order, frames, previous, changed)
+    dirty, fk_bones = _dirty(project, chains, order, frames, previous, changed)
 
     if dirty is None:
         spaces = space_transforms(project, frames)
@@ -51,8 +54,15 @@ def evaluate(project: Project, frames=None, *, previous: Bake | None = None,
         pose.world = [previous.bone_world.take((slice(None), k)) for k in range(len(order))]
         results = dict(previous.chains)
         todo = [c for c in chains if c.name in dirty]
+        if fk_bones:
+            driven = {b for c in chains for b in c.bones}
+            for name in fk_bones:
+                if name not in driven:
+                    bone = project.bone(name)
+                    pose.rotation[:, pose.column[name]] = bone.rest_rotation + bone.rotation.sample(frames)[:, 0]
+            pose.update([b for b in fk_bones if b not in driven], stop_at={c.bones[0] for c in chains})
 
-    for chain in todo:
+    def solve(chain):
         cols = [pose.column[b] for b in chain.bones]
         fk = np.stack([project.bone(b).rest_rotation + project.bone(b).rotation.sample(frames)[:, 0]
                        for b in chain.bones], axis=-1)
@@ -60,35 +70,70 @@ def evaluate(project: Project, frames=None, *, previous: Bake | None = None,
         # from the same state as a full evaluation.
         pose.stretch[:, cols] = 1.0
         pose.shift[:, cols[0]] = 0.0
-        results[chain.name] = solve_chain(project, chain, pose, spaces, frames, fk)
+        return solve_chain(project, chain, pose, spaces, frames, fk)
+
+    # Chains of one wave drive disjoint subtrees whose parents are already placed,
+    # so they are solved side by side; a chain below another waits for it.
+    for wave in _waves(project, todo):
+        for chain, result in zip(wave, run_tasks(solve, wave)):
+            results[chain.name] = result
 
     return _bake(project, order, frames, pose, spaces, {c.name: results[c.name] for c in chains},
                  None if dirty is None else previous)
 
 
+def _waves(project, chains):
+    """Group chains (in dependency order) so none depends on another of its group."""
+    waves: list[list] = []
+    level: dict[str, int] = {}
+    for chain in chains:
+        above = _ancestors(project, chain.bones[0])
+        depth = max((level[c.name] + 1 for c in chains[:chains.index(chain)]
+                     if c.name in level and above & set(c.bones)), default=0)
+        level[chain.name] = depth
+        while len(waves) <= depth:
+            waves.append([])
+        waves[depth].append(chain)
+    return waves
+
+
+def _ancestors(project, bone):
+    out, parent = set(), project.bone(bone).parent
+    while parent is not None:
+        out.add(parent)
+        parent = project.bone(parent).parent
+    return out
+
+
 def _dirty(project, chains, order, frames, previous, changed):
-    """Names of chains to solve again, or None for a full evaluation."""
+    """(chains to solve again, bones whose FK changed), or (None, None) for a full
+    evaluation."""
     if previous is None or changed is None:
-        return None
+        return None, None
     if (previous.bones != tuple(order) or list(previous.chains) != [c.name for c in chains]
             or previous.frames.shape != frames.shape or not np.array_equal(previous.frames, frames)):
-        return None
+        return None, None
     dirty: set[str] = set()
+    bones: list[str] = []
     for item in changed:
         kind, _, name = item.partition(":")
         if kind == "target":
             dirty.update(c.name for c in chains if c.target == name)
         elif kind == "chain":
             dirty.add(name)
+        elif kind == "bone":
+            bones.append(name)
+            moved = {name} | _descendants(project, [name])
+            dirty.update(c.name for c in chains if moved & set(c.bones))
         else:
-            return None
+            return None, None
     # A chain below a dirty chain's bones moves with them: solve it again too.
     below = set()
     for c in chains:
         if c.name in dirty:
             below.update(_descendants(project, c.bones))
     dirty.update(c.name for c in chains if c.bones[0] in below)
-    return dirty
+    return dirty, [b for b in order if b in bones]
 
 
 def _descendants(project, names):
@@ -108,19 +153,21 @@ def _bake(project, order, frames, pose, spaces, chains, previous=None) -> Bake:
     if previous is None:
         cols = list(range(nb))
         fields = [np.empty((n, nb)) for _ in range(6)]
-        world_rotation = np.empty((n, nb))
+        world_rotation, joints, tips = np.empty((n, nb)), np.empty((n, nb, 2)), np.empty((n, nb, 2))
     else:
         cols = [pose.column[b] for b in order if b in pose.touched]
         fields = [f.copy() for f in previous.bone_world.fields()]
         world_rotation = previous.world_rotation.copy()
+        joints, tips = previous.joint_world.copy(), previous.tip_world.copy()
     for k in cols:
-        for arr, v in zip(fields, pose.world[k].fields()):
+        w = pose.world[k]
+        for arr, v in zip(fields, w.fields()):
             arr[:, k] = v
-        world_rotation[:, k] = np.arctan2(pose.world[k].c, pose.world[k].a)
-    world = Affine(*(frozen(f) for f in fields))
-    lengths = np.array([project.bone(b).length for b in order]) * pose.stretch
-    joints = np.stack([world.tx, world.ty], axis=-1)
-    tips = np.stack([world.a * lengths + world.tx, world.c * lengths + world.ty], axis=-1)
+        world_rotation[:, k] = np.arctan2(w.c, w.a)
+        joints[:, k, 0], joints[:, k, 1] = w.tx, w.ty
+        length = project.bone(order[k]).length * pose.stretch[:, k]
+        tips[:, k, 0] = w.a * length + w.tx
+        tips[:, k, 1] = w.c * length + w.ty
     return Bake(
         frames=frozen(frames.copy()),
         fps=float(project.timeline.fps),
@@ -131,7 +178,7 @@ def _bake(project, order, frames, pose, spaces, chains, previous=None) -> Bake:
         tip_world=frozen(tips),
         stretch=frozen(pose.stretch),
         shift=frozen(pose.shift),
-        bone_world=world,
+        bone_world=Affine(*(frozen(f) for f in fields)),
         spaces=spaces,
         chains=chains,
     )

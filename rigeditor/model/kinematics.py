@@ -49,7 +49,6 @@ class Pose:
         """World transform at the bone's origin, before its own rotation (its
         'shoulder space' when it starts a chain)."""
         bone = self.project.bone(name)
-        k = self.column[name]
         ox, oy = bone.rest_offset
         if bone.parent is not None:
             ox = ox * self.stretch[:, self.column[bone.parent]]

@@ -8,7 +8,7 @@ import numpy as np
 from rigeditor.core.filters import Smoothing
 from rigeditor.model.project import Project
 from rigeditor.model.spaces import resolve_target, space_transforms
-from rigeditor.model.timeline import Key
+from rigeditor.model.timeline import Channel, Key
 
 
 def switch_target_space(project: Project, target: str, frame: int, new_space: str) -> Project:
@@ -43,13 +43,29 @@ def switch_target_space(project: Project, target: str, frame: int, new_space: st
     return project.with_target(target, space=t.space.with_key(frame, new_space), position=position)
 
 
+def key_channel(channel: Channel, frame: int, value) -> Channel:
+    """``channel`` keyed to ``value`` at ``frame``: an existing key there keeps its
+    interpolation; the first key also moves the default, so unkeyed frames agree."""
+    value = tuple(float(v) for v in value)
+    existing = next((k for k in channel.keys if k.frame == int(frame)), None)
+    key = replace(existing, value=value) if existing else Key(int(frame), value, "linear")
+    if not channel.keys:
+        channel = replace(channel, default=value)
+    return channel.with_key(key)
+
+
 def set_target_key(project: Project, target: str, frame: int, position) -> Project:
     """Key the target's position (in its declared space) at ``frame``."""
     t = project.target(target)
-    existing = next((k for k in t.position.keys if k.frame == int(frame)), None)
-    key = Key(int(frame), tuple(float(v) for v in position), existing.interp if existing else "linear")
-    if existing is not None:
-        key = replace(existing, value=key.value)
-    if not t.position.keys:  # first key: also move the rest value so unkeyed frames agree
-        return project.with_target(target, position=replace(t.position, default=key.value).with_key(key))
-    return project.with_target(target, position=t.position.with_key(key))
+    return project.with_target(target, position=key_channel(t.position, frame, position))
+
+
+def turn_bone(project: Project, bone: str, frame: int, delta: float, mode: str, start: Project | None = None) -> Project:
+    """``project`` with ``bone`` turned by ``delta`` radians relative to ``start`` (the
+    project when a drag began; default ``project``). Animate mode keys the bone's
+    rotation channel at ``frame``; setup mode changes the rest rotation."""
+    b0 = (start or project).bone(bone)
+    if mode != "animate":
+        return project.with_bone(bone, rest_rotation=float(b0.rest_rotation + delta))
+    value = b0.rotation.value_at(frame)[0] + delta
+    return project.with_bone(bone, rotation=key_channel(b0.rotation, frame, (value,)))

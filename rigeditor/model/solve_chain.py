@@ -142,8 +142,8 @@ def classify(residual, solver_residual, distance, inner, outer, softness, limite
         (residual <= tolerance, "none"),
         (mix < 1.0, "mix"),
         (agrees & limited, "limit"),
-        (agrees & soft_zone, "soft_reach"),
         (agrees & beyond, "out_of_reach"),
+        (agrees & soft_zone, "soft_reach"),
         (agrees & budget, "budget"),
     ]
     # Later entries must not overwrite earlier (more specific) ones: fill in reverse.

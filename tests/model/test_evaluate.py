@@ -175,6 +175,21 @@ def test_incremental_update_equals_full_evaluation():
     assert not np.array_equal(first.chains["leg_l"].end_world, full.chains["leg_l"].end_world)
 
 
+@pytest.mark.parametrize("bone", ["spine", "head", "shin_l"])
+def test_incremental_bone_edit_equals_full_evaluation(bone):
+    project = walk()
+    first = evaluate(project)
+    from rigeditor.model.ops import turn_bone
+    edited = turn_bone(project, bone, 20, 0.3, "animate")
+    partial = evaluate(edited, previous=first, changed={f"bone:{bone}"})
+    full = evaluate(edited)
+    for name in ("local_rotation", "joint_world", "tip_world", "world_rotation"):
+        assert np.array_equal(getattr(partial, name), getattr(full, name)), name
+    for chain in full.chains:
+        assert np.array_equal(partial.chains[chain].end_world, full.chains[chain].end_world), chain
+    assert not np.array_equal(first.local_rotation, full.local_rotation)
+
+
 def test_bake_arrays_are_read_only():
     bake = evaluate(arm())
     with pytest.raises(ValueError):

@@ -1,0 +1,406 @@
+"""Scene layers: a handful of QGraphicsItems, each painting every element of one kind
+(all bones, all target handles, all labels...) from the arrays of a FrameState.
+
+Few items, updated from arrays: an edit never creates or deletes items. Each layer
+describes its elements as arrays (a signature per element and its box on screen);
+the view compares the signatures of the old and new FrameState and repaints only the
+boxes of elements that changed, and a layer paints only the elements whose box
+meets the exposed area. Dragging one chain among twenty repaints that chain.
+"""
+from __future__ import annotations
+
+import logging
+import traceback
+
+import numpy as np
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QPainter
+from PySide6.QtWidgets import QGraphicsItem
+
+from rigeditor.app import style
+from rigeditor.app.scene.paint import (
+    DeviceMap, Label, LabelPlacer, TextCache, disc, draw_label, faded, label_font, pen,
+    polygon, pt, thick_line, visible,
+)
+
+EVERYWHERE = QRectF(-1e9, -1e9, 2e9, 2e9)  # layers paint wherever they are exposed
+
+PAINT_ERRORS: list[str] = []
+"""Tracebacks of exceptions raised while painting (the tests assert it stays empty)."""
+
+
+def report_paint_error(where: str) -> None:
+    """Log the exception being handled instead of letting it escape a paint override:
+    an exception escaping a Qt virtual kills the process with some PySide builds,
+    taking unsaved work along. Call from an ``except`` block."""
+    text = traceback.format_exc()
+    PAINT_ERRORS.append(f"{where}: {text}")
+    del PAINT_ERRORS[:-20]
+    logging.getLogger(__name__).error("painting %s failed:\n%s", where, text)
+
+
+class SceneContext:
+    """What the layers read (owned and written by the view only).
+
+    structure / state: see rigeditor.app.scene.state. project: the Document's
+    project. selected: {"bone": set, "target": set, "chain": set}. hover: (kind,
+    name) under the pointer or None. emphasized: chains whose overlays draw at full
+    strength (being dragged, selected, or hovered through a bone or target).
+    """
+
+    def __init__(self):
+        self.structure = None
+        self.state = None
+        self.project = None
+        self.selected = {"bone": set(), "target": set(), "chain": set()}
+        self.hover = None
+        self.active_chain = None
+        self.emphasized: set = set()
+
+    def space_color(self, name: str):
+        """style.space_color, remembered per project spaces (asked for on every move)."""
+        spaces = self.project.spaces if self.project is not None else ()
+        if getattr(self, "_color_spaces", None) is not spaces:
+            self._color_spaces, self._colors = spaces, {}
+        c = self._colors.get(name)
+        if c is None:
+            c = self._colors[name] = style.space_color(self.project, name)
+        return c
+
+    def update_emphasis(self) -> None:
+        s, project = self.structure, self.project
+        out = set(self.selected["chain"])
+        if self.active_chain:
+            out.add(self.active_chain)
+        if s is not None and project is not None:
+            bones = set(self.selected["bone"])
+            targets = set(self.selected["target"])
+            if self.hover:
+                (bones if self.hover[0] == "bone" else targets).add(self.hover[1])
+            out.update(s.chain_of_bone[b] for b in bones if b in s.chain_of_bone)
+            out.update(c.name for c in project.chains if c.target in targets)
+        self.emphasized = out
+
+
+class Layer(QGraphicsItem):
+    """Base: paints in device pixels (the DeviceMap maps world points) and only the
+    elements whose box meets the exposed area.
+
+    Subclasses give ``elements(state, dm) -> (signature (K, m), lo (K, 2), hi (K, 2))``
+    (device boxes) and ``draw(painter, dm, mask)``; ``damage`` compares two states.
+    """
+
+    def __init__(self, ctx: SceneContext, z: float):
+        super().__init__()
+        self.ctx = ctx
+        self.setZValue(z)
+        self.setAcceptedMouseButtons(Qt.NoButton)
+        self.setFlag(QGraphicsItem.ItemUsesExtendedStyleOption, True)
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt's name
+        return EVERYWHERE
+
+    def elements(self, state, dm: DeviceMap):
+        raise NotImplementedError
+
+    def cached_elements(self, state, dm: DeviceMap):
+        """``elements`` memoised for the last few (state, view) pairs: the damage pass
+        and the paint that follows ask for the same ones."""
+        key = (id(state), dm.key())
+        cache = self.__dict__.setdefault("_elements_cache", {})
+        hit = cache.get(key)
+        if hit is None or hit[0] is not state:
+            if len(cache) > 4:
+                cache.clear()
+            hit = cache[key] = (state, self.elements(state, dm))
+        return hit[1]
+
+    def damage(self, old, new, dm: DeviceMap):
+        """Device boxes (K, 4) to repaint going from ``old`` to ``new``, or None for
+        the whole view (the elements themselves changed)."""
+        if old is None or new is None:
+            return None
+        so, lo_o, hi_o = self.cached_elements(old, dm)
+        sn, lo_n, hi_n = self.cached_elements(new, dm)
+        if so.shape != sn.shape:
+            return None
+        changed = np.any(so != sn, axis=1) if so.size else np.zeros(0, dtype=bool)
+        if not changed.any():
+            return np.zeros((0, 4))
+        return np.concatenate([np.concatenate([lo_o[changed], hi_o[changed]], axis=1),
+                               np.concatenate([lo_n[changed], hi_n[changed]], axis=1)])
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        state = self.ctx.state
+        if state is None:
+            return
+        t = painter.worldTransform()
+        dm = DeviceMap(t)
+        r = t.mapRect(option.exposedRect)
+        clip = (r.left() - 1, r.top() - 1, r.right() + 1, r.bottom() + 1)
+        _, lo, hi = self.cached_elements(state, dm)
+        mask = visible(lo, hi, clip) if len(lo) else np.zeros(0, dtype=bool)
+        if not mask.any():
+            return
+        painter.save()
+        try:
+            painter.resetTransform()
+            painter.setRenderHint(QPainter.Antialiasing, True)
+            self.draw(painter, dm, mask)
+        except Exception:  # noqa: BLE001 - see report_paint_error
+            report_paint_error(type(self).__name__)
+        finally:
+            painter.restore()
+
+    def draw(self, painter: QPainter, dm: DeviceMap, mask: np.ndarray) -> None:
+        raise NotImplementedError
+
+
+def _box(points_dev: list, pad: float):
+    """Element-wise box of several (K, 2) device arrays, padded."""
+    stack = np.stack(points_dev)
+    return stack.min(axis=0) - pad, stack.max(axis=0) + pad
+
+
+BONE_WIDTH = 0.11  # half width at the widest point, as a fraction of the length
+BONE_MIN_PX, BONE_MAX_PX = 3.0, 12.0
+
+
+def bone_outline(d0, d1, grow=0.0):
+    """Tapered bone polygons in device pixels: (B, 4, 2) from joint d0 to tip d1,
+    widest a sixth of the way along. Half width BONE_WIDTH x the on-screen length,
+    clamped to [BONE_MIN_PX, BONE_MAX_PX] so bones read at every zoom; ``grow`` px
+    all round (a selection halo). Also returns the lengths."""
+    v = d1 - d0
+    length = np.hypot(v[:, 0], v[:, 1])
+    safe = np.where(length > 1e-9, length, 1.0)
+    u = v / safe[:, None]
+    n = np.stack([-u[:, 1], u[:, 0]], axis=-1)
+    w = (np.clip(BONE_WIDTH * length, BONE_MIN_PX, BONE_MAX_PX) + grow)[:, None]
+    m = d0 + v * 0.16
+    g = u * grow
+    return np.stack([d0 - g, m + n * w, d1 + g, m - n * w], axis=1), length
+
+
+class BoneLayer(Layer):
+    """Every bone as a tapered shape from its joint to its tip, with joint dots.
+    FK bones in BONE_FK, bones driven by a chain in BONE_IK; a halo in SELECTION when
+    selected (or in a selected chain), in HOVER under the pointer."""
+
+    PAD = BONE_MAX_PX + 6.0
+
+    def elements(self, state, dm):
+        d0, d1 = dm(state.joints), dm(state.tips)
+        lo, hi = _box([d0, d1], self.PAD)
+        return np.concatenate([state.joints, state.tips], axis=1), lo, hi
+
+    def draw(self, painter, dm, mask):
+        ctx, s, st = self.ctx, self.ctx.state, self.ctx.structure
+        d0, d1 = dm(s.joints), dm(s.tips)
+        shapes, length = bone_outline(d0, d1)
+        halo, _ = bone_outline(d0, d1, grow=2.5)
+        hover = ctx.hover[1] if ctx.hover and ctx.hover[0] == "bone" else None
+        outline = pen(style.BONE_OUTLINE)
+        for k in np.flatnonzero(mask):
+            name = st.bones[k]
+            if name in ctx.selected["bone"] or st.chain_of_bone.get(name) in ctx.selected["chain"]:
+                painter.setPen(Qt.NoPen)
+                painter.setBrush(style.SELECTION)
+                painter.drawPolygon(polygon(halo[k]))
+            elif name == hover:
+                painter.setPen(Qt.NoPen)
+                painter.setBrush(faded(style.HOVER, 150))
+                painter.drawPolygon(polygon(halo[k]))
+            painter.setPen(outline)
+            painter.setBrush(style.BONE_IK if st.ik[k] else style.BONE_FK)
+            if length[k] < 3.0:
+                painter.drawEllipse(pt(d0[k]), 3.0, 3.0)
+            else:
+                painter.drawPolygon(polygon(shapes[k]))
+        # Joints on top: a dot at every bone's origin, a smaller one at leaf tips.
+        r = style.JOINT_RADIUS_PX
+        painter.setPen(outline)
+        painter.setBrush(style.TEXT)
+        for k in np.flatnonzero(mask):
+            painter.drawEllipse(pt(d0[k]), r, r)
+            if st.leaf[k]:
+                painter.drawEllipse(pt(d1[k]), r * 0.6, r * 0.6)
+
+
+class TargetLayer(Layer):
+    """Target handles: a disc in the colour of the declared space (HANDLE_RADIUS_PX at
+    any zoom) with a light rim and a dark centre; selected ones get a SELECTION ring,
+    the hovered one grows."""
+
+    PAD = style.HANDLE_RADIUS_PX + 8.0
+
+    def elements(self, state, dm):
+        d = dm(state.handle)
+        codes = np.array([[hash(s) % 1_000_003] for s in state.space], dtype=float).reshape(-1, 1)
+        return np.concatenate([state.handle, codes], axis=1), d - self.PAD, d + self.PAD
+
+    def labels(self):
+        """Each target's name and, in its space's colour, the space it is declared in."""
+        s = self.ctx.state
+        if s is None or not self.isVisible():
+            return []
+        return [Label(f"target:{name}", s.handle[j],
+                      [(name, style.TEXT), (f"  {s.space[j]}", self.ctx.space_color(s.space[j]))],
+                      priority=3, gap=style.HANDLE_RADIUS_PX + 3.0)
+                for j, name in enumerate(s.targets)]
+
+    def draw(self, painter, dm, mask):
+        ctx, s = self.ctx, self.ctx.state
+        dev = dm(s.handle)
+        r = style.HANDLE_RADIUS_PX
+        hover = ctx.hover[1] if ctx.hover and ctx.hover[0] == "target" else None
+        for j in np.flatnonzero(mask):
+            name = s.targets[j]
+            p = dev[j]
+            if name in ctx.selected["target"]:
+                painter.setBrush(Qt.NoBrush)
+                painter.setPen(pen(style.SELECTION))
+                painter.drawEllipse(pt(p), r + 4, r + 4)
+                painter.drawEllipse(pt(p), r + 5, r + 5)
+            grow = 1.5 if name == hover else 0.0
+            disc(painter, p, r + grow + 1.5, style.HANDLE_RING)
+            disc(painter, p, r + grow, ctx.space_color(s.space[j]))
+            disc(painter, p, 2.0, style.BONE_OUTLINE)
+
+
+class OnionLayer(Layer):
+    """Onion skin: the bones a few frames before (ONION_BEFORE) and after
+    (ONION_AFTER), fading with distance in time."""
+
+    def elements(self, state, dm):
+        if not state.onion:
+            z = np.zeros((0, 2))
+            return np.zeros((0, 1)), z, z
+        pts = [dm(j) for _, j, _ in state.onion] + [dm(t) for _, _, t in state.onion]
+        lo, hi = _box(pts, 3.0)
+        sig = np.concatenate([np.concatenate([j, t], axis=1) for _, j, t in state.onion], axis=1)
+        offs = np.tile([o for o, _, _ in state.onion], (sig.shape[0], 1))
+        return np.concatenate([sig, offs], axis=1), lo, hi
+
+    def draw(self, painter, dm, mask):
+        s = self.ctx.state
+        far = max((abs(o) for o, _, _ in s.onion), default=1)
+        idx = np.flatnonzero(mask)
+        for off, joints, tips in s.onion:
+            alpha = 50 + 140 * (1.0 - (abs(off) - 1) / far)
+            color = faded(style.ONION_BEFORE if off < 0 else style.ONION_AFTER, alpha)
+            for a, b in zip(dm(joints[idx]), dm(tips[idx])):
+                thick_line(painter, a, b, 2.0, color)
+
+
+class LabelLayer(Layer):
+    """All text over the rig, laid out together so no two labels overlap: target
+    names with their space, residual distances, jitter values, space names. Other
+    layers contribute :class:`Label` objects through ``labels()``; ``layout`` places
+    them on screen (the view calls it whenever the state or the view changes) and
+    ``placed`` keeps the result."""
+
+    def __init__(self, ctx, z, sources):
+        super().__init__(ctx, z)
+        self.sources = sources  # callables returning lists of Label
+        self.placed: list = []
+        self.text = TextCache(label_font())
+        self._dm_key = None
+
+    def layout(self, dm: DeviceMap, keep: bool = False, bounds=None) -> dict:
+        """Place the labels of the current state; returns the previous layout (key ->
+        Label) for the view's damage.
+
+        keep: leave in place every label whose text and anchor did not move and that
+        no moved handle or joint now covers, and place only the others around them
+        (while dragging, the labels of everything else stay put, and placing a few is
+        cheap). Otherwise (zoom, selection, overlays) lay everything out afresh.
+        bounds: the visible area (x0, y0, x1, y1) in device pixels, where labels go.
+        """
+        before = {lb.key: lb for lb in self.placed}
+        s = self.ctx.state
+        labels = [lb for source in self.sources for lb in source()] if s is not None else []
+        labels.sort(key=lambda lb: lb.priority)
+        if labels:
+            anchors = dm(np.array([lb.anchor for lb in labels], dtype=float))
+            for lb, a in zip(labels, anchors.tolist()):
+                lb.anchor_dev = a
+        obstacles = []
+        if s is not None:
+            for pts, r in ((s.handle, style.HANDLE_RADIUS_PX + 2), (s.joints, 6), (s.tips, 5), (s.elbow, 7)):
+                if len(pts):
+                    d = dm(pts)
+                    obstacles.append(np.concatenate([d - r, d + r], axis=1))
+        obstacles = np.concatenate(obstacles) if obstacles else np.zeros((0, 4))
+        kept = []
+        if keep and self._dm_key == dm.key():
+            for lb in labels:
+                old = before.get(lb.key)
+                if (old is not None and old.rect is not None and old.text == lb.text
+                        and abs(old.anchor_dev[0] - lb.anchor_dev[0]) < 0.05
+                        and abs(old.anchor_dev[1] - lb.anchor_dev[1]) < 0.05):
+                    lb.rect = old.rect
+                    kept.append(lb)
+            if kept:
+                r = np.array([(lb.rect.left(), lb.rect.top(), lb.rect.right(), lb.rect.bottom()) for lb in kept])
+                covered = ((r[:, None, 0] < obstacles[None, :, 2]) & (r[:, None, 2] > obstacles[None, :, 0]) &
+                           (r[:, None, 1] < obstacles[None, :, 3]) & (r[:, None, 3] > obstacles[None, :, 1])).any(axis=1)
+                kept = [lb for lb, c in zip(kept, covered) if not c]
+        kept_ids = {id(lb) for lb in kept}
+        rects = [(lb.rect.left(), lb.rect.top(), lb.rect.right(), lb.rect.bottom()) for lb in kept]
+        placer = LabelPlacer(self.text, np.concatenate([obstacles, np.array(rects).reshape(-1, 4)]),
+                             bounds=bounds)
+        todo = [lb for lb in labels if id(lb) not in kept_ids]
+        placer.place_all(todo, np.array([lb.anchor_dev for lb in todo], dtype=float).reshape(-1, 2))
+        self.placed = labels
+        self._dm_key = dm.key()
+        return before
+
+    def label_damage(self, before: dict) -> np.ndarray:
+        """Boxes of labels that appeared, vanished, moved or changed text."""
+        now = {lb.key: lb for lb in self.placed}
+        boxes = []
+        for key in set(before) | set(now):
+            a, b = before.get(key), now.get(key)
+            if a is not None and b is not None and a.signature() == b.signature():
+                continue
+            for lb in (a, b):
+                if lb is not None and lb.rect is not None:
+                    r = lb.rect
+                    boxes.append((r.left(), r.top(), r.right(), r.bottom()))
+        return np.array(boxes).reshape(-1, 4)
+
+    def cached_elements(self, state, dm):
+        return self.elements(state, dm)  # follows the layout, not the state
+
+    def elements(self, state, dm):
+        if not self.placed:
+            z = np.zeros((0, 2))
+            return np.zeros((0, 1)), z, z
+        r = np.array([(lb.rect.left(), lb.rect.top(), lb.rect.right(), lb.rect.bottom()) for lb in self.placed])
+        return np.zeros((len(r), 1)), r[:, :2], r[:, 2:]
+
+    def draw(self, painter, dm, mask):
+        for k in np.flatnonzero(mask):
+            lb = self.placed[k]
+            draw_label(painter, self.text, lb, lb.rect)
+
+
+_unit_arcs: dict = {}
+
+
+def arc_points(center_dev, matrix, lo, hi, radius_px, n=None):
+    """Device points of the arc from angle ``lo`` to ``hi`` (local radians, through
+    the 2x2 local->device ``matrix``), at ``radius_px`` from ``center_dev``."""
+    key = (lo, hi, n)
+    unit = _unit_arcs.get(key)
+    if unit is None:
+        count = n or max(4, int(abs(hi - lo) / (np.pi / 24)) + 2)
+        t = np.linspace(lo, hi, count)
+        unit = np.stack([np.cos(t), np.sin(t)])
+        if len(_unit_arcs) > 256:
+            _unit_arcs.clear()
+        _unit_arcs[key] = unit
+    d = (matrix @ unit).T
+    d /= np.maximum(np.sqrt(d[:, 0] ** 2 + d[:, 1] ** 2), 1e-12)[:, None]
+    return center_dev + d * radius_px

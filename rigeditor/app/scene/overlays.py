@@ -1,0 +1,294 @@
+"""The solver's honesty on screen: reach rings, residual, jitter, joint limits, the
+mirror solution and space origins. Each overlay is one layer that the view shows or
+hides (``SceneView.set_overlay``); all read the current FrameState.
+"""
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import QLineF, Qt
+from PySide6.QtGui import QPainter, QPainterPath
+
+from rigeditor.app import style
+from rigeditor.app.scene.layers import Layer, _box, arc_points
+from rigeditor.app.scene.paint import (
+    Label, ellipse_points, faded, format_units, pen, polygon, pt, similarity_scale, thick_line,
+)
+from rigeditor.model import CAUSES
+
+RESIDUAL_VISIBLE = 1e-6  # residual drawn when above this fraction of the chain's reach
+
+
+def _empty():
+    z = np.zeros((0, 2))
+    return np.zeros((0, 1)), z, z
+
+
+class ReachLayer(Layer):
+    """Around each chain's shoulder: the inner |a-b| (dashed) and outer a+b circles,
+    drawn in the shoulder space (a scaled or squashed space shows its real reach).
+    Faint, except for the chains being dragged, selected or hovered (emphasised).
+    Soft reach: the outer circle turns the soft-reach colour; an emphasised chain
+    also shows the soft band filled and dotted circles where softening starts
+    (outer - s, and inner + s)."""
+
+    def _matrices(self, state, dm):
+        return np.einsum("ij,kjl->kil", dm.linear(), state.ring)
+
+    def elements(self, state, dm):
+        if not state.chains:
+            return _empty()
+        m = self._matrices(state, dm)
+        # Frobenius norm >= the largest stretch: a box that surely holds the ring.
+        radius = state.reach[:, 1] * np.sqrt(np.sum(m * m, axis=(1, 2))) + 3.0
+        c = dm(state.shoulder)
+        emph = np.array([[n in self.ctx.emphasized] for n in state.chains], dtype=float)
+        sig = np.concatenate([state.shoulder, state.ring.reshape(-1, 4), state.reach, state.soft[:, None], emph], axis=1)
+        return sig, c - radius[:, None], c + radius[:, None]
+
+    def draw(self, painter, dm, mask):
+        s, ctx = self.ctx.state, self.ctx
+        ms = self._matrices(s, dm)
+        centers = dm(s.shoulder)
+        painter.setBrush(Qt.NoBrush)
+        for i in np.flatnonzero(mask):
+            inner, outer = s.reach[i]
+            if outer <= 0:
+                continue
+            m, c = ms[i], centers[i]
+            strong = s.chains[i] in ctx.emphasized
+            alpha = 220 if strong else 90
+            scale = similarity_scale(m)
+            soft = min(float(s.soft[i]), 0.5 * (outer - inner))  # as the solver caps it
+            if soft > 0 and strong:
+                knees = [outer - soft] + ([inner + soft] if inner > 0 else [])
+                band = QPainterPath()
+                band.setFillRule(Qt.OddEvenFill)
+                for r in [outer - soft, outer] + ([inner, inner + soft] if inner > 0 else []):
+                    if scale is not None:
+                        band.addEllipse(pt(c), r * scale, r * scale)
+                    else:
+                        band.addPolygon(polygon(ellipse_points(c, m, r)))
+                painter.setPen(Qt.NoPen)
+                painter.setBrush(style.SOFT_BAND)
+                painter.setRenderHint(QPainter.Antialiasing, False)  # a faint fill: no edge to smooth
+                painter.drawPath(band)
+                painter.setRenderHint(QPainter.Antialiasing, True)
+                painter.setBrush(Qt.NoBrush)
+                painter.setPen(pen(style.CAUSE_COLORS["soft_reach"], Qt.DotLine, alpha=alpha))
+                for r in knees:
+                    _circle(painter, c, m, scale, r)
+            # A soft chain's outer circle is drawn in the soft-reach colour.
+            painter.setPen(pen(style.CAUSE_COLORS["soft_reach"] if soft > 0 else style.REACH_RING, alpha=alpha))
+            _circle(painter, c, m, scale, outer)
+            if inner > 0:
+                painter.setPen(pen(style.REACH_RING, Qt.DashLine, alpha=alpha))
+                _circle(painter, c, m, scale, inner)
+
+
+def _circle(painter, center_dev, matrix, scale, radius):
+    if scale is not None:
+        painter.drawEllipse(pt(center_dev), radius * scale, radius * scale)
+    else:
+        painter.drawPolyline(polygon(ellipse_points(center_dev, matrix, radius)))
+
+
+class ResidualLayer(Layer):
+    """From each chain's end effector to its target: a line in the cause's colour and
+    the distance written beside it (``texts`` lists what is shown). Drawn only when the
+    residual exceeds RESIDUAL_VISIBLE x the chain's reach; an unexplained residual is
+    red and says so."""
+
+    def shown(self, state) -> np.ndarray:
+        if not state.chains:
+            return np.zeros(0, dtype=bool)
+        return state.residual > RESIDUAL_VISIBLE * np.maximum(state.reach[:, 1], 1e-12)
+
+    def elements(self, state, dm):
+        if not state.chains:
+            return _empty()
+        show = self.shown(state)
+        sig = np.concatenate([state.end, state.target, show[:, None], state.cause[:, None]], axis=1)
+        lo, hi = _box([dm(state.end), dm(state.target)], 6.0)
+        return sig, lo, hi
+
+    @property
+    def texts(self) -> list[str]:
+        return [lb.text for lb in self.labels()]
+
+    def labels(self):
+        if not self.isVisible() or self.ctx.state is None:
+            return []
+        s = self.ctx.state
+        out = []
+        for i in np.flatnonzero(self.shown(s)):
+            cause = CAUSES[int(s.cause[i])]
+            color = style.CAUSE_COLORS[cause]
+            out.append(Label(f"residual:{s.chains[i]}", (s.end[i] + s.target[i]) / 2,
+                             [(f"{format_units(s.residual[i])} u", color),
+                              (f"  {style.CAUSE_LABELS[cause]}", color)],
+                             priority=1 if cause == "unexplained" else 2, gap=8.0))
+        return out
+
+    def draw(self, painter, dm, mask):
+        s = self.ctx.state
+        a_all, b_all = dm(s.end), dm(s.target)
+        for i in np.flatnonzero(mask & self.shown(s)):
+            color = style.CAUSE_COLORS[CAUSES[int(s.cause[i])]]
+            thick_line(painter, a_all[i], b_all[i], 2.0, color)
+            painter.setPen(pen(style.BONE_OUTLINE))
+            painter.setBrush(color)
+            painter.drawEllipse(pt(a_all[i]), 3.0, 3.0)
+
+
+class JitterLayer(Layer):
+    """The elbow of each chain coloured by angle sensitivity (degrees of joint
+    rotation per unit of target motion, style.sensitivity_color: green safe -> red
+    danger), ringed when dangerous; the value is written when it is dangerous or the
+    chain is emphasised."""
+
+    PAD = 12.0
+
+    def elements(self, state, dm):
+        if not state.chains:
+            return _empty()
+        d = dm(state.elbow)
+        return np.concatenate([state.elbow, state.sensitivity[:, None]], axis=1), d - self.PAD, d + self.PAD
+
+    def labels(self):
+        if not self.isVisible() or self.ctx.state is None:
+            return []
+        s, out = self.ctx.state, []
+        for i, name in enumerate(s.chains):
+            v = float(s.sensitivity[i])
+            if v >= style.SENSITIVITY_DANGER_DEG or name in self.ctx.emphasized:
+                out.append(Label(f"jitter:{name}", s.elbow[i],
+                                 [(f"{v:.2g}°/u" if v < 10 else f"{v:.0f}°/u", style.sensitivity_color(v))],
+                                 priority=4, gap=9.0))
+        return out
+
+    def draw(self, painter, dm, mask):
+        s = self.ctx.state
+        dev = dm(s.elbow)
+        for i in np.flatnonzero(mask):
+            v = float(s.sensitivity[i])
+            c = style.sensitivity_color(v)
+            if v >= style.SENSITIVITY_DANGER_DEG:
+                painter.setPen(pen(c))
+                painter.setBrush(Qt.NoBrush)
+                painter.drawEllipse(pt(dev[i]), 9.5, 9.5)
+                painter.drawEllipse(pt(dev[i]), 10.5, 10.5)
+            painter.setPen(pen(style.BONE_OUTLINE))
+            painter.setBrush(c)
+            painter.drawEllipse(pt(dev[i]), 5.5, 5.5)
+
+
+class LimitLayer(Layer):
+    """At each limited joint: the allowed range as a wedge of LIMIT_ARC_RADIUS_PX
+    around the joint, measured from the parent's frame, with a tick at the current
+    angle. The bound joint (on a frame where the chain is limited) turns the limit
+    cause's colour and its wedge fills stronger."""
+
+    PAD = style.LIMIT_ARC_RADIUS_PX + 8.0
+
+    def elements(self, state, dm):
+        if not state.limits:
+            return _empty()
+        c = dm(np.array([a.center for a in state.limits]))
+        sig = np.array([[*a.center, *a.frame.ravel(), a.lo, a.hi, a.angle, a.bound] for a in state.limits])
+        return sig, c - self.PAD, c + self.PAD
+
+    def draw(self, painter, dm, mask):
+        dlin = dm.linear()
+        radius = style.LIMIT_ARC_RADIUS_PX
+        arcs = self.ctx.state.limits
+        for k in np.flatnonzero(mask):
+            arc = arcs[k]
+            c = dm(arc.center)
+            m = dlin @ arc.frame
+            pts = arc_points(c, m, arc.lo, arc.hi, radius)
+            color = style.CAUSE_COLORS["limit"] if arc.bound else style.LIMIT_ARC
+            painter.setPen(Qt.NoPen)
+            painter.setBrush(faded(color, 110 if arc.bound else 40))
+            painter.drawPolygon(polygon(np.concatenate([c[None], pts])))
+            painter.setPen(pen(color, alpha=255 if arc.bound else 200))
+            painter.setBrush(Qt.NoBrush)
+            painter.drawPolyline(polygon(pts))
+            if arc.bound:
+                painter.drawPolyline(polygon(arc_points(c, m, arc.lo, arc.hi, radius + 1.0)))
+            painter.drawLines([QLineF(pt(c), pt(pts[0])), QLineF(pt(c), pt(pts[-1]))])
+            tip = arc_points(c, m, arc.angle, arc.angle, radius + 5, n=1)[0]
+            painter.setPen(pen(style.TEXT))
+            painter.drawLine(pt(c), pt(tip))
+
+
+class GhostLayer(Layer):
+    """The mirror solution (the other bend): faint dashed bones shoulder -> ghost
+    elbow -> end, skipped where it coincides with the pose (near straight)."""
+
+    def elements(self, state, dm):
+        if not state.chains:
+            return _empty()
+        sig = np.concatenate([state.shoulder, state.ghost, state.end, state.elbow], axis=1)
+        lo, hi = _box([dm(state.shoulder), dm(state.ghost), dm(state.end)], 5.0)
+        return sig, lo, hi
+
+    def draw(self, painter, dm, mask):
+        s = self.ctx.state
+        sh, gh, el, en = dm(s.shoulder), dm(s.ghost), dm(s.elbow), dm(s.end)
+        painter.setBrush(Qt.NoBrush)
+        for i in np.flatnonzero(mask):
+            if np.hypot(*(gh[i] - el[i])) < 2.0:
+                continue
+            painter.setPen(pen(style.GHOST, Qt.DashLine, alpha=130))
+            painter.drawLines([QLineF(pt(sh[i]), pt(gh[i])), QLineF(pt(gh[i]), pt(en[i]))])
+            painter.setPen(pen(style.GHOST, alpha=130))
+            painter.drawEllipse(pt(gh[i]), 3.5, 3.5)
+
+
+class SpaceLayer(Layer):
+    """Origins of the declared spaces (character and scene objects) as small axes in
+    the space's colour, a band to a parent space that is not world (a door and its
+    handle read as the door, in the door's colour), and the space's name."""
+
+    PAD = 24.0
+
+    def _rows(self, state):
+        o = state.space_origin
+        names = list(o)
+        origin = np.array([o[n][0] for n in names]).reshape(-1, 2)
+        parent = np.array([o[o[n][2]][0] if o[n][2] in o else o[n][0] for n in names]).reshape(-1, 2)
+        lin = np.array([o[n][1].ravel() for n in names]).reshape(-1, 4)
+        return names, origin, parent, lin
+
+    def elements(self, state, dm):
+        if not state.space_origin:
+            return _empty()
+        _, origin, parent, lin = self._rows(state)
+        lo, hi = _box([dm(origin), dm(parent)], self.PAD)
+        return np.concatenate([origin, parent, lin], axis=1), lo, hi
+
+    def labels(self):
+        if not self.isVisible() or self.ctx.state is None:
+            return []
+        return [Label(f"space:{name}", origin, [(name, self.ctx.space_color(name))],
+                      priority=8, gap=8.0, directions=((1, 1), (-1, 1), (1, -1), (-1, -1)))
+                for name, (origin, _, _) in self.ctx.state.space_origin.items()]
+
+    def draw(self, painter, dm, mask):
+        o = self.ctx.state.space_origin
+        names, origin, parent, lin = self._rows(self.ctx.state)
+        dlin = dm.linear()
+        for k in np.flatnonzero(mask):
+            name = names[k]
+            color = self.ctx.space_color(name)
+            c, pc = dm(origin[k]), dm(parent[k])
+            if o[name][2] in o and np.hypot(*(c - pc)) > 1.0:
+                thick_line(painter, pc, c, 5.0, faded(self.ctx.space_color(o[name][2]), 110))
+            m = dlin @ lin[k].reshape(2, 2)
+            painter.setPen(pen(color))
+            for axis, length in ((np.array([1.0, 0.0]), 18.0), (np.array([0.0, 1.0]), 11.0)):
+                d = m @ axis
+                painter.drawLine(pt(c), pt(c + d / max(np.hypot(*d), 1e-12) * length))
+            painter.setPen(pen(style.BONE_OUTLINE))
+            painter.setBrush(color)
+            painter.drawRect(int(c[0]) - 3, int(c[1]) - 3, 6, 6)

@@ -1,0 +1,318 @@
+"""Painting helpers shared by the scene's layers.
+
+Layers paint in device space (pixels): positions come from the Bake in world units
+and are mapped with the painter's transform here, so handles, joints, text and line
+widths keep their screen size at any zoom and text is never flipped by the y-up view.
+
+Speed: Qt's raster engine strokes 1-pixel cosmetic pens on a fast path; any other
+width goes through the general stroker, 5-20x slower. So every outline here is one
+pixel wide, and anything thicker is a filled shape (see ``thick_line``).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+import shiboken6
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPen, QPolygonF, QStaticText, QTransform
+
+from rigeditor.app import style
+
+
+class DeviceMap:
+    """World (x, y) -> device pixels, from a QTransform (Qt's row-vector convention)."""
+
+    def __init__(self, t: QTransform):
+        self.m11, self.m12, self.m21, self.m22 = t.m11(), t.m12(), t.m21(), t.m22()
+        self.dx, self.dy = t.dx(), t.dy()
+        self.scale = math.sqrt(abs(self.m11 * self.m22 - self.m12 * self.m21))  # px per unit
+        self._m = np.array([[self.m11, self.m12], [self.m21, self.m22]])
+        self._t = np.array([self.dx, self.dy])
+
+    def __call__(self, p) -> np.ndarray:
+        return np.asarray(p, dtype=float) @ self._m + self._t
+
+    def linear(self) -> np.ndarray:
+        """2x2 matrix mapping world directions (column vectors) to device directions."""
+        return np.array([[self.m11, self.m21], [self.m12, self.m22]])
+
+    def key(self) -> tuple:
+        return (self.m11, self.m12, self.m21, self.m22, self.dx, self.dy)
+
+
+def visible(lo, hi, clip) -> np.ndarray:
+    """Mask of device boxes [lo, hi] ((K, 2) each) that touch ``clip`` (x0, y0, x1, y1)."""
+    lo, hi = np.asarray(lo).reshape(-1, 2), np.asarray(hi).reshape(-1, 2)
+    return (hi[:, 0] >= clip[0]) & (lo[:, 0] <= clip[2]) & (hi[:, 1] >= clip[1]) & (lo[:, 1] <= clip[3])
+
+
+def polygon(points) -> QPolygonF:
+    """A QPolygonF of (K, 2) points, filled through its memory (QPointF is two
+    doubles): ~10x faster than building QPointFs one by one past a few points."""
+    pts = np.ascontiguousarray(points, dtype=np.float64).reshape(-1, 2)
+    poly = QPolygonF()
+    poly.resize(len(pts))
+    if len(pts):
+        buf = shiboken6.VoidPtr(poly.data(), pts.nbytes, True)
+        np.frombuffer(buf, dtype=np.float64).reshape(-1, 2)[:] = pts
+    return poly
+
+
+def pt(p) -> QPointF:
+    return QPointF(float(p[0]), float(p[1]))
+
+
+_pens: dict = {}
+
+
+def pen(color, style_=Qt.SolidLine, alpha=None) -> QPen:
+    """A one-pixel cosmetic pen (the raster engine's fast path), remembered."""
+    c = QColor(color)
+    if alpha is not None:
+        c.setAlpha(int(alpha))
+    key = (c.rgba(), int(style_.value) if hasattr(style_, "value") else int(style_))
+    p = _pens.get(key)
+    if p is None:
+        if len(_pens) > 512:
+            _pens.clear()
+        p = _pens[key] = QPen(c, 1.0, style_)
+        p.setCosmetic(True)
+    return p
+
+
+def faded(color, alpha) -> QColor:
+    c = QColor(color)
+    c.setAlpha(int(min(max(alpha, 0), 255)))
+    return c
+
+
+def thick_line(painter, a, b, width, color) -> None:
+    """A line ``width`` px wide from device point a to b, as a filled quad."""
+    d = np.asarray(b, float) - np.asarray(a, float)
+    n = math.hypot(d[0], d[1])
+    if n < 1e-9:
+        return
+    off = np.array([-d[1], d[0]]) / n * (width / 2)
+    painter.setPen(Qt.NoPen)
+    painter.setBrush(color)
+    painter.drawPolygon(polygon([a + off, b + off, b - off, a - off]))
+
+
+def disc(painter, center, radius, color) -> None:
+    painter.setPen(Qt.NoPen)
+    painter.setBrush(color)
+    painter.drawEllipse(pt(center), radius, radius)
+
+
+def label_font() -> QFont:
+    f = QFont()
+    f.setPointSizeF(style.LABEL_FONT_PT)
+    return f
+
+
+def ellipse_points(center_dev, matrix, radius, n=96) -> np.ndarray:
+    """Device points of a circle of ``radius`` (local units) through the 2x2
+    local->device ``matrix`` around ``center_dev``."""
+    t = np.linspace(0.0, 2.0 * np.pi, n + 1)
+    local = np.stack([np.cos(t), np.sin(t)]) * radius
+    return (matrix @ local).T + center_dev
+
+
+def similarity_scale(matrix) -> float | None:
+    """The scale of a 2x2 matrix that is a rotation/mirror times a uniform scale,
+    else None (then a circle maps to a real ellipse)."""
+    g = matrix.T @ matrix
+    s2 = 0.5 * (g[0, 0] + g[1, 1])
+    if s2 <= 0:
+        return None
+    if abs(g[0, 0] - g[1, 1]) > 1e-6 * s2 or abs(g[0, 1]) > 1e-6 * s2:
+        return None
+    return math.sqrt(s2)
+
+
+# ---------------------------------------------------------------------- labels
+@dataclass
+class Label:
+    """Text to draw near ``anchor`` (world). runs: (text, colour) pieces on one line.
+    priority: lower is placed first (and wins a crowded spot). gap: pixels from the
+    anchor. key: who asked for it (tests read it). rect: device rectangle once placed."""
+
+    key: str
+    anchor: np.ndarray
+    runs: list
+    priority: int = 5
+    gap: float = 12.0
+    directions: tuple = ((1, -1), (1, 1), (-1, -1), (-1, 1), (0, -1), (0, 1))
+    rect: QRectF | None = field(default=None, compare=False)
+    anchor_dev: np.ndarray | None = field(default=None, compare=False)
+
+    @cached_property
+    def text(self) -> str:
+        return "".join(r[0] for r in self.runs)
+
+    def signature(self) -> tuple:
+        """What the label looks like (to tell whether it must be repainted). Colours
+        follow from the text (a cause, a space, a value), so text and place suffice."""
+        r = self.rect
+        return (self.text, None if r is None else (r.x(), r.y(), r.width(), r.height()))
+
+
+class TextCache:
+    """QStaticText per string (drawn several times faster than drawText) and widths."""
+
+    def __init__(self, font: QFont):
+        self.font = font
+        self.metrics = QFontMetricsF(font)
+        self._static: dict[str, QStaticText] = {}
+        self._width: dict[str, float] = {}
+
+    def static(self, text: str) -> QStaticText:
+        s = self._static.get(text)
+        if s is None:
+            if len(self._static) > 2000:
+                self._static.clear()
+            s = QStaticText(text)
+            s.setTextFormat(Qt.PlainText)
+            s.prepare(QTransform(), self.font)
+            self._static[text] = s
+        return s
+
+    def width(self, text: str) -> float:
+        w = self._width.get(text)
+        if w is None:
+            if len(self._width) > 2000:
+                self._width.clear()
+            w = self._width[text] = self.metrics.horizontalAdvance(text)
+        return w
+
+
+class LabelPlacer:
+    """Greedy placement in device space: each label takes the first of its preferred
+    spots (at 1x, 2.2x and 3.6x its gap) that overlaps no placed label and no
+    obstacle and stays inside ``bounds``; in a crowd it takes the first spot inside
+    the bounds, and failing that its first spot."""
+
+    PAD_X, PAD_Y = 5.0, 2.0
+    RINGS = np.array([1.0, 2.2, 3.6])
+
+    def __init__(self, text: TextCache, obstacles: np.ndarray, capacity: int = 64, bounds=None):
+        self.text = text
+        self.bounds = bounds  # (x0, y0, x1, y1): spots reaching outside are the last resort
+        obstacles = np.asarray(obstacles, float).reshape(-1, 4)
+        self.taken = np.empty((len(obstacles) + capacity, 4))
+        self.taken[:len(obstacles)] = obstacles
+        self.count = len(obstacles)
+
+    _patterns: dict = {}
+
+    @classmethod
+    def _pattern(cls, directions, gap):
+        """Candidate spots of a label shape: sign x, sign y, distance, beside (not above)."""
+        key = (directions, gap)
+        p = cls._patterns.get(key)
+        if p is None:
+            d = np.asarray(directions, float)
+            sx, sy = np.tile(d[:, 0], len(cls.RINGS)), np.tile(d[:, 1], len(cls.RINGS))
+            p = cls._patterns[key] = (sx, sy, np.repeat(gap * cls.RINGS, len(d)), sx != 0)
+        return p
+
+    def size(self, label: Label):
+        w = sum(self.text.width(t) for t, _ in label.runs) + 2 * self.PAD_X
+        return w, self.text.metrics.height() + 2 * self.PAD_Y
+
+    def place(self, label: Label, anchor_dev) -> QRectF:
+        w, h = self.size(label)
+        ax, ay = float(anchor_dev[0]), float(anchor_dev[1])
+        sx, sy, g, side = self._pattern(label.directions, label.gap)
+        x = np.where(side, np.where(sx > 0, ax + g, ax - g - w), ax - w / 2)
+        gy = np.where(side, g * 0.5, g)
+        y = np.where(sy > 0, ay + gy, ay - gy - h)
+        t = self.taken[:self.count]
+        hit = ((x[:, None] < t[None, :, 2]) & (x[:, None] + w > t[None, :, 0]) &
+               (y[:, None] < t[None, :, 3]) & (y[:, None] + h > t[None, :, 1])).any(axis=1)
+        inside = np.ones_like(hit)
+        if self.bounds is not None:
+            b = self.bounds
+            inside = (x >= b[0]) & (y >= b[1]) & (x + w <= b[2]) & (y + h <= b[3])
+        free = np.flatnonzero(~hit & inside)
+        if not free.size:
+            free = np.flatnonzero(inside)
+        k = int(free[0]) if free.size else 0
+        if self.count == len(self.taken):
+            self.taken = np.concatenate([self.taken, np.empty_like(self.taken)])
+        self.taken[self.count] = (x[k], y[k], x[k] + w, y[k] + h)
+        self.count += 1
+        return QRectF(float(x[k]), float(y[k]), w, h)
+
+
+    def place_all(self, labels: list, anchors: np.ndarray) -> None:
+        """Place ``labels`` (in priority order) at their ``anchors`` (K, 2): every label
+        whose first spot is free of obstacles, of the other labels' first spots and
+        inside the bounds takes it at once (one vectorised test); the rest go through
+        ``place`` one by one, in order. Sets each label's ``rect``."""
+        if not labels:
+            return
+        size = np.array([self.size(lb) for lb in labels])
+        first = np.array([[p[0][0], p[1][0], p[2][0]] for p in
+                          (self._pattern(lb.directions, lb.gap) for lb in labels)])
+        sx, sy, g = first[:, 0], first[:, 1], first[:, 2]
+        w, h = size[:, 0], size[:, 1]
+        ax, ay = anchors[:, 0], anchors[:, 1]
+        x = np.where(sx != 0, np.where(sx > 0, ax + g, ax - g - w), ax - w / 2)
+        gy = np.where(sx != 0, g * 0.5, g)
+        y = np.where(sy > 0, ay + gy, ay - gy - h)
+        r = np.stack([x, y, x + w, y + h], axis=1)
+        t = self.taken[:self.count]
+        blocked = _overlaps(r, t).any(axis=1) if len(t) else np.zeros(len(r), dtype=bool)
+        pair = _overlaps(r, r)
+        np.fill_diagonal(pair, False)
+        blocked |= pair.any(axis=1)
+        if self.bounds is not None:
+            b = self.bounds
+            blocked |= (x < b[0]) | (y < b[1]) | (x + w > b[2]) | (y + h > b[3])
+        easy = np.flatnonzero(~blocked)
+        for k in easy.tolist():
+            labels[k].rect = QRectF(float(x[k]), float(y[k]), float(w[k]), float(h[k]))
+        self._take(r[easy])
+        for k in np.flatnonzero(blocked).tolist():
+            labels[k].rect = self.place(labels[k], anchors[k])
+
+    def _take(self, rects: np.ndarray) -> None:
+        need = self.count + len(rects)
+        if need > len(self.taken):
+            self.taken = np.concatenate([self.taken, np.empty((need, 4))])
+        self.taken[self.count:need] = rects
+        self.count = need
+
+
+def _overlaps(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """(len(a), len(b)) mask of rectangles (x0, y0, x1, y1) that overlap."""
+    return ((a[:, None, 0] < b[None, :, 2]) & (a[:, None, 2] > b[None, :, 0]) &
+            (a[:, None, 1] < b[None, :, 3]) & (a[:, None, 3] > b[None, :, 1]))
+
+
+def draw_label(painter, text: TextCache, label: Label, rect: QRectF) -> None:
+    painter.setPen(Qt.NoPen)
+    painter.setBrush(style.LABEL_BACKGROUND)
+    painter.drawRoundedRect(rect, 4.0, 4.0)
+    x = rect.left() + LabelPlacer.PAD_X
+    y = rect.top() + LabelPlacer.PAD_Y
+    for t, color in label.runs:
+        painter.setPen(QColor(color))
+        painter.drawStaticText(QPointF(x, y), text.static(t))
+        x += text.width(t)
+
+
+def format_units(value: float) -> str:
+    """A distance in model units, with digits that matter."""
+    v = abs(value)
+    if v >= 100:
+        return f"{value:.0f}"
+    if v >= 1:
+        return f"{value:.1f}"
+    if v >= 0.01:
+        return f"{value:.2f}"
+    return f"{value:.1e}"

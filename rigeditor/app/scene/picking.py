@@ -1,0 +1,35 @@
+"""What is under the pointer: target handles first, then bones, nearest first."""
+from __future__ import annotations
+
+import numpy as np
+
+from rigeditor.app import style
+from rigeditor.app.scene.layers import BONE_MAX_PX, BONE_MIN_PX, BONE_WIDTH
+
+PICK_SLOP_PX = 3.0  # picking reaches this far beyond a handle or a bone's outline
+
+
+def pick(state, structure, dm, pos):
+    """(kind, name) under viewport position ``pos`` (a QPointF), or None.
+
+    A target is hit within HANDLE_RADIUS_PX + slop of its handle; a bone within its
+    drawn half width (or the joint dot) + slop of its joint-tip segment. Targets win
+    over bones, since a handle sits on the bone it drives."""
+    p = np.array([pos.x(), pos.y()])
+    if state.handle.size:
+        d = np.hypot(*(dm(state.handle) - p).T)
+        j = int(np.argmin(d))
+        if d[j] <= style.HANDLE_RADIUS_PX + PICK_SLOP_PX:
+            return ("target", state.targets[j])
+    if state.joints.size:
+        d0, d1 = dm(state.joints), dm(state.tips)
+        v = d1 - d0
+        length2 = np.sum(v * v, axis=1)
+        t = np.clip(np.sum((p - d0) * v, axis=1) / np.maximum(length2, 1e-12), 0.0, 1.0)
+        dist = np.hypot(*(d0 + v * t[:, None] - p).T)
+        half = np.clip(BONE_WIDTH * np.sqrt(length2), BONE_MIN_PX, BONE_MAX_PX)
+        reach = np.maximum(half, style.JOINT_RADIUS_PX) + PICK_SLOP_PX
+        k = int(np.argmin(dist - reach))
+        if dist[k] <= reach[k]:
+            return ("bone", structure.bones[k])
+    return None

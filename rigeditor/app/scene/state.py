@@ -1,0 +1,285 @@
+"""What the scene draws, read from the Document's Bake as plain arrays.
+
+:class:`Structure` holds what only changes when bones, targets, chains or spaces are
+added, removed, renamed or re-parented (columns, which bones a chain drives);
+:class:`FrameState` is one row of the Bake (the current frame) gathered into arrays the
+layers paint from. Both are rebuilt by the view, never edited by a layer. World units,
+y-up, radians.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from rigeditor.core.geometry import Affine, wrap_angle
+from rigeditor.model import WORLD
+
+ONION_OFFSETS = (-6, -4, -2, 2, 4, 6)  # frames drawn by the onion-skin overlay
+LIMIT_TOLERANCE = 1e-6  # radians: a joint this close to a bound is the bound one
+
+
+def structure_key(project) -> tuple:
+    """Changes exactly when the scene has to rebuild its structure."""
+    return (
+        tuple((b.name, b.parent) for b in project.bones),
+        tuple(t.name for t in project.targets),
+        tuple((c.name, c.bones, c.target) for c in project.chains),
+        tuple((s.name, s.parent) for s in project.spaces),
+    )
+
+
+@dataclass(frozen=True)
+class Structure:
+    """bones: the Bake's column order. ik: (B,) bool, driven by a chain.
+    parent: (B,) parent column or -1. leaf: (B,) bool, no child bones.
+    chain_of_bone: bone -> chain name. chain_cols: chain -> its bones' columns.
+    targets: target names. target_chain: target -> first chain aiming at it (or None).
+    spaces: object spaces (every space except world), parents first as declared."""
+
+    key: tuple
+    bones: tuple[str, ...]
+    ik: np.ndarray
+    parent: np.ndarray
+    leaf: np.ndarray
+    chain_of_bone: dict
+    chains: tuple[str, ...]
+    chain_cols: dict
+    targets: tuple[str, ...]
+    target_chain: dict
+    spaces: tuple[tuple[str, str], ...]
+
+    @classmethod
+    def build(cls, project, bake) -> "Structure":
+        col = {name: k for k, name in enumerate(bake.bones)}
+        parent = np.array([col.get(project.bone(b).parent, -1) if project.bone(b).parent else -1
+                           for b in bake.bones], dtype=int)
+        leaf = np.ones(len(bake.bones), dtype=bool)
+        leaf[parent[parent >= 0]] = False
+        chain_of_bone = {b: c.name for c in project.chains for b in c.bones}
+        ik = np.array([b in chain_of_bone for b in bake.bones], dtype=bool)
+        return cls(
+            key=structure_key(project),
+            bones=tuple(bake.bones),
+            ik=ik,
+            parent=parent,
+            leaf=leaf,
+            chain_of_bone=chain_of_bone,
+            chains=tuple(c.name for c in project.chains),
+            chain_cols={c.name: [col[b] for b in c.bones if b in col] for c in project.chains},
+            targets=tuple(t.name for t in project.targets),
+            target_chain={t.name: next((c.name for c in project.chains if c.target == t.name), None)
+                          for t in project.targets},
+            spaces=tuple((s.name, s.parent) for s in project.spaces),
+        )
+
+
+@dataclass(frozen=True)
+class LimitArc:
+    """One limited joint: ``center`` world point, ``frame`` the parent frame's linear
+    part (2x2, maps local directions to world), ``lo``/``hi``/``angle`` radians in that
+    frame, ``bound`` True when the chain is limited on this frame at this joint."""
+
+    chain: str
+    bone: str
+    center: np.ndarray
+    frame: np.ndarray
+    lo: float
+    hi: float
+    angle: float
+    bound: bool
+
+
+@dataclass(frozen=True)
+class FrameState:
+    """One frame of the Bake, ready to paint. Positions are world (N, 2) arrays.
+
+    Chains (rows in ``chains`` order): shoulder, elbow, ghost (mirror elbow), end,
+    target (the smoothed target, where the residual points), residual (shoulder-space
+    units), cause (index into CAUSES), sensitivity (deg per unit), limited, reach
+    (C, 2) inner/outer in shoulder units, soft (C,) soft band width, ring (C, 2, 2)
+    the shoulder space's linear part.
+    Targets (rows in ``targets`` order): handle = declared position carried to world
+    with its declared space at this frame; space = that space's name.
+    """
+
+    frame: float
+    row: int
+    joints: np.ndarray
+    tips: np.ndarray
+    world_rotation: np.ndarray
+    chains: tuple[str, ...]
+    shoulder: np.ndarray
+    elbow: np.ndarray
+    ghost: np.ndarray
+    end: np.ndarray
+    target: np.ndarray
+    residual: np.ndarray
+    cause: np.ndarray
+    sensitivity: np.ndarray
+    limited: np.ndarray
+    reach: np.ndarray
+    soft: np.ndarray
+    ring: np.ndarray
+    targets: tuple[str, ...]
+    handle: np.ndarray
+    space: tuple[str, ...]
+    limits: tuple[LimitArc, ...]
+    onion: tuple[tuple[int, np.ndarray, np.ndarray], ...]
+    space_origin: dict = field(default_factory=dict)
+
+    def bounds(self) -> np.ndarray | None:
+        """(2, 2) min/max corner of everything drawn at this frame, or None if empty."""
+        parts = [a for a in (self.joints, self.tips, self.handle, self.target, self.end) if a.size]
+        if not parts:
+            return None
+        pts = np.concatenate([a.reshape(-1, 2) for a in parts])
+        return np.stack([pts.min(axis=0), pts.max(axis=0)])
+
+
+def _at(aff: Affine, index) -> tuple[float, ...]:
+    """(a, b, c, d, tx, ty) of one frame (and column) of ``aff``, without building an
+    Affine (this runs for every chain on every pointer move)."""
+    return tuple(float(v[index]) if np.ndim(v) else float(v) for v in aff.fields())
+
+
+def _linear(f) -> np.ndarray:
+    return np.array([[f[0], f[1]], [f[2], f[3]]])
+
+
+def _apply(f, p) -> np.ndarray:
+    return np.array([f[0] * p[0] + f[1] * p[1] + f[4], f[2] * p[0] + f[3] * p[1] + f[5]])
+
+
+class RowCache:
+    """Rows already read, per chain and per target, reused while the ChainBake object,
+    the model item and the row are the same: an incremental evaluation keeps the
+    ChainBake of every chain it did not solve again, so a drag re-reads one chain."""
+
+    def __init__(self):
+        self._items: dict = {}
+
+    def get(self, key, row: int, deps: tuple, compute):
+        """The cached value of ``key`` if ``row`` is the same and every object in
+        ``deps`` is the same object (identity, never equality), else ``compute()``."""
+        hit = self._items.get(key)
+        if hit is not None and hit[0] == row and len(hit[1]) == len(deps) \
+                and all(a is b for a, b in zip(hit[1], deps)):
+            return hit[2]
+        value = compute()
+        self._items[key] = (row, deps, value)
+        return value
+
+    def clear(self) -> None:
+        self._items.clear()
+
+
+def _chain_row(cb, chain, bake, row, structure):
+    ring = _linear(_at(cb.shoulder_to_world, row))
+    limits = ()
+    if chain is not None and any(chain.limit(j) is not None for j in range(len(chain.bones))):
+        limits = tuple(_limit_arcs(chain, bake, row, structure, ring, bool(cb.limited[row])))
+    vectors = np.stack([cb.shoulder_world[row], cb.elbow_world[row], cb.ghost_elbow_world[row],
+                        cb.end_world[row], cb.target_world[row]])
+    scalars = (float(cb.residual[row]), float(cb.sensitivity[row]), float(cb.softness[row]),
+               int(cb.cause[row]), bool(cb.limited[row]))
+    return vectors, scalars, cb.reach, ring, limits
+
+
+def gather(project, bake, frame, structure: Structure, onion: bool = False, cache: RowCache | None = None) -> FrameState:
+    """Read row ``bake.index(frame)`` of ``bake`` into a FrameState (``cache``: rows
+    read for the previous state, reused where nothing changed)."""
+    cache = cache if cache is not None else RowCache()
+    row = bake.index(frame)
+    exact_frame = float(bake.frames[row])
+    names = structure.chains
+    n = len(names)
+    vectors = np.zeros((n, 5, 2))
+    residual, sensitivity, soft = np.zeros(n), np.zeros(n), np.zeros(n)
+    cause, limited = np.zeros(n, dtype=int), np.zeros(n, dtype=bool)
+    reach, ring = np.zeros((n, 2)), np.tile(np.eye(2), (n, 1, 1))
+    limits: list[LimitArc] = []
+    chains_by_name = {c.name: c for c in project.chains}
+    for i, name in enumerate(names):
+        cb = bake.chains.get(name)
+        if cb is None:
+            continue
+        chain = chains_by_name.get(name)
+        v, sc, reach_i, ring_i, arcs = cache.get(("chain", name), row, (cb, chain),
+                                                 lambda: _chain_row(cb, chain, bake, row, structure))
+        vectors[i] = v
+        residual[i], sensitivity[i], soft[i], cause[i], limited[i] = sc
+        reach[i], ring[i] = reach_i, ring_i
+        limits.extend(arcs)
+
+    handle = np.zeros((len(structure.targets), 2))
+    space = []
+    for j, tname in enumerate(structure.targets):
+        t = project.target(tname)
+        cname = structure.target_chain.get(tname)
+        cb = bake.chains.get(cname) if cname else None
+        handle[j], sname = cache.get(("target", tname), row, (cb, t, bake.spaces),
+                                     lambda: _handle(t, cb, bake, row, exact_frame))
+        space.append(sname)
+
+    onion_rows = []
+    if onion:
+        for off in ONION_OFFSETS:
+            r = row + off
+            if 0 <= r < len(bake):
+                onion_rows.append((off, bake.joint_world[r], bake.tip_world[r]))
+
+    origins = {}
+    for sname, parent in structure.spaces:
+        aff = bake.spaces.get(sname)
+        if aff is not None:
+            f = _at(aff, row)
+            origins[sname] = (np.array([f[4], f[5]]), _linear(f), parent)
+
+    return FrameState(
+        frame=exact_frame, row=row,
+        joints=bake.joint_world[row], tips=bake.tip_world[row], world_rotation=bake.world_rotation[row],
+        chains=names, shoulder=vectors[:, 0], elbow=vectors[:, 1], ghost=vectors[:, 2], end=vectors[:, 3],
+        target=vectors[:, 4], residual=residual, cause=cause, sensitivity=sensitivity, limited=limited,
+        reach=reach, soft=soft, ring=ring, targets=structure.targets, handle=handle, space=tuple(space),
+        limits=tuple(limits), onion=tuple(onion_rows), space_origin=origins,
+    )
+
+
+def _handle(t, cb, bake, row, frame):
+    """A target's declared position carried to world with its declared space at ``row``,
+    and that space's name."""
+    if cb is not None:
+        declared = cb.target_declared[row]
+        sname = t.space.values()[int(cb.target_space[row])]
+    else:
+        declared = np.asarray(t.position.value_at(frame))
+        sname = t.space.value_at(frame)
+    aff = bake.spaces.get(sname)
+    return (_apply(_at(aff, row), declared) if aff is not None else np.asarray(declared, float)), sname
+
+
+def _limit_arcs(chain, bake, row, structure, shoulder_frame, limited):
+    cols = structure.chain_cols.get(chain.name, [])
+    out = []
+    for i, col in enumerate(cols):
+        bounds = chain.limit(i)
+        if bounds is None:
+            continue
+        lo, hi = float(bounds[0]), float(bounds[1])
+        if i == 0:
+            frame = shoulder_frame
+        else:
+            frame = _linear(_at(bake.bone_world, (row, cols[i - 1])))
+        angle = float(bake.local_rotation[row, col])
+        near = min(abs(float(wrap_angle(angle - lo))), abs(float(wrap_angle(angle - hi))))
+        out.append(LimitArc(chain.name, bake.bones[col], np.asarray(bake.joint_world[row, col]), frame,
+                            lo, hi, angle, limited and near < LIMIT_TOLERANCE))
+    return out
+
+
+def world_to_space(bake, space: str, row: int, point) -> np.ndarray:
+    """A world point in ``space``'s coordinates at ``row`` (the drag conversion)."""
+    if space == WORLD:
+        return np.asarray(point, dtype=float)
+    return bake.spaces[space].take(row).inverse().apply(np.asarray(point, dtype=float))

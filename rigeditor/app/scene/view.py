@@ -1,0 +1,403 @@
+"""The central scene: the rig at the current frame, its targets and the overlays.
+
+Model space is y-up; the view flips y with its transform and nothing else does.
+Navigation: wheel zooms at the cursor, middle-drag or Space+left-drag pans, F frames
+everything, Shift+F the selection. Left click selects (Shift/Ctrl toggles), a drag on
+a target moves it in its declared space, a drag on an FK bone rotates it, a double
+click on an IK bone selects its chain, Esc during a drag cancels it.
+"""
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import QPointF, QRect, QRectF, Qt, Signal
+from PySide6.QtGui import QPainter, QRegion
+from PySide6.QtWidgets import QGraphicsScene, QGraphicsView
+
+from rigeditor.app import style
+from rigeditor.app.scene.gestures import BoneRotateDrag, TargetDrag
+from rigeditor.app.scene.grid import draw_grid
+from rigeditor.app.scene.hud import Hud, JitterLegend
+from rigeditor.app.scene.layers import (
+    BoneLayer, LabelLayer, OnionLayer, SceneContext, TargetLayer, report_paint_error,
+)
+from rigeditor.app.scene.overlays import (
+    GhostLayer, JitterLayer, LimitLayer, ReachLayer, ResidualLayer, SpaceLayer,
+)
+from rigeditor.app.scene.navigation import SCENE_EXTENT, NavigationMixin
+from rigeditor.app.scene.paint import DeviceMap
+from rigeditor.app.scene.picking import pick
+from rigeditor.app.scene.state import RowCache, Structure, gather, structure_key
+
+
+class SceneView(NavigationMixin, QGraphicsView):
+    """``SceneView(doc)``: draws ``doc.bake`` at ``doc.row`` and edits through
+    ``doc.apply``.
+
+    OVERLAY_NAMES: overlay name -> menu label, in menu order. ``overlays``: name ->
+    shown (a copy); ``set_overlay(name, on)`` changes one and emits overlayChanged.
+    statusMessage(str): short hints for the status bar. zoomChanged(float): pixels
+    per model unit.
+    """
+
+    OVERLAY_NAMES = {
+        "reach": "Reach Rings",
+        "residual": "Residual",
+        "jitter": "Jitter (Elbow Sensitivity)",
+        "limits": "Joint Limits",
+        "ghost": "Mirror Solution",
+        "spaces": "Space Origins",
+        "onion": "Onion Skin",
+    }
+    DEFAULT_OFF = ("onion",)
+
+    overlayChanged = Signal(str, bool)
+    statusMessage = Signal(str)
+    zoomChanged = Signal(float)
+
+    def __init__(self, doc, parent=None):
+        super().__init__(parent)
+        self.doc = doc
+        self.ctx = SceneContext()
+        self._overlays = {name: name not in self.DEFAULT_OFF for name in self.OVERLAY_NAMES}
+        self._scale = 1.0
+        self._auto_frame = True  # frame everything on show/resize until the user navigates
+        self._frame_pending = False  # frame everything on the next refresh (new document)
+        self._space_down = False
+        self._pan_last: QPointF | None = None
+        self._gesture = None
+        self._rows = RowCache()
+
+        scene = QGraphicsScene(self)
+        scene.setItemIndexMethod(QGraphicsScene.NoIndex)  # the layers move on every edit
+        scene.setSceneRect(QRectF(-SCENE_EXTENT, -SCENE_EXTENT, 2 * SCENE_EXTENT, 2 * SCENE_EXTENT))
+        self.setScene(scene)
+        self.setRenderHint(QPainter.Antialiasing, True)
+        self.setTransformationAnchor(QGraphicsView.NoAnchor)
+        self.setResizeAnchor(QGraphicsView.AnchorViewCenter)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        self.setViewportUpdateMode(QGraphicsView.MinimalViewportUpdate)
+        self.setOptimizationFlag(QGraphicsView.DontAdjustForAntialiasing, True)
+        self.setOptimizationFlag(QGraphicsView.DontSavePainterState, True)  # layers save their own
+        self.setCacheMode(QGraphicsView.CacheBackground)  # the grid only changes with the view
+        self.setFrameShape(QGraphicsView.NoFrame)
+        self.setFocusPolicy(Qt.StrongFocus)
+        self.setMouseTracking(True)
+        self.viewport().setMouseTracking(True)
+
+        ctx = self.ctx
+        self._layers = {
+            "onion": OnionLayer(ctx, 0),
+            "reach": ReachLayer(ctx, 1),
+            "spaces": SpaceLayer(ctx, 2),
+            "limits": LimitLayer(ctx, 3),
+            "ghost": GhostLayer(ctx, 4),
+            "bones": BoneLayer(ctx, 5),
+            "jitter": JitterLayer(ctx, 6),
+            "residual": ResidualLayer(ctx, 7),
+            "targets": TargetLayer(ctx, 8),
+        }
+        self._layers["labels"] = LabelLayer(ctx, 9, [
+            self._layers["targets"].labels, self._layers["residual"].labels,
+            self._layers["jitter"].labels, self._layers["spaces"].labels,
+        ])
+        for name, layer in self._layers.items():
+            layer.setVisible(self._overlays.get(name, True))
+            scene.addItem(layer)
+
+        self._hud = Hud(self)
+        self._legend = JitterLegend(self)
+        self._legend.setVisible(self._overlays["jitter"])
+
+        doc.projectChanged.connect(self._on_project_changed)
+        doc.bakeChanged.connect(self.refresh)
+        doc.frameChanged.connect(self._on_frame_changed)
+        doc.selectionChanged.connect(self._on_selection_changed)
+        doc.modeChanged.connect(self._update_hud)
+        self._apply_zoom(1.0)
+        self._on_selection_changed()
+        self.refresh()
+        self._update_hud()
+
+    # ------------------------------------------------------------------ public
+    @property
+    def overlays(self) -> dict[str, bool]:
+        return dict(self._overlays)
+
+    def set_overlay(self, name: str, on: bool) -> None:
+        if name not in self._overlays:
+            raise KeyError(f"set_overlay: unknown overlay {name!r}; one of {list(self.OVERLAY_NAMES)}")
+        on = bool(on)
+        if self._overlays[name] == on:
+            return
+        self._overlays[name] = on
+        self._layers[name].setVisible(on)
+        if name == "jitter":
+            self._legend.setVisible(on)
+        if name == "onion":
+            self.refresh()  # the onion rows are only gathered when shown
+        self._repaint_all()
+        self.overlayChanged.emit(name, on)
+
+    def layer(self, name: str):
+        """The item drawing ``name`` (an overlay name, or bones / targets / labels)."""
+        return self._layers[name]
+
+    def refresh(self) -> None:
+        """Re-read the Bake at the current frame and repaint what changed (the
+        structure is rebuilt only when bones, targets, chains or spaces were added,
+        removed, renamed or re-parented)."""
+        doc = self.doc
+        self.ctx.project = doc.project
+        full = False
+        st = self.ctx.structure
+        if st is None or st.key != structure_key(doc.project) or st.bones != doc.bake.bones:
+            self.ctx.structure = Structure.build(doc.project, doc.bake)
+            self._rows.clear()
+            self.ctx.update_emphasis()
+            full = True
+        old = self.ctx.state
+        self.ctx.state = gather(doc.project, doc.bake, doc.frame, self.ctx.structure,
+                                onion=self._overlays["onion"], cache=self._rows)
+        if self._frame_pending and self.isVisible():
+            self._frame_pending = False
+            self._auto_frame_now()
+            return
+        dm = DeviceMap(self.viewportTransform())
+        before = self._layers["labels"].layout(dm, keep=not full, bounds=self._label_bounds())
+        if full or old is None:
+            self.viewport().update()
+            return
+        boxes = [self._layers["labels"].label_damage(before)]
+        for name, layer in self._layers.items():
+            if name == "labels" or not layer.isVisible():
+                continue
+            d = layer.damage(old, self.ctx.state, dm)
+            if d is None:
+                self.viewport().update()
+                return
+            boxes.append(d)
+        self._update_boxes(np.concatenate(boxes))
+
+    MAX_DAMAGE_RECTS = 12  # beyond this, one bounding rectangle (Qt's region union is quadratic)
+
+    def _update_boxes(self, boxes: np.ndarray) -> None:
+        """Repaint device boxes (K, 4) x0, y0, x1, y1 of the viewport (padded by
+        2 px for antialiasing)."""
+        if not boxes.size:
+            return
+        vp = self.viewport().rect()
+        b = np.empty_like(boxes)
+        b[:, 0] = np.maximum(np.floor(boxes[:, 0]) - 2, vp.left())
+        b[:, 1] = np.maximum(np.floor(boxes[:, 1]) - 2, vp.top())
+        b[:, 2] = np.minimum(np.ceil(boxes[:, 2]) + 3, vp.right() + 1)
+        b[:, 3] = np.minimum(np.ceil(boxes[:, 3]) + 3, vp.bottom() + 1)
+        b = b[(b[:, 2] > b[:, 0]) & (b[:, 3] > b[:, 1])]
+        if not len(b):
+            return
+        if len(b) > self.MAX_DAMAGE_RECTS:
+            b = np.array([[b[:, 0].min(), b[:, 1].min(), b[:, 2].max(), b[:, 3].max()]])
+        region = QRegion()
+        for x0, y0, x1, y1 in b.astype(int).tolist():
+            region += QRect(x0, y0, x1 - x0, y1 - y0)
+        self.viewport().update(region)
+
+    def _repaint_all(self) -> None:
+        """Lay the labels out again and repaint the whole view (zoom, selection,
+        hover, overlays)."""
+        self.ctx.update_emphasis()
+        if self.ctx.state is not None:
+            self._layers["labels"].layout(DeviceMap(self.viewportTransform()), bounds=self._label_bounds())
+        self.viewport().update()
+
+    def _label_bounds(self):
+        r = self.viewport().rect()
+        return (r.left() + 2.0, r.top() + 2.0, r.right() - 2.0, r.bottom() - 2.0)
+
+    def item_at(self, pos):
+        """(kind, name) of the target or bone under viewport ``pos``, or None."""
+        if self.ctx.state is None:
+            return None
+        return pick(self.ctx.state, self.ctx.structure, DeviceMap(self.viewportTransform()), pos)
+
+    # ------------------------------------------------------------------ doc signals
+    def _on_project_changed(self) -> None:
+        stack = self.doc.undo_stack
+        if stack.count() == 0 and self.ctx.structure is not None \
+                and self.ctx.structure.key != structure_key(self.doc.project):
+            self._frame_pending = True  # another document was opened: show all of it
+        self.ctx.project = self.doc.project
+
+    def _on_frame_changed(self, _frame: int) -> None:
+        self.refresh()
+        self._update_hud()
+
+    def _on_selection_changed(self) -> None:
+        sel = {"bone": set(), "target": set(), "chain": set()}
+        for kind, name in self.doc.selection:
+            if kind in sel:
+                sel[kind].add(name)
+        self.ctx.selected = sel
+        self._repaint_all()
+
+    def _update_hud(self, *_):
+        self._hud.set_text(self.doc.mode, int(self.doc.frame))
+
+    # ------------------------------------------------------------------ internals
+    def drawBackground(self, painter: QPainter, rect: QRectF) -> None:  # noqa: N802
+        """The grid (style.GRID_*), cached by the view until it zooms or scrolls."""
+        painter.fillRect(rect, style.BACKGROUND)
+        painter.save()
+        try:
+            draw_grid(painter, rect, self._scale)
+        except Exception:  # noqa: BLE001 - see report_paint_error
+            report_paint_error("grid")
+        finally:
+            painter.restore()
+
+    def _auto_frame_now(self):
+        self.frame_all()
+        self._auto_frame = True
+
+    # ------------------------------------------------------------------ Qt events
+    def showEvent(self, event):  # noqa: N802
+        super().showEvent(event)
+        if self._auto_frame:
+            self._auto_frame_now()
+
+    def resizeEvent(self, event):  # noqa: N802
+        super().resizeEvent(event)
+        self._hud.place()
+        self._legend.place()
+        if self._auto_frame and self.isVisible():
+            self._auto_frame_now()
+        else:
+            self._repaint_all()
+
+    def scrollContentsBy(self, dx, dy):  # noqa: N802
+        super().scrollContentsBy(dx, dy)
+        self._repaint_all()  # labels are laid out in viewport pixels, inside the view
+
+    def keyPressEvent(self, event):  # noqa: N802
+        key, mods = event.key(), event.modifiers()
+        if key == Qt.Key_F and not (mods & (Qt.ControlModifier | Qt.AltModifier)):
+            self.frame_selection() if mods & Qt.ShiftModifier else self.frame_all()
+        elif key == Qt.Key_Space and not event.isAutoRepeat():
+            self._space_down = True
+            self.viewport().setCursor(Qt.OpenHandCursor)
+        elif key == Qt.Key_Escape and self._gesture is not None:
+            self._cancel_gesture()
+        else:
+            super().keyPressEvent(event)
+
+    def keyReleaseEvent(self, event):  # noqa: N802
+        if event.key() == Qt.Key_Space and not event.isAutoRepeat():
+            self._space_down = False
+            self.viewport().unsetCursor()
+        else:
+            super().keyReleaseEvent(event)
+
+    def mousePressEvent(self, event):  # noqa: N802
+        pos, button = event.position(), event.button()
+        if button == Qt.MiddleButton or (button == Qt.LeftButton and self._space_down):
+            self._pan_last = pos
+            self.viewport().setCursor(Qt.ClosedHandCursor)
+            event.accept()
+            return
+        if button != Qt.LeftButton:
+            super().mousePressEvent(event)
+            return
+        hit = self.item_at(pos)
+        toggle = bool(event.modifiers() & (Qt.ShiftModifier | Qt.ControlModifier))
+        self._select(hit, toggle)
+        if hit is not None and not toggle:
+            self._begin_gesture(hit, self.map_from_viewport(pos))
+        event.accept()
+
+    def mouseMoveEvent(self, event):  # noqa: N802
+        pos = event.position()
+        if self._pan_last is not None:
+            d = pos - self._pan_last
+            self._pan_last = pos
+            self.pan_by(d.x(), d.y())
+        elif self._gesture is not None:
+            self._gesture.move(self.map_from_viewport(pos))
+        else:
+            self._set_hover(self.item_at(pos))
+        event.accept()
+
+    def mouseReleaseEvent(self, event):  # noqa: N802
+        if self._pan_last is not None and event.button() in (Qt.MiddleButton, Qt.LeftButton):
+            self._pan_last = None
+            self.viewport().setCursor(Qt.OpenHandCursor) if self._space_down else self.viewport().unsetCursor()
+        elif self._gesture is not None and event.button() == Qt.LeftButton:
+            self._gesture.finish()
+            self._gesture = None
+            self.ctx.active_chain = None
+            self.viewport().unsetCursor()
+            self._repaint_all()
+        event.accept()
+
+    def mouseDoubleClickEvent(self, event):  # noqa: N802
+        hit = self.item_at(event.position())
+        if hit and hit[0] == "bone":
+            chain = self.ctx.structure.chain_of_bone.get(hit[1])
+            if chain:
+                self.doc.select([("chain", chain)])
+        event.accept()
+
+    def leaveEvent(self, event):  # noqa: N802
+        self._set_hover(None)
+        super().leaveEvent(event)
+
+    # ------------------------------------------------------------------ gestures
+    def _select(self, hit, toggle: bool) -> None:
+        current = list(self.doc.selection)
+        if toggle:
+            if hit is None:
+                return
+            self.doc.select([s for s in current if s != hit] if hit in current else current + [hit])
+        else:
+            self.doc.select([hit] if hit else [])
+
+    def _begin_gesture(self, hit, world) -> None:
+        kind, name = hit
+        self._auto_frame = False
+        if kind == "target":
+            j = self.ctx.state.targets.index(name)
+            self._gesture = TargetDrag(self.doc, name, self.ctx.state.handle[j], world)
+            chains = self._gesture.chains
+            self.ctx.active_chain = chains[0] if chains else None
+            self.viewport().setCursor(Qt.ClosedHandCursor)
+            self._repaint_all()
+        elif kind == "bone":
+            chain = self.ctx.structure.chain_of_bone.get(name)
+            if chain is not None:
+                target = self.doc.project.chain(chain).target
+                self.statusMessage.emit(f"{name} is driven by chain {chain}: drag its target {target}"
+                                        " (double-click selects the chain)")
+                return
+            self._gesture = BoneRotateDrag(self.doc, name, world)
+
+    def _cancel_gesture(self) -> None:
+        g, self._gesture = self._gesture, None
+        g.finish()
+        if g.moved:
+            self.doc.cancel_gesture()
+        self.ctx.active_chain = None
+        self.viewport().unsetCursor()
+        self._repaint_all()
+
+    def _set_hover(self, hit) -> None:
+        if hit == self.ctx.hover:
+            return
+        self.ctx.hover = hit
+        if hit is None:
+            self.viewport().unsetCursor()
+        elif hit[0] == "target":
+            self.viewport().setCursor(Qt.OpenHandCursor)
+        elif hit[0] == "bone" and hit[1] not in self.ctx.structure.chain_of_bone:
+            self.viewport().setCursor(Qt.SizeAllCursor)
+        else:
+            self.viewport().setCursor(Qt.PointingHandCursor)
+        self._repaint_all()
