@@ -8,16 +8,17 @@ from dataclasses import replace
 import numpy as np
 import PySide6
 import pytest
-from PySide6.QtCore import QObject, QPoint, QPointF, Qt
-from PySide6.QtGui import QColor, QImage, QWheelEvent
+from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, Qt
+from PySide6.QtGui import QAction, QColor, QImage, QKeyEvent, QKeySequence, QWheelEvent
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QHBoxLayout, QMainWindow, QWidget
 
 from rigeditor.app import style
 from rigeditor.app.document import Document
 from rigeditor.app.scene import OVERLAY_NAMES, SceneView
 from rigeditor.app.scene.layers import PAINT_ERRORS
 from rigeditor.app.scene.paint import format_units
+from rigeditor.app.tools import EditTool
 from rigeditor.model import Bone
 from rigeditor.model.examples import EXAMPLES
 
@@ -53,6 +54,7 @@ def to_world(view, px) -> np.ndarray:
 
 
 _ALIVE = []
+_WINDOWS = []  # windows around a view, kept until their views are closed
 
 
 @pytest.fixture(autouse=True)
@@ -68,11 +70,13 @@ def _keep_alive():
         view.close()
         doc.undo_stack.cleanChanged.disconnect()
         doc.undo_stack.clear()
+    del _WINDOWS[:]
     assert not PAINT_ERRORS, PAINT_ERRORS[0]
 
 
 def make_view(qtbot, example="arm", frame=0, mode="animate"):
-    doc = Document(EXAMPLES[example]())
+    """``example``: a name in EXAMPLES or a Project."""
+    doc = Document(EXAMPLES[example]() if isinstance(example, str) else example)
     doc.set_frame(frame)
     doc.set_mode(mode)
     view = SceneView(doc)
@@ -536,3 +540,280 @@ def test_escape_cancels_a_drag_and_leaves_nothing_to_redo(qtbot):
     QTest.mouseRelease(vp, Qt.LeftButton, Qt.NoModifier, p1)
     assert doc.project == before
     assert not doc.undo_stack.canRedo() and not doc.undo_stack.canUndo()
+
+
+
+# ---------------------------------------------------------------------- bone tool
+def _tip(doc, bone):
+    return doc.bake.tip_world[doc.row, doc.bake.column(bone)].copy()
+
+
+def _joint(doc, bone):
+    return doc.bake.joint_world[doc.row, doc.bake.column(bone)].copy()
+
+
+def test_the_scene_honours_the_edit_tool_with_a_crosshair(qtbot):
+    doc, view = make_view(qtbot, "walk", frame=0)
+    assert SceneView.HONOURS_EDIT_TOOL is True
+    vp = view.viewport()
+    assert vp.cursor().shape() != Qt.CrossCursor
+    EditTool.of(doc).set_tool("bone")
+    assert vp.cursor().shape() == Qt.CrossCursor
+    # Hovering a bone or a target keeps the crosshair in bone mode.
+    for world in (handle_world(view, "foot_l"), (_joint(doc, "spine") + _tip(doc, "spine")) / 2):
+        QTest.mouseMove(vp, to_px(view, world))
+        assert vp.cursor().shape() == Qt.CrossCursor
+    EditTool.of(doc).set_tool("select")
+    QTest.mouseMove(vp, QPoint(5, 5))
+    assert vp.cursor().shape() != Qt.CrossCursor
+
+
+def test_bone_tool_drag_from_a_tip_makes_a_child_there_in_one_undo_step(qtbot):
+    doc, view = make_view(qtbot, "walk", frame=12)
+    EditTool.of(doc).set_tool("bone")
+    tip = _tip(doc, "head")
+    vp = view.viewport()
+    p0 = to_px(view, tip + (2.0 / view.px_per_unit, 3.0 / view.px_per_unit))  # near the tip, not on it
+    p1 = to_px(view, tip + (70.0, -20.0))
+    count = doc.undo_stack.count()
+    QTest.mousePress(vp, Qt.LeftButton, Qt.NoModifier, p0)
+    for k in range(1, 9):
+        QTest.mouseMove(vp, QPoint(round(p0.x() + (p1.x() - p0.x()) * k / 8), round(p0.y() + (p1.y() - p0.y()) * k / 8)))
+        QApplication.processEvents()
+    # Mid-drag: a preview from the tip itself to the pointer, nothing in the document yet.
+    start, end, snapped, _ = view._preview.bone
+    np.testing.assert_array_equal(start, tip)
+    np.testing.assert_allclose(end, to_world(view, p1), atol=1e-9)
+    assert snapped
+    assert doc.undo_stack.count() == count
+    assert _stale_pixels(view) == 0  # the preview's damage boxes cover what it paints
+    QTest.mouseRelease(vp, Qt.LeftButton, Qt.NoModifier, p1)
+    assert view._preview.bone is None
+    assert doc.undo_stack.count() == count + 1
+    (kind, name), = doc.selection
+    bone = doc.project.bone(name)
+    assert kind == "bone" and bone.parent == "head"
+    assert bone.rest_offset == (doc.project.bone("head").length, 0.0)  # exactly at the tip
+    np.testing.assert_allclose(_joint(doc, name), tip, atol=1e-9)
+    np.testing.assert_allclose(_tip(doc, name), to_world(view, p1), atol=1e-9)
+    doc.undo_stack.undo()
+    assert name not in [b.name for b in doc.project.bones]
+
+
+def test_bone_tool_off_a_tip_parents_to_the_selected_bone_or_makes_a_root(qtbot):
+    doc, view = make_view(qtbot, "walk", frame=0)
+    EditTool.of(doc).set_tool("bone")
+    p0, p1 = QPoint(120, 120), QPoint(200, 90)
+    transform = view.viewportTransform()
+    drag(view, p0, p1)
+    assert view.viewportTransform() == transform  # the first edit of a document keeps the view
+    (_, root), = doc.selection
+    assert doc.project.bone(root).parent is None
+    np.testing.assert_allclose(_joint(doc, root), to_world(view, p0), atol=1e-9)
+    np.testing.assert_allclose(_tip(doc, root), to_world(view, p1), atol=1e-9)
+    # With one bone selected, a drag from elsewhere makes its child, starting where the
+    # drag began (the press does not change the selection in bone mode).
+    doc.select([("bone", "spine")])
+    q0, q1 = QPoint(700, 500), QPoint(760, 560)
+    drag(view, q0, q1)
+    (_, child), = doc.selection
+    assert child != root and doc.project.bone(child).parent == "spine"
+    np.testing.assert_allclose(_joint(doc, child), to_world(view, q0), atol=1e-9)
+    np.testing.assert_allclose(_tip(doc, child), to_world(view, q1), atol=1e-9)
+    assert doc.undo_stack.count() == 2
+
+
+def test_bone_tool_short_drags_and_escape_make_no_bone(qtbot):
+    doc, view = make_view(qtbot, "walk", frame=0)
+    EditTool.of(doc).set_tool("bone")
+    before = doc.project
+    drag(view, QPoint(150, 150), QPoint(152, 151))  # a click, not a drag
+    assert doc.project is before
+    vp = view.viewport()
+    QTest.mousePress(vp, Qt.LeftButton, Qt.NoModifier, QPoint(150, 150))
+    QTest.mouseMove(vp, QPoint(260, 200))
+    assert view._preview.bone is not None
+    QTest.keyClick(view, Qt.Key_Escape)
+    assert view._preview.bone is None
+    QTest.mouseRelease(vp, Qt.LeftButton, Qt.NoModifier, QPoint(260, 200))
+    assert doc.project is before and doc.undo_stack.count() == 0
+    assert vp.cursor().shape() == Qt.CrossCursor
+    # The next drag works as usual.
+    drag(view, QPoint(150, 150), QPoint(260, 200))
+    assert doc.undo_stack.count() == 1
+
+
+# ---------------------------------------------------------------------- setup: tip drags
+def _tip_drag(view, doc, bone, to, steps=6):
+    """Drag ``bone``'s tip (grabbed a few pixels off it) to the pixel of world ``to``;
+    returns where the tip must land (release point plus the grab offset)."""
+    tip = _tip(doc, bone)
+    p0 = to_px(view, tip) + QPoint(2, -2)
+    p1 = to_px(view, to)
+    drag(view, p0, p1, steps)
+    return to_world(view, p1) + (tip - to_world(view, p0))
+
+
+def test_setup_tip_drag_sets_length_and_rest_angle_and_children_follow(qtbot):
+    doc, view = make_view(qtbot, "walk", frame=12, mode="setup")
+    spine0 = doc.project.bone("spine")
+    joint, tip0 = _joint(doc, "spine"), _tip(doc, "spine")
+    count = doc.undo_stack.count()
+    expected = _tip_drag(view, doc, "spine", joint + (40.0, 75.0))
+    spine = doc.project.bone("spine")
+    assert spine.length == pytest.approx(np.hypot(*(expected - joint)), abs=1e-9)  # unit scale here
+    turn = math.atan2(*(expected - joint)[::-1]) - math.atan2(*(tip0 - joint)[::-1])
+    assert spine.rest_rotation == pytest.approx(spine0.rest_rotation + turn, abs=1e-9)
+    assert spine.rotation == spine0.rotation  # setup: nothing keyed
+    np.testing.assert_allclose(_tip(doc, "spine"), expected, atol=1e-9)
+    # The head started at the spine's tip and still does; the arm (at 55 of 60) keeps its offset.
+    assert doc.project.bone("head").rest_offset == (spine.length, 0.0)
+    np.testing.assert_allclose(_joint(doc, "head"), expected, atol=1e-9)
+    assert doc.project.bone("upper_arm_l").rest_offset == (55.0, 0.0)
+    assert doc.selection == (("bone", "spine"),)
+    assert doc.undo_stack.count() == count + 1
+    doc.undo_stack.undo()
+    assert doc.project.bone("spine") == spine0
+    np.testing.assert_array_equal(_tip(doc, "spine"), tip0)
+
+
+def test_tip_drag_is_measured_in_a_scaled_and_mirrored_parent_space(qtbot):
+    from rigeditor.model import Project, Space, Timeline
+    from rigeditor.model.timeline import constant
+
+    character = Space("character", "world", position=constant(20.0, -10.0), rotation=constant(0.3),
+                      scale=constant(-1.5, 0.8))
+    project = Project("mirrored", Timeline(24.0, 0, 10), spaces=(character,), bones=(
+        Bone("root", None, 80.0, rest_rotation=0.4),
+        Bone("child", "root", 40.0, rest_offset=(80.0, 0.0), rest_rotation=-0.7)))
+    doc, view = make_view(qtbot, project, mode="setup")
+    expected = _tip_drag(view, doc, "root", _joint(doc, "root") + (-60.0, 90.0))
+    np.testing.assert_allclose(_tip(doc, "root"), expected, atol=1e-9)  # the tip is under the pointer
+    np.testing.assert_allclose(_joint(doc, "child"), expected, atol=1e-9)
+    space = doc.bake.spaces["character"].take(doc.row)
+    local = space.inverse().apply(expected) - np.array([0.0, 0.0])  # the root's joint is the origin
+    root = doc.project.bone("root")
+    assert root.length == pytest.approx(np.hypot(*local), abs=1e-9)
+    assert root.length != pytest.approx(np.hypot(*(expected - _joint(doc, "root"))), rel=1e-3)
+    assert math.remainder(root.rest_rotation - math.atan2(local[1], local[0]), 2 * math.pi) == pytest.approx(0, abs=1e-9)
+
+
+def test_setup_tip_drag_on_an_ik_bone_changes_its_length_and_the_chain_keeps_solving(qtbot):
+    doc, view = make_view(qtbot, "arm", frame=0, mode="setup")
+    upper0 = doc.project.bone("upper_arm")
+    shoulder, elbow0 = _joint(doc, "upper_arm"), _tip(doc, "upper_arm")
+    aim = shoulder + 110.0 * (elbow0 - shoulder) / np.hypot(*(elbow0 - shoulder)) + (0.0, 25.0)
+    expected = _tip_drag(view, doc, "upper_arm", aim)
+    upper = doc.project.bone("upper_arm")
+    assert upper.length == pytest.approx(np.hypot(*(expected - shoulder)), abs=1e-9)
+    assert upper.length < 140
+    turn = math.atan2(*(expected - shoulder)[::-1]) - math.atan2(*(elbow0 - shoulder)[::-1])
+    assert upper.rest_rotation == pytest.approx(upper0.rest_rotation + turn, abs=1e-9)
+    assert doc.project.bone("forearm").rest_offset == (upper.length, 0.0)  # the chain stays connected
+    cb = doc.bake.chains["arm"]
+    assert cb.reach[1] == pytest.approx(upper.length + 125.0)
+    assert cb.residual[doc.row] < 1e-6  # still reachable: the hand is still on its target
+    assert np.hypot(*(_tip(doc, "upper_arm") - shoulder)) == pytest.approx(upper.length, abs=1e-9)
+    assert doc.undo_stack.count() == 1
+
+
+def test_animate_mode_tip_drag_rotates_and_keeps_the_length(qtbot):
+    doc, view = make_view(qtbot, "walk", frame=6, mode="animate")
+    head0 = doc.project.bone("head")
+    spine0 = doc.project.bone("spine")
+    before = spine0.rotation.value_at(6)[0]
+    _tip_drag(view, doc, "spine", _joint(doc, "spine") + (40.0, 75.0))
+    spine = doc.project.bone("spine")
+    assert spine.length == 60.0 and doc.project.bone("head") == head0
+    assert spine.rest_rotation == spine0.rest_rotation
+    assert abs(spine.rotation.value_at(6)[0] - before) > 0.3  # keyed at frame 6: a rotation
+
+
+def test_escape_cancels_a_tip_drag(qtbot):
+    doc, view = make_view(qtbot, "walk", frame=0, mode="setup")
+    before = doc.project
+    vp = view.viewport()
+    p0 = to_px(view, _tip(doc, "spine"))
+    QTest.mousePress(vp, Qt.LeftButton, Qt.NoModifier, p0)
+    QTest.mouseMove(vp, p0 + QPoint(40, -30))
+    assert doc.project.bone("spine").length != before.bone("spine").length
+    QTest.keyClick(view, Qt.Key_Escape)
+    QTest.mouseRelease(vp, Qt.LeftButton, Qt.NoModifier, p0 + QPoint(40, -30))
+    assert doc.project == before
+    assert not doc.undo_stack.canRedo() and not doc.undo_stack.canUndo()
+
+
+# ---------------------------------------------------------------------- Space
+def _window_with_play_shortcut(qtbot):
+    """The view in a main window with a window-wide Space action (like play/pause),
+    and a plain focusable widget beside it."""
+    doc = Document(EXAMPLES["arm"]())
+    window = QMainWindow()
+    qtbot.addWidget(window)
+    central = QWidget()
+    layout = QHBoxLayout(central)
+    view = SceneView(doc)
+    other = QWidget()
+    other.setFocusPolicy(Qt.StrongFocus)
+    layout.addWidget(view, 1)
+    layout.addWidget(other)
+    window.setCentralWidget(central)
+    _ALIVE.append((doc, view))
+    _WINDOWS.append(window)
+    played = []
+    action = QAction("Play", window)
+    action.setShortcut(QKeySequence(Qt.Key_Space))
+    action.setShortcutContext(Qt.WindowShortcut)
+    action.triggered.connect(lambda: played.append("action"))
+    window.addAction(action)
+    window.resize(1000, 650)
+    with qtbot.waitActive(window):
+        window.show()
+        window.activateWindow()
+    view.playToggleRequested.connect(lambda: played.append("view"))
+    return doc, view, other, played
+
+
+def test_space_tap_in_the_view_asks_to_play_and_does_not_pan(qtbot):
+    doc, view, other, played = _window_with_play_shortcut(qtbot)
+    other.setFocus()
+    QTest.keyClick(other, Qt.Key_Space)
+    assert played == ["action"]  # the window-wide shortcut is live elsewhere
+    view.setFocus()
+    assert view.hasFocus()
+    origin = view.map_to_viewport((0.0, 0.0))
+    QTest.keyClick(view, Qt.Key_Space)
+    assert played == ["action", "view"]  # the view took the key, and asked once
+    # Held down (the system repeats it as auto-repeat release/press pairs), then
+    # released: one request, on the real release.
+    QTest.keyPress(view, Qt.Key_Space)
+    for _ in range(3):
+        QApplication.sendEvent(view, QKeyEvent(QEvent.KeyRelease, Qt.Key_Space, Qt.NoModifier, " ", True))
+        QApplication.sendEvent(view, QKeyEvent(QEvent.KeyPress, Qt.Key_Space, Qt.NoModifier, " ", True))
+    assert played == ["action", "view"]
+    QTest.keyRelease(view, Qt.Key_Space)
+    assert played == ["action", "view", "view"]
+    moved = view.map_to_viewport((0.0, 0.0))
+    assert (moved.x(), moved.y()) == (origin.x(), origin.y())
+    assert view.viewport().cursor().shape() != Qt.OpenHandCursor
+
+
+def test_space_drag_pans_and_does_not_ask_to_play(qtbot):
+    doc, view, other, played = _window_with_play_shortcut(qtbot)
+    view.setFocus()
+    vp = view.viewport()
+    origin = view.map_to_viewport((0.0, 0.0))
+    QTest.keyPress(view, Qt.Key_Space)
+    assert vp.cursor().shape() == Qt.OpenHandCursor
+    QTest.mousePress(vp, Qt.LeftButton, Qt.NoModifier, QPoint(300, 300))
+    QTest.mouseMove(vp, QPoint(330, 320))
+    QTest.mouseMove(vp, QPoint(360, 345))
+    QTest.mouseRelease(vp, Qt.LeftButton, Qt.NoModifier, QPoint(360, 345))
+    QTest.keyRelease(view, Qt.Key_Space)
+    moved = view.map_to_viewport((0.0, 0.0))
+    assert (moved.x() - origin.x(), moved.y() - origin.y()) == pytest.approx((60.0, 45.0), abs=1.0)
+    assert played == []
+    assert doc.selection == () and doc.undo_stack.count() == 0
+    # The next tap asks again.
+    QTest.keyClick(view, Qt.Key_Space)
+    assert played == ["view"]

@@ -1,4 +1,5 @@
-"""What is under the pointer: target handles first, then bones, nearest first."""
+"""What is under the pointer: target handles first, then bones, nearest first; and
+which bone tip (for the tools that grab a tip)."""
 from __future__ import annotations
 
 import numpy as np
@@ -33,3 +34,13 @@ def pick(state, structure, dm, pos):
         if dist[k] <= reach[k]:
             return ("bone", structure.bones[k])
     return None
+
+
+def pick_tip(state, dm, pos, radius_px: float):
+    """Column of the bone whose tip is nearest viewport ``pos`` (a QPointF), if within
+    ``radius_px`` pixels, else None. Where tips coincide, the first bone wins."""
+    if not state.tips.size:
+        return None
+    d = np.hypot(*(dm(state.tips) - np.array([pos.x(), pos.y()])).T)
+    k = int(np.argmin(d))
+    return k if d[k] <= radius_px else None

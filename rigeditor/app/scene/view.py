@@ -2,9 +2,11 @@
 
 Model space is y-up; the view flips y with its transform and nothing else does.
 Navigation: wheel zooms at the cursor, middle-drag or Space+left-drag pans, F frames
-everything, Shift+F the selection. Left click selects (Shift/Ctrl toggles), a drag on
-a target moves it in its declared space, a drag on an FK bone rotates it, a double
-click on an IK bone selects its chain, Esc during a drag cancels it.
+everything, Shift+F the selection; a tap on Space asks to play or pause. Left click
+selects (Shift/Ctrl toggles), a drag on a target moves it in its declared space, a
+drag on an FK bone rotates it, in Setup mode a drag on a bone's tip sets its length
+and rest angle, with the bone tool a drag draws a bone; a double click on an IK bone
+selects its chain, Esc during a drag cancels it (see interaction.py).
 """
 from __future__ import annotations
 
@@ -14,7 +16,6 @@ from PySide6.QtGui import QPainter, QRegion
 from PySide6.QtWidgets import QGraphicsScene, QGraphicsView
 
 from rigeditor.app import style
-from rigeditor.app.scene.gestures import BoneRotateDrag, TargetDrag
 from rigeditor.app.scene.grid import draw_grid
 from rigeditor.app.scene.hud import Hud, JitterLegend
 from rigeditor.app.scene.layers import (
@@ -23,21 +24,27 @@ from rigeditor.app.scene.layers import (
 from rigeditor.app.scene.overlays import (
     GhostLayer, JitterLayer, LimitLayer, ReachLayer, ResidualLayer, SpaceLayer,
 )
+from rigeditor.app.scene.interaction import InteractionMixin
 from rigeditor.app.scene.navigation import SCENE_EXTENT, NavigationMixin
 from rigeditor.app.scene.paint import DeviceMap
 from rigeditor.app.scene.picking import pick
+from rigeditor.app.scene.preview import ToolPreview
 from rigeditor.app.scene.state import RowCache, Structure, gather, structure_key
 
 
-class SceneView(NavigationMixin, QGraphicsView):
+class SceneView(InteractionMixin, NavigationMixin, QGraphicsView):
     """``SceneView(doc)``: draws ``doc.bake`` at ``doc.row`` and edits through
     ``doc.apply``.
 
     OVERLAY_NAMES: overlay name -> menu label, in menu order. ``overlays``: name ->
     shown (a copy); ``set_overlay(name, on)`` changes one and emits overlayChanged.
     statusMessage(str): short hints for the status bar. zoomChanged(float): pixels
-    per model unit.
+    per model unit. playToggleRequested(): Space was tapped in the view (pressed and
+    released without panning): play or pause. HONOURS_EDIT_TOOL: the view draws
+    bones with ``EditTool.of(doc)`` when its tool is "bone".
     """
+
+    HONOURS_EDIT_TOOL = True
 
     OVERLAY_NAMES = {
         "reach": "Reach Rings",
@@ -53,6 +60,7 @@ class SceneView(NavigationMixin, QGraphicsView):
     overlayChanged = Signal(str, bool)
     statusMessage = Signal(str)
     zoomChanged = Signal(float)
+    playToggleRequested = Signal()
 
     def __init__(self, doc, parent=None):
         super().__init__(parent)
@@ -61,8 +69,9 @@ class SceneView(NavigationMixin, QGraphicsView):
         self._overlays = {name: name not in self.DEFAULT_OFF for name in self.OVERLAY_NAMES}
         self._scale = 1.0
         self._auto_frame = True  # frame everything on show/resize until the user navigates
-        self._frame_pending = False  # frame everything on the next refresh (new document)
+        self._opened = doc.project  # the project when the document last got a path (opened, saved)
         self._space_down = False
+        self._space_used = False  # Space is down and has panned (or met a drag): no play toggle
         self._pan_last: QPointF | None = None
         self._gesture = None
         self._rows = RowCache()
@@ -104,20 +113,26 @@ class SceneView(NavigationMixin, QGraphicsView):
         for name, layer in self._layers.items():
             layer.setVisible(self._overlays.get(name, True))
             scene.addItem(layer)
+        self._preview = ToolPreview(ctx, 10)
+        scene.addItem(self._preview)
 
         self._hud = Hud(self)
         self._legend = JitterLegend(self)
         self._legend.setVisible(self._overlays["jitter"])
 
         doc.projectChanged.connect(self._on_project_changed)
+        doc.pathChanged.connect(self._on_path_changed)
         doc.bakeChanged.connect(self.refresh)
         doc.frameChanged.connect(self._on_frame_changed)
         doc.selectionChanged.connect(self._on_selection_changed)
         doc.modeChanged.connect(self._update_hud)
+        doc.modeChanged.connect(self._on_mode_changed)
+        self.edit_tool.toolChanged.connect(self._on_tool_changed)
         self._apply_zoom(1.0)
         self._on_selection_changed()
         self.refresh()
         self._update_hud()
+        self._idle_cursor()
 
     # ------------------------------------------------------------------ public
     @property
@@ -159,10 +174,6 @@ class SceneView(NavigationMixin, QGraphicsView):
         old = self.ctx.state
         self.ctx.state = gather(doc.project, doc.bake, doc.frame, self.ctx.structure,
                                 onion=self._overlays["onion"], cache=self._rows)
-        if self._frame_pending and self.isVisible():
-            self._frame_pending = False
-            self._auto_frame_now()
-            return
         dm = DeviceMap(self.viewportTransform())
         before = self._layers["labels"].layout(dm, keep=not full, bounds=self._label_bounds())
         if full or old is None:
@@ -222,11 +233,19 @@ class SceneView(NavigationMixin, QGraphicsView):
 
     # ------------------------------------------------------------------ doc signals
     def _on_project_changed(self) -> None:
-        stack = self.doc.undo_stack
-        if stack.count() == 0 and self.ctx.structure is not None \
-                and self.ctx.structure.key != structure_key(self.doc.project):
-            self._frame_pending = True  # another document was opened: show all of it
         self.ctx.project = self.doc.project
+
+    def _on_path_changed(self) -> None:
+        """Another document was opened (New, Open, Recover: a new project with an
+        empty history): show all of it. Saving (same project, or edits on the
+        stack) leaves the view alone. (An edit cannot be told from an opening by the
+        history while it is pushed: Qt runs the first command before counting it.)"""
+        opened = self.doc.undo_stack.count() == 0 and self.doc.project is not self._opened
+        self._opened = self.doc.project
+        if opened:
+            self._auto_frame = True
+            if self.isVisible():
+                self._auto_frame_now()
 
     def _on_frame_changed(self, _frame: int) -> None:
         self.refresh()
@@ -277,127 +296,3 @@ class SceneView(NavigationMixin, QGraphicsView):
     def scrollContentsBy(self, dx, dy):  # noqa: N802
         super().scrollContentsBy(dx, dy)
         self._repaint_all()  # labels are laid out in viewport pixels, inside the view
-
-    def keyPressEvent(self, event):  # noqa: N802
-        key, mods = event.key(), event.modifiers()
-        if key == Qt.Key_F and not (mods & (Qt.ControlModifier | Qt.AltModifier)):
-            self.frame_selection() if mods & Qt.ShiftModifier else self.frame_all()
-        elif key == Qt.Key_Space and not event.isAutoRepeat():
-            self._space_down = True
-            self.viewport().setCursor(Qt.OpenHandCursor)
-        elif key == Qt.Key_Escape and self._gesture is not None:
-            self._cancel_gesture()
-        else:
-            super().keyPressEvent(event)
-
-    def keyReleaseEvent(self, event):  # noqa: N802
-        if event.key() == Qt.Key_Space and not event.isAutoRepeat():
-            self._space_down = False
-            self.viewport().unsetCursor()
-        else:
-            super().keyReleaseEvent(event)
-
-    def mousePressEvent(self, event):  # noqa: N802
-        pos, button = event.position(), event.button()
-        if button == Qt.MiddleButton or (button == Qt.LeftButton and self._space_down):
-            self._pan_last = pos
-            self.viewport().setCursor(Qt.ClosedHandCursor)
-            event.accept()
-            return
-        if button != Qt.LeftButton:
-            super().mousePressEvent(event)
-            return
-        hit = self.item_at(pos)
-        toggle = bool(event.modifiers() & (Qt.ShiftModifier | Qt.ControlModifier))
-        self._select(hit, toggle)
-        if hit is not None and not toggle:
-            self._begin_gesture(hit, self.map_from_viewport(pos))
-        event.accept()
-
-    def mouseMoveEvent(self, event):  # noqa: N802
-        pos = event.position()
-        if self._pan_last is not None:
-            d = pos - self._pan_last
-            self._pan_last = pos
-            self.pan_by(d.x(), d.y())
-        elif self._gesture is not None:
-            self._gesture.move(self.map_from_viewport(pos))
-        else:
-            self._set_hover(self.item_at(pos))
-        event.accept()
-
-    def mouseReleaseEvent(self, event):  # noqa: N802
-        if self._pan_last is not None and event.button() in (Qt.MiddleButton, Qt.LeftButton):
-            self._pan_last = None
-            self.viewport().setCursor(Qt.OpenHandCursor) if self._space_down else self.viewport().unsetCursor()
-        elif self._gesture is not None and event.button() == Qt.LeftButton:
-            self._gesture.finish()
-            self._gesture = None
-            self.ctx.active_chain = None
-            self.viewport().unsetCursor()
-            self._repaint_all()
-        event.accept()
-
-    def mouseDoubleClickEvent(self, event):  # noqa: N802
-        hit = self.item_at(event.position())
-        if hit and hit[0] == "bone":
-            chain = self.ctx.structure.chain_of_bone.get(hit[1])
-            if chain:
-                self.doc.select([("chain", chain)])
-        event.accept()
-
-    def leaveEvent(self, event):  # noqa: N802
-        self._set_hover(None)
-        super().leaveEvent(event)
-
-    # ------------------------------------------------------------------ gestures
-    def _select(self, hit, toggle: bool) -> None:
-        current = list(self.doc.selection)
-        if toggle:
-            if hit is None:
-                return
-            self.doc.select([s for s in current if s != hit] if hit in current else current + [hit])
-        else:
-            self.doc.select([hit] if hit else [])
-
-    def _begin_gesture(self, hit, world) -> None:
-        kind, name = hit
-        self._auto_frame = False
-        if kind == "target":
-            j = self.ctx.state.targets.index(name)
-            self._gesture = TargetDrag(self.doc, name, self.ctx.state.handle[j], world)
-            chains = self._gesture.chains
-            self.ctx.active_chain = chains[0] if chains else None
-            self.viewport().setCursor(Qt.ClosedHandCursor)
-            self._repaint_all()
-        elif kind == "bone":
-            chain = self.ctx.structure.chain_of_bone.get(name)
-            if chain is not None:
-                target = self.doc.project.chain(chain).target
-                self.statusMessage.emit(f"{name} is driven by chain {chain}: drag its target {target}"
-                                        " (double-click selects the chain)")
-                return
-            self._gesture = BoneRotateDrag(self.doc, name, world)
-
-    def _cancel_gesture(self) -> None:
-        g, self._gesture = self._gesture, None
-        g.finish()
-        if g.moved:
-            self.doc.cancel_gesture()
-        self.ctx.active_chain = None
-        self.viewport().unsetCursor()
-        self._repaint_all()
-
-    def _set_hover(self, hit) -> None:
-        if hit == self.ctx.hover:
-            return
-        self.ctx.hover = hit
-        if hit is None:
-            self.viewport().unsetCursor()
-        elif hit[0] == "target":
-            self.viewport().setCursor(Qt.OpenHandCursor)
-        elif hit[0] == "bone" and hit[1] not in self.ctx.structure.chain_of_bone:
-            self.viewport().setCursor(Qt.SizeAllCursor)
-        else:
-            self.viewport().setCursor(Qt.PointingHandCursor)
-        self._repaint_all()
