@@ -13,7 +13,7 @@ from dataclasses import replace
 import numpy as np
 
 from rigeditor.core.geometry import Affine
-from rigeditor.model.project import CHARACTER, WORLD, Bone, Chain, Project, Space, Target
+from rigeditor.model.project import CHARACTER, SOLVERS, WORLD, Bone, Chain, Project, Space, Target
 from rigeditor.model.timeline import StepChannel, constant
 
 KINDS = ("bone", "chain", "target", "space")
@@ -254,64 +254,138 @@ def delete_bone_message(project: Project, bone: str) -> str:
 
 # ----------------------------------------------------------------------------- chains and targets
 
-def chain_bones(project: Project, a: str, b: str) -> tuple[str, str]:
-    """The two selected bones as (upper, lower), in either selection order.
+def default_solver(n_bones: int) -> str:
+    """The solver a new chain of ``n_bones`` gets: analytic for two, FABRIK for more."""
+    return "analytic" if n_bones == 2 else "fabrik"
 
-    Refused unless one is the other's child and starts at its tip (a two-bone chain
-    is a connected run), and neither is already driven by a chain.
+
+def solvers_for(n_bones: int) -> tuple[str, ...]:
+    """The solvers a chain of ``n_bones`` may use (analytic drives exactly two)."""
+    return SOLVERS if n_bones == 2 else tuple(s for s in SOLVERS if s != "analytic")
+
+
+def chain_run(project: Project, bones) -> tuple[str, ...]:
+    """The selected ``bones`` (any order) as a chain's run, root to tip.
+
+    Refused, with a message for the user, unless there are two or more, they form a
+    single parent → child run (no gap, no branch), each starts at its parent's tip,
+    and none is already driven by a chain.
     """
-    names = names_of(project, "bone")
-    for n in (a, b):
-        if n not in names:
+    names = list(dict.fromkeys(bones))
+    if len(names) < 2:
+        raise CommandError("An IK chain needs two or more connected bones: select a parent → child run.")
+    known = set(names_of(project, "bone"))
+    for n in names:
+        if n not in known:
             raise CommandError(f"There is no bone named '{n}'.")
-    ba, bb = project.bone(a), project.bone(b)
-    if bb.parent == a:
-        upper, lower = ba, bb
-    elif ba.parent == b:
-        upper, lower = bb, ba
-    else:
-        raise CommandError(f"An IK chain needs two connected bones: '{a}' and '{b}' are not parent and child.")
-    if not (math.isclose(lower.rest_offset[0], upper.length, rel_tol=1e-9)
-            and abs(lower.rest_offset[1]) <= 1e-9 * upper.length):
-        raise CommandError(f"'{lower.name}' does not start at the tip of '{upper.name}' "
-                           f"(offset {tuple(lower.rest_offset)}, tip at ({upper.length:g}, 0)).")
-    for n in (upper.name, lower.name):
+    chosen = set(names)
+    starts = [n for n in names if project.bone(n).parent not in chosen]
+    if len(starts) != 1:
+        if len(names) == 2:
+            a, b = names
+            raise CommandError(f"An IK chain needs two connected bones: '{a}' and '{b}' are not parent and child.")
+        pieces = ", ".join(f"'{n}'" for n in starts) or "nowhere"
+        raise CommandError("An IK chain needs one parent → child run of bones, each the child of the "
+                           f"previous; the selected bones fall apart into pieces starting at {pieces}.")
+    run = [starts[0]]
+    while len(run) < len(names):
+        kids = [b.name for b in project.children(run[-1]) if b.name in chosen]
+        if len(kids) != 1:  # one start and no gap: every chosen bone hangs below it
+            raise CommandError(f"'{run[-1]}' has {len(kids)} selected children ({', '.join(kids)}): "
+                               "an IK chain is a single run, not a branch.")
+        run.append(kids[0])
+    for upper_name, lower_name in zip(run, run[1:]):
+        upper, lower = project.bone(upper_name), project.bone(lower_name)
+        if not (math.isclose(lower.rest_offset[0], upper.length, rel_tol=1e-9)
+                and abs(lower.rest_offset[1]) <= 1e-9 * upper.length):
+            raise CommandError(f"'{lower.name}' does not start at the tip of '{upper.name}' "
+                               f"(offset {tuple(lower.rest_offset)}, tip at ({upper.length:g}, 0)).")
+    for n in run:
         c = project.chain_of_bone(n)
         if c is not None:
             raise CommandError(f"'{n}' is already driven by IK chain '{c.name}'.")
-    return upper.name, lower.name
+    return tuple(run)
 
 
-def add_chain(project: Project, a: str, b: str, space: str, frame: int, *,
-              name: str | None = None, target: str | None = None) -> tuple[Project, str]:
-    """Add a two-bone IK chain over bones ``a`` and ``b`` (either order); returns
-    (project, chain name).
+def chain_bones(project: Project, a: str, b: str) -> tuple[str, str]:
+    """Two selected bones as (upper, lower), in either order (see :func:`chain_run`)."""
+    upper, lower = chain_run(project, (a, b))
+    return upper, lower
 
+
+def add_chain(project: Project, bones, space: str, frame: int, *, name: str | None = None,
+              target: str | None = None, solver: str | None = None) -> tuple[Project, str]:
+    """Add an IK chain over ``bones``, a parent → child run given in any order (see
+    :func:`chain_run`); returns (project, chain name).
+
+    solver: default analytic for two bones, FABRIK for more (see :func:`default_solver`).
     Its new target sits at the chain's end effector as posed at ``frame`` (so adding
-    the chain does not move the arm there), declared in ``space``. The bend starts as
-    the side the lower bone bends to in the rest pose (+1 when straight); from then on
-    it is state, never re-derived.
+    the chain does not move the bones there), declared in ``space``. The bend starts
+    as the side the bones curl to in the rest pose (+1 when straight); from then on it
+    is state, never re-derived (the iterative solvers do not use it).
     """
     from rigeditor.model.evaluate import evaluate  # a one-frame evaluation
 
-    upper, lower = chain_bones(project, a, b)
+    if isinstance(bones, str):
+        raise CommandError("add_chain takes the chain's bones as a sequence of names.")
+    run = chain_run(project, bones)
+    solver = default_solver(len(run)) if solver is None else solver
+    if solver not in solvers_for(len(run)):
+        raise CommandError(_solver_refusal(solver, len(run)))
     if space not in project.space_names():
         raise CommandError(f"There is no space named '{space}'.")
     frames = np.array([float(frame)])
     bake = evaluate(project, frames)
-    tip = bake.tip_world[0, bake.column(lower)]
+    tip = bake.tip_world[0, bake.column(run[-1])]
     local = bake.spaces[space].take(0).inverse().apply(tip)
     position = tuple(float(v) for v in np.asarray(local).reshape(2))
     if name is None:
-        name = unique_name(names_of(project, "chain"), f"{upper}_ik")
+        name = unique_name(names_of(project, "chain"), f"{run[0]}_ik")
     name = _check_new_name(project, "chain", name)
     if target is None:
         target = unique_name(names_of(project, "target"), f"{name}_target")
     target = _check_new_name(project, "target", target)
-    bend = -1.0 if project.bone(lower).rest_rotation < 0 else 1.0
+    curl = sum(project.bone(n).rest_rotation for n in run[1:])
+    bend = -1.0 if curl < 0 else 1.0
     t = Target(target, StepChannel(space), constant(*position))
-    c = Chain(name, (upper, lower), target, bend=constant(bend))
+    c = Chain(name, run, target, solver=solver, bend=constant(bend))
     return replace(project, targets=project.targets + (t,), chains=project.chains + (c,)), name
+
+
+def _solver_refusal(solver: str, n_bones: int) -> str:
+    if solver not in SOLVERS:
+        return f"Unknown solver {solver!r}: choose one of {', '.join(SOLVERS)}."
+    return (f"The analytic solver drives exactly two bones; this chain has {n_bones}. "
+            "Use FABRIK or CCD.")
+
+
+def set_chain_solver(project: Project, chain: str, solver: str) -> Project:
+    """Switch ``chain`` to ``solver`` ("analytic" only for a two-bone chain)."""
+    c = project.chain(chain)
+    if solver not in solvers_for(len(c.bones)):
+        raise CommandError(_solver_refusal(solver, len(c.bones)))
+    return project.with_chain(chain, solver=solver)
+
+
+def set_solver_settings(project: Project, chain: str, *, tolerance: float | None = None,
+                        max_iterations: int | None = None) -> Project:
+    """Set an iterative chain's tolerance (model units, > 0: the solve stops once the
+    end is this close) and/or its iteration budget per frame (an integer >= 1)."""
+    changes = {}
+    if tolerance is not None:
+        tolerance = float(tolerance)
+        if not (math.isfinite(tolerance) and tolerance > 0):
+            raise CommandError(f"A tolerance must be a number > 0 (model units), got {tolerance!r}.")
+        changes["tolerance"] = tolerance
+    if max_iterations is not None:
+        if isinstance(max_iterations, float) and not max_iterations.is_integer():
+            raise CommandError(f"An iteration budget is a whole number, got {max_iterations!r}.")
+        max_iterations = int(max_iterations)
+        if max_iterations < 1:
+            raise CommandError(f"An iteration budget must be at least 1, got {max_iterations}.")
+        changes["max_iterations"] = max_iterations
+    project.chain(chain)
+    return project.with_chain(chain, **changes) if changes else project
 
 
 def delete_chain(project: Project, chain: str, *, keep_target: bool = False) -> Project:

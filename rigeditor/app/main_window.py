@@ -47,7 +47,8 @@ class RigActions(QObject):
         self.add_child_bone_action = act("Add child bone…", lambda: self.add_child_bone(),
                                          tip="A new bone at the tip of the selected bone")
         self.add_chain_action = act("Add IK chain…", self.add_ik_chain, "Ctrl+I",
-                                    "Two connected bones become an IK chain with a target at the hand")
+                                    "A selected parent → child run of bones becomes an IK chain with a "
+                                    "target at its end (2 bones: analytic; more: FABRIK)")
         self.add_object_action = act("Add scene object…", lambda: self.add_scene_object(),
                                      tip="A new space (door, cup, platform) targets can be declared in")
         self.delete_action = act("Delete", self.delete_selected, tip="Delete the selected items")
@@ -72,9 +73,16 @@ class RigActions(QObject):
     def update_enabled(self):
         bones = self.doc.selected("bone")
         self.add_child_bone_action.setEnabled(len(bones) == 1)
-        self.add_chain_action.setEnabled(len(bones) == 2)
+        self.add_chain_action.setEnabled(len(bones) >= 2)
         self.delete_action.setEnabled(bool(self.doc.selection))
-        self.flip_action.setEnabled(current_chain(self.doc) is not None)
+        self.flip_action.setEnabled(self._flippable_chain() is not None)
+
+    def _flippable_chain(self):
+        """The current chain if it has an elbow to flip (the analytic solver's bend)."""
+        chain = current_chain(self.doc)
+        if chain is None or self.doc.project.chain(chain).solver != "analytic":
+            return None
+        return chain
 
     def context_actions(self, item):
         """Actions for the outliner's context menu on ``item`` ((kind, name) or None)."""
@@ -131,13 +139,12 @@ class RigActions(QObject):
         return self._add_bone(parent, values) if values else None
 
     def add_ik_chain(self):
+        """The selected bones (two or more, a parent → child run, any selection order)
+        become an IK chain; its target is declared in the space the user picks."""
         bones = self.doc.selected("bone")
-        if len(bones) != 2:
-            self.dialogs.error(self.window, "Add IK chain", "Select two connected bones (upper and lower).")
-            return None
         p = self.doc.project
         try:
-            commands.chain_bones(p, *bones)
+            run = commands.chain_run(p, bones)
         except commands.CommandError as exc:
             self.dialogs.error(self.window, "Add IK chain", str(exc))
             return None
@@ -148,7 +155,7 @@ class RigActions(QObject):
         if space is None:
             return None
         try:
-            project, name = commands.add_chain(p, *bones, space, self.doc.frame)
+            project, name = commands.add_chain(p, run, space, self.doc.frame)
         except commands.CommandError as exc:
             self.dialogs.error(self.window, "Add IK chain", str(exc))
             return None
@@ -204,7 +211,7 @@ class RigActions(QObject):
         return True
 
     def flip_elbow(self):
-        chain = current_chain(self.doc)
+        chain = self._flippable_chain()
         if chain is None:
             return
         new = commands.flip_bend(self.doc.project, chain, self.doc.frame, animate=self.doc.mode == "animate")
@@ -269,6 +276,9 @@ class MainWindow(QMainWindow):
             self.scene.statusMessage.connect(lambda msg: self.statusBar().showMessage(msg, 4000))
         if hasattr(self.scene, "overlayChanged"):
             self.scene.overlayChanged.connect(self._overlay_changed)
+        toggle = getattr(self.scene, "playToggleRequested", None)
+        if toggle is not None:  # Space in the scene: the timeline's play/pause
+            toggle.connect(self.toggle_playback)
         self._mode_changed(doc.mode)
         self._update_title()
         self.resize(1440, 900)
@@ -481,8 +491,19 @@ class MainWindow(QMainWindow):
             return
         r = chain_readout(self.doc, chain)
         color = style.CAUSE_COLORS[r["cause"]]
-        self.chain_status.setText(f"{chain}: residual {r['residual']:.3f} u ({r['cause_label']}) · {r['reach']}")
+        text = f"{chain}: residual {r['residual']:.3f} u ({r['cause_label']}) · {r['reach']}"
+        if r["solver"] != "analytic":
+            text += f" · {r['iterations']}/{r['max_iterations']} it"
+        self.chain_status.setText(text)
         self.chain_status.setStyleSheet(f"color: {color.name()}; font-weight: bold;")
+
+    def toggle_playback(self):
+        """Play or pause through the timeline's play/pause action (as its Space key does)."""
+        action = getattr(self.timeline, "play_action", None)
+        if action is not None:
+            action.trigger()
+        elif hasattr(self.timeline, "toggle_play"):
+            self.timeline.toggle_play()
 
     def delete(self):
         """Delete: selected timeline keys first, else the selected items."""

@@ -102,10 +102,11 @@ def test_add_chain_puts_its_target_on_the_end_effector_in_the_chosen_space():
     fk = evaluate(p0)
     row = fk.index(frame)
     for space in ("world", "character"):
-        p, chain = commands.add_chain(p0, "beak", "neck_top", space, frame)  # either order
+        p, chain = commands.add_chain(p0, ("beak", "neck_top"), space, frame)  # either order
         valid(p)
         c = p.chain(chain)
         assert c.bones == ("neck_top", "beak") and c.bend.default == (-1.0,)
+        assert c.solver == "analytic"  # the default for two bones
         t = p.target(c.target)
         assert t.space.default == space
         b = evaluate(p)
@@ -116,12 +117,92 @@ def test_add_chain_puts_its_target_on_the_end_effector_in_the_chosen_space():
 
 def test_add_chain_refusals():
     with pytest.raises(CommandError, match="not parent and child"):
-        commands.add_chain(walk(), "thigh_l", "head", "world", 0)
+        commands.add_chain(walk(), ("thigh_l", "head"), "world", 0)
     with pytest.raises(CommandError, match="already driven"):
-        commands.add_chain(walk(), "thigh_l", "shin_l", "world", 0)
+        commands.add_chain(walk(), ("thigh_l", "shin_l"), "world", 0)
     p, _ = commands.add_bone(walk(), "head", 10.0, offset=(5.0, 0.0), name="off")
     with pytest.raises(CommandError, match="tip"):
-        commands.add_chain(p, "head", "off", "world", 0)
+        commands.add_chain(p, ("head", "off"), "world", 0)
+    with pytest.raises(CommandError, match="two or more"):
+        commands.add_chain(walk(), ("head",), "world", 0)
+    with pytest.raises(CommandError, match="sequence"):
+        commands.add_chain(walk(), "head", "world", 0)
+
+
+def neck(project=None):
+    """walk() with a three-bone run on the head: neck_top -> beak -> crest, each at
+    its parent's tip, curling clockwise (rest rotations < 0)."""
+    p, _ = commands.add_bone(project or walk(), "head", 30.0, 0.3, name="neck_top")
+    p, _ = commands.add_bone(p, "neck_top", 25.0, -0.5, name="beak")
+    p, _ = commands.add_bone(p, "beak", 20.0, -0.4, name="crest")
+    return valid(p)
+
+
+def test_add_chain_over_a_three_bone_run_in_any_selection_order():
+    p0 = neck()
+    frame = 17
+    fk = evaluate(p0)
+    row = fk.index(frame)
+    p, chain = commands.add_chain(p0, ("crest", "neck_top", "beak"), "character", frame)
+    valid(p)
+    c = p.chain(chain)
+    assert c.bones == ("neck_top", "beak", "crest")
+    assert c.solver == "fabrik" and c.bend.default == (-1.0,)
+    assert p.target(c.target).space.default == "character"
+    b = evaluate(p)
+    cb = b.chains[chain]
+    # The target sits on the FK end at that frame and the solve holds the end there.
+    assert np.allclose(cb.target_world[row], fk.tip_world[row, fk.column("crest")], atol=1e-9)
+    assert cb.residual[row] <= c.tolerance
+    assert np.all(cb.converged)  # every frame's residual is explained
+    assert np.all(np.isfinite(b.local_rotation))
+    # An explicit solver; analytic is refused for three bones.
+    p, chain = commands.add_chain(p0, ("neck_top", "beak", "crest"), "world", frame, solver="ccd")
+    assert valid(p).chain(chain).solver == "ccd"
+    with pytest.raises(CommandError, match="exactly two"):
+        commands.add_chain(p0, ("neck_top", "beak", "crest"), "world", frame, solver="analytic")
+
+
+@pytest.mark.parametrize("bones, message", [
+    (("neck_top", "crest"), "not parent and child"),             # a gap, two bones
+    (("head", "neck_top", "crest"), "pieces starting at 'head', 'crest'"),  # a gap in a run
+    (("spine", "head", "upper_arm_l"), "2 selected children"),   # a branch
+    (("neck_top", "beak", "nope"), "no bone named 'nope'"),
+    (("thigh_l", "shin_l", "head"), "pieces"),
+])
+def test_chain_run_refusals_say_why(bones, message):
+    with pytest.raises(CommandError, match=message):
+        commands.chain_run(neck(), bones)
+
+
+def test_chain_run_refuses_a_bone_off_its_parents_tip_and_a_driven_bone():
+    p = neck()
+    p = p.with_bone("crest", rest_offset=(20.0, 0.0))  # beak is 25 long
+    with pytest.raises(CommandError, match="'crest' does not start at the tip of 'beak'"):
+        commands.chain_run(p, ("neck_top", "beak", "crest"))
+    p, _ = commands.add_chain(neck(), ("beak", "crest"), "world", 0)
+    with pytest.raises(CommandError, match="already driven"):
+        commands.chain_run(p, ("neck_top", "beak", "crest"))
+
+
+def test_solver_and_iteration_settings():
+    p, chain = commands.add_chain(neck(), ("neck_top", "beak", "crest"), "world", 0)
+    p = valid(commands.set_chain_solver(p, chain, "ccd"))
+    assert p.chain(chain).solver == "ccd"
+    with pytest.raises(CommandError, match="exactly two bones"):
+        commands.set_chain_solver(p, chain, "analytic")
+    with pytest.raises(CommandError, match="Unknown solver"):
+        commands.set_chain_solver(p, chain, "jacobian")
+    p = valid(commands.set_solver_settings(p, chain, tolerance=0.01, max_iterations=12))
+    assert (p.chain(chain).tolerance, p.chain(chain).max_iterations) == (0.01, 12)
+    assert type(p.chain(chain).max_iterations) is int
+    for bad in ({"tolerance": 0.0}, {"tolerance": float("nan")}, {"max_iterations": 0},
+                {"max_iterations": 2.5}):
+        with pytest.raises(CommandError):
+            commands.set_solver_settings(p, chain, **bad)
+    # A two-bone chain may switch between all three.
+    arm_p = valid(commands.set_chain_solver(arm(), "arm", "fabrik"))
+    assert valid(commands.set_chain_solver(arm_p, "arm", "analytic")) == arm()
 
 
 def test_delete_bone_refuses_with_message_or_takes_dependent_chains():

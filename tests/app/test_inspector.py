@@ -11,6 +11,7 @@ from PySide6.QtCore import Qt
 from rigeditor.app import commands
 from rigeditor.app.document import Document
 from rigeditor.app.inspector import KEEP_WORLD, REDECLARE, Inspector, SpinField
+from rigeditor.model import CAUSES
 from rigeditor.model.examples import arm, walk
 from rigeditor.model.validate import problems
 
@@ -212,6 +213,8 @@ def test_readouts_show_residual_cause_and_reach(qtbot):
     doc.set_frame(0)
     assert w.field("readout.reach").text() == "in reach"
     assert "on target" in w.field("readout.residual").text()
+    assert w.field("readout.limits").text() == "none set"
+    assert w.field("readout.converged").text() == "yes"
 
 
 def test_rest_pose_fields_follow_the_mode(qtbot):
@@ -247,3 +250,157 @@ def test_project_fps_and_range(qtbot):
     assert doc.project.timeline.fps == 30.0 and doc.project.timeline.end == 60
     w.field("project.end").setValue(-5)  # before the start: refused
     assert doc.project.timeline.end == 60
+
+
+# ----------------------------------------------------------------------------- longer chains
+
+def three_bone_chain(solver=None):
+    """walk() with neck_top -> beak -> crest on the head, made a chain (FABRIK by default)."""
+    p, _ = commands.add_bone(walk(), "head", 30.0, 0.3, name="neck_top")
+    p, _ = commands.add_bone(p, "neck_top", 25.0, -0.5, name="beak")
+    p, _ = commands.add_bone(p, "beak", 20.0, -0.4, name="crest")
+    p, chain = commands.add_chain(p, ("beak", "crest", "neck_top"), "world", 10, solver=solver)
+    assert problems(p) == []
+    return p, chain
+
+
+def combo_items(combo):
+    return [combo.itemData(i) for i in range(combo.count())]
+
+
+def test_switching_a_three_bone_chain_to_ccd_is_one_undo_step(qtbot):
+    p, chain = three_bone_chain()
+    doc, w, _ = make(qtbot, p)
+    doc.select([("chain", chain)])
+    combo = w.field(f"chain.{chain}.solver")
+    assert combo.currentData() == "fabrik"
+    assert combo_items(combo) == ["fabrik", "ccd"]  # analytic drives two bones only
+    before = doc.undo_stack.count()
+    combo.setCurrentIndex(combo.findData("ccd"))
+    assert doc.project.chain(chain).solver == "ccd"
+    assert doc.undo_stack.count() == before + 1
+    assert problems(doc.project) == []
+    assert np.all(doc.bake.chains[chain].converged)
+    # The rebuilt inspector shows the new solver; undo brings FABRIK back, and the field follows.
+    assert w.field(f"chain.{chain}.solver").currentData() == "ccd"
+    doc.undo_stack.undo()
+    assert doc.project == p
+    assert w.field(f"chain.{chain}.solver").currentData() == "fabrik"
+
+
+def test_tolerance_and_iteration_budget_edits_merge_one_step_each(qtbot):
+    p, chain = three_bone_chain()
+    doc, w, _ = make(qtbot, p)
+    doc.select([("chain", chain)])
+    tol, its = w.field(f"chain.{chain}.tolerance"), w.field(f"chain.{chain}.max_iterations")
+    assert tol.suffix() == " u" and tol.value() == pytest.approx(p.chain(chain).tolerance)
+    for v in (0.01, 0.02, 0.05):
+        tol.setValue(v)
+    assert doc.undo_stack.count() == 1
+    for v in (8, 16, 3):
+        its.setValue(v)
+    assert doc.undo_stack.count() == 2
+    c = doc.project.chain(chain)
+    assert c.tolerance == pytest.approx(0.05) and c.max_iterations == 3 and type(c.max_iterations) is int
+    assert problems(doc.project) == []
+    # The read-out counts against the new budget.
+    assert w.field("readout.iterations").text().endswith("/ 3")
+    doc.undo_stack.undo()
+    assert doc.project.chain(chain).max_iterations == p.chain(chain).max_iterations
+    assert its.value() == p.chain(chain).max_iterations
+    doc.undo_stack.undo()
+    assert doc.project == p
+
+
+def test_every_joint_of_a_long_chain_has_limits_in_degrees(qtbot):
+    p, chain = three_bone_chain()
+    doc, w, _ = make(qtbot, p)
+    doc.select([("chain", chain)])
+    for i in range(3):
+        assert not w.field(f"chain.{chain}.limit{i}.min").isEnabled()
+    w.field(f"chain.{chain}.limit2.on").setChecked(True)
+    w.field(f"chain.{chain}.limit2.min").setValue(-20.0)
+    w.field(f"chain.{chain}.limit2.max").setValue(35.0)
+    assert doc.project.chain(chain).limits == (None, None, pytest.approx((math.radians(-20), math.radians(35))))
+    # The first joint's default limit is a full turn centred on its rest rotation.
+    w.field(f"chain.{chain}.limit0.on").setChecked(True)
+    rest = doc.project.bone("neck_top").rest_rotation
+    assert doc.project.chain(chain).limit(0) == pytest.approx((rest - math.pi, rest + math.pi))
+    assert problems(doc.project) == []
+    assert np.all(doc.bake.chains[chain].converged)
+
+
+def test_two_bone_chain_offers_analytic_and_iterative_chains_have_no_bend(qtbot):
+    doc, w, _ = make(qtbot)
+    doc.select([("chain", "arm")])
+    combo = w.field("chain.arm.solver")
+    assert combo_items(combo) == ["analytic", "fabrik", "ccd"]
+    assert "chain.arm.flip" in w.field_names() and "chain.arm.tolerance" not in w.field_names()
+    assert "readout.iterations" not in w.field_names()  # analytic: one exact solve
+    combo.setCurrentIndex(combo.findData("fabrik"))
+    assert doc.project.chain("arm").solver == "fabrik"
+    names = w.field_names()
+    assert "chain.arm.flip" not in names and "chain.arm.bend" not in names
+    assert {"chain.arm.tolerance", "chain.arm.max_iterations", "readout.iterations"} <= set(names)
+    assert problems(doc.project) == []
+
+
+def test_tail_example_shows_iterations_converged_and_its_wide_limits(qtbot):
+    from rigeditor.model.examples import tail
+
+    doc, w, _ = make(qtbot, tail())
+    doc.select([("chain", "tail")])
+    assert w.field("chain.tail.solver").currentData() == "fabrik"
+    cb = doc.bake.chains["tail"]
+    for frame in (0, 13, 30):
+        doc.set_frame(frame)
+        i = doc.row
+        assert w.field("readout.iterations").text() == f"{int(cb.iterations[i])} / 64"
+        expected = "yes" if bool(cb.converged[i]) and CAUSES[int(cb.cause[i])] != "budget" else "no"
+        assert w.field("readout.converged").text().startswith(expected)
+        assert f"{cb.residual[i]:.3f} u" in w.field("readout.residual").text()
+    # Ten rows of limits; the base's 110°..250° is shown whole (not clipped at 180°).
+    for i in range(10):
+        assert w.field(f"chain.tail.limit{i}.on").isChecked()
+    assert w.field("chain.tail.limit0.max").value() == pytest.approx(250.0)
+    assert w.field("chain.tail.limit0.min").value() == pytest.approx(110.0)
+    assert w.field("chain.tail.tolerance").value() == pytest.approx(0.05)
+
+
+def test_limits_readout_names_the_joints_on_a_limit(qtbot):
+    from rigeditor.app.inspector import joints_at_limit
+    from rigeditor.model.examples import tail
+
+    doc, w, _ = make(qtbot, tail())
+    doc.select([("chain", "tail")])
+    c = doc.project.chain("tail")
+    seen_bound = False
+    for frame in range(0, 49, 4):
+        doc.set_frame(frame)
+        bound = joints_at_limit(doc, "tail")
+        for k, bone in enumerate(c.bones):
+            angle = doc.bake.local_rotation[doc.row, doc.bake.column(bone)]
+            lo, hi = c.limit(k)
+            assert (bone in bound) == (min(abs(angle - lo), abs(angle - hi)) <= 1e-6)
+        text = w.field("readout.limits").text()
+        assert text == ("at limit: " + ", ".join(bound) if bound else "free")
+        seen_bound |= bool(bound)
+    assert seen_bound  # the tail does lean on its limits somewhere
+
+
+def test_a_rebuild_of_the_same_selection_keeps_the_scroll_position(qtbot):
+    doc, w, _ = make(qtbot)
+    w.resize(360, 300)
+    w.show()
+    doc.select([("chain", "arm")])
+    qtbot.wait(10)
+    bar = w._scroll.verticalScrollBar()
+    assert bar.maximum() > 200
+    bar.setValue(200)
+    combo = w.field("chain.arm.solver")
+    combo.setCurrentIndex(combo.findData("ccd"))  # a structural change: the sections are rebuilt
+    assert w.field("chain.arm.solver") is not combo
+    qtbot.waitUntil(lambda: bar.value() == 200)
+    doc.select([("target", "hand")])  # something else: from the top
+    qtbot.wait(10)
+    assert bar.value() == 0

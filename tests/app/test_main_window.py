@@ -174,6 +174,102 @@ def test_add_ik_chain_from_two_selected_bones_in_picked_space(qtbot, tmp_path):
     assert doc.undo_stack.undoText().startswith("Add IK chain")
 
 
+def neck_run():
+    """walk() with neck_top -> beak -> crest on the head, each at its parent's tip."""
+    from rigeditor.app import commands
+
+    p, _ = commands.add_bone(walk(), "head", 30.0, 0.3, name="neck_top")
+    p, _ = commands.add_bone(p, "neck_top", 25.0, -0.5, name="beak")
+    p, _ = commands.add_bone(p, "beak", 20.0, -0.4, name="crest")
+    return p
+
+
+def test_add_ik_chain_from_three_selected_bones_is_fabrik_and_valid(qtbot, tmp_path):
+    w, doc, dialogs = make_window(qtbot, tmp_path, neck_run(), pick="world")
+    doc.set_frame(10)
+    doc.select([("bone", "crest"), ("bone", "neck_top"), ("bone", "beak")])  # any order
+    assert w.rig.add_chain_action.isEnabled()
+    assert w.inspector.field("make_chain").isEnabled()
+    before = doc.bake.tip_world[doc.row, doc.bake.column("crest")].copy()
+    w.rig.add_chain_action.trigger()
+    assert dialogs.asked("error") == []
+    chain = doc.selected("chain")[0]
+    c = doc.project.chain(chain)
+    assert c.bones == ("neck_top", "beak", "crest") and c.solver == "fabrik"
+    assert doc.project.target(c.target).space.default == "world"
+    assert problems(doc.project) == []
+    cb = doc.bake.chains[chain]
+    assert np.all(cb.converged)
+    assert np.linalg.norm(doc.bake.tip_world[doc.row, doc.bake.column("crest")] - before) <= c.tolerance
+    assert doc.undo_stack.count() == 1 and doc.undo_stack.undoText().startswith("Add IK chain")
+    # Its inspector shows the iterative read-outs; an iterative chain has no elbow to flip.
+    assert w.inspector.field("readout.iterations").text().endswith(f"/ {c.max_iterations}")
+    assert not w.rig.flip_action.isEnabled()
+    assert "it" in w.chain_status.text()
+    doc.undo_stack.undo()
+    assert doc.project.chains == neck_run().chains
+
+
+def test_add_ik_chain_refuses_a_selection_that_is_not_one_run(qtbot, tmp_path):
+    w, doc, dialogs = make_window(qtbot, tmp_path, neck_run(), pick="world")
+    doc.select([("bone", "neck_top"), ("bone", "crest"), ("bone", "head")])  # beak missing: a gap
+    why = w.inspector.field("make_chain.why").text()
+    assert not w.inspector.field("make_chain").isEnabled() and "run" in why
+    before = doc.project
+    assert w.rig.add_ik_chain() is None
+    (title, message), = dialogs.asked("error")
+    assert title == "Add IK chain" and message == why and "'crest'" in message
+    assert dialogs.asked("pick") == [] and doc.project is before and doc.undo_stack.count() == 0
+
+
+def test_flip_elbow_follows_the_solver(qtbot, tmp_path):
+    w, doc, _ = make_window(qtbot, tmp_path)
+    doc.select([("chain", "arm")])
+    assert w.rig.flip_action.isEnabled()
+    combo = w.inspector.field("chain.arm.solver")
+    combo.setCurrentIndex(combo.findData("ccd"))
+    assert doc.project.chain("arm").solver == "ccd"
+    assert not w.rig.flip_action.isEnabled()
+    w.rig.flip_action.trigger()  # shortcut or menu while disabled: nothing happens
+    assert doc.project.chain("arm").bend == arm().chain("arm").bend
+    doc.undo_stack.undo()
+    assert w.rig.flip_action.isEnabled()
+
+
+def test_scene_play_toggle_request_plays_and_pauses(qtbot, tmp_path, monkeypatch):
+    import rigeditor.app.scene as scene_module
+    from PySide6.QtCore import Signal
+
+    base = scene_module.SceneView
+    if not hasattr(base, "playToggleRequested"):
+        # The scene's Space key is being added elsewhere: stand in with the same signal.
+        monkeypatch.setattr(scene_module, "SceneView",
+                            type("SceneView", (base,), {"playToggleRequested": Signal()}))
+    w, doc, _ = make_window(qtbot, tmp_path)
+    assert not w.timeline.is_playing()
+    w.scene.playToggleRequested.emit()
+    assert w.timeline.is_playing() and w.timeline.play_action.isChecked()
+    w.scene.playToggleRequested.emit()
+    assert not w.timeline.is_playing() and not w.timeline.play_action.isChecked()
+
+
+def test_space_tapped_in_the_scene_toggles_play_once(qtbot, tmp_path):
+    from PySide6.QtCore import Qt
+
+    w, doc, _ = make_window(qtbot, tmp_path)
+    if not hasattr(w.scene, "playToggleRequested"):
+        pytest.skip("this scene view does not report Space taps")
+    w.show()
+    qtbot.waitExposed(w)
+    w.activateWindow()
+    w.scene.setFocus()
+    qtbot.waitUntil(w.scene.hasFocus)
+    qtbot.keyClick(w.scene, Qt.Key_Space)  # the view claims Space; the window's shortcut stays out
+    assert w.timeline.is_playing()
+    qtbot.keyClick(w.scene, Qt.Key_Space)
+    assert not w.timeline.is_playing()
+
+
 def test_add_child_bone_and_scene_object_through_dialogs(qtbot, tmp_path):
     w, doc, _ = make_window(qtbot, tmp_path, form=[{"name": "hand_bone", "length": 30.0, "angle": 15.0},
                                                    {"name": "cup", "parent": "world"}])

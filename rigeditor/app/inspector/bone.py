@@ -1,0 +1,66 @@
+"""The bone section: name, parent, rest pose (Setup mode) and FK rotation (keyed)."""
+from __future__ import annotations
+
+from rigeditor.app import commands
+from rigeditor.app.inspector.fields import DEG
+
+
+def bone_section(f, name: str) -> None:
+    doc, p = f.doc, f.doc.project
+    bone = p.bone(name)
+    setup = doc.mode == "setup"
+    form = f.group(f"Bone · {name}")
+    f.name_edit(form, "bone", name)
+    below = set(commands.descendants(p, name)) | {name}
+    parents = [None] + [b.name for b in p.bones if b.name not in below]
+    f.combo(form, "Parent", f"bone.{name}.parent", ["(root: character)"] + parents[1:],
+            bone.parent, lambda v: reparent_bone(f, name, v), data=parents)
+    rest_tip = "" if setup else "Rest pose: switch to Setup mode to edit"
+    chain = p.chain_of_bone(name)
+    at_tip = chain is not None and chain.bones.index(name) > 0
+    b = lambda: doc.project.bone(name)  # noqa: E731
+
+    def set_len(v):
+        try:
+            new = commands.set_bone_length(doc.project, name, v)
+        except commands.CommandError:
+            return
+        f.apply(f"Set length of {name}", new, None, f"bones.{name}.length")
+    f.spin(form, "Length", f"bone.{name}.length", 0.01, 1e5, lambda: b().length, set_len,
+           suffix=" u", enabled=setup, tip=rest_tip)
+
+    def set_offset(i, v):
+        off = list(b().rest_offset)
+        off[i] = v
+        f.apply(f"Move {name}", doc.project.with_bone(name, rest_offset=tuple(off)), None,
+                f"bones.{name}.rest_offset")
+    f.vector(form, "Rest offset", f"bone.{name}.rest_offset", -1e5, 1e5, lambda: b().rest_offset,
+             set_offset, enabled=setup and not at_tip)
+    f.spin(form, "Rest rotation", f"bone.{name}.rest_rotation", -360.0, 360.0,
+           lambda: b().rest_rotation,
+           lambda v: f.apply(f"Rotate {name} (rest)", doc.project.with_bone(name, rest_rotation=v),
+                             None, f"bones.{name}.rest_rotation"),
+           suffix="°", scale=DEG, decimals=1, enabled=setup, tip=rest_tip)
+    path = ("bone", name, "rotation")
+    f.spin(form, "FK rotation", f"bone.{name}.rotation", -720.0, 720.0,
+           lambda: b().rotation.value_at(doc.frame)[0],
+           lambda v: f.apply(f"Key rotation of {name}",
+                             commands.set_value(doc.project, path, doc.frame, v, key=True), None,
+                             f"bones.{name}.rotation@{doc.frame}"),
+           suffix="°", scale=DEG, decimals=1, key_path=path, enabled=not setup,
+           tip="Animated rotation on top of the rest pose (keys in Animate mode)")
+    if chain is not None:
+        f.select_link(form, "Driven by IK", "chain", chain.name)
+    if f.rig_actions is not None:
+        f.button(form, "Add child bone…", f"bone.{name}.add_child",
+                 lambda: f.rig_actions.add_child_bone(name))
+
+
+def reparent_bone(f, name, parent) -> None:
+    try:
+        new = commands.reparent_bone(f.doc.project, name, parent)
+    except commands.CommandError as exc:
+        f.dialogs.error(f.owner, "Reparent", str(exc))
+        f.refresh_later()
+        return
+    f.doc.apply(f"Reparent {name} to {parent or 'root'}", new)
