@@ -770,6 +770,10 @@ def _window_with_play_shortcut(qtbot):
     with qtbot.waitActive(window):
         window.show()
         window.activateWindow()
+    # Let the layout settle: a late resize re-frames a view nobody has navigated yet,
+    # which would move the origin the pan tests measure from.
+    qtbot.waitUntil(lambda: view.viewport().width() > 0)
+    qtbot.wait(100)
     view.playToggleRequested.connect(lambda: played.append("view"))
     return doc, view, other, played
 

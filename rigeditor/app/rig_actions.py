@@ -1,0 +1,204 @@
+"""Rig-building actions shared by the menus, the outliner's context menu and the
+inspector's buttons: each asks its question and makes one ``doc.apply``."""
+from __future__ import annotations
+
+from PySide6.QtCore import QObject
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+
+from rigeditor.app import commands
+from rigeditor.app.inspector import current_chain
+from rigeditor.app.tools import EditTool
+from rigeditor.model.project import WORLD
+
+
+class RigActions(QObject):
+    """Rig-building gestures (add bone, add IK chain, scene objects, delete), each with
+    its question to the user and one ``doc.apply``. Shared by menus, the outliner's
+    context menu and the inspector's buttons."""
+
+    def __init__(self, doc, dialogs, window):
+        super().__init__(window)
+        self.doc, self.dialogs, self.window = doc, dialogs, window
+        self.tool = EditTool.of(doc)
+
+        def act(text, slot, shortcut=None, tip=""):
+            a = QAction(text, self)
+            a.triggered.connect(lambda _checked=False: slot())
+            if shortcut:
+                a.setShortcut(QKeySequence(shortcut))
+            a.setStatusTip(tip)
+            return a
+
+        self.add_root_bone_action = act("Add root bone…", self.add_root_bone, tip="A new bone in character space")
+        self.add_child_bone_action = act("Add child bone…", lambda: self.add_child_bone(),
+                                         tip="A new bone at the tip of the selected bone")
+        self.add_chain_action = act("Add IK chain…", self.add_ik_chain, "Ctrl+I",
+                                    "A selected parent → child run of bones becomes an IK chain with a "
+                                    "target at its end (2 bones: analytic; more: FABRIK)")
+        self.add_object_action = act("Add scene object…", lambda: self.add_scene_object(),
+                                     tip="A new space (door, cup, platform) targets can be declared in")
+        self.delete_action = act("Delete", self.delete_selected, tip="Delete the selected items")
+        self.flip_action = act("Flip elbow", self.flip_elbow, "Ctrl+E", "Mirror the selected chain's elbow (bend × −1)")
+        self.tool_group = QActionGroup(self)
+        self.select_tool_action = act("Select tool", lambda: self.tool.set_tool("select"), "V")
+        self.bone_tool_action = act("Bone tool", lambda: self.tool.set_tool("bone"), "B",
+                                    "Drag in the scene to draw a bone (from a bone's tip: a child there)")
+        for a in (self.select_tool_action, self.bone_tool_action):
+            a.setCheckable(True)
+            self.tool_group.addAction(a)
+        self.tool.toolChanged.connect(self._tool_changed)
+        self.tool.error.connect(lambda msg: self.dialogs.error(self.window, "Add bone", msg))
+        self._tool_changed(self.tool.tool)
+        doc.selectionChanged.connect(self.update_enabled)
+        doc.projectChanged.connect(self.update_enabled)
+        self.update_enabled()
+
+    def _tool_changed(self, name):
+        (self.bone_tool_action if name == "bone" else self.select_tool_action).setChecked(True)
+
+    def update_enabled(self):
+        bones = self.doc.selected("bone")
+        self.add_child_bone_action.setEnabled(len(bones) == 1)
+        self.add_chain_action.setEnabled(len(bones) >= 2)
+        self.delete_action.setEnabled(bool(self.doc.selection))
+        self.flip_action.setEnabled(self._flippable_chain() is not None)
+
+    def _flippable_chain(self):
+        """The current chain if it has an elbow to flip (the analytic solver's bend)."""
+        chain = current_chain(self.doc)
+        if chain is None or self.doc.project.chain(chain).solver != "analytic":
+            return None
+        return chain
+
+    def context_actions(self, item):
+        """Actions for the outliner's context menu on ``item`` ((kind, name) or None)."""
+        kind = item[0] if item else None
+        group = item[1] if kind == "group" else None
+        out = []
+        if kind == "bone":
+            out += [self.add_child_bone_action, self.add_chain_action]
+        if kind in (None, "group") and group in (None, "bone"):
+            out.append(self.add_root_bone_action)
+        if kind in ("space", None) or group == "space":
+            out.append(self.add_object_action)
+        if kind == "chain":
+            out.append(self.flip_action)
+        if kind not in (None, "group"):
+            out += [None, self.delete_action]
+        return out
+
+    # ------------------------------------------------------------------ gestures
+    def _bone_form(self, title, name):
+        return self.dialogs.form(self.window, title, [
+            ("name", "Name", name, {"kind": "text"}),
+            ("length", "Length", 100.0, {"kind": "float", "min": 0.01, "max": 1e5, "suffix": " u"}),
+            ("angle", "Angle", 0.0, {"kind": "float", "min": -360.0, "max": 360.0, "decimals": 1,
+                                     "suffix": "° (relative to the parent)"}),
+        ])
+
+    def _add_bone(self, parent, values):
+        import math
+
+        try:
+            project, name = commands.add_bone(self.doc.project, parent, float(values["length"]),
+                                              math.radians(float(values["angle"])), name=values["name"])
+        except commands.CommandError as exc:
+            self.dialogs.error(self.window, "Add bone", str(exc))
+            return None
+        self.doc.apply(f"Add bone {name}", project)
+        self.doc.select([("bone", name)])
+        return name
+
+    def add_root_bone(self):
+        values = self._bone_form("Add root bone", commands.unique_name(commands.names_of(self.doc.project, "bone"), "bone"))
+        return self._add_bone(None, values) if values else None
+
+    def add_child_bone(self, parent=None):
+        if parent is None:
+            bones = self.doc.selected("bone")
+            if len(bones) != 1:
+                self.dialogs.error(self.window, "Add child bone", "Select one bone to add a child to.")
+                return None
+            parent = bones[0]
+        base = commands.unique_name(commands.names_of(self.doc.project, "bone"), f"{parent}_child")
+        values = self._bone_form(f"Add child bone to {parent}", base)
+        return self._add_bone(parent, values) if values else None
+
+    def add_ik_chain(self):
+        """The selected bones (two or more, a parent → child run, any selection order)
+        become an IK chain; its target is declared in the space the user picks."""
+        bones = self.doc.selected("bone")
+        p = self.doc.project
+        try:
+            run = commands.chain_run(p, bones)
+        except commands.CommandError as exc:
+            self.dialogs.error(self.window, "Add IK chain", str(exc))
+            return None
+        spaces = p.space_names()
+        space = self.dialogs.pick(self.window, "Add IK chain",
+                                  "Declare the new target in which space?\n(world: planted; character: rides "
+                                  "with the body; a scene object: rides with it)", spaces, 0)
+        if space is None:
+            return None
+        try:
+            project, name = commands.add_chain(p, run, space, self.doc.frame)
+        except commands.CommandError as exc:
+            self.dialogs.error(self.window, "Add IK chain", str(exc))
+            return None
+        self.doc.apply(f"Add IK chain {name}", project)
+        self.doc.select([("chain", name)])
+        return name
+
+    def add_scene_object(self, parent=None):
+        p = self.doc.project
+        if parent is None:
+            spaces = self.doc.selected("space")
+            parent = spaces[0] if spaces else WORLD
+        values = self.dialogs.form(self.window, "Add scene object", [
+            ("name", "Name", commands.unique_name(commands.names_of(p, "space"), "object"), {"kind": "text"}),
+            ("parent", "Parent", parent, {"kind": "choice", "items": p.space_names()}),
+        ])
+        if not values:
+            return None
+        try:
+            project, name = commands.add_space(p, values["parent"], name=values["name"])
+        except commands.CommandError as exc:
+            self.dialogs.error(self.window, "Add scene object", str(exc))
+            return None
+        self.doc.apply(f"Add scene object {name}", project)
+        self.doc.select([("space", name)])
+        return name
+
+    def delete_selected(self):
+        """Delete the selection; bones that take chains or child bones along ask first."""
+        p = self.doc.project
+        items = [s for s in self.doc.selection]
+        if not items:
+            return False
+        new = p
+        for kind, name in items:
+            if name not in commands.names_of(new, kind):
+                continue  # already gone with an earlier item
+            try:
+                if kind == "bone":
+                    message = commands.delete_bone_message(new, name)
+                    cascade = commands.descendants(new, name) or commands.chains_using_bones(new, [name])
+                    if cascade and not self.dialogs.confirm(self.window, "Delete bone", message):
+                        return False
+                    new = commands.delete_bone(new, name, with_chains=True)
+                else:
+                    new = commands.delete(new, kind, name)
+            except commands.CommandError as exc:
+                self.dialogs.error(self.window, "Delete", str(exc))
+                return False
+        label = f"Delete {items[0][0]} {items[0][1]}" if len(items) == 1 else f"Delete {len(items)} items"
+        self.doc.apply(label, new)
+        self.doc.select(())
+        return True
+
+    def flip_elbow(self):
+        chain = self._flippable_chain()
+        if chain is None:
+            return
+        new = commands.flip_bend(self.doc.project, chain, self.doc.frame, animate=self.doc.mode == "animate")
+        self.doc.apply(f"Flip elbow of {chain}", new, touched={f"chain:{chain}"})
