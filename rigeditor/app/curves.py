@@ -1,0 +1,264 @@
+"""Curves of one chain over time, from the Bake: its bones' local rotations (degrees,
+unwrapped), its residual coloured by cause, and its sensitivity (jitter) on a log
+scale against the safe and danger levels; a playhead on each, synced to the frame.
+
+Which chain: the one of the first selected chain, bone or target; else the first
+chain. Curve data is set only when the bake or the selection changes (and only
+when the shown chain's bake is a new one); a frame change only moves the lines.
+"""
+from __future__ import annotations
+
+from html import escape
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QGraphicsItem, QLabel, QVBoxLayout, QWidget
+
+from rigeditor.app import style
+from rigeditor.model.bake import CAUSES
+
+AXIS_PX = 44  # left axis width, equal on every plot so their time axes line up
+CURVE_WIDTH_PX = 2
+SENSITIVITY_RANGE = (1e-3, 1e6)  # deg/unit clipped into this before the log axis
+RESIDUAL_MIN_SPAN = 0.01  # residual axis spans at least this fraction of the chain's reach
+
+
+def shown_chain(project, selection) -> str | None:
+    """The chain to plot for ``selection`` (Document.selection), or None without chains."""
+    for kind, name in selection:
+        try:
+            if kind == "chain":
+                return project.chain(name).name
+            if kind == "bone" and (chain := project.chain_of_bone(name)) is not None:
+                return chain.name
+            if kind == "target" and (chains := project.chain_for_target(name)):
+                return chains[0].name
+        except KeyError:
+            continue
+    return project.chains[0].name if project.chains else None
+
+
+class CurvesWidget(QWidget):
+    """Public: ``chain`` (name shown or None), ``angle_curves`` (bone -> item),
+    ``residual_curves`` (cause -> item), ``sensitivity_curve``, ``playheads``,
+    ``plots`` (angles, residual, sensitivity PlotItems)."""
+
+    def __init__(self, doc, parent=None):
+        super().__init__(parent)
+        self.doc = doc
+        self.chain: str | None = None
+        self._shown = None  # (chain name, its ChainBake) last plotted
+        self._legend_causes: tuple[str, ...] = ()
+        self._span = None  # first and last frame plotted
+        self._syncing = False
+
+        self._title = QLabel(self)
+        self._title.setContentsMargins(6, 3, 6, 3)
+        self.view = pg.GraphicsLayoutWidget(self)
+        self.view.setBackground(style.BACKGROUND)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self._title)
+        layout.addWidget(self.view)
+
+        self.plots = []
+        for row, label in enumerate(("angle °", "residual (units)", "jitter °/unit")):
+            axes = {"left": _LogAxis("left")} if row == 2 else None
+            plot = self.view.addPlot(row=row, col=0, axisItems=axes)
+            plot.setMenuEnabled(False)
+            plot.hideButtons()
+            plot.showGrid(x=True, y=True, alpha=0.15)
+            plot.setClipToView(True)
+            plot.setDownsampling(auto=True, mode="peak")
+            left = plot.getAxis("left")
+            left.setWidth(AXIS_PX)
+            left.enableAutoSIPrefix(False)
+            for name in ("left", "bottom"):
+                axis = plot.getAxis(name)
+                axis.setPen(pg.mkPen(style.GRID_MAJOR))
+                axis.setTextPen(pg.mkPen(style.TEXT))
+                axis.setCacheMode(QGraphicsItem.DeviceCoordinateCache)  # redrawn only when its range moves
+            # The quantity and its unit sit inside the plot's top-left corner (a
+            # rotated axis title would not fit a short dock).
+            title = pg.TextItem(label, color=style.TEXT, anchor=(0, 0), fill=_faded(style.BACKGROUND, 170))
+            title.setParentItem(plot.vb)
+            title.setPos(2, 0)
+            title.setZValue(20)
+            if row:
+                plot.setXLink(self.plots[0])
+            plot.vb.setMouseEnabled(x=True, y=False)
+            # pyqtgraph picks the downsampling factor from the view's width, but only
+            # when the range changes: a resize must pick it again.
+            plot.vb.sigResized.connect(lambda _vb, plot=plot: [c.viewRangeChanged() for c in plot.listDataItems()])
+            self.plots.append(plot)
+        self.angle_plot, self.residual_plot, self.sensitivity_plot = self.plots
+        self.sensitivity_plot.setLogMode(y=True)
+        for plot in self.plots[:-1]:
+            plot.getAxis("bottom").setStyle(showValues=False)
+        # Legends in one row along the top, in the room _fit_y leaves above the data.
+        self._angle_legend = self.angle_plot.addLegend(offset=(-4, 1), labelTextColor=style.TEXT,
+                                                       brush=_faded(style.BACKGROUND, 170), colCount=4)
+        self._cause_legend = self.residual_plot.addLegend(offset=(-4, 1), labelTextColor=style.TEXT,
+                                                          brush=_faded(style.BACKGROUND, 170), colCount=len(CAUSES))
+
+        self.angle_curves: dict[str, pg.PlotDataItem] = {}
+        self.residual_curves = {}
+        for cause in CAUSES:
+            curve = self._curve(self.residual_plot, pg.mkPen(style.CAUSE_COLORS[cause], width=CURVE_WIDTH_PX), connect="finite")
+            self.residual_curves[cause] = curve
+        self.sensitivity_curve = self._curve(self.sensitivity_plot, pg.mkPen(style.TEXT, width=CURVE_WIDTH_PX))
+        for level, color, text in ((style.SENSITIVITY_SAFE_DEG, style.sensitivity_color(0.0), "safe"),
+                                   (style.SENSITIVITY_DANGER_DEG, style.sensitivity_color(1e9), "danger")):
+            line = pg.InfiniteLine(np.log10(level), 0, pen=pg.mkPen(color, width=1, style=Qt.DashLine),
+                                   label=f"{text} {level:g}", labelOpts=dict(position=0.99, color=color, anchors=[(1, 1), (1, 1)]))
+            self.sensitivity_plot.addItem(line, ignoreBounds=True)
+
+        self.playheads = []
+        for plot in self.plots:
+            line = pg.InfiniteLine(doc.frame, 90, movable=True, pen=pg.mkPen(style.PLAYHEAD, width=2),
+                                   hoverPen=pg.mkPen(style.PLAYHEAD, width=4))
+            line.setZValue(10)
+            line.sigPositionChanged.connect(self._playhead_moved)
+            plot.addItem(line, ignoreBounds=True)
+            self.playheads.append(line)
+        self.view.scene().sigMouseClicked.connect(self._clicked)
+
+        doc.bakeChanged.connect(self._update)
+        doc.selectionChanged.connect(self._update)
+        doc.frameChanged.connect(self._frame_changed)
+        self._update()
+
+    # ------------------------------------------------------------------ updates
+    def _update(self):
+        bake, project = self.doc.bake, self.doc.project
+        name = shown_chain(project, self.doc.selection)
+        cb = bake.chains.get(name) if name else None
+        if self._shown is not None and self._shown[0] == name and self._shown[1] is cb:
+            return  # same chain, same solve: nothing new to draw
+        frames = bake.frames
+        span = (float(frames[0]), float(frames[-1])) if len(frames) else None
+        # Another chain, or another timeline range: frame the new data afresh.
+        first_time = self._shown is None or self._shown[0] != name or self._span != span
+        self._shown, self._span = (name, cb), span
+        self.chain = name
+        bones = project.chain(name).bones if cb is not None else ()
+        self._title.setText(f"<b>{escape(name)}</b> &nbsp; {escape(', '.join(bones))}" if name else "No IK chain to plot")
+
+        spans = []
+        for bone in [b for b in self.angle_curves if b not in bones]:
+            item = self.angle_curves.pop(bone)
+            self.angle_plot.removeItem(item)
+            self._angle_legend.removeItem(item)
+        for i, bone in enumerate(bones):
+            item = self.angle_curves.get(bone)
+            if item is None:
+                color = style.BONE_CURVE_CYCLE[i % len(style.BONE_CURVE_CYCLE)]
+                item = self._curve(self.angle_plot, pg.mkPen(color, width=CURVE_WIDTH_PX), name=bone)
+                self.angle_curves[bone] = item
+            angles = np.degrees(np.unwrap(bake.local_rotation[:, bake.column(bone)]))
+            item.setData(frames, angles)
+            spans.append((angles.min(), angles.max()))
+
+        empty = np.empty(0)
+        counts = np.bincount(cb.cause, minlength=len(CAUSES)) if cb is not None else np.zeros(len(CAUSES))
+        present = tuple(cause for cause, n in zip(CAUSES, counts) if n)
+        for k, cause in enumerate(CAUSES):
+            curve = self.residual_curves[cause]
+            if cause not in present:
+                if curve.xData is not None:
+                    curve.setData(empty, empty)
+                continue
+            # One frame more on the right, so consecutive segments of two causes meet.
+            mask = cb.cause == k
+            joined = mask.copy()
+            joined[1:] |= mask[:-1]
+            curve.setData(frames, np.where(joined, cb.residual, np.nan))
+        if present != self._legend_causes:
+            self._legend_causes = present
+            self._cause_legend.clear()
+            for cause in present:
+                self._cause_legend.addItem(self.residual_curves[cause], style.CAUSE_LABELS[cause])
+        if cb is None:
+            self.sensitivity_curve.setData(empty, empty)
+        else:
+            jitter = np.clip(np.nan_to_num(cb.sensitivity, nan=SENSITIVITY_RANGE[1]), *SENSITIVITY_RANGE)
+            self.sensitivity_curve.setData(frames, jitter)
+        if first_time and span is not None:
+            self.angle_plot.setXRange(*span, padding=0.01)
+        if cb is not None:
+            lo, hi = min(a for a, _ in spans), max(b for _, b in spans)
+            _fit_y(self.angle_plot, lo, hi, min_span=10.0, force=first_time)
+            # Floating-point noise must read as zero: never zoom in below a small
+            # fraction of the chain's reach.
+            top = max(float(np.max(cb.residual, initial=0.0)), RESIDUAL_MIN_SPAN * cb.reach[1])
+            _fit_y(self.residual_plot, 0.0, top, force=first_time)
+            # Always show the safe and danger levels, so the curve reads against them.
+            _fit_y(self.sensitivity_plot, min(np.log10(jitter.min()), np.log10(style.SENSITIVITY_SAFE_DEG) - 0.3),
+                   max(np.log10(jitter.max()), np.log10(style.SENSITIVITY_DANGER_DEG) + 0.3), force=first_time)
+        self._frame_changed(self.doc.frame)
+
+    @staticmethod
+    def _curve(plot, pen, **kwargs) -> pg.PlotDataItem:
+        """A curve that draws about one peak-downsampled sample per pixel and keeps
+        its image cached, so moving a playhead over it does not redraw it."""
+        item = plot.plot(pen=pen, autoDownsampleFactor=1.0, **kwargs)
+        item.curve.setCacheMode(QGraphicsItem.DeviceCoordinateCache)
+        return item
+
+    def _frame_changed(self, frame):
+        self._syncing = True
+        try:
+            for line in self.playheads:
+                if line.value() != frame:
+                    line.setValue(frame)
+        finally:
+            self._syncing = False
+
+    def _playhead_moved(self, line):
+        if not self._syncing:
+            self.doc.set_frame(line.value())
+            if line.value() != self.doc.frame:  # snap the dragged line to the whole frame
+                self._frame_changed(self.doc.frame)
+
+    def _clicked(self, ev):
+        if ev.button() != Qt.LeftButton or ev.isAccepted() or ev.double():
+            return
+        for plot in self.plots:
+            if plot.vb.sceneBoundingRect().contains(ev.scenePos()):
+                self.doc.set_frame(plot.vb.mapSceneToView(ev.scenePos()).x())
+                return
+
+
+def _fit_y(plot, lo, hi, *, min_span=0.0, pad=0.06, top=0.45, force=False):
+    """Show [lo, hi] on the y axis, with room on top for the plot's title and legend.
+    The range only changes when the data leaves it or fills less than half of it: a
+    drag that nudges the curves leaves the axis (and its costly text) as it is."""
+    lo, hi = float(lo), float(hi)
+    if hi - lo < min_span:
+        mid = 0.5 * (lo + hi)
+        lo, hi = mid - 0.5 * min_span, mid + 0.5 * min_span
+    span = max(hi - lo, 1e-12)
+    y0, y1 = plot.vb.viewRange()[1]
+    if not force and y0 <= lo and hi <= y1 and (y1 - y0) <= 2.0 * span * (1 + pad + top):
+        return
+    plot.vb.disableAutoRange(axis=pg.ViewBox.YAxis)
+    plot.setYRange(lo - pad * span, hi + top * span, padding=0)
+
+
+def _faded(color, alpha=200):
+    c = pg.mkColor(color)
+    c.setAlpha(alpha)
+    return pg.mkBrush(c)
+
+
+class _LogAxis(pg.AxisItem):
+    """A log axis that labels only 1, 2 and 5 times a power of ten (no crowding)."""
+
+    def logTickStrings(self, values, scale, spacing):
+        out = []
+        for v in np.asarray(values, dtype=float) * scale:
+            mantissa = 10.0 ** (v - np.floor(v + 1e-9))
+            out.append(f"{10.0 ** v:g}" if any(abs(mantissa - m) < 1e-6 for m in (1, 2, 5)) else "")
+        return out

@@ -1,0 +1,661 @@
+"""The timeline: frame ruler, playhead, transport, loop range and one row of keys per
+keyed track.
+
+It only reads the Document and hands it new Projects (tracks.py builds them); the
+keys it draws are listed from the project on every change, never kept on the side.
+Gestures: drag on the ruler scrubs; a click on an empty spot sets the frame and
+clears the key selection; a click on a key selects it (Shift/Ctrl add); dragging
+keys retimes them (one undo step per drag); dragging on an empty spot selects keys
+in a box; the wheel zooms time, Shift+wheel (or the wheel over the labels) scrolls
+rows, the middle button pans.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QElapsedTimer, QPoint, QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QBrush, QFontMetrics, QKeySequence, QPainterPath, QPen
+from PySide6.QtWidgets import (
+    QGraphicsItem, QGraphicsPathItem, QGraphicsRectItem, QHBoxLayout, QLabel, QScrollBar, QSizePolicy, QSpinBox,
+    QStyle, QToolButton, QVBoxLayout, QWidget,
+)
+
+from rigeditor.app import style
+from rigeditor.app.tracks import (
+    Path, Track, clamp_delta, delete_keys, key_item, keyed_tracks, move_keys, touched,
+)
+
+HIT_PX = 7  # how near (pixels) a click must be to a key to take it
+RULER_PX = 44
+
+
+class TimelineWidget(QWidget):
+    """Signals: keySelectionChanged(), playingChanged(bool)."""
+
+    keySelectionChanged = Signal()
+    playingChanged = Signal(bool)
+
+    def __init__(self, doc, parent=None):
+        super().__init__(parent)
+        self.doc = doc
+        self._tracks: list[Track] = []
+        self._selected: set[tuple[Path, int]] = set()
+        self._loop = (doc.project.timeline.start, doc.project.timeline.end)
+        self._range = (None, None)
+        self._top = 0  # first visible row
+        self._dragging = None
+        self._syncing = False
+        self._timer = QTimer(self)
+        self._timer.setTimerType(Qt.PreciseTimer)
+        self._timer.timeout.connect(self._tick)
+        self._clock = QElapsedTimer()
+        self._play_from = 0
+        self.setFocusPolicy(Qt.StrongFocus)
+        self.setMinimumHeight(120)
+
+        self._build_actions()
+        self._build_transport()
+        self._build_plot()
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self._bar)
+        body = QHBoxLayout()
+        body.setSpacing(0)
+        body.addWidget(self.plot)
+        body.addWidget(self._scroll)
+        layout.addLayout(body)
+
+        doc.projectChanged.connect(self._project_changed)
+        doc.frameChanged.connect(self._frame_changed)
+        doc.selectionChanged.connect(self._draw_rows)
+        self._project_changed()
+        self._frame_changed(doc.frame)
+
+    # ------------------------------------------------------------------ public API
+    def actions_for_window(self) -> list[QAction]:
+        """[play/pause (Space), previous frame (Left), next frame (Right), set key (K),
+        delete keys (Delete)], for the main window to install window-wide."""
+        return [self.play_action, self.prev_action, self.next_action, self.key_action, self.delete_action]
+
+    def play(self) -> None:
+        """Play the loop range at the project's fps (frames drop rather than slow down)."""
+        if self.is_playing():
+            return
+        lo, hi = self._loop
+        if not lo <= self.doc.frame < hi:
+            self.doc.set_frame(lo)
+        self._play_from = self.doc.frame
+        self._clock.start()
+        self._timer.start(max(1, int(500.0 / self.doc.project.timeline.fps)))
+        self._playing_changed()
+
+    def pause(self) -> None:
+        if self.is_playing():
+            self._timer.stop()
+            self._playing_changed()
+
+    def is_playing(self) -> bool:
+        return self._timer.isActive()
+
+    def toggle_play(self) -> None:
+        self.pause() if self.is_playing() else self.play()
+
+    def step(self, frames: int) -> None:
+        self.pause()
+        self.doc.set_frame(self.doc.frame + int(frames))
+
+    def loop_range(self) -> tuple[int, int]:
+        return self._loop
+
+    def set_loop_range(self, start: int, end: int) -> None:
+        """Loop from ``start`` to ``end`` (inclusive), kept inside the timeline range."""
+        tl = self.doc.project.timeline
+        start = int(np.clip(int(round(start)), tl.start, tl.end))
+        end = int(np.clip(int(round(end)), start, tl.end))
+        self._loop = (start, end)
+        self._draw_loop()
+
+    def tracks(self) -> list[Track]:
+        """The rows, top to bottom."""
+        return list(self._tracks)
+
+    def selected_keys(self) -> dict[Path, tuple[int, ...]]:
+        out: dict[Path, list[int]] = {}
+        for path, frame in self._selected:
+            out.setdefault(path, []).append(frame)
+        return {p: tuple(sorted(fs)) for p, fs in out.items()}
+
+    def select_keys(self, keys, add: bool = False) -> None:
+        """Select keys given as (path, frame) pairs."""
+        keys = {(tuple(p), int(f)) for p, f in keys}
+        self._set_selection(self._selected | keys if add else keys)
+
+    def key_selection(self) -> None:
+        """Key every selected item at the current frame, as it is now (one undo step)."""
+        project, frame, paths = self.doc.project, self.doc.frame, []
+        for item in self.doc.selection:
+            project, keyed = key_item(project, item, frame)
+            paths += keyed
+        if not paths:
+            self._status.setText("Select a target, bone or chain to key it")
+            return
+        self._selected = {(p, frame) for p in paths}
+        self.doc.apply(f"Set key at frame {frame}", project, touched=touched(paths))
+        self._draw_keys()
+        self.keySelectionChanged.emit()
+
+    def delete_selected_keys(self) -> None:
+        keys = self.selected_keys()
+        if not keys:
+            return
+        n = sum(map(len, keys.values()))
+        self._selected = set()
+        self.doc.apply(f"Delete {n} key{'s' * (n != 1)}", delete_keys(self.doc.project, keys),
+                       touched=touched(keys))
+        self._draw_keys()
+        self.keySelectionChanged.emit()
+
+    def key_point(self, path: Path, frame: int) -> QPoint:
+        """Where a key is drawn, in ``self.plot.viewport()`` coordinates."""
+        row = next(i for i, t in enumerate(self._tracks) if t.path == tuple(path))
+        return self._to_viewport(self.track_view, frame, row)
+
+    def ruler_point(self, frame: int) -> QPoint:
+        """A point on the ruler at ``frame``, in ``self.plot.viewport()`` coordinates."""
+        return self._to_viewport(self.ruler_view, frame, 0.5)
+
+    # ------------------------------------------------------------------ building
+    def _action(self, text, key, slot, icon=None) -> QAction:
+        a = QAction(text, self)
+        a.setShortcut(QKeySequence(key))
+        a.setShortcutContext(Qt.WidgetWithChildrenShortcut)
+        a.triggered.connect(slot)
+        if icon is not None:
+            a.setIcon(self.style().standardIcon(icon))
+        self.addAction(a)
+        return a
+
+    def _build_actions(self):
+        self.play_action = self._action("Play", Qt.Key_Space, self.toggle_play, QStyle.SP_MediaPlay)
+        self.play_action.setCheckable(True)
+        self.prev_action = self._action("Previous frame", Qt.Key_Left, lambda: self.step(-1), QStyle.SP_MediaSeekBackward)
+        self.next_action = self._action("Next frame", Qt.Key_Right, lambda: self.step(1), QStyle.SP_MediaSeekForward)
+        self.key_action = self._action("Set key", Qt.Key_K, self.key_selection)
+        self.delete_action = self._action("Delete keys", Qt.Key_Delete, self.delete_selected_keys)
+
+    def _button(self, action_or_text, slot=None, icon=None) -> QToolButton:
+        b = QToolButton(self)
+        b.setFocusPolicy(Qt.NoFocus)
+        b.setAutoRaise(True)
+        if isinstance(action_or_text, QAction):
+            b.setDefaultAction(action_or_text)
+        else:
+            b.setToolTip(action_or_text)
+            b.setIcon(self.style().standardIcon(icon))
+            b.clicked.connect(slot)
+        self._bar.layout().addWidget(b)
+        return b
+
+    def _spin(self, tip, slot) -> QSpinBox:
+        s = QSpinBox(self)
+        s.setToolTip(tip)
+        s.setKeyboardTracking(False)
+        s.setFocusPolicy(Qt.ClickFocus)  # Tab lands on the timeline, whose keys step and key
+        s.setButtonSymbols(QSpinBox.NoButtons)
+        s.setAlignment(Qt.AlignRight)
+        s.valueChanged.connect(slot)
+        self._bar.layout().addWidget(s)
+        return s
+
+    def _label(self, text) -> QLabel:
+        label = QLabel(text, self)
+        self._bar.layout().addWidget(label)
+        return label
+
+    def _build_transport(self):
+        self._bar = QWidget(self)
+        row = QHBoxLayout(self._bar)
+        row.setContentsMargins(4, 2, 4, 2)
+        row.setSpacing(4)
+        self._button("First frame of the loop", lambda: self._jump(0), QStyle.SP_MediaSkipBackward)
+        self._button(self.prev_action)
+        self._play_button = self._button(self.play_action)
+        self._button(self.next_action)
+        self._button("Last frame of the loop", lambda: self._jump(1), QStyle.SP_MediaSkipForward)
+        self._label("Frame")
+        self._frame_spin = self._spin("Current frame", self.doc.set_frame)
+        self._fps_label = self._label("")
+        row.addSpacing(12)
+        self._label("Loop")
+        self._loop_start = self._spin("First frame of the loop", lambda v: self.set_loop_range(v, self._loop[1]))
+        self._label("–")
+        self._loop_end = self._spin("Last frame of the loop", lambda v: self.set_loop_range(self._loop[0], v))
+        row.addSpacing(12)
+        key = self._button(self.key_action)
+        key.setToolButtonStyle(Qt.ToolButtonTextOnly)
+        key.setText("Key (K)")
+        row.addStretch(1)
+        self._status = self._label("")
+        self._status.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)
+        self._status.setAlignment(Qt.AlignRight | Qt.AlignVCenter)
+
+    def _build_plot(self):
+        self._scroll = QScrollBar(Qt.Vertical, self)
+        self._scroll.setFocusPolicy(Qt.NoFocus)
+        self._scroll.valueChanged.connect(self._scroll_to)
+        self.plot = pg.GraphicsLayoutWidget(self)
+        self.plot.setBackground(style.BACKGROUND)
+        self.plot.setFocusPolicy(Qt.NoFocus)
+        ci = self.plot.ci
+        ci.layout.setContentsMargins(0, 0, 0, 0)
+        ci.layout.setSpacing(0)
+        text = pg.mkPen(style.TEXT)
+
+        self.ruler_view = _RulerView(self)
+        self._ruler_axis = _FrameAxis("bottom", pen=pg.mkPen(style.GRID_MAJOR), textPen=text)
+        self._ruler_blank = pg.AxisItem("left", pen=pg.mkPen(None), showValues=False)
+        self.ruler = pg.PlotItem(viewBox=self.ruler_view, axisItems={"bottom": self._ruler_axis, "left": self._ruler_blank})
+        self.ruler.setFixedHeight(RULER_PX)
+        self.ruler_view.setBackgroundColor(style.RULER)
+        self.ruler_view.setMouseEnabled(x=True, y=False)
+        self.ruler_view.setYRange(0, 1, padding=0)
+        self.ruler.setMenuEnabled(False)
+        self.ruler.hideButtons()
+        self._loop_item = _LoopBar(self)
+        self.ruler_view.addItem(self._loop_item)
+        self.playhead = pg.InfiniteLine(0, 90, movable=True, pen=pg.mkPen(style.PLAYHEAD, width=2),
+                                        hoverPen=pg.mkPen(style.PLAYHEAD, width=4), label="{value:.0f}",
+                                        labelOpts=dict(position=0.5, color=style.BACKGROUND, fill=style.PLAYHEAD))
+        self.playhead.setZValue(10)
+        self.playhead.sigPositionChanged.connect(self._playhead_moved)
+        self.ruler_view.addItem(self.playhead)
+
+        self.track_view = _TrackView(self)
+        self._label_axis = _TrackAxis("left", pen=pg.mkPen(0, 0, 0, 0), textPen=text)
+        self._label_axis.setStyle(tickLength=0, tickTextOffset=8)
+        self.track_plot = pg.PlotItem(viewBox=self.track_view, axisItems={"left": self._label_axis})
+        self.track_plot.hideAxis("bottom")
+        self.track_plot.setMenuEnabled(False)
+        self.track_plot.hideButtons()
+        self.track_plot.setXLink(self.ruler)
+        self.track_view.setMouseEnabled(x=True, y=False)
+        self.track_view.sigResized.connect(self._fit_rows)
+        for plot in (self.ruler, self.track_plot):
+            plot.layout.setContentsMargins(0, 0, 6, 0)
+            plot.layout.setSpacing(0)
+        ci.addItem(self.ruler, 0, 0)
+        ci.addItem(self.track_plot, 1, 0)
+
+        self._stripes = _path_item(style.ROW_ALTERNATE, -30)
+        self._highlight = _path_item(style.ROW_SELECTED, -25)
+        self._outside = _path_item(style.OUTSIDE_LOOP, -20)
+        for item in (self._stripes, self._highlight, self._outside):
+            self.track_view.addItem(item, ignoreBounds=True)
+        self._keys = _Keys(pxMode=True)
+        self._keys.setZValue(5)
+        # Cached images: a moving playhead blits the keys and labels, never redraws them.
+        for item in (self._keys, self._label_axis, self._ruler_axis):
+            item.setCacheMode(QGraphicsItem.DeviceCoordinateCache)
+        self.track_view.addItem(self._keys)
+        self._track_head = pg.InfiniteLine(0, 90, movable=False, pen=pg.mkPen(style.PLAYHEAD, width=2))
+        self._track_head.setZValue(6)  # over the keys, as on the ruler
+        self.track_view.addItem(self._track_head, ignoreBounds=True)
+        self._band = QGraphicsRectItem()
+        self._band.setPen(pg.mkPen(style.SELECTION, width=1, cosmetic=True))
+        self._band.setBrush(QBrush(style.ROW_SELECTED))
+        self._band.setZValue(20)
+        self._band.hide()
+        self.track_view.addItem(self._band, ignoreBounds=True)
+
+    # ------------------------------------------------------------------ reacting
+    def _project_changed(self):
+        project = self.doc.project
+        tl = project.timeline
+        resized = self._range != (tl.start, tl.end)
+        if resized:
+            # A loop over the whole range, and a view of all of it, follow the range.
+            if self._loop == self._range:
+                self._loop = (tl.start, tl.end)
+            shown = self.ruler_view.viewRange()[0]
+            whole = self._range[0] is None or (shown[0] <= self._range[0] and shown[1] >= self._range[1])
+            self._range = (tl.start, tl.end)
+            lo, hi = self._padded_range()
+            for view in (self.ruler_view, self.track_view):
+                view.setLimits(xMin=lo, xMax=hi, minXRange=min(10.0, hi - lo))
+            if whole:
+                self.ruler_view.setXRange(lo, hi, padding=0)
+            for spin in (self._frame_spin, self._loop_start, self._loop_end):
+                spin.blockSignals(True)
+                spin.setRange(tl.start, tl.end)
+                spin.blockSignals(False)
+            self.playhead.setBounds((tl.start, tl.end))
+            self._loop_item.setBounds((tl.start, tl.end))
+            self.set_loop_range(*self._loop)
+        self._fps_label.setText(f"{tl.fps:g} fps")
+        if self.is_playing():
+            self._timer.setInterval(max(1, int(500.0 / tl.fps)))
+        tracks = keyed_tracks(project)
+        if resized or tracks != self._tracks:
+            self._tracks = tracks
+            existing = {(t.path, f) for t in tracks for f in t.frames}
+            if not self._selected <= existing:
+                self._selected &= existing
+                self.keySelectionChanged.emit()
+            self._draw_labels()
+            self._draw_rows()
+            self._draw_keys()
+            self._draw_loop()
+            self._fit_rows()
+
+    def _frame_changed(self, frame):
+        self._syncing = True  # moving the lines to the frame is not a user's scrub
+        try:
+            for item in (self.playhead, self._track_head):
+                if item.value() != frame:
+                    item.setValue(frame)
+        finally:
+            self._syncing = False
+        self._frame_spin.blockSignals(True)
+        self._frame_spin.setValue(frame)
+        self._frame_spin.blockSignals(False)
+
+    def _playhead_moved(self, line):
+        if not self._syncing:
+            self.pause()
+            self.doc.set_frame(line.value())
+
+    def _playing_changed(self):
+        playing = self.is_playing()
+        self.play_action.setChecked(playing)
+        self.play_action.setText("Pause" if playing else "Play")
+        self.play_action.setIcon(self.style().standardIcon(QStyle.SP_MediaPause if playing else QStyle.SP_MediaPlay))
+        self.playingChanged.emit(playing)
+
+    def _tick(self):
+        lo, hi = self._loop
+        advanced = int(self._clock.elapsed() * self.doc.project.timeline.fps / 1000.0)
+        self.doc.set_frame(lo + (self._play_from - lo + advanced) % (hi - lo + 1))
+
+    def _jump(self, end):
+        self.pause()
+        self.doc.set_frame(self._loop[end])
+
+    # ------------------------------------------------------------------ drawing
+    def _padded_range(self):
+        lo, hi = self._range
+        pad = max(1.0, 0.02 * (hi - lo))
+        return lo - pad, hi + pad
+
+    def _draw_labels(self):
+        labels = [t.label for t in self._tracks]
+        self._label_axis.setTicks([[(i, s) for i, s in enumerate(labels)], []])
+        fm = QFontMetrics(self._label_axis.style.get("tickFont") or self.font())
+        width = max([fm.horizontalAdvance(s) for s in labels] + [fm.horizontalAdvance("no keys yet")]) + 20
+        for axis in (self._label_axis, self._ruler_blank):
+            axis.setWidth(width)
+
+    def _draw_rows(self):
+        lo, hi = self._padded_range()
+        stripes, selected = QPainterPath(), QPainterPath()
+        chosen = set(self.doc.selection)
+        for row, t in enumerate(self._tracks):
+            rect = QRectF(lo, row - 0.5, hi - lo, 1.0)
+            if row % 2:
+                stripes.addRect(rect)
+            if t.item in chosen:
+                selected.addRect(rect)
+        self._stripes.setPath(stripes)
+        self._highlight.setPath(selected)
+
+    def _draw_keys(self):
+        project = self.doc.project
+        xs, ys, symbols, brushes, pens, sizes = [], [], [], [], [], []
+        plain = {False: QBrush(style.KEY), True: QBrush(style.KEY_STEPPED)}
+        by_space: dict[str, QBrush] = {}
+        chosen = QBrush(style.SELECTION)
+        outline, bright = pg.mkPen(style.KEY_OUTLINE, width=1), pg.mkPen(style.TEXT, width=1.5)
+        for row, t in enumerate(self._tracks):
+            for i, f in enumerate(t.frames):
+                on = (t.path, f) in self._selected
+                xs.append(f)
+                ys.append(row)
+                symbols.append("s" if t.stepped else "d")
+                if on:
+                    brush = chosen
+                elif t.spaces:
+                    s = t.spaces[i]
+                    brush = by_space.get(s) or by_space.setdefault(s, QBrush(style.space_color(project, s)))
+                else:
+                    brush = plain[t.stepped]
+                brushes.append(brush)
+                pens.append(bright if on else outline)
+                sizes.append(style.KEY_SIZE_PX + (2 if on else 0))
+        self._keys.setData(x=np.array(xs, float), y=np.array(ys, float), symbol=symbols, brush=brushes,
+                           pen=pens, size=sizes)
+        n = len(self._selected)
+        self._status.setText(f"{n} key{'s' * (n != 1)} selected" if n else
+                             ("" if self._tracks else "No keys yet: select a target and press K"))
+
+    def _draw_loop(self):
+        lo, hi = self._loop
+        self._loop_item.blockSignals(True)
+        self._loop_item.setRegion((lo, hi))
+        self._loop_item.blockSignals(False)
+        for spin, v in ((self._loop_start, lo), (self._loop_end, hi)):
+            spin.blockSignals(True)
+            spin.setValue(v)
+            spin.blockSignals(False)
+        left, right = self._padded_range()
+        rows = max(len(self._tracks), 1) + 1000
+        path = QPainterPath()
+        path.addRect(QRectF(left, -1, lo - left, rows))
+        path.addRect(QRectF(hi, -1, right - hi, rows))
+        self._outside.setPath(path)
+
+    def _fit_rows(self):
+        visible = max(self.track_view.height() / style.TRACK_ROW_PX, 1.0)
+        extra = max(0, int(np.ceil(len(self._tracks) - visible)))
+        self._scroll.setRange(0, extra)
+        self._scroll.setPageStep(max(1, int(visible)))
+        self._scroll.setVisible(extra > 0)
+        self._top = min(self._top, extra)
+        self.track_view.setYRange(self._top - 0.5, self._top - 0.5 + visible, padding=0)
+
+    def _scroll_to(self, top):
+        self._top = int(top)
+        self._fit_rows()
+
+    def _to_viewport(self, view, x, y) -> QPoint:
+        return self.plot.mapFromScene(view.mapViewToScene(QPointF(x, y)))
+
+    def _set_selection(self, keys):
+        if keys != self._selected:
+            self._selected = set(keys)
+            self._draw_keys()
+            self.keySelectionChanged.emit()
+
+    # ------------------------------------------------------------------ gestures
+    def _key_at(self, pos: QPointF):
+        row = int(round(pos.y()))
+        if not 0 <= row < len(self._tracks) or not self._tracks[row].frames:
+            return None
+        t = self._tracks[row]
+        frames = np.array(t.frames, float)
+        i = int(np.argmin(np.abs(frames - pos.x())))
+        if abs(frames[i] - pos.x()) <= HIT_PX * self.track_view.viewPixelSize()[0]:
+            return t.path, int(t.frames[i])
+        return None
+
+    def _click(self, pos: QPointF, modifiers):
+        key = self._key_at(pos)
+        add = bool(modifiers & (Qt.ShiftModifier | Qt.ControlModifier))
+        if key is None:
+            if not add:
+                self._set_selection(set())
+            self.doc.set_frame(pos.x())
+        elif add:
+            self._set_selection(self._selected ^ {key})
+        else:
+            self._set_selection({key})
+
+    def _drag_event(self, ev, pos: QPointF, start: QPointF):
+        if ev.isStart():
+            key = self._key_at(start)
+            add = bool(ev.modifiers() & (Qt.ShiftModifier | Qt.ControlModifier))
+            if key is None:
+                self._dragging = {"box": start, "base": set(self._selected) if add else set()}
+            else:
+                if key not in self._selected:
+                    self._set_selection((self._selected | {key}) if add else {key})
+                self._dragging = {"keys": self.selected_keys(), "project": self.doc.project, "anchor": key[1],
+                              "delta": 0, "merge": ("retime keys", self.doc.begin_gesture())}
+        d = self._dragging
+        if d is None:
+            return
+        if "box" in d:
+            rect = QRectF(d["box"], pos).normalized()
+            self._band.setRect(rect)
+            self._band.show()
+            inside = {(t.path, f) for row, t in enumerate(self._tracks) if rect.top() <= row <= rect.bottom()
+                      for f in t.frames if rect.left() <= f <= rect.right()}
+            self._set_selection(d["base"] | inside)
+        else:
+            tl = self.doc.project.timeline
+            delta = clamp_delta(d["keys"], int(round(pos.x())) - d["anchor"], tl.start, tl.end)
+            if delta != d["delta"]:
+                d["delta"] = delta
+                self._selected = {(p, f + delta) for p, fs in d["keys"].items() for f in fs}
+                n = sum(map(len, d["keys"].values()))
+                self.doc.apply(f"Retime {n} key{'s' * (n != 1)}", move_keys(d["project"], d["keys"], delta),
+                               touched=touched(d["keys"]), merge_key=d["merge"])
+                self._draw_keys()
+        if ev.isFinish():
+            self._band.hide()
+            if "merge" in d:
+                self.doc.end_gesture()
+            self._dragging = None
+
+    def _wheel_rows(self, steps):
+        self._scroll.setValue(self._scroll.value() - steps)
+
+
+class _TrackView(pg.ViewBox):
+    """Rows of keys: the timeline decides what a click or a drag means."""
+
+    def __init__(self, timeline: TimelineWidget):
+        super().__init__(invertY=True, enableMenu=False)
+        self._tl = timeline
+
+    def mouseClickEvent(self, ev):
+        if ev.button() != Qt.LeftButton:
+            return ev.ignore()
+        ev.accept()
+        self._tl._click(self.mapSceneToView(ev.scenePos()), ev.modifiers())
+
+    def mouseDragEvent(self, ev, axis=None):
+        if ev.button() == Qt.MiddleButton:
+            return super().mouseDragEvent(ev, axis=0)
+        if ev.button() != Qt.LeftButton or axis is not None:
+            return ev.ignore()
+        ev.accept()
+        self._tl._drag_event(ev, self.mapSceneToView(ev.scenePos()), self.mapSceneToView(ev.buttonDownScenePos()))
+
+    def wheelEvent(self, ev, axis=None):
+        if axis == 1 or ev.modifiers() & Qt.ShiftModifier:
+            ev.accept()
+            self._tl._wheel_rows(int(np.sign(ev.delta())) * 3)
+        else:
+            super().wheelEvent(ev, axis=0)
+
+
+class _RulerView(pg.ViewBox):
+    """The ruler: a click or a drag anywhere on it scrubs."""
+
+    def __init__(self, timeline: TimelineWidget):
+        super().__init__(enableMenu=False)
+        self._tl = timeline
+
+    def mouseClickEvent(self, ev):
+        if ev.button() != Qt.LeftButton:
+            return ev.ignore()
+        ev.accept()
+        self._tl.pause()
+        self._tl.doc.set_frame(self.mapSceneToView(ev.scenePos()).x())
+
+    def mouseDragEvent(self, ev, axis=None):
+        if ev.button() == Qt.MiddleButton:
+            return super().mouseDragEvent(ev, axis=0)
+        if ev.button() != Qt.LeftButton:
+            return ev.ignore()
+        ev.accept()
+        if ev.isStart():
+            self._tl.pause()
+        self._tl.doc.set_frame(self.mapSceneToView(ev.scenePos()).x())
+
+    def wheelEvent(self, ev, axis=None):
+        super().wheelEvent(ev, axis=0)
+
+
+class _LoopBar(pg.LinearRegionItem):
+    """The loop range on the ruler: its two edges drag (snapped to frames); its body
+    lets clicks through to the ruler, so scrubbing works across the whole ruler."""
+
+    def __init__(self, timeline: TimelineWidget):
+        super().__init__((0, 1), brush=pg.mkBrush(style.LOOP), hoverBrush=pg.mkBrush(style.LOOP),
+                         pen=pg.mkPen(style.SPACE_COLORS["world"], width=2),
+                         hoverPen=pg.mkPen(style.TEXT, width=3), span=(0.0, 0.3), swapMode="block")
+        self._tl = timeline
+        self.sigRegionChanged.connect(self._changed)
+
+    def _changed(self):
+        lo, hi = self.getRegion()
+        self._tl.set_loop_range(lo, hi)
+
+    def mouseDragEvent(self, ev):
+        ev.ignore()
+
+    def mouseClickEvent(self, ev):
+        ev.ignore()
+
+    def hoverEvent(self, ev):
+        pass
+
+
+class _Keys(pg.ScatterPlotItem):
+    """Key markers; the track view handles their clicks and drags."""
+
+    def mouseClickEvent(self, ev):
+        ev.ignore()
+
+
+class _FrameAxis(pg.AxisItem):
+    """Frame numbers: whole frames only, however far one zooms in."""
+
+    def tickSpacing(self, minVal, maxVal, size):
+        levels = [(float(round(s)), o) for s, o in super().tickSpacing(minVal, maxVal, size)
+                  if s >= 1 and abs(s - round(s)) < 1e-9]
+        return levels or [(1.0, 0.0)]
+
+    def tickStrings(self, values, scale, spacing):
+        return [f"{int(round(v))}" for v in values]
+
+
+class _TrackAxis(pg.AxisItem):
+    """Track labels; the wheel over them scrolls the rows."""
+
+    def wheelEvent(self, ev):
+        view = self.linkedView()
+        if view is not None:
+            view.wheelEvent(ev, axis=1)
+
+    def mouseDragEvent(self, ev):
+        ev.ignore()
+
+
+def _path_item(color, z) -> QGraphicsPathItem:
+    item = QGraphicsPathItem()
+    item.setPen(QPen(Qt.NoPen))
+    item.setBrush(QBrush(color))
+    item.setZValue(z)
+    return item

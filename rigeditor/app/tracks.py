@@ -1,0 +1,218 @@
+"""Keyed tracks: the model-side listing the timeline draws, and key edits on them.
+
+Pure functions of a Project (no Qt): :func:`keyed_tracks` lists every animatable
+channel that has keys; :func:`move_keys`, :func:`delete_keys` and :func:`set_key`
+return a new Project; :func:`key_item` keys a selected item as it currently is.
+
+A track is addressed by its path ``(kind, name, attribute)``, kind being target,
+chain, space or bone, for example ``("target", "hand", "position")``.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from rigeditor.model.ops import set_target_key
+from rigeditor.model.project import Project
+from rigeditor.model.timeline import Channel, Key, StepChannel
+
+Path = tuple[str, str, str]
+
+# Every animatable attribute per kind, in the order rows are listed.
+ATTRIBUTES: dict[str, tuple[str, ...]] = {
+    "target": ("space", "position"),
+    "chain": ("bend", "softness", "mix"),
+    "space": ("position", "rotation", "scale"),
+    "bone": ("rotation",),
+}
+STEPPED = {("target", "space"), ("chain", "bend")}
+"""Tracks whose value holds from key to key (their keys are always ``constant``)."""
+
+_POOLS = {"target": "targets", "chain": "chains", "space": "spaces", "bone": "bones"}
+_WITH = {"target": Project.with_target, "chain": Project.with_chain,
+         "space": Project.with_space, "bone": Project.with_bone}
+
+
+@dataclass(frozen=True)
+class Track:
+    """One keyed channel.
+
+    label: "item · attribute" for display. path: (kind, name, attribute).
+    frames: key frames, increasing. stepped: the value holds between keys.
+    spaces: for a target's tracks, the space each key is declared in (position
+    keys) or switches to (space keys), so views can colour keys by space; else ().
+    """
+
+    label: str
+    path: Path
+    frames: tuple[int, ...]
+    stepped: bool = False
+    spaces: tuple[str, ...] = ()
+
+    @property
+    def item(self) -> tuple[str, str]:
+        """The (kind, name) this track animates, as in Document.selection."""
+        return self.path[0], self.path[1]
+
+
+def keyed_tracks(project: Project) -> list[Track]:
+    """Every channel with at least one key: targets, chains, spaces, then bones,
+    each kind in project order and each item's attributes in ATTRIBUTES order."""
+    out: list[Track] = []
+    for kind, attrs in ATTRIBUTES.items():
+        for item in getattr(project, _POOLS[kind]):
+            for attr in attrs:
+                ch = getattr(item, attr)
+                if not ch.keys:
+                    continue
+                frames, spaces = _keys_of(ch, item.space if (kind, attr) == ("target", "position") else None)
+                out.append(Track(f"{item.name} · {attr}", (kind, item.name, attr), frames,
+                                 (kind, attr) in STEPPED, spaces))
+    return out
+
+
+def channel(project: Project, path: Path) -> Channel | StepChannel:
+    kind, name, attr = path
+    return getattr(getattr(project, kind)(name), attr)
+
+
+def with_channel(project: Project, path: Path, ch: Channel | StepChannel) -> Project:
+    kind, name, attr = path
+    return _WITH[kind](project, name, **{attr: ch})
+
+
+def touched(paths: Iterable[Path]) -> set[str] | None:
+    """What an edit of these tracks touched, for Document.apply: targets, chains and
+    bones re-evaluate incrementally; a space track needs a full evaluation (None)."""
+    out = set()
+    for kind, name, _ in paths:
+        if kind not in ("target", "chain", "bone"):
+            return None
+        out.add(f"{kind}:{name}")
+    return out
+
+
+# ------------------------------------------------------------------ key edits
+
+def move_keys(project: Project, keys: Mapping[Path, Iterable[int]], delta: int) -> Project:
+    """Retime ``keys`` (frames per track) by ``delta`` frames, together.
+
+    A moved key lands on top of an unmoved key at its new frame and replaces it
+    (the same rule as Channel.moved_key); moved keys never replace each other.
+    """
+    delta = int(delta)
+    if delta == 0:
+        return project
+    for path, frames in keys.items():
+        moving = set(int(f) for f in frames)
+        if not moving:
+            continue
+        ch = channel(project, path)
+        if isinstance(ch, StepChannel):
+            moved = {f + delta: v for f, v in ch.keys if f in moving}
+            kept = [(f, v) for f, v in ch.keys if f not in moving and f not in moved]
+            new = replace(ch, keys=tuple(sorted(kept + list(moved.items()))))
+        else:
+            moved_keys = [replace(k, frame=k.frame + delta) for k in ch.keys if k.frame in moving]
+            landing = {k.frame for k in moved_keys}
+            kept = [k for k in ch.keys if k.frame not in moving and k.frame not in landing]
+            new = replace(ch, keys=tuple(sorted(kept + moved_keys, key=lambda k: k.frame)))
+        project = with_channel(project, path, new)
+    return project
+
+
+def clamp_delta(keys: Mapping[Path, Iterable[int]], delta: int, start: int, end: int) -> int:
+    """``delta`` limited so the moved keys stay inside [start, end] (keys already
+    outside may stay where they are, but are never pushed further out)."""
+    frames = [int(f) for fs in keys.values() for f in fs]
+    if not frames:
+        return 0
+    lo, hi = start - min(frames), end - max(frames)
+    return int(np.clip(int(delta), min(lo, 0), max(hi, 0)))
+
+
+def delete_keys(project: Project, keys: Mapping[Path, Iterable[int]]) -> Project:
+    """Remove ``keys`` (frames per track). A channel left without keys holds its default."""
+    for path, frames in keys.items():
+        ch = channel(project, path)
+        for f in frames:
+            ch = ch.without_key(int(f))
+        project = with_channel(project, path, ch)
+    return project
+
+
+def set_key(project: Project, path: Path, frame: int, value) -> Project:
+    """Key ``path`` at ``frame`` with ``value`` (a space name for a target's space,
+    else floats). A key already on that frame keeps its interpolation and handles;
+    a new key is ``constant`` on stepped tracks and ``linear`` elsewhere. As with
+    a target's first key, a channel's first key also becomes its default, so
+    unkeyed frames agree with it."""
+    kind, name, attr = path
+    frame = int(frame)
+    if (kind, attr) == ("target", "position"):
+        return set_target_key(project, name, frame, value)
+    ch = channel(project, path)
+    if isinstance(ch, StepChannel):
+        return with_channel(project, path, ch.with_key(frame, str(value)))
+    value = tuple(float(v) for v in np.atleast_1d(value))
+    existing = next((k for k in ch.keys if k.frame == frame), None)
+    if (kind, attr) in STEPPED:
+        key = Key(frame, value, "constant")
+    elif existing is not None:
+        key = replace(existing, value=value)
+    else:
+        key = Key(frame, value, "linear")
+    if not ch.keys:
+        ch = replace(ch, default=value)
+    return with_channel(project, path, ch.with_key(key))
+
+
+def key_item(project: Project, item: tuple[str, str], frame: int) -> tuple[Project, list[Path]]:
+    """Key a selected item at ``frame`` as it currently is (its sampled values).
+
+    target: its position, in the space it is declared in at ``frame``. chain:
+    bend, softness and mix. bone: its FK rotation, or, for a bone an IK chain
+    drives, that chain (its rotation there is the solver's, not a key's).
+    space: position, rotation and scale. Returns the project and the keyed paths.
+    """
+    kind, name = item
+    if kind not in ATTRIBUTES or not any(x.name == name for x in getattr(project, _POOLS[kind])):
+        return project, []  # e.g. the world space: nothing to key
+    if kind == "bone":
+        chain = project.chain_of_bone(name)
+        if chain is not None:
+            kind, name = "chain", chain.name
+    attrs = ("position",) if kind == "target" else ATTRIBUTES[kind]
+    paths = [(kind, name, a) for a in attrs]
+    for path in paths:
+        project = set_key(project, path, frame, channel(project, path).value_at(frame))
+    return project, paths
+
+
+_keys_cache: dict[tuple[int, int], tuple[object, object, tuple]] = {}
+
+
+def _keys_of(ch, space: StepChannel | None):
+    """(frames, spaces) of a channel's keys; ``space``: the target's space channel
+    when ``ch`` is its position. Cached per channel object (channels are immutable
+    and an edit replaces only the channels it changes), so listing the tracks of a
+    long animation on every drag move stays cheap."""
+    cache_key = (id(ch), id(space))
+    hit = _keys_cache.get(cache_key)
+    if hit is not None and hit[0] is ch and hit[1] is space:
+        return hit[2]
+    if isinstance(ch, StepChannel):
+        result = tuple(int(f) for f, _ in ch.keys), tuple(v for _, v in ch.keys)
+    else:
+        frames = tuple(int(k.frame) for k in ch.keys)
+        spaces: tuple[str, ...] = ()
+        if space is not None:
+            names = space.values()
+            spaces = tuple(names[c] for c in space.sample(np.array(frames, dtype=float)))
+        result = frames, spaces
+    if len(_keys_cache) > 4096:
+        _keys_cache.clear()
+    _keys_cache[cache_key] = (ch, space, result)
+    return result

@@ -1,0 +1,177 @@
+"""The curves view: which chain it plots, that it plots the Bake's numbers, and its
+playhead (offscreen)."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QEvent, QPointF, Qt
+from PySide6.QtGui import QMouseEvent
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
+
+from rigeditor.app.curves import CurvesWidget, shown_chain
+from rigeditor.app.document import Document
+from rigeditor.model import CHARACTER, WORLD, Bone, Chain, Project, Space, StepChannel, Target, Timeline, keyed
+from rigeditor.model.bake import CAUSES
+from rigeditor.model.examples import arm, walk
+from rigeditor.model.ops import set_target_key
+
+
+def _curves(qtbot, project):
+    doc = Document(project)
+    w = CurvesWidget(doc)
+    qtbot.addWidget(w)
+    w.resize(900, 600)
+    w.show()
+    qtbot.waitExposed(w)
+    return w
+
+
+@pytest.fixture
+def curves(qtbot):
+    w = _curves(qtbot, walk())
+    yield w
+    w.doc.undo_stack.clear()  # while the Document lives: clearing emits its cleanChanged
+
+
+def plotted(item):
+    x, y = item.getOriginalDataset()
+    return (np.empty(0), np.empty(0)) if x is None else (np.asarray(x), np.asarray(y))
+
+
+def expected_angles(doc, bone):
+    return np.degrees(np.unwrap(doc.bake.local_rotation[:, doc.bake.column(bone)]))
+
+
+def assert_shows(w, chain):
+    doc = w.doc
+    assert w.chain == chain
+    bones = doc.project.chain(chain).bones
+    assert list(w.angle_curves) == list(bones)
+    for bone in bones:
+        x, y = plotted(w.angle_curves[bone])
+        assert np.array_equal(x, doc.bake.frames)
+        assert np.allclose(y, expected_angles(doc, bone), atol=1e-12, rtol=0)
+    cb = doc.bake.chains[chain]
+    x, y = plotted(w.sensitivity_curve)
+    assert np.allclose(y, cb.sensitivity) and np.array_equal(x, doc.bake.frames)
+    # Together the cause-coloured residual curves cover every frame with its residual.
+    for k, cause in enumerate(CAUSES):
+        x, y = plotted(w.residual_curves[cause])
+        if not np.any(cb.cause == k):
+            assert len(x) == 0
+            continue
+        mine = cb.cause == k
+        assert np.array_equal(x, doc.bake.frames)
+        assert np.allclose(y[mine], cb.residual[mine])
+        # Elsewhere a gap, but for the frame that joins it to the previous segment.
+        assert np.isnan(y[~mine & ~np.r_[False, mine[:-1]]]).all()
+
+
+def test_shows_the_first_chain_without_a_selection(curves):
+    assert_shows(curves, "leg_l")
+
+
+def test_follows_the_selection(curves):
+    doc = curves.doc
+    doc.select([("chain", "leg_r")])
+    assert_shows(curves, "leg_r")
+    doc.select([("bone", "forearm_l")])
+    assert_shows(curves, "arm_l")
+    doc.select([("target", "foot_r")])
+    assert_shows(curves, "leg_r")
+    doc.select([("bone", "spine")])  # no chain drives it: back to the first
+    assert_shows(curves, "leg_l")
+
+
+def test_curves_follow_an_edit(curves):
+    doc = curves.doc
+    doc.select([("target", "foot_l")])
+    before = plotted(curves.angle_curves["shin_l"])[1].copy()
+    doc.apply("move foot", set_target_key(doc.project, "foot_l", 30, (20.0, 25.0)), touched={"target:foot_l"})
+    assert_shows(curves, "leg_l")
+    assert not np.allclose(plotted(curves.angle_curves["shin_l"])[1], before)
+    doc.undo_stack.undo()
+    assert np.allclose(plotted(curves.angle_curves["shin_l"])[1], before)
+
+
+def test_residual_shows_the_out_of_reach_cause(qtbot):
+    w = _curves(qtbot, arm())
+    cb = w.doc.bake.chains["arm"]
+    out = cb.cause == CAUSES.index("out_of_reach")
+    assert out.any()
+    x, y = plotted(w.residual_curves["out_of_reach"])
+    assert np.allclose(y[out], cb.residual[out]) and y[out].max() > 10
+    assert_shows(w, "arm")
+
+
+def test_angles_are_unwrapped(qtbot):
+    # A target circling the shoulder twice: the upper arm turns 720 degrees.
+    n = 96
+    path = [(f, (200.0 * math.cos(4 * math.pi * f / n), 200.0 * math.sin(4 * math.pi * f / n))) for f in range(n + 1)]
+    project = Project(
+        name="circle", timeline=Timeline(24.0, 0, n), spaces=(Space(CHARACTER),),
+        bones=(Bone("upper", None, 150.0), Bone("lower", "upper", 125.0, rest_offset=(150.0, 0.0))),
+        targets=(Target("t", StepChannel(WORLD), keyed(path)),),
+        chains=(Chain("c", ("upper", "lower"), "t"),),
+    )
+    w = _curves(qtbot, project)
+    y = plotted(w.angle_curves["upper"])[1]
+    assert np.max(np.abs(np.diff(y))) < 30  # no +-360 jumps
+    assert y[-1] - y[0] == pytest.approx(720, abs=5)
+    assert_shows(w, "c")
+
+
+def test_playhead_follows_the_frame_and_frame_changes_do_not_replot(curves):
+    calls = []
+    for item in [*curves.angle_curves.values(), curves.sensitivity_curve, *curves.residual_curves.values()]:
+        item.sigPlotChanged.connect(lambda *_: calls.append(1))
+    for f in (5, 17, 48):
+        curves.doc.set_frame(f)
+        assert [line.value() for line in curves.playheads] == [f, f, f]
+    assert calls == []
+
+
+def test_dragging_the_playhead_scrubs(curves, qtbot):
+    doc = curves.doc
+    curves.playheads[1].setValue(22.4)  # what InfiniteLine does on each drag move
+    assert doc.frame == 22 and doc.row == doc.bake.index(22)
+    assert [line.value() for line in curves.playheads] == [22, 22, 22]
+    # And a real drag with the mouse on the angle plot's line.
+    view = curves.view
+    vb = curves.angle_plot.vb
+
+    def at(frame):
+        rect = vb.viewRect()
+        return view.mapFromScene(vb.mapViewToScene(QPointF(frame, rect.center().y())))
+
+    seen = []
+    doc.frameChanged.connect(seen.append)
+    vp = view.viewport()
+    start, end = at(22), at(35)
+    _send(vp, QEvent.MouseButtonPress, start, Qt.LeftButton)
+    for t in np.linspace(0, 1, 9)[1:]:
+        QTest.qWait(12)
+        _send(vp, QEvent.MouseMove, QPointF(start) + (QPointF(end) - QPointF(start)) * float(t), Qt.NoButton)
+    _send(vp, QEvent.MouseButtonRelease, end, Qt.LeftButton, held=Qt.NoButton)
+    assert doc.frame == 35 and len(seen) >= 3
+    assert [line.value() for line in curves.playheads] == [35, 35, 35]
+
+
+def test_shown_chain_rules():
+    p = walk()
+    assert shown_chain(p, ()) == "leg_l"
+    assert shown_chain(p, (("space", "character"), ("target", "hand_on_hip"))) == "arm_l"
+    assert shown_chain(Project(), ()) is None
+
+
+def test_a_project_without_chains_plots_nothing(qtbot):
+    w = _curves(qtbot, Project(bones=(Bone("b", None, 10.0),)))
+    assert w.chain is None and w.angle_curves == {}
+
+
+def _send(widget, kind, pos, button, held=Qt.LeftButton):
+    p = QPointF(pos)
+    QApplication.sendEvent(widget, QMouseEvent(kind, p, widget.mapToGlobal(p), button, held, Qt.NoModifier))
