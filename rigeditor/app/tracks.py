@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from rigeditor.model.ops import set_target_key
+from rigeditor.model.ops import key_channel, set_target_key
 from rigeditor.model.project import Project
 from rigeditor.model.timeline import Channel, Key, StepChannel
 
@@ -146,7 +146,8 @@ def delete_keys(project: Project, keys: Mapping[Path, Iterable[int]]) -> Project
 def set_key(project: Project, path: Path, frame: int, value) -> Project:
     """Key ``path`` at ``frame`` with ``value`` (a space name for a target's space,
     else floats). A key already on that frame keeps its interpolation and handles;
-    a new key is ``constant`` on stepped tracks and ``linear`` elsewhere. As with
+    a new key is ``constant`` on stepped tracks and takes the interpolation of the
+    segment it splits elsewhere (rigeditor.model.ops.key_channel). As with
     a target's first key, a channel's first key also becomes its default, so
     unkeyed frames agree with it."""
     kind, name, attr = path
@@ -157,16 +158,10 @@ def set_key(project: Project, path: Path, frame: int, value) -> Project:
     if isinstance(ch, StepChannel):
         return with_channel(project, path, ch.with_key(frame, str(value)))
     value = tuple(float(v) for v in np.atleast_1d(value))
-    existing = next((k for k in ch.keys if k.frame == frame), None)
     if (kind, attr) in STEPPED:
-        key = Key(frame, value, "constant")
-    elif existing is not None:
-        key = replace(existing, value=value)
-    else:
-        key = Key(frame, value, "linear")
-    if not ch.keys:
-        ch = replace(ch, default=value)
-    return with_channel(project, path, ch.with_key(key))
+        keyed = ch.with_key(Key(frame, value, "constant"))
+        return with_channel(project, path, replace(keyed, default=value) if not ch.keys else keyed)
+    return with_channel(project, path, key_channel(ch, frame, value))
 
 
 def key_item(project: Project, item: tuple[str, str], frame: int) -> tuple[Project, list[Path]]:

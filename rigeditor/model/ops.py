@@ -45,10 +45,14 @@ def switch_target_space(project: Project, target: str, frame: int, new_space: st
 
 def key_channel(channel: Channel, frame: int, value) -> Channel:
     """``channel`` keyed to ``value`` at ``frame``: an existing key there keeps its
-    interpolation; the first key also moves the default, so unkeyed frames agree."""
+    interpolation, a new one takes the interpolation of the segment it splits (so a
+    key added inside a bezier path keeps it smooth); the first key also moves the
+    default, so unkeyed frames agree."""
     value = tuple(float(v) for v in value)
     existing = next((k for k in channel.keys if k.frame == int(frame)), None)
-    key = replace(existing, value=value) if existing else Key(int(frame), value, "linear")
+    before = [k for k in channel.keys if k.frame < int(frame)]
+    interp = before[-1].interp if before else (channel.keys[0].interp if channel.keys else "linear")
+    key = replace(existing, value=value) if existing else Key(int(frame), value, interp)
     if not channel.keys:
         channel = replace(channel, default=value)
     return channel.with_key(key)

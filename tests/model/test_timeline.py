@@ -79,3 +79,16 @@ def test_step_channel_holds_values_between_keys():
     names = sc.values()
     assert [names[c] for c in codes] == ["world", "world", "door", "door", "world", "world"]
     assert sc.value_at(12) == "door"
+
+
+def test_a_key_added_inside_a_bezier_path_keeps_it_smooth():
+    from rigeditor.model.ops import key_channel
+
+    ch = keyed([(0, 0.0), (10, 10.0), (20, 0.0)], "bezier")
+    added = key_channel(ch, 5, ch.value_at(5))
+    assert next(k for k in added.keys if k.frame == 5).interp == "bezier"
+    # The new key sits on the old curve; the curve through it has no corner there.
+    y = added.sample(np.array([4.999, 5.0, 5.001]))[:, 0]
+    assert (y[1] - y[0]) / 0.001 == pytest.approx((y[2] - y[1]) / 0.001, rel=1e-2)
+    first = key_channel(constant(3.0), 7, (4.0,))
+    assert first.default == (4.0,) and first.keys[0].interp == "linear"
