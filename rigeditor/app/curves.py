@@ -8,11 +8,12 @@ when the shown chain's bake is a new one); a frame change only moves the lines.
 """
 from __future__ import annotations
 
+import time
 from html import escape
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QGraphicsItem, QLabel, QVBoxLayout, QWidget
 
 from rigeditor.app import style
@@ -37,6 +38,10 @@ def shown_chain(project, selection) -> str | None:
         except KeyError:
             continue
     return project.chains[0].name if project.chains else None
+
+
+THROTTLE_S = 0.1
+"""Seconds between curve updates while the bake keeps changing (10 per second)."""
 
 
 class CurvesWidget(QWidget):
@@ -125,13 +130,30 @@ class CurvesWidget(QWidget):
             self.playheads.append(line)
         self.view.scene().sigMouseClicked.connect(self._clicked)
 
-        doc.bakeChanged.connect(self._update)
+        # A drag changes the bake on every mouse move; the scene follows each move,
+        # the curves at most every THROTTLE_S (the last change always lands).
+        self._last_update = 0.0
+        self._pending = QTimer(self)
+        self._pending.setSingleShot(True)
+        self._pending.timeout.connect(self._update)
+        doc.bakeChanged.connect(self._bake_changed)
         doc.selectionChanged.connect(self._update)
         doc.frameChanged.connect(self._frame_changed)
         self._update()
 
     # ------------------------------------------------------------------ updates
+    def _bake_changed(self):
+        if self._pending.isActive():
+            return
+        wait = self._last_update + THROTTLE_S - time.monotonic()
+        if wait <= 0:
+            self._update()
+        else:
+            self._pending.start(int(wait * 1000) + 1)
+
     def _update(self):
+        self._pending.stop()
+        self._last_update = time.monotonic()
         bake, project = self.doc.bake, self.doc.project
         name = shown_chain(project, self.doc.selection)
         cb = bake.chains.get(name) if name else None
