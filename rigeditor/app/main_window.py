@@ -18,6 +18,7 @@ from rigeditor.app import style
 from rigeditor.app.dialogs import Dialogs
 from rigeditor.app.files import EXPORTS, FileController
 from rigeditor.app.inspector import Inspector, chain_readout, current_chain
+from rigeditor.app.inspector.readouts import set_style
 from rigeditor.app.outliner import Outliner
 from rigeditor.app.rig_actions import RigActions
 
@@ -293,7 +294,7 @@ class MainWindow(QMainWindow):
         chain = current_chain(self.doc)
         if chain is None or chain not in self.doc.bake.chains:
             self.chain_status.setText("No chain selected")
-            self.chain_status.setStyleSheet("color: #8b95a5;")
+            set_style(self.chain_status, "color: #8b95a5;")
             return
         r = chain_readout(self.doc, chain)
         color = style.CAUSE_COLORS[r["cause"]]
@@ -301,7 +302,7 @@ class MainWindow(QMainWindow):
         if r["solver"] != "analytic":
             text += f" · {r['iterations']}/{r['max_iterations']} it"
         self.chain_status.setText(text)
-        self.chain_status.setStyleSheet(f"color: {color.name()}; font-weight: bold;")
+        set_style(self.chain_status, f"color: {color.name()}; font-weight: bold;")
 
     def toggle_playback(self):
         """Play or pause through the timeline's play/pause action (as its Space key does)."""

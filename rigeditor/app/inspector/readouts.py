@@ -131,9 +131,9 @@ def readout_section(f, chain: str) -> None:
             return
         r = chain_readout(doc, chain)
         labels["residual"].setText(f"{r['residual']:.3f} u — {r['cause_label']}")
-        labels["residual"].setStyleSheet(_css(style.CAUSE_COLORS[r["cause"]]))
+        set_style(labels["residual"], _css(style.CAUSE_COLORS[r["cause"]]))
         labels["reach"].setText(r["reach"])
-        labels["reach"].setStyleSheet(_css(REACH_COLORS[r["reach"]]))
+        set_style(labels["reach"], _css(REACH_COLORS[r["reach"]]))
         bound, c = r["at_limit"], doc.project.chain(chain)
         if bound:
             labels["limits"].setText("at limit: " + ", ".join(bound))
@@ -141,13 +141,21 @@ def readout_section(f, chain: str) -> None:
             labels["limits"].setText("free")
         else:
             labels["limits"].setText("none set")
-        labels["limits"].setStyleSheet(_css(style.CAUSE_COLORS["limit"]) if bound else "")
+        set_style(labels["limits"], _css(style.CAUSE_COLORS["limit"]) if bound else "")
         if iterative:
             labels["iterations"].setText(f"{r['iterations']} / {r['max_iterations']}")
         labels["converged"].setText(CONVERGED_TEXT[r["converged"]])
-        labels["converged"].setStyleSheet(_css(CONVERGED_COLORS[r["converged"]]))
+        set_style(labels["converged"], _css(CONVERGED_COLORS[r["converged"]]))
         labels["sensitivity"].setText(f"{r['sensitivity']:.2f} °/u")
-        labels["sensitivity"].setStyleSheet(_css(style.sensitivity_color(r["sensitivity"])))
+        set_style(labels["sensitivity"], _css(style.sensitivity_color(r["sensitivity"])))
         labels["stretch"].setText(f"{(r['stretch'] - 1.0) * 100.0:+.1f} %")
         labels["root_offset"].setText(f"{r['root_offset']:.2f} u")
     f.on_sync(sync)
+
+
+def set_style(label, css: str) -> None:
+    """Set a label's style sheet only when it changes: every setStyleSheet re-polishes
+    the widget, which cost milliseconds per mouse move while dragging."""
+    if label.property("_css") != css:
+        label.setProperty("_css", css)
+        label.setStyleSheet(css)
