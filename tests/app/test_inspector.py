@@ -8,51 +8,13 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 
+from fakes import FakeDialogs
 from rigeditor.app import commands
 from rigeditor.app.document import Document
 from rigeditor.app.inspector import KEEP_WORLD, REDECLARE, Inspector, SpinField
 from rigeditor.model import CAUSES
 from rigeditor.model.examples import arm, walk
 from rigeditor.model.validate import problems
-
-
-class FakeDialogs:
-    """Scripted answers; records every question."""
-
-    def __init__(self, **answers):
-        self.answers = answers
-        self.calls = []
-
-    def _answer(self, name, default, *args):
-        self.calls.append((name, args))
-        return self.answers.get(name, default)
-
-    def error(self, parent, title, message):
-        self._answer("error", None, title, message)
-
-    def info(self, parent, title, message):
-        self._answer("info", None, title, message)
-
-    def confirm(self, parent, title, message):
-        return self._answer("confirm", True, title, message)
-
-    def ask_save_changes(self, parent, name):
-        return self._answer("ask_save_changes", "discard", name)
-
-    def choose(self, parent, title, message, options):
-        return self._answer("choose", options[0], title, message, options)
-
-    def open_file(self, parent, *args):
-        return self._answer("open_file", None, *args)
-
-    def save_file(self, parent, *args):
-        return self._answer("save_file", None, *args)
-
-    def pick(self, parent, title, label, items, current=0):
-        return self._answer("pick", items[current], title, label, items)
-
-    def form(self, parent, title, fields):
-        return self._answer("form", {k: d for k, _, d, _ in fields}, title, fields)
 
 
 def make(qtbot, project=None, **answers):

@@ -13,6 +13,7 @@ import pytest
 from PySide6.QtCore import QSettings
 from PySide6.QtGui import QImage, QKeySequence
 
+from fakes import FakeDialogs
 from rigeditor.app.document import Document
 from rigeditor.app.main_window import MainWindow
 from rigeditor.app.tools import EditTool
@@ -20,47 +21,6 @@ from rigeditor.model.examples import arm, walk
 from rigeditor.model.validate import problems
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-class FakeDialogs:
-    def __init__(self, **answers):
-        self.answers = answers
-        self.calls = []
-
-    def _answer(self, name, default, *args):
-        self.calls.append((name, args))
-        value = self.answers.get(name, default)
-        return value.pop(0) if isinstance(value, list) else value
-
-    def asked(self, name):
-        return [args for n, args in self.calls if n == name]
-
-    def error(self, parent, title, message):
-        self._answer("error", None, title, message)
-
-    def info(self, parent, title, message):
-        self._answer("info", None, title, message)
-
-    def confirm(self, parent, title, message):
-        return self._answer("confirm", True, title, message)
-
-    def ask_save_changes(self, parent, name):
-        return self._answer("ask_save_changes", "discard", name)
-
-    def choose(self, parent, title, message, options):
-        return self._answer("choose", options[0], title, message, options)
-
-    def open_file(self, parent, *args):
-        return self._answer("open_file", None, *args)
-
-    def save_file(self, parent, *args):
-        return self._answer("save_file", None, *args)
-
-    def pick(self, parent, title, label, items, current=0):
-        return self._answer("pick", items[current], title, label, items)
-
-    def form(self, parent, title, fields):
-        return self._answer("form", {k: d for k, _, d, _ in fields}, title, fields)
 
 
 def make_window(qtbot, tmp_path, project=None, path=None, **answers):

@@ -27,13 +27,29 @@ class _Corner(QWidget):
         self.setAttribute(Qt.WA_OpaquePaintEvent)
         self.setFont(label_font())
 
+    NAME = "corner"  # in paint error reports
+
     def place(self) -> None:
+        raise NotImplementedError
+
+    def paintEvent(self, event):  # noqa: N802
+        p = QPainter(self)
+        try:
+            self._paint(p)
+        except Exception:  # noqa: BLE001 - see report_paint_error
+            report_paint_error(self.NAME)
+        finally:
+            p.end()
+
+    def _paint(self, p: QPainter) -> None:
         raise NotImplementedError
 
 
 class Hud(_Corner):
     """Top left: the mode (ANIMATE keys every drag, SETUP edits the rest pose) and
     the current frame."""
+
+    NAME = "hud"
 
     def __init__(self, view):
         super().__init__(view)
@@ -54,15 +70,6 @@ class Hud(_Corner):
         self.move(MARGIN, MARGIN)
         self.raise_()
 
-    def paintEvent(self, event):  # noqa: N802
-        p = QPainter(self)
-        try:
-            self._paint(p)
-        except Exception:  # noqa: BLE001 - see report_paint_error
-            report_paint_error("hud")
-        finally:
-            p.end()
-
     def _paint(self, p: QPainter) -> None:
         p.fillRect(self.rect(), style.HUD_BACKGROUND)
         p.setRenderHint(QPainter.Antialiasing)
@@ -79,6 +86,8 @@ class JitterLegend(_Corner):
     target motion, from safe (SENSITIVITY_SAFE_DEG) to danger (SENSITIVITY_DANGER_DEG)
     on the same log scale as style.sensitivity_color."""
 
+    NAME = "legend"
+
     def __init__(self, view):
         super().__init__(view)
         self.resize(210, 50)
@@ -87,15 +96,6 @@ class JitterLegend(_Corner):
         vp = self.view.viewport().geometry()
         self.move(vp.left() + MARGIN, vp.bottom() - self.height() - MARGIN)
         self.raise_()
-
-    def paintEvent(self, event):  # noqa: N802
-        p = QPainter(self)
-        try:
-            self._paint(p)
-        except Exception:  # noqa: BLE001 - see report_paint_error
-            report_paint_error("legend")
-        finally:
-            p.end()
 
     def _paint(self, p: QPainter) -> None:
         p.fillRect(self.rect(), style.HUD_BACKGROUND)
