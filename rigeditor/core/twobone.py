@@ -310,13 +310,20 @@ def _solve_block(f, out, i, j, *, limits, on_limit, max_stretch, max_root_offset
     d2 = d * d
     cos_elbow = np.clip((a * a + b * b - d2) * (0.5 / (a * b)), -1.0, 1.0)
     cos_offset = np.clip((d2 + (a * a - b * b)) / ((2.0 * a) * d), -1.0, 1.0)
-    bs = np.sqrt(1.0 - cos_offset * cos_offset)
+    # The sines come from Heron's formula, whose small factors (outer - d) and
+    # (d - inner) vanish exactly at the reach bounds. sqrt(1 - cos^2) would turn the
+    # cancellation in the cosines (1 - 2e-14 for a short upper bone) into a shoulder
+    # offset of 2e-7 rad and an arm that misses the target line.
+    root = np.sqrt(np.maximum((outer + d) * (outer - d) * (d - inner) * (d + inner), 0.0))
+    bs = root / ((2.0 * a) * d)
+    sin_elbow = root * (0.5 / (a * b))
     if not isinstance(bend, float) or bend != 1.0:
         bs *= bend
     # Upper-bone direction = target direction rotated by -bend * alpha: one atan2
     # of that vector is cheaper than atan2 of the target plus an arccos.
     shoulder_angle = np.arctan2(uy * cos_offset - ux * bs, ux * cos_offset + uy * bs, out=out.shoulder_angle[i:j])
-    elbow_angle = np.arccos(np.negative(cos_elbow, out=cos_elbow), out=out.elbow_angle[i:j])  # pi - acos(c) == acos(-c)
+    # pi - gamma, from its sine and cosine: exact at both bounds, unlike arccos.
+    elbow_angle = np.arctan2(sin_elbow, np.negative(cos_elbow, out=cos_elbow), out=out.elbow_angle[i:j])
     if not isinstance(bend, float) or bend != 1.0:
         elbow_angle *= bend
     if limits is not None:
