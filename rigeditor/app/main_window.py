@@ -20,7 +20,10 @@ from rigeditor.app.files import EXPORTS, FileController
 from rigeditor.app.inspector import Inspector, chain_readout, current_chain
 from rigeditor.app.inspector.readouts import set_style
 from rigeditor.app.outliner import Outliner
+from rigeditor.app.curves import CurvesWidget
 from rigeditor.app.rig_actions import RigActions
+from rigeditor.app.scene import SceneView
+from rigeditor.app.timeline import TimelineWidget
 
 log = logging.getLogger(__name__)
 
@@ -41,14 +44,14 @@ class MainWindow(QMainWindow):
         self.setPalette(style.dark_palette())
         self.setStyleSheet("QMainWindow::separator { width: 3px; height: 3px; }")
 
-        self.scene = self._make("rigeditor.app.scene", "SceneView", "Scene")
+        self.scene = SceneView(doc)
         self.setCentralWidget(self.scene)
         self.outliner = Outliner(doc, self.dialogs, self.rig)
         self.inspector = Inspector(doc, self.dialogs, self.rig)
         self.undo_view = QUndoView(doc.undo_stack)
         self.undo_view.setEmptyLabel("(opened)")
-        self.timeline = self._make("rigeditor.app.timeline", "TimelineWidget", "Timeline")
-        self.curves = self._make("rigeditor.app.curves", "CurvesWidget", "Curves")
+        self.timeline = TimelineWidget(doc)
+        self.curves = CurvesWidget(doc)
 
         self.docks = {}
         self._dock("outliner", "Outliner", self.outliner, Qt.LeftDockWidgetArea)
@@ -61,11 +64,6 @@ class MainWindow(QMainWindow):
         self.splitDockWidget(self.docks["timeline"], self.docks["curves"], Qt.Horizontal)
         self._default_dock_sizes()
 
-        if not getattr(self.scene, "HONOURS_EDIT_TOOL", False):
-            # The scene does not draw bones with the tool: say so, and point at the way that works.
-            self.rig.bone_tool_action.setEnabled(False)
-            self.rig.bone_tool_action.setToolTip("Drawing bones in the scene is not available yet: "
-                                                 "use Rig ▸ Add child bone… / Add root bone…")
         self._build_actions()
         self._build_menus()
         self._build_toolbar()
@@ -79,13 +77,9 @@ class MainWindow(QMainWindow):
         doc.selectionChanged.connect(self._update_status)
         doc.modeChanged.connect(self._mode_changed)
         self.files.recentChanged.connect(self._build_recent_menu)
-        if hasattr(self.scene, "statusMessage"):
-            self.scene.statusMessage.connect(lambda msg: self.statusBar().showMessage(msg, 4000))
-        if hasattr(self.scene, "overlayChanged"):
-            self.scene.overlayChanged.connect(self._overlay_changed)
-        toggle = getattr(self.scene, "playToggleRequested", None)
-        if toggle is not None:  # Space in the scene: the timeline's play/pause
-            toggle.connect(self.toggle_playback)
+        self.scene.statusMessage.connect(lambda msg: self.statusBar().showMessage(msg, 4000))
+        self.scene.overlayChanged.connect(self._overlay_changed)
+        self.scene.playToggleRequested.connect(self.toggle_playback)  # Space tapped in the scene
         self._mode_changed(doc.mode)
         self._update_title()
         self.resize(1440, 900)
@@ -95,20 +89,6 @@ class MainWindow(QMainWindow):
             self.restore_layout()
 
     # ------------------------------------------------------------------ parts
-    def _make(self, module, cls, title):
-        """Another engineer's view; a labelled placeholder while it cannot load."""
-        import importlib
-
-        try:
-            return getattr(importlib.import_module(module), cls)(self.doc)
-        except Exception as exc:  # noqa: BLE001 - keep the editor usable, say what is missing
-            log.warning("%s unavailable: %s", title, exc)
-            label = QLabel(f"{title} unavailable:\n{type(exc).__name__}: {exc}")
-            label.setAlignment(Qt.AlignCenter)
-            label.setWordWrap(True)
-            label.setObjectName(f"missing_{title.lower()}")
-            return label
-
     def _dock(self, key, title, widget, area):
         dock = QDockWidget(title, self)
         dock.setObjectName(f"dock_{key}")
@@ -202,7 +182,7 @@ class MainWindow(QMainWindow):
         m.addSeparator()
         for dock in self.docks.values():
             m.addAction(dock.toggleViewAction())
-        names = getattr(self.scene, "OVERLAY_NAMES", None) or ()
+        names = self.scene.OVERLAY_NAMES
         self.overlay_actions = {}
         if names:
             m.addSeparator()

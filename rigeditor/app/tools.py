@@ -10,10 +10,6 @@ tip, ready for an IK chain), ``None`` for a new root bone, or ``EditTool.AUTO`` 
 default) for "the single selected bone, else a root bone" (the new bone starts where
 the drag began). It makes one undo step, selects the new bone and returns its name;
 on a refusal it emits ``error(message)`` and returns None.
-
-A scene that honours the tool says so with a class attribute ``HONOURS_EDIT_TOOL = True``;
-until then the main window keeps the Bone tool disabled (bones are added from the Rig
-menu, the outliner and the inspector).
 """
 from __future__ import annotations
 

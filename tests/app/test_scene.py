@@ -554,7 +554,6 @@ def _joint(doc, bone):
 
 def test_the_scene_honours_the_edit_tool_with_a_crosshair(qtbot):
     doc, view = make_view(qtbot, "walk", frame=0)
-    assert SceneView.HONOURS_EDIT_TOOL is True
     vp = view.viewport()
     assert vp.cursor().shape() != Qt.CrossCursor
     EditTool.of(doc).set_tool("bone")

@@ -40,11 +40,9 @@ class SceneView(InteractionMixin, NavigationMixin, QGraphicsView):
     shown (a copy); ``set_overlay(name, on)`` changes one and emits overlayChanged.
     statusMessage(str): short hints for the status bar. zoomChanged(float): pixels
     per model unit. playToggleRequested(): Space was tapped in the view (pressed and
-    released without panning): play or pause. HONOURS_EDIT_TOOL: the view draws
-    bones with ``EditTool.of(doc)`` when its tool is "bone".
+    released without panning): play or pause. The view draws bones with
+    ``EditTool.of(doc)`` when its tool is "bone".
     """
-
-    HONOURS_EDIT_TOOL = True
 
     OVERLAY_NAMES = {
         "reach": "Reach Rings",
