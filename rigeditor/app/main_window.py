@@ -8,24 +8,20 @@ session markers) let tests keep away from the user's own.
 """
 from __future__ import annotations
 
-import logging
-
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QUndoView
 
 from rigeditor.app import style
+from rigeditor.app.curves import CurvesWidget
 from rigeditor.app.dialogs import Dialogs
 from rigeditor.app.files import EXPORTS, FileController
 from rigeditor.app.inspector import Inspector, chain_readout, current_chain
 from rigeditor.app.inspector.readouts import set_style
 from rigeditor.app.outliner import Outliner
-from rigeditor.app.curves import CurvesWidget
 from rigeditor.app.rig_actions import RigActions
 from rigeditor.app.scene import SceneView
 from rigeditor.app.timeline import TimelineWidget
-
-log = logging.getLogger(__name__)
 
 
 class MainWindow(QMainWindow):
