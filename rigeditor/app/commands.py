@@ -307,12 +307,6 @@ def chain_run(project: Project, bones) -> tuple[str, ...]:
     return tuple(run)
 
 
-def chain_bones(project: Project, a: str, b: str) -> tuple[str, str]:
-    """Two selected bones as (upper, lower), in either order (see :func:`chain_run`)."""
-    upper, lower = chain_run(project, (a, b))
-    return upper, lower
-
-
 def add_chain(project: Project, bones, space: str, frame: int, *, name: str | None = None,
               target: str | None = None, solver: str | None = None) -> tuple[Project, str]:
     """Add an IK chain over ``bones``, a parent → child run given in any order (see

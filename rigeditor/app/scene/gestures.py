@@ -94,7 +94,7 @@ class BoneRotateDrag(_DocDrag):
         self.pivot = np.asarray(bake.joint_world[row, col], float)
         w = bake.bone_world.take((row, col))
         # A mirrored parent frame turns the other way round.
-        self.sign = -1.0 if float(w.a * w.d - w.b * w.c) < 0 else 1.0
+        self.sign = -1.0 if bool(w.mirrored()) else 1.0
         self.last = self._angle(press_world)
         self.total = 0.0
         self.key = ("drag", doc.begin_gesture())
