@@ -77,3 +77,11 @@ def test_analytic_chain_needs_two_bones():
     p = replace(p, bones=p.bones + (Bone("hand", "forearm", 20.0, rest_offset=(125.0, 0.0)),))
     p = p.with_chain("arm", bones=("upper_arm", "forearm", "hand"))
     assert "the analytic solver drives exactly 2 bones, got 3" in _one(p)
+
+
+def test_one_bad_key_among_many_is_found_with_its_index():
+    keys = [(f, (float(f), 0.0)) for f in range(5000)]
+    keys[3210] = (3210, (float("nan"), 0.0))
+    p = arm().with_target("hand", position=keyed(keys))
+    assert "targets[0].position.keys[3210].value: must be finite, got nan" in _one(p)
+    assert problems(arm().with_target("hand", position=keyed(keys[:3210]))) == []
