@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test bench clean
+.PHONY: run test bench package package-test clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,6 +22,15 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
 	for b in benchmarks/bench_*.py; do QT_QPA_PLATFORM=offscreen $(BIN)/python $$b || exit 1; done
+
+# The desktop bundle: dist/rigeditor/rigeditor (one folder), built with PyInstaller from
+# packaging/rigeditor.spec; `make package-test` smoke-tests it offscreen.
+package: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[package]'
+	$(BIN)/python -m PyInstaller --noconfirm --clean --distpath dist --workpath build/pyinstaller packaging/rigeditor.spec
+
+package-test: package
+	sh packaging/smoke.sh dist/rigeditor/rigeditor
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info
