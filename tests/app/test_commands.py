@@ -81,7 +81,7 @@ def test_reparent_keeps_rest_place_and_refuses_cycles_and_chain_breaks():
     before = evaluate(p)
     moved = valid(commands.reparent_bone(p, "hat", "upper_arm_l"))
     assert moved.bone("hat").parent == "upper_arm_l"
-    rest = commands._rest_frames
+    from rigeditor.app.commands.bones import _rest_frames as rest
     a, b = rest(p)["hat"], rest(moved)["hat"]
     assert np.allclose([a.tx, a.ty, a.a, a.c], [b.tx, b.ty, b.a, b.c])
     root = valid(commands.reparent_bone(p, "hat", None))

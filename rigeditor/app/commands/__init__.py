@@ -1,0 +1,20 @@
+"""Structural edits of a Project, as pure functions: each takes a Project and returns a
+new one (or raises :class:`CommandError` with a message for the user).
+
+Qt-free on purpose: the views call these, then hand the result to ``doc.apply``.
+Angles are radians, lengths and positions model units (y-up), like the model.
+"""
+from rigeditor.app.commands.common import (  # noqa: F401 - the package's API
+    KINDS, CommandError, names_of, unique_name, rename, set_value, delete,
+)
+from rigeditor.app.commands.bones import (  # noqa: F401 - the package's API
+    descendants, add_bone, parent_frame_at, add_bone_between, reparent_bone,
+    chains_using_bones, delete_bone, delete_bone_message, set_bone_length,
+)
+from rigeditor.app.commands.chains import (  # noqa: F401 - the package's API
+    default_solver, solvers_for, chain_run, add_chain, set_chain_solver,
+    set_solver_settings, delete_chain, delete_target, flip_bend, redeclare_target_space,
+)
+from rigeditor.app.commands.spaces import (  # noqa: F401 - the package's API
+    add_space, space_children, targets_in_space, remove_space, reparent_space,
+)

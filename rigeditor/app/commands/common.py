@@ -1,0 +1,124 @@
+"""Names, renames, generic value edits and deletion: shared by every kind of item."""
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+import numpy as np
+
+from rigeditor.model.project import CHARACTER, WORLD, Project
+from rigeditor.model.timeline import StepChannel
+
+
+KINDS = ("bone", "chain", "target", "space")
+
+
+class CommandError(ValueError):
+    """An edit that cannot be made; the message is written for the user."""
+
+
+def names_of(project: Project, kind: str) -> list[str]:
+    pool = {"bone": project.bones, "chain": project.chains, "target": project.targets,
+            "space": project.spaces}[kind]
+    return [x.name for x in pool]
+
+
+def unique_name(existing, base: str) -> str:
+    """``base`` if unused, else ``base_2``, ``base_3``... (an existing number suffix grows)."""
+    existing = set(existing)
+    if base not in existing:
+        return base
+    m = re.fullmatch(r"(.*?)_(\d+)", base)
+    stem, n = (m.group(1), int(m.group(2))) if m else (base, 1)
+    while f"{stem}_{n + 1}" in existing:
+        n += 1
+    return f"{stem}_{n + 1}"
+
+
+def _check_new_name(project: Project, kind: str, name: str) -> str:
+    name = (name or "").strip()
+    if not name:
+        raise CommandError(f"A {kind} needs a name.")
+    if kind == "space" and name == WORLD:
+        raise CommandError(f"'{WORLD}' is reserved for the world space.")
+    if name in names_of(project, kind):
+        raise CommandError(f"There is already a {kind} named '{name}'.")
+    return name
+
+
+def rename(project: Project, kind: str, old: str, new: str) -> Project:
+    """Rename an item and every reference to it.
+
+    bone: children's parent, chains' bone lists. target: chains' target.
+    space: child spaces' parent, every target's declared-space track (default and keys).
+    chain: nothing refers to a chain.
+    """
+    if kind not in KINDS:
+        raise CommandError(f"Unknown kind {kind!r}.")
+    if old not in names_of(project, kind):
+        raise CommandError(f"There is no {kind} named '{old}'.")
+    if (new or "").strip() == old:
+        return project
+    if kind == "space" and old == CHARACTER:
+        raise CommandError(f"The '{CHARACTER}' space is the rig root; it keeps its name.")
+    new = _check_new_name(project, kind, new)
+
+    if kind == "bone":
+        bones = tuple(replace(b, name=new if b.name == old else b.name,
+                              parent=new if b.parent == old else b.parent) for b in project.bones)
+        chains = tuple(replace(c, bones=tuple(new if n == old else n for n in c.bones))
+                       for c in project.chains)
+        return replace(project, bones=bones, chains=chains)
+    if kind == "chain":
+        return replace(project, chains=tuple(replace(c, name=new) if c.name == old else c
+                                             for c in project.chains))
+    if kind == "target":
+        targets = tuple(replace(t, name=new) if t.name == old else t for t in project.targets)
+        chains = tuple(replace(c, target=new) if c.target == old else c for c in project.chains)
+        return replace(project, targets=targets, chains=chains)
+    # space
+    spaces = tuple(replace(s, name=new if s.name == old else s.name,
+                           parent=new if s.parent == old else s.parent) for s in project.spaces)
+    targets = tuple(replace(t, space=_renamed_steps(t.space, old, new)) for t in project.targets)
+    return replace(project, spaces=spaces, targets=targets)
+
+
+def _renamed_steps(ch: StepChannel, old: str, new: str) -> StepChannel:
+    if ch.default != old and all(v != old for _, v in ch.keys):
+        return ch
+    return StepChannel(new if ch.default == old else ch.default,
+                       tuple((f, new if v == old else v) for f, v in ch.keys))
+
+
+def set_value(project: Project, path, frame: int, value, *, key: bool) -> Project:
+    """Edit an animatable value (path: (kind, name, attribute) as in app.tracks).
+
+    key=True: key it at ``frame``. key=False: a channel with keys is keyed at
+    ``frame`` anyway (its default is never seen), an unkeyed one changes its default.
+    """
+    from rigeditor.app import tracks
+
+    ch = tracks.channel(project, path)
+    if key or ch.keys:
+        return tracks.set_key(project, path, frame, value)
+    if isinstance(ch, StepChannel):
+        return tracks.with_channel(project, path, replace(ch, default=str(value)))
+    value = tuple(float(v) for v in np.atleast_1d(value))
+    return tracks.with_channel(project, path, replace(ch, default=value))
+
+
+def delete(project: Project, kind: str, name: str, *, with_chains: bool = False) -> Project:
+    """Delete any item by kind (bone: see :func:`delete_bone`)."""
+    # Imported here: these modules build on this one.
+    from rigeditor.app.commands.bones import delete_bone
+    from rigeditor.app.commands.chains import delete_chain, delete_target
+    from rigeditor.app.commands.spaces import remove_space
+    if kind == "bone":
+        return delete_bone(project, name, with_chains=with_chains)
+    if kind == "chain":
+        return delete_chain(project, name)
+    if kind == "target":
+        return delete_target(project, name)
+    if kind == "space":
+        return remove_space(project, name)
+    raise CommandError(f"Unknown kind {kind!r}.")
