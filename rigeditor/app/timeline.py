@@ -21,16 +21,16 @@ from PySide6.QtWidgets import (
 )
 
 from rigeditor.app import style
+from rigeditor.app.timeline_gestures import KeyGestures
 from rigeditor.app.timeline_items import _TrackView, _RulerView, _LoopBar, _Keys, _FrameAxis, _TrackAxis, _path_item
 from rigeditor.app.tracks import (
-    Path, Track, clamp_delta, delete_keys, key_item, keyed_tracks, move_keys, touched,
+    Path, Track, delete_keys, key_item, keyed_tracks, touched,
 )
 
-HIT_PX = 7  # how near (pixels) a click must be to a key to take it
 RULER_PX = 44
 
 
-class TimelineWidget(QWidget):
+class TimelineWidget(KeyGestures, QWidget):
     """Signals: keySelectionChanged(), playingChanged(bool)."""
 
     keySelectionChanged = Signal()
@@ -475,67 +475,6 @@ class TimelineWidget(QWidget):
             self._selected = set(keys)
             self._draw_keys()
             self.keySelectionChanged.emit()
-
-    # ------------------------------------------------------------------ gestures
-    def _key_at(self, pos: QPointF):
-        row = int(round(pos.y()))
-        if not 0 <= row < len(self._tracks) or not self._tracks[row].frames:
-            return None
-        t = self._tracks[row]
-        frames = np.array(t.frames, float)
-        i = int(np.argmin(np.abs(frames - pos.x())))
-        if abs(frames[i] - pos.x()) <= HIT_PX * self.track_view.viewPixelSize()[0]:
-            return t.path, int(t.frames[i])
-        return None
-
-    def _click(self, pos: QPointF, modifiers):
-        key = self._key_at(pos)
-        add = bool(modifiers & (Qt.ShiftModifier | Qt.ControlModifier))
-        if key is None:
-            if not add:
-                self._set_selection(set())
-            self.doc.set_frame(pos.x())
-        elif add:
-            self._set_selection(self._selected ^ {key})
-        else:
-            self._set_selection({key})
-
-    def _drag_event(self, ev, pos: QPointF, start: QPointF):
-        if ev.isStart():
-            key = self._key_at(start)
-            add = bool(ev.modifiers() & (Qt.ShiftModifier | Qt.ControlModifier))
-            if key is None:
-                self._dragging = {"box": start, "base": set(self._selected) if add else set()}
-            else:
-                if key not in self._selected:
-                    self._set_selection((self._selected | {key}) if add else {key})
-                self._dragging = {"keys": self.selected_keys(), "project": self.doc.project, "anchor": key[1],
-                              "delta": 0, "merge": ("retime keys", self.doc.begin_gesture())}
-        d = self._dragging
-        if d is None:
-            return
-        if "box" in d:
-            rect = QRectF(d["box"], pos).normalized()
-            self._band.setRect(rect)
-            self._band.show()
-            inside = {(t.path, f) for row, t in enumerate(self._tracks) if rect.top() <= row <= rect.bottom()
-                      for f in t.frames if rect.left() <= f <= rect.right()}
-            self._set_selection(d["base"] | inside)
-        else:
-            tl = self.doc.project.timeline
-            delta = clamp_delta(d["keys"], int(round(pos.x())) - d["anchor"], tl.start, tl.end)
-            if delta != d["delta"]:
-                d["delta"] = delta
-                self._selected = {(p, f + delta) for p, fs in d["keys"].items() for f in fs}
-                n = sum(map(len, d["keys"].values()))
-                self.doc.apply(f"Retime {n} key{'s' * (n != 1)}", move_keys(d["project"], d["keys"], delta),
-                               touched=touched(d["keys"]), merge_key=d["merge"])
-                self._draw_keys()
-        if ev.isFinish():
-            self._band.hide()
-            if "merge" in d:
-                self.doc.end_gesture()
-            self._dragging = None
 
     def _wheel_rows(self, steps):
         self._scroll.setValue(self._scroll.value() - steps)
