@@ -127,13 +127,20 @@ def keyed(points, interp="linear", default=None) -> Channel:
 
 @dataclass(frozen=True)
 class _Compiled:
-    frames: np.ndarray  # (K,)
-    values: np.ndarray  # (K, D)
-    interp: np.ndarray  # (K,) codes
-    out_dt: np.ndarray  # (K,)
-    out_dv: np.ndarray  # (K, D)
-    in_dt: np.ndarray  # (K,)
-    in_dv: np.ndarray  # (K, D)
+    """A channel's keys as per-segment cubic coefficients: segment k runs from key k
+    to key k+1 and gives y(t) = v0 + 3(1-t)^2 t A + 3(1-t) t^2 B + t^3 C. Constant,
+    linear and bezier segments all take this form, so sampling is one vectorised
+    formula; only bezier segments whose handles bend time need t solved from x(t)."""
+
+    frames: np.ndarray  # (K,) key frames
+    values: np.ndarray  # (K, D) key values
+    gap: np.ndarray  # (K-1,) segment length in frames
+    a: np.ndarray  # (K-1, D)
+    b: np.ndarray  # (K-1, D)
+    c: np.ndarray  # (K-1, D)
+    curved: np.ndarray  # (K-1,) bool: x(t) is not linear in t
+    x1: np.ndarray  # (K-1,) frame of the out handle
+    x2: np.ndarray  # (K-1,) frame of the in handle
 
 
 _compiled_cache: dict[int, tuple[Channel, _Compiled]] = {}
@@ -165,7 +172,18 @@ def _compile(ch: Channel) -> _Compiled:
         if key.in_handle is not None:
             in_dt[i] = np.clip(key.in_handle[0], -gap_prev[i], 0.0)
             in_dv[i] = key.in_handle[1:]
-    comp = _Compiled(frames, values, interp, out_dt, out_dv, in_dt, in_dv)
+    gap = np.diff(frames)
+    d = np.diff(values, axis=0)
+    code = interp[:-1, None]
+    bez, lin = code == _CODE["bezier"], code == _CODE["linear"]
+    a = np.where(bez, out_dv[:-1], np.where(lin, d / 3.0, 0.0))
+    b = np.where(bez, d + in_dv[1:], np.where(lin, 2.0 * d / 3.0, 0.0))
+    c = np.where(bez | lin, d, 0.0)
+    x1, x2 = frames[:-1] + out_dt[:-1], frames[1:] + in_dt[1:]
+    third = gap / 3.0
+    curved = bez[:, 0] & ~(np.isclose(x1 - frames[:-1], third, rtol=1e-12, atol=0.0)
+                           & np.isclose(frames[1:] - x2, third, rtol=1e-12, atol=0.0))
+    comp = _Compiled(frames, values, gap, a, b, c, curved, x1, x2)
     if len(_compiled_cache) > 4096:
         _compiled_cache.clear()
     _compiled_cache[id(ch)] = (ch, comp)
@@ -179,33 +197,34 @@ def sample_channel(ch: Channel, frames: np.ndarray) -> np.ndarray:
     c = _compile(ch)
     if len(ch.keys) == 1:
         return np.broadcast_to(c.values[0], (n, ch.dim)).copy()
-    last = len(ch.keys) - 1
-    seg = np.clip(np.searchsorted(c.frames, frames, side="right") - 1, 0, last - 1)
-    f0, f1 = c.frames[seg], c.frames[seg + 1]
-    v0, v1 = c.values[seg], c.values[seg + 1]
-    u = np.clip((frames - f0) / (f1 - f0), 0.0, 1.0)
-    code = c.interp[seg]
-    out = v0 + (v1 - v0) * u[:, None]  # linear everywhere first
-    const = (code == _CODE["constant"]) & (u < 1.0)
-    if const.any():
-        out[const] = v0[const]
-    bez = (code == _CODE["bezier"]) & (u > 0.0) & (u < 1.0)
-    if bez.any():
-        s = seg[bez]
-        out[bez] = _bezier(frames[bez], c.frames[s], c.frames[s + 1], c.values[s], c.values[s + 1],
-                           c.out_dt[s], c.out_dv[s], c.in_dt[s + 1], c.in_dv[s + 1])
+    seg = np.clip(np.searchsorted(c.frames, frames, side="right") - 1, 0, len(ch.keys) - 2)
+    f0 = c.frames[seg]
+    u = np.clip((frames - f0) / c.gap[seg], 0.0, 1.0)
+    t = u
+    bent = c.curved[seg] & (u > 0.0) & (u < 1.0)
+    if bent.any():
+        t = u.copy()
+        s = seg[bent]
+        t[bent] = _bezier_time(frames[bent], f0[bent], c.x1[s], c.x2[s], c.frames[s + 1])
+    mt = 1.0 - t
+    out = c.values[seg] + (3.0 * mt * mt * t)[:, None] * c.a[seg] \
+        + (3.0 * mt * t * t)[:, None] * c.b[seg] + (t * t * t)[:, None] * c.c[seg]
+    # Written relative to v0, equal keys hold exactly (a hold must compare equal frame
+    # to frame, or the sliding check would miss it); the end of a segment is its key.
+    end = u >= 1.0
+    if end.any():
+        out[end] = c.values[seg[end] + 1]
     return out
 
 
-def _bezier(x, f0, f1, v0, v1, out_dt, out_dv, in_dt, in_dv):
-    """Cubic Bezier through (f0, v0) .. (f1, v1): solve x(t) = frame, return y(t).
+def _bezier_time(x, x0, x1, x2, x3):
+    """t in [0, 1] with x(t) = x for the cubic through frames x0, x1, x2, x3.
 
     x(t) is monotonic because handle times stay inside the segment, so a few
     safeguarded Newton steps (falling back to bisection) converge to 1e-12 frames.
     """
-    x0, x1, x2, x3 = f0, f0 + out_dt, f1 + in_dt, f1
     lo, hi = np.zeros_like(x), np.ones_like(x)
-    t = (x - f0) / (f1 - f0)
+    t = (x - x0) / (x3 - x0)
     for _ in range(40):
         mt = 1.0 - t
         xt = mt**3 * x0 + 3 * mt * mt * t * x1 + 3 * mt * t * t * x2 + t**3 * x3
@@ -216,8 +235,4 @@ def _bezier(x, f0, f1, v0, v1, out_dt, out_dv, in_dt, in_dv):
         dx = 3 * (mt * mt * (x1 - x0) + 2 * mt * t * (x2 - x1) + t * t * (x3 - x2))
         newton = t - err / np.where(dx > 1e-12, dx, 1.0)
         t = np.where((dx > 1e-12) & (newton > lo) & (newton < hi), newton, 0.5 * (lo + hi))
-    mt = (1.0 - t)[:, None]
-    tt = t[:, None]
-    # Written relative to v0 so equal keys with flat handles hold exactly (a hold
-    # must compare equal frame to frame, or the sliding check would miss it).
-    return v0 + 3 * mt * mt * tt * out_dv + 3 * mt * tt * tt * (v1 - v0 + in_dv) + tt**3 * (v1 - v0)
+    return t
