@@ -5,7 +5,6 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from rigeditor.core.geometry import Affine
 from rigeditor.model import CAUSES, CHARACTER, WORLD, Bone, Chain, Project, Space, Target, Timeline, evaluate
 from rigeditor.model.examples import EXAMPLES, arm, door, walk
 from rigeditor.model.ops import set_target_key, switch_target_space

@@ -16,5 +16,5 @@ from rigeditor.app.commands.chains import (  # noqa: F401 - the package's API
     set_solver_settings, delete_chain, delete_target, flip_bend, redeclare_target_space,
 )
 from rigeditor.app.commands.spaces import (  # noqa: F401 - the package's API
-    add_space, space_children, targets_in_space, remove_space, reparent_space,
+    add_space, space_children, space_descendants, targets_in_space, remove_space, reparent_space,
 )

@@ -36,6 +36,18 @@ def targets_in_space(project: Project, space: str) -> list[str]:
             if t.space.default == space or any(v == space for _, v in t.space.keys)]
 
 
+def space_descendants(project: Project, name: str) -> set[str]:
+    """Every space below ``name`` (its children, theirs, ...)."""
+    out, stack = set(), [name]
+    while stack:
+        n = stack.pop()
+        for s in project.spaces:
+            if s.parent == n and s.name not in out:
+                out.add(s.name)
+                stack.append(s.name)
+    return out
+
+
 def remove_space(project: Project, space: str) -> Project:
     """Remove a scene object. Refused for the character, for a space other spaces
     hang under, and for a space a target is declared in (the message names them)."""
@@ -61,11 +73,6 @@ def reparent_space(project: Project, space: str, parent: str) -> Project:
         raise CommandError(f"There is no space named '{parent}'.")
     if parent == space:
         raise CommandError("A space cannot be its own parent.")
-    node = parent
-    seen = set()
-    while node != WORLD and node not in seen:
-        seen.add(node)
-        if node == space:
-            raise CommandError(f"'{parent}' is inside '{space}': that would make a cycle.")
-        node = project.space(node).parent
+    if parent in space_descendants(project, space):
+        raise CommandError(f"'{parent}' is inside '{space}': that would make a cycle.")
     return project.with_space(space, parent=parent)

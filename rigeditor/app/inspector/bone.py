@@ -57,10 +57,5 @@ def bone_section(f, name: str) -> None:
 
 
 def reparent_bone(f, name, parent) -> None:
-    try:
-        new = commands.reparent_bone(f.doc.project, name, parent)
-    except commands.CommandError as exc:
-        f.dialogs.error(f.owner, "Reparent", str(exc))
-        f.refresh_later()
-        return
-    f.doc.apply(f"Reparent {name} to {parent or 'root'}", new)
+    f.command("Reparent", f"Reparent {name} to {parent or 'root'}",
+              lambda: commands.reparent_bone(f.doc.project, name, parent))

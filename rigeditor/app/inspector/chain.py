@@ -73,14 +73,9 @@ def _solver_rows(f, form, name):
     kinds = commands.solvers_for(len(c0.bones))
 
     def set_solver(kind):
-        try:
-            new = commands.set_chain_solver(doc.project, name, kind)
-        except commands.CommandError as exc:
-            f.dialogs.error(f.owner, "Solver", str(exc))
-            f.refresh_later()
-            return
         # A discrete choice: its own undo step (no merging with the previous switch).
-        doc.apply(f"Set solver of {name} to {SOLVER_LABELS[kind]}", new, touched={f"chain:{name}"})
+        f.command("Solver", f"Set solver of {name} to {SOLVER_LABELS[kind]}",
+                  lambda: commands.set_chain_solver(doc.project, name, kind), touched={f"chain:{name}"})
     combo = f.combo(form, "Solver", f"chain.{name}.solver", [SOLVER_LABELS[k] for k in kinds],
                     c0.solver, set_solver, data=kinds)
     combo.setToolTip("Analytic: exact two-bone solve with an elbow bend.\n"

@@ -19,7 +19,27 @@ from rigeditor.app import commands, tracks
 DEG = 180.0 / math.pi
 
 
-class SpinField(QDoubleSpinBox):
+class _Quiet:
+    """Shared by the spin boxes: the model sets values silently, only user edits
+    emit ``edited``."""
+
+    def _setup(self, suffix) -> None:
+        self.setSuffix(suffix)
+        self.setKeyboardTracking(False)
+        self.setAccelerated(True)
+        self.setMinimumWidth(64)
+        self._quiet = False
+        self.valueChanged.connect(self._changed)
+
+    def _set_quietly(self, value) -> None:
+        self._quiet = True
+        try:
+            self.setValue(value)
+        finally:
+            self._quiet = False
+
+
+class SpinField(_Quiet, QDoubleSpinBox):
     """A spin box in display units (model value * ``scale``) that emits
     ``edited(model_value)`` only for finite user edits (Enter, focus out, arrows)."""
 
@@ -31,24 +51,12 @@ class SpinField(QDoubleSpinBox):
         self.setRange(lo, hi)
         self.setDecimals(decimals)
         self.setSingleStep(step)
-        self.setSuffix(suffix)
-        self.setKeyboardTracking(False)
-        self.setAccelerated(True)
-        self.setMinimumWidth(64)
-        self._quiet = False
-        self.valueChanged.connect(self._changed)
+        self._setup(suffix)
 
     def set_model(self, value: float) -> None:
         shown = value * self.scale
-        if not math.isfinite(shown):
-            return
-        if abs(self.value() - shown) < 0.5 * 10 ** -self.decimals():
-            return
-        self._quiet = True
-        try:
-            self.setValue(shown)
-        finally:
-            self._quiet = False
+        if math.isfinite(shown) and abs(self.value() - shown) >= 0.5 * 10 ** -self.decimals():
+            self._set_quietly(shown)
 
     def _changed(self, shown: float) -> None:
         if self._quiet or not math.isfinite(shown):
@@ -56,7 +64,7 @@ class SpinField(QDoubleSpinBox):
         self.edited.emit(shown / self.scale)
 
 
-class IntField(QSpinBox):
+class IntField(_Quiet, QSpinBox):
     """An integer spin box that emits ``edited(value)`` only for user edits."""
 
     edited = Signal(int)
@@ -64,21 +72,11 @@ class IntField(QSpinBox):
     def __init__(self, lo: int, hi: int, *, suffix=""):
         super().__init__()
         self.setRange(lo, hi)
-        self.setSuffix(suffix)
-        self.setKeyboardTracking(False)
-        self.setAccelerated(True)
-        self.setMinimumWidth(64)
-        self._quiet = False
-        self.valueChanged.connect(self._changed)
+        self._setup(suffix)
 
     def set_model(self, value: int) -> None:
-        if self.value() == int(value):
-            return
-        self._quiet = True
-        try:
-            self.setValue(int(value))
-        finally:
-            self._quiet = False
+        if self.value() != int(value):
+            self._set_quietly(int(value))
 
     def _changed(self, value: int) -> None:
         if not self._quiet:
@@ -150,6 +148,17 @@ class Form:
     def apply(self, label, project, touched, field) -> None:
         """One edit of ``field``: consecutive edits of the same field merge."""
         self.doc.apply(label, project, touched=touched, merge_key=("field", field))
+
+    def command(self, title, label, build, touched=None) -> None:
+        """A discrete edit (its own undo step): ``build()`` makes the new project; a
+        refusal (CommandError) is shown under ``title`` and the fields go back."""
+        try:
+            project = build()
+        except commands.CommandError as exc:
+            self.dialogs.error(self.owner, title, str(exc))
+            self.refresh_later()
+            return
+        self.doc.apply(label, project, touched=touched)
 
     def resync(self) -> None:
         self.owner._sync()

@@ -13,7 +13,7 @@ def space_section(f, name: str) -> None:
     s = lambda: doc.project.space(name)  # noqa: E731
     form = f.group(f"Scene object · {name}" if name != CHARACTER else "Character space")
     f.name_edit(form, "space", name, editable=name != CHARACTER)
-    blocked = {name} | space_descendants(doc.project, name)
+    blocked = {name} | commands.space_descendants(doc.project, name)
     parents = [n for n in doc.project.space_names() if n not in blocked]
     f.combo(form, "Parent", f"space.{name}.parent", parents, s().parent,
             lambda v: reparent_space(f, name, v))
@@ -53,22 +53,5 @@ def space_section(f, name: str) -> None:
     form.addRow("Targets", QLabel(", ".join(users) or "none declared here"))
 
 
-def space_descendants(project, name: str) -> set[str]:
-    out, stack = set(), [name]
-    while stack:
-        n = stack.pop()
-        for s in project.spaces:
-            if s.parent == n and s.name not in out:
-                out.add(s.name)
-                stack.append(s.name)
-    return out
-
-
 def reparent_space(f, name, parent) -> None:
-    try:
-        new = commands.reparent_space(f.doc.project, name, parent)
-    except commands.CommandError as exc:
-        f.dialogs.error(f.owner, "Parent", str(exc))
-        f.refresh_later()
-        return
-    f.doc.apply(f"Parent {name} to {parent}", new)
+    f.command("Parent", f"Parent {name} to {parent}", lambda: commands.reparent_space(f.doc.project, name, parent))
