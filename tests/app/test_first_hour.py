@@ -104,13 +104,17 @@ def test_new_is_an_empty_rig_in_setup_mode_and_examples_are_one_menu_away(qtbot,
         assert f"{name} (unsaved)" in w.windowTitle()
 
 
+def _origin_px(view) -> QPointF:
+    return QPointF(px(view, view.doc.bake.spaces[CHARACTER].take(view.doc.row).apply(np.zeros(2))))
+
+
 def _card_rect(view) -> QRectF:
-    """Where the hint card is drawn in a viewport of this size (the same function the
-    view paints with, run on a scratch image)."""
+    """Where the hint card is drawn in this viewport (the same function the view paints
+    with, run on a scratch image)."""
     image = QImage(view.viewport().size(), QImage.Format_ARGB32)
     p = QPainter(image)
     try:
-        return hint.draw_start_hint(p, QRectF(view.viewport().rect()), view.edit_tool.tool)
+        return hint.draw_start_hint(p, QRectF(view.viewport().rect()), view.edit_tool.tool, avoid=_origin_px(view))
     finally:
         p.end()
 
@@ -136,6 +140,15 @@ def test_the_empty_scene_says_how_to_start_until_the_first_bone(qtbot, tmp_path)
         assert action.shortcut().toString() in text
     for name in EXAMPLES:
         assert name in text
+    # Wherever the view is panned, the card leaves the character's origin (where the
+    # first bone usually starts) in sight.
+    for y in (40, card.center().y(), view.viewport().height() / 2):
+        view.pan_by(0, y - _origin_px(view).y())
+        settle()
+        origin, card = _origin_px(view), _card_rect(view)
+        assert abs(origin.y() - y) <= 1
+        assert not card.intersects(QRectF(origin - QPointF(20, 20), origin + QPointF(20, 20)))
+        assert _median_gray(view.viewport().grab().toImage(), card) < background - 8
     # A bone away from the card: the hint is gone; undo brings it back.
     far = world(view, QPoint(30, view.viewport().height() - 30))
     project, _ = commands.add_bone_between(doc.project, doc.bake, doc.row, far, far + (0.0, 1.0 / view.px_per_unit * 20), None)

@@ -15,6 +15,7 @@ from rigeditor.model.examples import EXAMPLES
 
 TITLE = "An empty rig: start with a bone"
 PAD, GAP, KEY_GAP = 14.0, 5.0, 14.0
+AVOID_PX = 40.0  # room kept clear around the character's origin (its marker and label)
 
 
 def rows(tool: str) -> list[tuple[str, str]]:
@@ -35,9 +36,11 @@ def text(tool: str = "select") -> str:
     return "\n".join([TITLE] + [f"{k}  {what}" if k else what for k, what in rows(tool)])
 
 
-def draw_start_hint(p: QPainter, viewport: QRectF, tool: str) -> QRectF:
+def draw_start_hint(p: QPainter, viewport: QRectF, tool: str, avoid=None) -> QRectF:
     """Paint the hint card centred near the top of ``viewport`` (device pixels, the
-    painter untransformed); returns the card's rectangle."""
+    painter untransformed), or below ``avoid`` (a device point, the character's origin:
+    where the first bone usually starts) when the card would cover it; returns the
+    card's rectangle."""
     body = label_font()
     body.setPointSizeF(body.pointSizeF() + 1)
     title = QFont(body)
@@ -55,6 +58,11 @@ def draw_start_hint(p: QPainter, viewport: QRectF, tool: str) -> QRectF:
     x = viewport.left() + max((viewport.width() - w) / 2, 8.0)
     y = viewport.top() + max(min(viewport.height() * 0.12, 90.0), 44.0)  # below the mode badge
     card = QRectF(x, y, w, h)
+    if avoid is not None:
+        keep = QRectF(avoid.x() - AVOID_PX, avoid.y() - AVOID_PX, 2 * AVOID_PX, 2 * AVOID_PX)
+        if card.intersects(keep):
+            card.moveTop(keep.bottom() + GAP)
+            y = card.top()
     p.setRenderHint(QPainter.Antialiasing)
     p.setPen(QPen(QColor(255, 255, 255, 40), 1.0))
     p.setBrush(QColor(24, 26, 30, 215))

@@ -31,6 +31,7 @@ from rigeditor.app.scene.paint import DeviceMap
 from rigeditor.app.scene.picking import pick
 from rigeditor.app.scene.preview import ToolPreview
 from rigeditor.app.scene.state import RowCache, Structure, gather, structure_key
+from rigeditor.model.project import CHARACTER
 
 
 class SceneView(InteractionMixin, NavigationMixin, QGraphicsView):
@@ -182,7 +183,7 @@ class SceneView(InteractionMixin, NavigationMixin, QGraphicsView):
                                 onion=self._overlays["onion"], cache=self._rows)
         dm = DeviceMap(self.viewportTransform())
         before = self._layers["labels"].layout(dm, keep=not full, bounds=self._label_bounds())
-        if full or old is None:
+        if full or old is None or not doc.project.bones:  # (the empty scene's hint follows the origin)
             self.viewport().update()
             return
         boxes = [self._layers["labels"].label_damage(before)]
@@ -292,7 +293,9 @@ class SceneView(InteractionMixin, NavigationMixin, QGraphicsView):
         painter.save()
         try:
             painter.resetTransform()
-            draw_start_hint(painter, QRectF(self.viewport().rect()), self.edit_tool.tool)
+            origin = self.doc.bake.spaces[CHARACTER].take(self.doc.row)
+            draw_start_hint(painter, QRectF(self.viewport().rect()), self.edit_tool.tool,
+                            avoid=self.map_to_viewport((float(origin.tx), float(origin.ty))))
         except Exception:  # noqa: BLE001 - see report_paint_error
             report_paint_error("hint")
         finally:
