@@ -197,6 +197,12 @@ def test_every_view_overlay_timeline_and_curve_copes_with_an_empty_project(qtbot
     assert w.chain_status.text() == "No chain selected"
     # The legend has no elbow to colour.
     assert not view.legend.isVisible()
+    # The outliner lists the character alone; selected there, the inspector shows it.
+    item = w.outliner.item_for("space", CHARACTER)
+    assert [w.outliner.group(k).childCount() for k in ("bone", "chain", "target", "space")] == [0, 0, 0, 1]
+    QTest.mouseClick(w.outliner.viewport(), Qt.LeftButton, Qt.NoModifier,
+                     w.outliner.visualItemRect(item).center())
+    assert doc.selection == (("space", CHARACTER),)
     w.grab()
     # Every export writes an empty rig (no error, a file).
     for kind, suffix in (("csv", ".csv"), ("json", ".json"), ("spine", ".spine.json"), ("png", ".png")):
