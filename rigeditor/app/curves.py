@@ -17,6 +17,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QGraphicsItem, QLabel, QVBoxLayout, QWidget
 
 from rigeditor.app import style
+from rigeditor.app.tools import KEYS
 from rigeditor.model.bake import CAUSES
 
 AXIS_PX = 44  # left axis width, equal on every plot so their time axes line up
@@ -41,6 +42,7 @@ def shown_chain(project, selection) -> str | None:
 
 
 THROTTLE_S = 0.1
+NO_CHAIN = f"No IK chain yet: select two joined bones and press {KEYS['add_chain']}"
 """Seconds between curve updates while the bake keeps changing (10 per second)."""
 
 
@@ -166,7 +168,7 @@ class CurvesWidget(QWidget):
         self._shown, self._span = (name, cb), span
         self.chain = name
         bones = project.chain(name).bones if cb is not None else ()
-        self._title.setText(f"<b>{escape(name)}</b> &nbsp; {escape(', '.join(bones))}" if name else "No IK chain to plot")
+        self._title.setText(f"<b>{escape(name)}</b> &nbsp; {escape(', '.join(bones))}" if name else NO_CHAIN)
 
         spans = []
         for bone in [b for b in self.angle_curves if b not in bones]:
@@ -209,6 +211,12 @@ class CurvesWidget(QWidget):
             self.sensitivity_curve.setData(frames, jitter)
         if first_time and span is not None:
             self.angle_plot.setXRange(*span, padding=0.01)
+        if cb is None and first_time:
+            # Nothing to plot: neutral axes, not the last chain's.
+            _fit_y(self.angle_plot, -90.0, 90.0, force=True)
+            _fit_y(self.residual_plot, 0.0, 1.0, force=True)
+            _fit_y(self.sensitivity_plot, np.log10(style.SENSITIVITY_SAFE_DEG) - 0.3,
+                   np.log10(style.SENSITIVITY_DANGER_DEG) + 0.3, force=True)
         if cb is not None:
             lo, hi = min(a for a, _ in spans), max(b for _, b in spans)
             _fit_y(self.angle_plot, lo, hi, min_span=10.0, force=first_time)

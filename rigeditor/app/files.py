@@ -21,7 +21,8 @@ from PySide6.QtCore import QObject, QSettings, QStandardPaths, QTimer, Signal
 from rigeditor.app.dialogs import Dialogs
 from rigeditor.io import EXTENSION as PROJECT_SUFFIX
 from rigeditor.io import ProjectFileError, load_project, save_project
-from rigeditor.model.examples import arm
+from rigeditor.model.examples import EXAMPLES
+from rigeditor.model.project import Project
 
 PROJECT_FILTER = f"RigEditor projects (*{PROJECT_SUFFIX});;All files (*)"
 EXPORTS = {
@@ -117,9 +118,20 @@ class FileController(QObject):
         return answer == "discard"
 
     def new(self) -> bool:
+        """An empty project (the character space, nothing else), in Setup mode: the
+        scene says how to draw the first bone."""
         if not self.maybe_save():
             return False
-        self.doc.replace_document(arm(), None)
+        self.doc.replace_document(Project(), None)
+        self.doc.set_mode("setup")
+        return True
+
+    def new_from_example(self, name: str) -> bool:
+        """A copy of example ``name`` (see model.examples.EXAMPLES) as a new, unsaved project."""
+        if not self.maybe_save():
+            return False
+        self.doc.replace_document(EXAMPLES[name](), None)
+        self.doc.set_mode("animate")
         return True
 
     def open(self, path=None) -> bool:

@@ -21,7 +21,9 @@ from rigeditor.app.inspector.readouts import set_style
 from rigeditor.app.outliner import Outliner
 from rigeditor.app.rig_actions import RigActions
 from rigeditor.app.scene import SceneView
+from rigeditor.app.shortcuts import set_standard_shortcuts
 from rigeditor.app.timeline import TimelineWidget
+from rigeditor.model.examples import EXAMPLES
 
 
 class MainWindow(QMainWindow):
@@ -74,6 +76,7 @@ class MainWindow(QMainWindow):
         doc.modeChanged.connect(self._mode_changed)
         self.files.recentChanged.connect(self._build_recent_menu)
         self.scene.statusMessage.connect(lambda msg: self.statusBar().showMessage(msg, 4000))
+        self.rig.statusMessage.connect(lambda msg: self.statusBar().showMessage(msg, 10_000))
         self.scene.overlayChanged.connect(self._overlay_changed)
         self.scene.playToggleRequested.connect(self.toggle_playback)  # Space tapped in the scene
         self._mode_changed(doc.mode)
@@ -96,14 +99,21 @@ class MainWindow(QMainWindow):
     def _action(self, text, slot, shortcut=None, tip=""):
         a = QAction(text, self)
         a.triggered.connect(lambda _checked=False: slot())
-        if shortcut is not None:
+        if isinstance(shortcut, QKeySequence.StandardKey):
+            set_standard_shortcuts(a, shortcut)  # every platform binding, not just the first
+        elif shortcut is not None:
             a.setShortcut(QKeySequence(shortcut))
         a.setStatusTip(tip)
         return a
 
     def _build_actions(self):
         f = self.files
-        self.new_action = self._action("New", f.new, QKeySequence.New, "A new project (the arm example)")
+        self.new_action = self._action("New", f.new, QKeySequence.New,
+                                       "A new, empty project: a character space to draw bones in")
+        self.example_actions = {
+            name: self._action(name.capitalize(), lambda n=name: f.new_from_example(n),
+                               tip=(build.__doc__ or "").strip().split("\n")[0])
+            for name, build in EXAMPLES.items()}
         self.open_action = self._action("Open…", f.open, QKeySequence.Open)
         self.save_action = self._action("Save", f.save, QKeySequence.Save)
         self.save_as_action = self._action("Save As…", f.save_as, QKeySequence.SaveAs)
@@ -111,11 +121,13 @@ class MainWindow(QMainWindow):
         self.export_actions = {k: self._action(label, lambda k=k: f.export(k)) for k, (label, _, _) in EXPORTS.items()}
         stack = self.doc.undo_stack
         self.undo_action = stack.createUndoAction(self, "Undo")
-        self.undo_action.setShortcut(QKeySequence.Undo)
+        set_standard_shortcuts(self.undo_action, QKeySequence.Undo)
         self.redo_action = stack.createRedoAction(self, "Redo")
-        self.redo_action.setShortcut(QKeySequence.Redo)
+        set_standard_shortcuts(self.redo_action, QKeySequence.Redo)
         self.delete_action = self._action("Delete", self.delete, QKeySequence.Delete,
                                           "Delete the selected keys (timeline) or items")
+        self.select_all_action = self._action("Select All", self.select_all, QKeySequence.SelectAll,
+                                              "Select every bone, IK chain, target and scene object")
         self.mode_group = QActionGroup(self)
         self.mode_actions = {}
         for mode, text, tip in (("setup", "Setup", "Edit the rig's rest pose"),
@@ -137,7 +149,7 @@ class MainWindow(QMainWindow):
                     continue
                 self.addAction(a)
                 self.timeline_actions.append(a)
-        for a in (self.undo_action, self.redo_action, self.delete_action, self.rig.flip_action,
+        for a in (self.undo_action, self.redo_action, self.delete_action, self.select_all_action, self.rig.flip_action,
                   self.rig.select_tool_action, self.rig.bone_tool_action, self.rig.add_chain_action):
             self.addAction(a)
 
@@ -145,6 +157,9 @@ class MainWindow(QMainWindow):
         mb = self.menuBar()
         m = mb.addMenu("&File")
         m.addAction(self.new_action)
+        examples = m.addMenu("New from E&xample")
+        for a in self.example_actions.values():
+            examples.addAction(a)
         m.addAction(self.open_action)
         self.recent_menu = m.addMenu("Open &Recent")
         self._build_recent_menu()
@@ -162,6 +177,7 @@ class MainWindow(QMainWindow):
         m.addAction(self.redo_action)
         m.addSeparator()
         m.addAction(self.delete_action)
+        m.addAction(self.select_all_action)
         for a in self.timeline_actions:
             if a.text() in ("Set key",):
                 m.addAction(a)
@@ -296,6 +312,13 @@ class MainWindow(QMainWindow):
         else:
             self.rig.delete_selected()
 
+    def select_all(self):
+        """Select every bone, chain, target and scene object."""
+        p = self.doc.project
+        self.doc.select([(kind, x.name) for kind, pool in (("bone", p.bones), ("chain", p.chains),
+                                                           ("target", p.targets), ("space", p.spaces))
+                         for x in pool])
+
     # ------------------------------------------------------------------ layout and closing
     def _default_dock_sizes(self):
         d = self.docks
@@ -317,6 +340,7 @@ class MainWindow(QMainWindow):
             self.restoreGeometry(geometry)
         if state is not None:
             self._layout_restored = bool(self.restoreState(state))
+        self.scene.legend.restore(self.settings.value("scene/legend"))
         for name, a in getattr(self, "overlay_actions", {}).items():
             value = self.settings.value(f"overlays/{name}")
             if value is not None:
@@ -325,6 +349,7 @@ class MainWindow(QMainWindow):
     def save_layout(self):
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.settings.setValue("window/state", self.saveState())
+        self.settings.setValue("scene/legend", self.scene.legend.state())
         self.settings.sync()
 
     def closeEvent(self, event):  # noqa: N802 - Qt's name

@@ -2,19 +2,22 @@
 inspector's buttons: each asks its question and makes one ``doc.apply``."""
 from __future__ import annotations
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 
 from rigeditor.app import commands
 from rigeditor.app.inspector import current_chain
-from rigeditor.app.tools import EditTool
+from rigeditor.app.tools import KEYS, EditTool
 from rigeditor.model.project import WORLD
 
 
 class RigActions(QObject):
     """Rig-building gestures (add bone, add IK chain, scene objects, delete), each with
     its question to the user and one ``doc.apply``. Shared by menus, the outliner's
-    context menu and the inspector's buttons."""
+    context menu and the inspector's buttons. statusMessage(str): what a gesture did,
+    for the status bar."""
+
+    statusMessage = Signal(str)
 
     def __init__(self, doc, dialogs, window):
         super().__init__(window)
@@ -32,7 +35,7 @@ class RigActions(QObject):
         self.add_root_bone_action = act("Add root bone…", self.add_root_bone, tip="A new bone in character space")
         self.add_child_bone_action = act("Add child bone…", lambda: self.add_child_bone(),
                                          tip="A new bone at the tip of the selected bone")
-        self.add_chain_action = act("Add IK chain…", self.add_ik_chain, "Ctrl+I",
+        self.add_chain_action = act("Add IK chain…", self.add_ik_chain, KEYS["add_chain"],
                                     "A selected parent → child run of bones becomes an IK chain with a "
                                     "target at its end (2 bones: analytic; more: FABRIK)")
         self.add_object_action = act("Add scene object…", lambda: self.add_scene_object(),
@@ -40,8 +43,8 @@ class RigActions(QObject):
         self.delete_action = act("Delete", self.delete_selected, tip="Delete the selected items")
         self.flip_action = act("Flip elbow", self.flip_elbow, "Ctrl+E", "Mirror the selected chain's elbow (bend × −1)")
         self.tool_group = QActionGroup(self)
-        self.select_tool_action = act("Select tool", lambda: self.tool.set_tool("select"), "V")
-        self.bone_tool_action = act("Bone tool", lambda: self.tool.set_tool("bone"), "B",
+        self.select_tool_action = act("Select tool", lambda: self.tool.set_tool("select"), KEYS["select"])
+        self.bone_tool_action = act("Bone tool", lambda: self.tool.set_tool("bone"), KEYS["bone"],
                                     "Drag in the scene to draw a bone (from a bone's tip: a child there)")
         for a in (self.select_tool_action, self.bone_tool_action):
             a.setCheckable(True)
@@ -109,8 +112,11 @@ class RigActions(QObject):
         self.doc.select([("bone", name)])
         return name
 
+    def _new_bone_name(self):
+        return commands.numbered_name(commands.names_of(self.doc.project, "bone"), "bone")
+
     def add_root_bone(self):
-        values = self._bone_form("Add root bone", commands.unique_name(commands.names_of(self.doc.project, "bone"), "bone"))
+        values = self._bone_form("Add root bone", self._new_bone_name())
         return self._add_bone(None, values) if values else None
 
     def add_child_bone(self, parent=None):
@@ -120,8 +126,7 @@ class RigActions(QObject):
                 self.dialogs.error(self.window, "Add child bone", "Select one bone to add a child to.")
                 return None
             parent = bones[0]
-        base = commands.unique_name(commands.names_of(self.doc.project, "bone"), f"{parent}_child")
-        values = self._bone_form(f"Add child bone to {parent}", base)
+        values = self._bone_form(f"Add child bone to {parent}", self._new_bone_name())
         return self._add_bone(parent, values) if values else None
 
     def add_ik_chain(self):
@@ -170,30 +175,35 @@ class RigActions(QObject):
         return name
 
     def delete_selected(self):
-        """Delete the selection; bones that take chains or child bones along ask first."""
+        """Delete what can be deleted of the selection as one undo step; the rest stays
+        selected and the status bar says why. Bones that would take along chains or
+        bones outside the selection ask first."""
         p = self.doc.project
-        items = [s for s in self.doc.selection]
+        items = list(self.doc.selection)
         if not items:
             return False
-        new = p
+        chosen = set(items)
+        extra = []
         for kind, name in items:
-            if name not in commands.names_of(new, kind):
-                continue  # already gone with an earlier item
-            try:
-                if kind == "bone":
-                    message = commands.delete_bone_message(new, name)
-                    cascade = commands.descendants(new, name) or commands.chains_using_bones(new, [name])
-                    if cascade and not self.dialogs.confirm(self.window, "Delete bone", message):
-                        return False
-                    new = commands.delete_bone(new, name, with_chains=True)
-                else:
-                    new = commands.delete(new, kind, name)
-            except commands.CommandError as exc:
-                self.dialogs.error(self.window, "Delete", str(exc))
+            if kind == "bone" and name in commands.names_of(p, "bone"):
+                below = [("bone", b) for b in commands.descendants(p, name)]
+                chains = [("chain", c) for c in commands.chains_using_bones(p, [name, *(b for _, b in below)])]
+                extra += [i for i in below + chains if i not in chosen and i not in extra]
+        if extra:
+            what = ", ".join(f"{k} {n}" for k, n in extra)
+            if not self.dialogs.confirm(self.window, "Delete", f"Deleting the selection also deletes {what}."):
                 return False
-        label = f"Delete {items[0][0]} {items[0][1]}" if len(items) == 1 else f"Delete {len(items)} items"
+        new, deleted, kept = commands.delete_items(p, items)
+        if not deleted:
+            self.dialogs.error(self.window, "Delete", "\n".join(reason for _, reason in kept))
+            return False
+        label = f"Delete {deleted[0][0]} {deleted[0][1]}" if len(deleted) == 1 else f"Delete {len(deleted)} items"
         self.doc.apply(label, new)
-        self.doc.select(())
+        self.doc.select([item for item, _ in kept])
+        message = f"Deleted {_count(deleted)}."
+        if kept:
+            message += " Kept " + "; ".join(f"{n}: {reason}" for (_, n), reason in kept)
+        self.statusMessage.emit(message)
         return True
 
     def flip_elbow(self):
@@ -202,3 +212,12 @@ class RigActions(QObject):
             return
         new = commands.flip_bend(self.doc.project, chain, self.doc.frame, animate=self.doc.mode == "animate")
         self.doc.apply(f"Flip elbow of {chain}", new, touched={f"chain:{chain}"})
+
+
+def _count(items) -> str:
+    """'2 bones, 1 chain' for (kind, name) items."""
+    kinds = {"bone": "bone", "chain": "IK chain", "target": "target", "space": "scene object"}
+    counts = {}
+    for kind, _ in items:
+        counts[kind] = counts.get(kind, 0) + 1
+    return ", ".join(f"{n} {kinds.get(k, k)}{'' if n == 1 else 's'}" for k, n in counts.items())

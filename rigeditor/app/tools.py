@@ -18,6 +18,8 @@ from PySide6.QtCore import QObject, Signal
 from rigeditor.app import commands
 
 TOOLS = ("select", "bone")
+# Keys of the rig-building gestures, shared by their actions and the empty scene's hint.
+KEYS = {"select": "V", "bone": "B", "add_chain": "Ctrl+I"}
 
 
 class EditTool(QObject):

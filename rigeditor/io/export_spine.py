@@ -85,7 +85,7 @@ def spine_document(project: Project, bake: Bake, *, animation: str | None = None
         ik_keys[name] = [{"time": 0, "mix": 0, "softness": _r(cb.softness[0]), "bendPositive": bend_positive}]
 
     points = np.concatenate([bake.joint_world.reshape(-1, 2), bake.tip_world.reshape(-1, 2)])
-    lo, hi = points.min(axis=0), points.max(axis=0)
+    lo, hi = (points.min(axis=0), points.max(axis=0)) if len(points) else (np.zeros(2), np.zeros(2))  # no bones yet
     anim = {"bones": {b: t for b, t in timelines.items() if t}}
     if ik_keys:
         anim["ik"] = ik_keys

@@ -5,7 +5,8 @@ Qt-free on purpose: the views call these, then hand the result to ``doc.apply``.
 Angles are radians, lengths and positions model units (y-up), like the model.
 """
 from rigeditor.app.commands.common import (  # noqa: F401 - the package's API
-    KINDS, CommandError, names_of, unique_name, rename, set_value, delete,
+    KINDS, CommandError, names_of, unique_name, numbered_name, rename, set_value, delete,
+    delete_items,
 )
 from rigeditor.app.commands.bones import (  # noqa: F401 - the package's API
     descendants, add_bone, parent_frame_at, add_bone_between, reparent_bone,

@@ -7,7 +7,7 @@ from dataclasses import replace
 import numpy as np
 
 from rigeditor.app.commands.chains import delete_chain
-from rigeditor.app.commands.common import CommandError, _check_new_name, names_of, unique_name
+from rigeditor.app.commands.common import CommandError, _check_new_name, names_of, numbered_name
 from rigeditor.core.geometry import Affine
 from rigeditor.model.project import CHARACTER, Bone, Project
 
@@ -29,7 +29,7 @@ def add_bone(project: Project, parent: str | None, length: float, angle: float =
     parent: a bone name, or None for a root bone (in character space).
     length: > 0 model units. angle: rest rotation relative to the parent, radians.
     offset: origin in the parent's frame; default the parent's tip ((length, 0)),
-    or the character origin for a root bone.
+    or the character origin for a root bone. name: default ``bone1``, ``bone2``...
     """
     if parent is not None and parent not in names_of(project, "bone"):
         raise CommandError(f"There is no bone named '{parent}'.")
@@ -43,7 +43,7 @@ def add_bone(project: Project, parent: str | None, length: float, angle: float =
     if not all(math.isfinite(v) for v in offset):
         raise CommandError(f"A bone's offset must be finite, got {offset!r}.")
     if name is None:
-        name = unique_name(names_of(project, "bone"), f"{parent}_child" if parent else "bone")
+        name = numbered_name(names_of(project, "bone"), "bone")
     name = _check_new_name(project, "bone", name)
     bone = Bone(name, parent, float(length), rest_offset=offset, rest_rotation=float(angle))
     return replace(project, bones=project.bones + (bone,)), name

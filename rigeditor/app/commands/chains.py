@@ -73,7 +73,8 @@ def add_chain(project: Project, bones, space: str, frame: int, *, name: str | No
     Its new target sits at the chain's end effector as posed at ``frame`` (so adding
     the chain does not move the bones there), declared in ``space``. The bend starts
     as the side the bones curl to in the rest pose (+1 when straight); from then on it
-    is state, never re-derived (the iterative solvers do not use it).
+    is state, never re-derived (the iterative solvers do not use it). Default names:
+    ``<first bone>_ik`` for the chain, ``<last bone>_target`` for its target.
     """
     from rigeditor.model.evaluate import evaluate  # a one-frame evaluation
 
@@ -94,7 +95,7 @@ def add_chain(project: Project, bones, space: str, frame: int, *, name: str | No
         name = unique_name(names_of(project, "chain"), f"{run[0]}_ik")
     name = _check_new_name(project, "chain", name)
     if target is None:
-        target = unique_name(names_of(project, "target"), f"{name}_target")
+        target = unique_name(names_of(project, "target"), f"{run[-1]}_target")  # what it pulls: that bone's end
     target = _check_new_name(project, "target", target)
     curl = sum(project.bone(n).rest_rotation for n in run[1:])
     bend = -1.0 if curl < 0 else 1.0

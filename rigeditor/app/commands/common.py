@@ -35,6 +35,14 @@ def unique_name(existing, base: str) -> str:
     return f"{stem}_{n + 1}"
 
 
+def numbered_name(existing, stem: str) -> str:
+    """``stem1``, ``stem2``...: one past the highest number any ``stemN`` in
+    ``existing`` carries, so names stay short at any depth and a deleted item's name
+    does not come back for the next new one while later numbers exist."""
+    taken = [int(m.group(1)) for n in existing if (m := re.fullmatch(re.escape(stem) + r"(\d+)", n))]
+    return f"{stem}{max(taken, default=0) + 1}"
+
+
 def _check_new_name(project: Project, kind: str, name: str) -> str:
     name = (name or "").strip()
     if not name:
@@ -105,6 +113,45 @@ def set_value(project: Project, path, frame: int, value, *, key: bool) -> Projec
         return tracks.with_channel(project, path, replace(ch, default=str(value)))
     value = tuple(float(v) for v in np.atleast_1d(value))
     return tracks.with_channel(project, path, replace(ch, default=value))
+
+
+_DELETE_ORDER = {"chain": 0, "bone": 1, "target": 2, "space": 3}
+
+
+def delete_items(project: Project, items) -> tuple[Project, list, list]:
+    """Delete whatever of ``items`` ((kind, name) pairs) can be deleted, in one go.
+
+    Returns (project, deleted, kept): ``deleted`` the items gone (with what they took
+    along: a bone's children, a chain's target), ``kept`` [(item, reason)] for the
+    refused ones. Bones take the chains that drive them. Chains go first, then bones,
+    targets and scene objects (deepest first); a refused item is tried again once
+    the others are gone (a scene object is free once the targets declared in it are).
+    """
+    from rigeditor.app.commands.spaces import space_descendants
+
+    depth = {s.name: len(space_descendants(project, s.name)) for s in project.spaces}
+    pending = sorted(dict.fromkeys(tuple(i) for i in items),
+                     key=lambda i: (_DELETE_ORDER.get(i[0], 9), depth.get(i[1], 0) if i[0] == "space" else 0))
+    before = project
+    reasons: dict = {}
+    progress = True
+    while pending and progress:
+        progress = False
+        for item in list(pending):
+            kind, name = item
+            if kind in KINDS and name not in names_of(project, kind):
+                pending.remove(item)  # gone with an earlier item
+                continue
+            try:
+                project = delete(project, kind, name, with_chains=True)
+            except CommandError as exc:
+                reasons[item] = str(exc)
+                continue
+            pending.remove(item)
+            progress = True
+    kept = [(item, reasons[item]) for item in pending]
+    deleted = [(k, n) for k in KINDS for n in names_of(before, k) if n not in names_of(project, k)]
+    return project, deleted, kept
 
 
 def delete(project: Project, kind: str, name: str, *, with_chains: bool = False) -> Project:

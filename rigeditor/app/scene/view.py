@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QGraphicsScene, QGraphicsView
 
 from rigeditor.app import style
 from rigeditor.app.scene.grid import draw_grid
+from rigeditor.app.scene.hint import draw_start_hint
 from rigeditor.app.scene.hud import Hud, JitterLegend
 from rigeditor.app.scene.layers import (
     BoneLayer, LabelLayer, OnionLayer, SceneContext, TargetLayer, report_paint_error,
@@ -30,6 +31,7 @@ from rigeditor.app.scene.paint import DeviceMap
 from rigeditor.app.scene.picking import pick
 from rigeditor.app.scene.preview import ToolPreview
 from rigeditor.app.scene.state import RowCache, Structure, gather, structure_key
+from rigeditor.model.project import CHARACTER
 
 
 class SceneView(InteractionMixin, NavigationMixin, QGraphicsView):
@@ -116,7 +118,7 @@ class SceneView(InteractionMixin, NavigationMixin, QGraphicsView):
 
         self._hud = Hud(self)
         self._legend = JitterLegend(self)
-        self._legend.setVisible(self._overlays["jitter"])
+        self._update_legend()
 
         doc.projectChanged.connect(self._on_project_changed)
         doc.pathChanged.connect(self._on_path_changed)
@@ -126,6 +128,7 @@ class SceneView(InteractionMixin, NavigationMixin, QGraphicsView):
         doc.modeChanged.connect(self._update_hud)
         doc.modeChanged.connect(self._on_mode_changed)
         self.edit_tool.toolChanged.connect(self._on_tool_changed)
+        self.edit_tool.toolChanged.connect(lambda _t: self._repaint_all())  # the empty scene's hint names the tool
         self._apply_zoom(1.0)
         self._on_selection_changed()
         self.refresh()
@@ -146,11 +149,16 @@ class SceneView(InteractionMixin, NavigationMixin, QGraphicsView):
         self._overlays[name] = on
         self._layers[name].setVisible(on)
         if name == "jitter":
-            self._legend.setVisible(on)
+            self._update_legend()
         if name == "onion":
             self.refresh()  # the onion rows are only gathered when shown
         self._repaint_all()
         self.overlayChanged.emit(name, on)
+
+    @property
+    def legend(self):
+        """The jitter legend (hud.JitterLegend): the user folds and moves it."""
+        return self._legend
 
     def layer(self, name: str):
         """The item drawing ``name`` (an overlay name, or bones / targets / labels)."""
@@ -168,13 +176,14 @@ class SceneView(InteractionMixin, NavigationMixin, QGraphicsView):
             self.ctx.structure = Structure.build(doc.project, doc.bake)
             self._rows.clear()
             self.ctx.update_emphasis()
+            self._update_legend()
             full = True
         old = self.ctx.state
         self.ctx.state = gather(doc.project, doc.bake, doc.frame, self.ctx.structure,
                                 onion=self._overlays["onion"], cache=self._rows)
         dm = DeviceMap(self.viewportTransform())
         before = self._layers["labels"].layout(dm, keep=not full, bounds=self._label_bounds())
-        if full or old is None:
+        if full or old is None or not doc.project.bones:  # (the empty scene's hint follows the origin)
             self.viewport().update()
             return
         boxes = [self._layers["labels"].label_damage(before)]
@@ -257,6 +266,11 @@ class SceneView(InteractionMixin, NavigationMixin, QGraphicsView):
         self.ctx.selected = sel
         self._repaint_all()
 
+    def _update_legend(self) -> None:
+        """The jitter legend shows with its overlay, when there is a chain to colour."""
+        self._legend.setVisible(self._overlays["jitter"] and bool(self.doc.project.chains))
+        self._legend.place()
+
     def _update_hud(self, *_):
         self._hud.set_text(self.doc.mode, int(self.doc.frame))
 
@@ -269,6 +283,21 @@ class SceneView(InteractionMixin, NavigationMixin, QGraphicsView):
             draw_grid(painter, rect, self._scale)
         except Exception:  # noqa: BLE001 - see report_paint_error
             report_paint_error("grid")
+        finally:
+            painter.restore()
+
+    def drawForeground(self, painter: QPainter, rect: QRectF) -> None:  # noqa: N802
+        """While the rig has no bone: how to start (see hint.py), in viewport pixels."""
+        if self.doc.project.bones:
+            return
+        painter.save()
+        try:
+            painter.resetTransform()
+            origin = self.doc.bake.spaces[CHARACTER].take(self.doc.row)
+            draw_start_hint(painter, QRectF(self.viewport().rect()), self.edit_tool.tool,
+                            avoid=self.map_to_viewport((float(origin.tx), float(origin.ty))))
+        except Exception:  # noqa: BLE001 - see report_paint_error
+            report_paint_error("hint")
         finally:
             painter.restore()
 
