@@ -15,12 +15,13 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal
 
+from rigeditor.app.guard import Guarded
 from rigeditor.app import commands
 
 TOOLS = ("select", "bone")
 
 
-class EditTool(QObject):
+class EditTool(Guarded, QObject):
     toolChanged = Signal(str)
     error = Signal(str)
 
