@@ -201,7 +201,8 @@ class Document(Guarded, QObject):
             self.frameChanged.emit(frame)
 
     def select(self, items) -> None:
-        items = tuple(items)
+        """Select ``items`` that exist (a refused "add" leaves nothing to select)."""
+        items = tuple(tuple(i) for i in items if _exists(self._project, tuple(i)))
         if items != self._selection:
             self._selection = items
             self.selectionChanged.emit()

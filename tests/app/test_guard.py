@@ -53,6 +53,8 @@ def test_a_failing_edit_is_refused_with_a_message_and_changes_nothing(qtbot, tmp
     (title, message), = dialogs.asked("error")
     assert "Move root" in message and "(61,)" in message and "Nothing was changed" in message
     assert "refused" in w.statusBar().currentMessage()
+    doc.select([("chain", "broken_chain")])  # what a refused "add" would go on to select
+    assert doc.selection == ()
 
 
 def test_every_qt_class_of_the_editor_is_guarded():

@@ -8,15 +8,14 @@ import signal
 import subprocess
 import sys
 import time
-from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import QSettings
 
 from drive_editor import edited_project
 from fakes import FakeDialogs
-from rigeditor.app import document as document_module
 from rigeditor.app.document import Document
+from rigeditor.app.files import FileController
 from rigeditor.app.main_window import MainWindow
 from rigeditor.app.sessions import SessionLock
 from rigeditor.io import load_project, save_project
@@ -60,14 +59,15 @@ def test_open_that_cannot_be_evaluated_leaves_the_document_as_it_was(qtbot, tmp_
 # ----------------------------------------------------------------------------- autosave
 
 def test_autosave_follows_a_change_within_seconds(qtbot, tmp_path):
-    w, doc, _ = make_window(qtbot, tmp_path)
-    w.files._soon.setInterval(200)  # the 3 s delay, shortened; the periodic one stays at 60 s
-    w.files.begin_session()
+    doc = Document(arm())
+    files = FileController(doc, settings=QSettings(str(tmp_path / "s.ini"), QSettings.IniFormat),
+                           dialogs=FakeDialogs(), data_dir=tmp_path / "data", autosave_delay_ms=200)
+    files.begin_session()  # the periodic autosave stays a minute away
     doc.apply("Set softness", edited_project(doc.project), touched={"chain:arm"})
-    assert not w.files.autosave_path.exists()  # debounced, not on every change
-    qtbot.waitUntil(w.files.autosave_path.exists, timeout=5000)
-    assert load_project(w.files.autosave_path) == doc.project
-    w.files.end_session()
+    assert not files.autosave_path.exists()  # debounced, not on every change
+    qtbot.waitUntil(files.autosave_path.exists, timeout=5000)
+    assert load_project(files.autosave_path) == doc.project
+    files.end_session()
     assert not any((tmp_path / "data").rglob("*.*"))  # a clean exit leaves nothing behind
 
 
