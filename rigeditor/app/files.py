@@ -116,7 +116,8 @@ class FileController(Guarded, QObject):
     def new(self) -> bool:
         if not self.maybe_save():
             return False
-        return self._replace(arm(), None, "Cannot start a new project")
+        self.doc.replace_document(arm(), None)
+        return True
 
     def open(self, path=None) -> bool:
         if not self.maybe_save():
