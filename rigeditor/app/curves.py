@@ -16,8 +16,8 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QGraphicsItem, QLabel, QVBoxLayout, QWidget
 
-from rigeditor.app import style
 from rigeditor.app.guard import Guarded
+from rigeditor.app import style
 from rigeditor.model.bake import CAUSES
 
 AXIS_PX = 44  # left axis width, equal on every plot so their time axes line up

@@ -22,9 +22,9 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QSettings, QTimer, Signal
 
+from rigeditor.app.guard import Guarded
 from rigeditor.app import sessions
 from rigeditor.app.dialogs import Dialogs
-from rigeditor.app.guard import Guarded
 from rigeditor.io import EXTENSION as PROJECT_SUFFIX
 from rigeditor.io import ProjectFileError, load_project, save_project
 from rigeditor.model.examples import arm

@@ -12,9 +12,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QIcon, QPixmap
 from PySide6.QtWidgets import QAbstractItemView, QMenu, QTreeWidget, QTreeWidgetItem
 
+from rigeditor.app.guard import Guarded
 from rigeditor.app import commands, style
 from rigeditor.app.dialogs import Dialogs
-from rigeditor.app.guard import Guarded
 from rigeditor.model import CAUSES
 from rigeditor.model.project import CHARACTER, WORLD
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 
-from rigeditor.app import commands
 from rigeditor.app.guard import Guarded
+from rigeditor.app import commands
 from rigeditor.app.inspector import current_chain
 from rigeditor.app.tools import EditTool
 from rigeditor.model.project import WORLD

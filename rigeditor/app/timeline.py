@@ -20,8 +20,8 @@ from PySide6.QtWidgets import (
     QStyle, QToolButton, QVBoxLayout, QWidget,
 )
 
-from rigeditor.app import style
 from rigeditor.app.guard import Guarded
+from rigeditor.app import style
 from rigeditor.app.timeline_gestures import KeyGestures
 from rigeditor.app.timeline_items import _TrackView, _RulerView, _LoopBar, _Keys, _FrameAxis, _TrackAxis, _path_item
 from rigeditor.app.tracks import (

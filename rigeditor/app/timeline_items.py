@@ -10,8 +10,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QPen
 from PySide6.QtWidgets import QGraphicsPathItem
 
-from rigeditor.app import style
 from rigeditor.app.guard import Guarded
+from rigeditor.app import style
 
 if TYPE_CHECKING:
     from rigeditor.app.timeline import TimelineWidget

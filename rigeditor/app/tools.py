@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal
 
-from rigeditor.app import commands
 from rigeditor.app.guard import Guarded
+from rigeditor.app import commands
 
 TOOLS = ("select", "bone")
 

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QApplication, QHBoxLayout, QMainWindow, QWidget
 from rigeditor.app import style
 from rigeditor.app.document import Document
 from rigeditor.app.scene import OVERLAY_NAMES, SceneView
+from rigeditor.app.scene.layers import PAINT_ERRORS
 from rigeditor.app.scene.paint import format_units
 from rigeditor.app.tools import EditTool
 from rigeditor.model import Bone
@@ -62,6 +63,7 @@ def _keep_alive():
     no Qt parent is owned by Python: collected mid-paint it would take its C++ side
     along.) Documents drop their history while still alive: an undo stack destroyed
     while not clean signals into its half-destroyed Document."""
+    del PAINT_ERRORS[:]
     yield
     while _ALIVE:
         doc, view = _ALIVE.pop()
@@ -69,6 +71,7 @@ def _keep_alive():
         doc.undo_stack.cleanChanged.disconnect()
         doc.undo_stack.clear()
     del _WINDOWS[:]
+    assert not PAINT_ERRORS, PAINT_ERRORS[0]
 
 
 def make_view(qtbot, example="arm", frame=0, mode="animate"):

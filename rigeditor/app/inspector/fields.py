@@ -14,8 +14,8 @@ from PySide6.QtWidgets import (
     QSpinBox, QToolButton, QWidget,
 )
 
-from rigeditor.app import commands, tracks
 from rigeditor.app.guard import Guarded
+from rigeditor.app import commands, tracks
 
 DEG = 180.0 / math.pi
 

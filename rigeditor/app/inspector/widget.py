@@ -5,9 +5,9 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QLabel, QScrollArea, QVBoxLayout, QWidget
 
+from rigeditor.app.guard import Guarded
 from rigeditor.app import commands
 from rigeditor.app.dialogs import Dialogs
-from rigeditor.app.guard import Guarded
 from rigeditor.app.inspector.bone import bone_section
 from rigeditor.app.inspector.chain import chain_section
 from rigeditor.app.inspector.fields import Form

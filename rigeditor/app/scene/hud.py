@@ -9,8 +9,9 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFontMetricsF, QLinearGradient, QPainter
 from PySide6.QtWidgets import QWidget
 
-from rigeditor.app import style
 from rigeditor.app.guard import Guarded
+from rigeditor.app import style
+from rigeditor.app.scene.layers import report_paint_error
 from rigeditor.app.scene.paint import label_font
 
 MARGIN = 10
@@ -27,6 +28,8 @@ class _Corner(Guarded, QWidget):
         self.setAttribute(Qt.WA_OpaquePaintEvent)
         self.setFont(label_font())
 
+    NAME = "corner"  # in paint error reports
+
     def place(self) -> None:
         raise NotImplementedError
 
@@ -34,6 +37,8 @@ class _Corner(Guarded, QWidget):
         p = QPainter(self)
         try:
             self._paint(p)
+        except Exception:  # noqa: BLE001 - see report_paint_error
+            report_paint_error(self.NAME)
         finally:
             p.end()
 
@@ -44,6 +49,8 @@ class _Corner(Guarded, QWidget):
 class Hud(_Corner):
     """Top left: the mode (ANIMATE keys every drag, SETUP edits the rest pose) and
     the current frame."""
+
+    NAME = "hud"
 
     def __init__(self, view):
         super().__init__(view)
@@ -79,6 +86,8 @@ class JitterLegend(_Corner):
     """Bottom left: the jitter colour scale, degrees of joint rotation per unit of
     target motion, from safe (SENSITIVITY_SAFE_DEG) to danger (SENSITIVITY_DANGER_DEG)
     on the same log scale as style.sensitivity_color."""
+
+    NAME = "legend"
 
     def __init__(self, view):
         super().__init__(view)

@@ -9,19 +9,35 @@ meets the exposed area. Dragging one chain among twenty repaints that chain.
 """
 from __future__ import annotations
 
+import logging
+import traceback
+
 import numpy as np
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QGraphicsItem
 
-from rigeditor.app import style
 from rigeditor.app.guard import Guarded
+from rigeditor.app import style
 from rigeditor.app.scene.paint import (
     DeviceMap, Label, LabelPlacer, TextCache, disc, draw_label, faded, label_font, pen,
     polygon, pt, thick_line, visible,
 )
 
 EVERYWHERE = QRectF(-1e9, -1e9, 2e9, 2e9)  # layers paint wherever they are exposed
+
+PAINT_ERRORS: list[str] = []
+"""Tracebacks of exceptions raised while painting (the tests assert it stays empty)."""
+
+
+def report_paint_error(where: str) -> None:
+    """Log the exception being handled instead of letting it escape a paint override:
+    an exception escaping a Qt virtual kills the process with some PySide builds,
+    taking unsaved work along. Call from an ``except`` block."""
+    text = traceback.format_exc()
+    PAINT_ERRORS.append(f"{where}: {text}")
+    del PAINT_ERRORS[:-20]
+    logging.getLogger(__name__).error("painting %s failed:\n%s", where, text)
 
 
 class SceneContext:
@@ -132,6 +148,8 @@ class Layer(Guarded, QGraphicsItem):
             painter.resetTransform()
             painter.setRenderHint(QPainter.Antialiasing, True)
             self.draw(painter, dm, mask)
+        except Exception:  # noqa: BLE001 - see report_paint_error
+            report_paint_error(type(self).__name__)
         finally:
             painter.restore()
 

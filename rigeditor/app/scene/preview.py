@@ -12,9 +12,9 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QFontMetricsF, QPainter
 from PySide6.QtWidgets import QGraphicsItem
 
-from rigeditor.app import style
 from rigeditor.app.guard import Guarded
-from rigeditor.app.scene.layers import BONE_MAX_PX, EVERYWHERE, bone_outline
+from rigeditor.app import style
+from rigeditor.app.scene.layers import BONE_MAX_PX, EVERYWHERE, bone_outline, report_paint_error
 from rigeditor.app.scene.paint import DeviceMap, faded, format_units, label_font, pen, polygon, pt
 
 RING_RADIUS_PX = style.HANDLE_RADIUS_PX  # a press this close to a tip grabs it
@@ -90,6 +90,8 @@ class ToolPreview(Guarded, QGraphicsItem):
                     painter.drawEllipse(c, r, r)
             if self.bone is not None:
                 self._paint_bone(painter, dm)
+        except Exception:  # noqa: BLE001 - see report_paint_error
+            report_paint_error(type(self).__name__)
         finally:
             painter.restore()
 

@@ -15,12 +15,12 @@ from PySide6.QtCore import QPointF, QRect, QRectF, Qt, Signal
 from PySide6.QtGui import QPainter, QRegion
 from PySide6.QtWidgets import QGraphicsScene, QGraphicsView
 
-from rigeditor.app import style
 from rigeditor.app.guard import Guarded
+from rigeditor.app import style
 from rigeditor.app.scene.grid import draw_grid
 from rigeditor.app.scene.hud import Hud, JitterLegend
 from rigeditor.app.scene.layers import (
-    BoneLayer, LabelLayer, OnionLayer, SceneContext, TargetLayer,
+    BoneLayer, LabelLayer, OnionLayer, SceneContext, TargetLayer, report_paint_error,
 )
 from rigeditor.app.scene.overlays import (
     GhostLayer, JitterLayer, LimitLayer, ReachLayer, ResidualLayer, SpaceLayer,
@@ -268,6 +268,8 @@ class SceneView(Guarded, InteractionMixin, NavigationMixin, QGraphicsView):
         painter.save()
         try:
             draw_grid(painter, rect, self._scale)
+        except Exception:  # noqa: BLE001 - see report_paint_error
+            report_paint_error("grid")
         finally:
             painter.restore()
 
