@@ -138,3 +138,14 @@ def test_the_editor_process_survives_the_move_root_edit(tmp_path):
     words = r.stdout.split()
     assert words[:4] == ["frames", "21", "steps", "2"]
     assert 0 < float(words[5]) <= 40.0  # the shoulder leans, within max_root_offset
+
+
+def test_a_slot_that_raises_is_reported_on_the_status_bar(qtbot, tmp_path, monkeypatch, capsys):
+    # The editor's hook (main.run installs it): PySide hands it what a slot raises.
+    monkeypatch.setattr(sys, "excepthook", guard.report)
+    w, doc, _ = make_window(qtbot, tmp_path)
+    doc.frameChanged.connect(lambda frame: [][frame])
+    doc.set_frame(5)
+    assert doc.frame == 5
+    assert "IndexError" in w.statusBar().currentMessage()
+    assert "Traceback" in capsys.readouterr().err
