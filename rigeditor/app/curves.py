@@ -16,6 +16,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QGraphicsItem, QLabel, QVBoxLayout, QWidget
 
+from rigeditor.app.guard import Guarded
 from rigeditor.app import style
 from rigeditor.app.tools import KEYS
 from rigeditor.model.bake import CAUSES
@@ -46,7 +47,7 @@ NO_CHAIN = f"No IK chain yet: select two joined bones and press {KEYS['add_chain
 """Seconds between curve updates while the bake keeps changing (10 per second)."""
 
 
-class CurvesWidget(QWidget):
+class CurvesWidget(Guarded, QWidget):
     """Public: ``chain`` (name shown or None), ``angle_curves`` (bone -> item),
     ``residual_curves`` (cause -> item), ``sensitivity_curve``, ``playheads``,
     ``plots`` (angles, residual, sensitivity PlotItems)."""
@@ -283,7 +284,7 @@ def _faded(color, alpha=200):
     return pg.mkBrush(c)
 
 
-class _LogAxis(pg.AxisItem):
+class _LogAxis(Guarded, pg.AxisItem):
     """A log axis that labels only 1, 2 and 5 times a power of ten (no crowding)."""
 
     def logTickStrings(self, values, scale, spacing):

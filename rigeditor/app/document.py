@@ -4,6 +4,10 @@ Views never write the Project: they build a new Project and hand it to
 :meth:`Document.apply`, which pushes an undoable command. Every change of project
 re-evaluates (incrementally when the command says what it touched) and emits
 ``bakeChanged``; views redraw from the Bake.
+
+Evaluation comes first, the swap after: a project that cannot be evaluated is
+refused (``refused`` carries the message) and the project, the undo stack and the
+views stay as they were. The same holds for opening another project.
 """
 from __future__ import annotations
 
@@ -12,12 +16,13 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
+from rigeditor.app.guard import Guarded
 from rigeditor.model import Bake, Project, evaluate
 
 MODES = ("setup", "animate")
 
 
-class ProjectCommand(QUndoCommand):
+class ProjectCommand(Guarded, QUndoCommand):
     """Swap the whole project: redo sets ``after``, undo sets ``before``.
 
     Projects are immutable, so keeping both is cheap (they share every unchanged
@@ -30,11 +35,12 @@ class ProjectCommand(QUndoCommand):
     _ID = 0x5167
 
     def __init__(self, doc: "Document", label: str, before: Project, after: Project,
-                 touched=None, merge_key=None):
+                 touched=None, merge_key=None, bake: Bake | None = None):
         super().__init__(label)
         self.doc, self.before, self.after = doc, before, after
         self.touched = None if touched is None else set(touched)
         self.merge_key = merge_key
+        self._first_bake = bake  # ``after`` evaluated before the push: the first redo swaps it in
 
     def id(self) -> int:  # noqa: A003 - Qt's name
         return self._ID if self.merge_key is not None else -1
@@ -47,15 +53,20 @@ class ProjectCommand(QUndoCommand):
         return True
 
     def redo(self) -> None:
-        self.doc._set_project(self.after, self.touched)
+        bake, self._first_bake = self._first_bake, None
+        if bake is not None:
+            self.doc._swap(self.after, bake, self.touched)
+        else:
+            self.doc._set_project(self.after, self.touched)
 
     def undo(self) -> None:
         self.doc._set_project(self.before, self.touched)
 
 
-class Document(QObject):
+class Document(Guarded, QObject):
     """Signals: projectChanged(), bakeChanged(), frameChanged(int),
-    selectionChanged(), modeChanged(str), pathChanged(), modifiedChanged(bool)."""
+    selectionChanged(), modeChanged(str), pathChanged(), modifiedChanged(bool),
+    refused(title, message): an edit or an opened project could not be evaluated."""
 
     projectChanged = Signal()
     bakeChanged = Signal()
@@ -64,6 +75,7 @@ class Document(QObject):
     modeChanged = Signal(str)
     pathChanged = Signal()
     modifiedChanged = Signal(bool)
+    refused = Signal(str, str)
 
     def __init__(self, project: Project, path: Path | None = None, parent=None):
         super().__init__(parent)
@@ -112,11 +124,21 @@ class Document(QObject):
         return not self.undo_stack.isClean()
 
     # ------------------------------------------------------------------ edits
-    def apply(self, label: str, after: Project, *, touched=None, merge_key=None) -> None:
-        """Make ``after`` the project through an undoable command."""
+    def apply(self, label: str, after: Project, *, touched=None, merge_key=None) -> bool:
+        """Make ``after`` the project through an undoable command. It is evaluated
+        first: if that fails the edit is refused (``refused`` is emitted, views are
+        told to show the unchanged project again) and False is returned."""
         if after == self._project:
-            return
-        self.undo_stack.push(ProjectCommand(self, label, self._project, after, touched, merge_key))
+            return True
+        try:
+            bake = self._evaluate(after, touched)
+        except Exception as exc:  # noqa: BLE001 - any failure refuses the edit
+            self.refused.emit(label, f"{label}: refused, the project cannot be evaluated ({exc}). "
+                                     "Nothing was changed.")
+            self.projectChanged.emit()  # fields that showed the refused value go back
+            return False
+        self.undo_stack.push(ProjectCommand(self, label, self._project, after, touched, merge_key, bake))
+        return True
 
     def begin_gesture(self) -> int:
         """A fresh id for one drag: commands keyed with it merge into one undo step."""
@@ -139,10 +161,15 @@ class Document(QObject):
         self._gesture += 1
 
     def replace_document(self, project: Project, path: Path | None) -> None:
-        """Open another project (New, Open, Recover): clears the undo history."""
+        """Open another project (New, Open, Recover): clears the undo history.
+
+        All or nothing: the project is evaluated before anything changes, so when
+        that raises, the document (project, path, undo history, views) is as it was.
+        """
+        bake = evaluate(project)
         self.undo_stack.clear()
         self._project = project
-        self._bake = evaluate(project)
+        self._bake = bake
         self._path = Path(path) if path else None
         self._selection = tuple(s for s in self._selection if _exists(project, s))
         self._frame = min(max(self._frame, project.timeline.start), project.timeline.end)
@@ -174,7 +201,8 @@ class Document(QObject):
             self.frameChanged.emit(frame)
 
     def select(self, items) -> None:
-        items = tuple(items)
+        """Select ``items`` that exist (a refused "add" leaves nothing to select)."""
+        items = tuple(tuple(i) for i in items if _exists(self._project, tuple(i)))
         if items != self._selection:
             self._selection = items
             self.selectionChanged.emit()
@@ -193,9 +221,15 @@ class Document(QObject):
     def _on_clean_changed(self, clean: bool) -> None:
         self.modifiedChanged.emit(not clean)
 
+    def _evaluate(self, project: Project, touched) -> Bake:
+        return evaluate(project, previous=None if touched is None else self._bake, changed=touched)
+
     def _set_project(self, project: Project, touched) -> None:
+        self._swap(project, self._evaluate(project, touched), touched)
+
+    def _swap(self, project: Project, bake: Bake, touched) -> None:
         structural = touched is None
-        self._bake = evaluate(project, previous=None if structural else self._bake, changed=touched)
+        self._bake = bake
         self._project = project
         if structural:
             kept = tuple(s for s in self._selection if _exists(project, s))

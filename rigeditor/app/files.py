@@ -4,20 +4,26 @@ Everything on disk goes through the io layer (its atomic save, its ``ProjectFile
 messages); this module only decides when, asks the user (through an injectable
 :class:`~rigeditor.app.dialogs.Dialogs`) and keeps the Document in step.
 
-Autosave: every ``autosave_ms`` while the document has unsaved changes, the project is
-saved to ``<data_dir>/autosave/<pid>.rigproj`` (``data_dir`` defaults to the platform's
-application data folder). A session marker ``<data_dir>/sessions/<pid>.json`` says a
-session is running; a clean exit removes both. At the next start a marker whose
-process is gone, with an autosave beside it, is a crash: the user is offered recovery.
+Autosave: a few seconds after the last change (``autosave_delay_ms``, restarted by
+every change) and every ``autosave_ms`` while the document has unsaved changes, the
+project is saved to the session's autosave in the data folder (see
+:mod:`rigeditor.app.sessions`: the session holds a lock the kernel drops when the
+process dies). A clean exit removes the autosave and the session's files. At the next
+start a session whose lock is free is a crash: the user is offered its work; work
+that is declined or cannot be read is moved to the data folder's "recovered" folder,
+and the message says where.
 """
 from __future__ import annotations
 
 import json
 import os
+from datetime import datetime
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QSettings, QStandardPaths, QTimer, Signal
+from PySide6.QtCore import QObject, QSettings, QTimer, Signal
 
+from rigeditor.app.guard import Guarded
+from rigeditor.app import sessions
 from rigeditor.app.dialogs import Dialogs
 from rigeditor.io import EXTENSION as PROJECT_SUFFIX
 from rigeditor.io import ProjectFileError, load_project, save_project
@@ -70,39 +76,30 @@ def export(kind: str, project, bake, path) -> None:
         raise ValueError(f"export: unknown kind {kind!r}")
 
 
-def default_data_dir() -> Path:
-    return Path(QStandardPaths.writableLocation(QStandardPaths.AppDataLocation))
-
-
-def _alive(pid: int) -> bool:
-    if pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (PermissionError, OSError):
-        return True
-    return True
-
-
-class FileController(QObject):
+class FileController(Guarded, QObject):
     """recentChanged(): the recent-files list changed. ``window`` parents dialogs."""
 
     recentChanged = Signal()
 
     def __init__(self, doc, window=None, *, settings: QSettings | None = None, dialogs=None,
-                 data_dir: Path | None = None, autosave_ms: int = 60_000):
+                 data_dir: Path | None = None, autosave_ms: int = 60_000, autosave_delay_ms: int = 3_000):
         super().__init__(window)
         self.doc = doc
         self.window = window
         self.settings = settings if settings is not None else QSettings()
         self.dialogs = dialogs or Dialogs()
-        self.data_dir = Path(data_dir) if data_dir is not None else default_data_dir()
-        self.pid = os.getpid()
+        self.data_dir = Path(data_dir) if data_dir is not None else sessions.default_data_dir()
+        self.session = sessions.new_session_id()
+        self._lock = sessions.SessionLock(self.data_dir / "sessions" / f"{self.session}.lock")
         self._timer = QTimer(self)
         self._timer.setInterval(autosave_ms)
         self._timer.timeout.connect(self.autosave)
+        # Debounced: a few seconds after the last change, so a crash loses seconds, not a minute.
+        self._soon = QTimer(self)
+        self._soon.setSingleShot(True)
+        self._soon.setInterval(autosave_delay_ms)
+        self._soon.timeout.connect(self.autosave)
+        doc.projectChanged.connect(self._changed)
 
     # ------------------------------------------------------------------ documents
     def display_name(self) -> str:
@@ -152,8 +149,20 @@ class FileController(QObject):
         except file_errors() as exc:
             self.dialogs.error(self.window, "Cannot open project", describe(exc, path))
             return False
-        self.doc.replace_document(project, path)
+        if not self._replace(project, path, "Cannot open project"):
+            return False
         self._remember(path)
+        return True
+
+    def _replace(self, project, path, title: str) -> bool:
+        """Make ``project`` the document; when it cannot be evaluated the document
+        stays as it was and the user is told why."""
+        try:
+            self.doc.replace_document(project, path)
+        except Exception as exc:  # noqa: BLE001 - evaluation of any project may fail; nothing changed
+            where = f"{path}: " if path else ""
+            self.dialogs.error(self.window, title, f"{where}the project cannot be evaluated: {exc}")
+            return False
         return True
 
     def save(self) -> bool:
@@ -221,26 +230,38 @@ class FileController(QObject):
     # ------------------------------------------------------------------ autosave, recovery
     @property
     def autosave_path(self) -> Path:
-        return self.data_dir / "autosave" / f"{self.pid}{PROJECT_SUFFIX}"
+        return self.data_dir / "autosave" / f"{self.session}{PROJECT_SUFFIX}"
 
     @property
     def marker_path(self) -> Path:
-        return self.data_dir / "sessions" / f"{self.pid}.json"
+        return self.data_dir / "sessions" / f"{self.session}.json"
+
+    @property
+    def recovered_dir(self) -> Path:
+        """Where autosaves that were not recovered are kept."""
+        return self.data_dir / sessions.RECOVERED
 
     def begin_session(self) -> None:
-        """Write this session's marker and start the autosave timer."""
+        """Take this session's lock, write its marker and start autosaving."""
         self._write_marker()
         self._timer.start()
 
     def end_session(self) -> None:
-        """A clean exit: no marker, no autosave left behind."""
+        """A clean exit: no marker, lock or autosave left behind."""
         self._timer.stop()
+        self._soon.stop()
         self._drop_autosave()
         self.marker_path.unlink(missing_ok=True)
+        self._lock.release(remove=True)
+
+    def _changed(self) -> None:
+        if self._timer.isActive():  # only in a running session
+            self._soon.start()
 
     def autosave(self) -> Path | None:
         """Save a copy to the data folder when there are unsaved changes (none left
         behind when there are none: undone back to the saved state)."""
+        self._soon.stop()
         if not self.doc.is_modified():
             self._drop_autosave()
             return None
@@ -254,59 +275,59 @@ class FileController(QObject):
         self._write_marker()
         return self.autosave_path
 
-    def crashed_sessions(self) -> list[dict]:
-        """Markers of sessions whose process is gone (newest first)."""
-        out = []
-        for marker in (self.data_dir / "sessions").glob("*.json"):
-            try:
-                info = json.loads(marker.read_text(encoding="utf-8"))
-                pid = int(info["pid"])
-            except (OSError, ValueError, KeyError, TypeError):
-                marker.unlink(missing_ok=True)
-                continue
-            if pid == self.pid or _alive(pid):
-                continue
-            info["marker"] = str(marker)
-            out.append(info)
-        out.sort(key=lambda i: Path(i["marker"]).stat().st_mtime, reverse=True)
-        return out
+    def crashed_sessions(self) -> list[sessions.Crashed]:
+        """Sessions whose editor is gone, newest first. Each comes with its lock
+        held: call ``forget()`` or ``release()`` on every one."""
+        return sessions.crashed_sessions(self.data_dir, self.session)
 
     def offer_recovery(self) -> bool:
-        """Ask to recover the newest crashed session with an autosave; clean up the rest.
-        Returns True when a project was recovered (it opens as unsaved changes)."""
-        recovered = False
-        for info in self.crashed_sessions():
-            if recovered:
-                break  # older crashes wait for the next start
-            autosave = Path(info.get("autosave") or "")
-            if autosave.name and autosave.is_file():
-                original = info.get("path")
-                when = autosave.stat().st_mtime
-                from datetime import datetime
-
-                stamp = datetime.fromtimestamp(when).strftime("%Y-%m-%d %H:%M")
-                what = f"'{Path(original).name}'" if original else "an unsaved project"
-                if self.dialogs.confirm(self.window, "Recover unsaved work",
-                                        f"RigEditor did not close cleanly. Recover the changes to {what} "
-                                        f"autosaved at {stamp}?"):
-                    try:
-                        project = load_project(autosave)
-                    except file_errors() as exc:
-                        self.dialogs.error(self.window, "Cannot recover", describe(exc, autosave))
-                    else:
-                        self.doc.replace_document(project, Path(original) if original else None)
-                        self.doc.mark_unsaved()  # recovered work is unsaved work
-                        recovered = True
-                        self.autosave()
-            if autosave.name and autosave != self.autosave_path:
-                autosave.unlink(missing_ok=True)
-            Path(info["marker"]).unlink(missing_ok=True)
+        """Offer the newest crashed session's autosave. Accepted, it opens as unsaved
+        changes; declined or unreadable, it is moved to :attr:`recovered_dir` and the
+        user is told where. Older crashes wait for the next start. Returns True when
+        a project was recovered."""
+        crashes = self.crashed_sessions()
+        for crash in crashes[1:]:
+            crash.release()
+        if not crashes:
+            return False
+        crash, recovered = crashes[0], False
+        if crash.autosave.is_file():
+            stamp = datetime.fromtimestamp(crash.autosave.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
+            what = f"'{crash.original.name}'" if crash.original else "an unsaved project"
+            if self.dialogs.confirm(self.window, "Recover unsaved work",
+                                    f"RigEditor did not close cleanly. Recover the changes to {what} "
+                                    f"autosaved at {stamp}?"):
+                recovered = self._recover(crash)
+            else:
+                kept = sessions.keep(crash.autosave, self.data_dir, crash.original)
+                self.dialogs.info(self.window, "Autosave kept",
+                                  f"The autosaved changes to {what} were kept in\n{kept}\n"
+                                  "Open that file (File > Open) to get them back.")
+        crash.forget()
         return recovered
+
+    def _recover(self, crash) -> bool:
+        try:
+            project = load_project(crash.autosave)
+            self.doc.replace_document(project, crash.original)
+        except Exception as exc:  # noqa: BLE001 - unreadable or not evaluable: keep it, say where
+            kept = sessions.keep(crash.autosave, self.data_dir, crash.original)
+            reason = describe(exc, crash.autosave) if isinstance(exc, FILE_ERRORS) else \
+                f"{crash.autosave}: the project cannot be evaluated: {exc}"
+            self.dialogs.error(self.window, "Cannot recover", f"{reason}\nThe autosave was kept in\n{kept}")
+            return False
+        self.doc.mark_unsaved()  # recovered work is unsaved work
+        if self.autosave() is not None:  # the work now lives in this session's autosave
+            crash.autosave.unlink(missing_ok=True)
+        else:
+            sessions.keep(crash.autosave, self.data_dir, crash.original)
+        return True
 
     def _write_marker(self) -> None:
         try:
-            self.marker_path.parent.mkdir(parents=True, exist_ok=True)
-            info = {"pid": self.pid, "autosave": str(self.autosave_path),
+            if not self._lock.acquire():
+                return
+            info = {"session": self.session, "pid": os.getpid(), "autosave": str(self.autosave_path),
                     "path": str(self.doc.path) if self.doc.path else None}
             self.marker_path.write_text(json.dumps(info), encoding="utf-8")
         except OSError:
@@ -314,4 +335,3 @@ class FileController(QObject):
 
     def _drop_autosave(self) -> None:
         self.autosave_path.unlink(missing_ok=True)
-

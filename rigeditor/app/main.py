@@ -74,12 +74,14 @@ def run(argv=None) -> int:
 
     app.setPalette(style.dark_palette())
 
+    from rigeditor.app import guard
     from rigeditor.app.dialogs import Dialogs
     from rigeditor.app.document import Document
     from rigeditor.app.files import describe, file_errors
     from rigeditor.app.main_window import MainWindow
     from rigeditor.model.examples import arm
 
+    guard.install()  # from here on, no exception reaches Qt unreported
     dialogs = Dialogs()
     error = None
     try:
@@ -90,7 +92,13 @@ def run(argv=None) -> int:
             return 2
         project, path, error = arm(), None, describe(exc, args.project)
 
-    doc = Document(project, path)
+    try:
+        doc = Document(project, path)
+    except Exception as exc:  # noqa: BLE001 - a project that cannot be evaluated opens nothing
+        if args.screenshot:
+            print(f"rigeditor: cannot open {args.project}: the project cannot be evaluated: {exc}", file=sys.stderr)
+            return 2
+        doc, error = Document(arm()), f"{args.project}: the project cannot be evaluated: {exc}"
     if args.frame is not None:
         doc.set_frame(args.frame)
     selection = []

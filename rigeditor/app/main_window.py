@@ -12,7 +12,7 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QUndoView
 
-from rigeditor.app import style
+from rigeditor.app import guard, style
 from rigeditor.app.curves import CurvesWidget
 from rigeditor.app.dialogs import Dialogs
 from rigeditor.app.files import EXPORTS, FileController
@@ -26,7 +26,7 @@ from rigeditor.app.timeline import TimelineWidget
 from rigeditor.model.examples import EXAMPLES
 
 
-class MainWindow(QMainWindow):
+class MainWindow(guard.Guarded, QMainWindow):
     def __init__(self, doc, *, settings: QSettings | None = None, dialogs=None, data_dir=None,
                  autosave_ms: int = 60_000, restore_layout: bool = True):
         super().__init__()
@@ -74,6 +74,8 @@ class MainWindow(QMainWindow):
         doc.bakeChanged.connect(self._update_status)
         doc.selectionChanged.connect(self._update_status)
         doc.modeChanged.connect(self._mode_changed)
+        doc.refused.connect(self._refused)
+        guard.add_sink(self.show_error)
         self.files.recentChanged.connect(self._build_recent_menu)
         self.scene.statusMessage.connect(lambda msg: self.statusBar().showMessage(msg, 4000))
         self.rig.statusMessage.connect(lambda msg: self.statusBar().showMessage(msg, 10_000))
@@ -295,6 +297,15 @@ class MainWindow(QMainWindow):
             text += f" · {r['iterations']}/{r['max_iterations']} it"
         self.chain_status.setText(text)
         set_style(self.chain_status, f"color: {color.name()}; font-weight: bold;")
+
+    def show_error(self, message: str) -> None:
+        """An internal error the guard caught: said in the status bar (no modal box,
+        which a failing paint would raise again and again)."""
+        self.statusBar().showMessage(message, 15_000)
+
+    def _refused(self, title: str, message: str) -> None:
+        self.statusBar().showMessage(message, 15_000)
+        self.dialogs.error(self, title, message)
 
     def toggle_playback(self):
         """Play or pause through the timeline's play/pause action (as its Space key does)."""

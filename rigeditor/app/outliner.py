@@ -12,6 +12,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QIcon, QPixmap
 from PySide6.QtWidgets import QAbstractItemView, QMenu, QTreeWidget, QTreeWidgetItem
 
+from rigeditor.app.guard import Guarded
 from rigeditor.app import commands, style
 from rigeditor.app.dialogs import Dialogs
 from rigeditor.model import CAUSES
@@ -27,7 +28,7 @@ def _swatch(color: QColor, size: int = 10) -> QIcon:
     return QIcon(pm)
 
 
-class Outliner(QTreeWidget):
+class Outliner(Guarded, QTreeWidget):
     def __init__(self, doc, dialogs=None, rig_actions=None, parent=None):
         super().__init__(parent)
         self.doc = doc

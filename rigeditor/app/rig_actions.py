@@ -5,13 +5,14 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 
+from rigeditor.app.guard import Guarded
 from rigeditor.app import commands
 from rigeditor.app.inspector import current_chain
 from rigeditor.app.tools import KEYS, EditTool
 from rigeditor.model.project import WORLD
 
 
-class RigActions(QObject):
+class RigActions(Guarded, QObject):
     """Rig-building gestures (add bone, add IK chain, scene objects, delete), each with
     its question to the user and one ``doc.apply``. Shared by menus, the outliner's
     context menu and the inspector's buttons. statusMessage(str): what a gesture did,

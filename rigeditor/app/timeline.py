@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QStyle, QToolButton, QVBoxLayout, QWidget,
 )
 
+from rigeditor.app.guard import Guarded
 from rigeditor.app import style
 from rigeditor.app.timeline_gestures import KeyGestures
 from rigeditor.app.timeline_items import _TrackView, _RulerView, _LoopBar, _Keys, _FrameAxis, _TrackAxis, _path_item
@@ -30,7 +31,7 @@ from rigeditor.app.tracks import (
 RULER_PX = 44
 
 
-class TimelineWidget(KeyGestures, QWidget):
+class TimelineWidget(Guarded, KeyGestures, QWidget):
     """Signals: keySelectionChanged(), playingChanged(bool)."""
 
     keySelectionChanged = Signal()

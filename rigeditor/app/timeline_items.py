@@ -10,13 +10,14 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QPen
 from PySide6.QtWidgets import QGraphicsPathItem
 
+from rigeditor.app.guard import Guarded
 from rigeditor.app import style
 
 if TYPE_CHECKING:
     from rigeditor.app.timeline import TimelineWidget
 
 
-class _TrackView(pg.ViewBox):
+class _TrackView(Guarded, pg.ViewBox):
     """Rows of keys: the timeline decides what a click or a drag means."""
 
     def __init__(self, timeline: TimelineWidget):
@@ -45,7 +46,7 @@ class _TrackView(pg.ViewBox):
             super().wheelEvent(ev, axis=0)
 
 
-class _RulerView(pg.ViewBox):
+class _RulerView(Guarded, pg.ViewBox):
     """The ruler: a click or a drag anywhere on it scrubs."""
 
     def __init__(self, timeline: TimelineWidget):
@@ -73,7 +74,7 @@ class _RulerView(pg.ViewBox):
         super().wheelEvent(ev, axis=0)
 
 
-class _LoopBar(pg.LinearRegionItem):
+class _LoopBar(Guarded, pg.LinearRegionItem):
     """The loop range on the ruler: its two edges drag (snapped to frames); its body
     lets clicks through to the ruler, so scrubbing works across the whole ruler."""
 
@@ -98,14 +99,14 @@ class _LoopBar(pg.LinearRegionItem):
         pass
 
 
-class _Keys(pg.ScatterPlotItem):
+class _Keys(Guarded, pg.ScatterPlotItem):
     """Key markers; the track view handles their clicks and drags."""
 
     def mouseClickEvent(self, ev):
         ev.ignore()
 
 
-class _FrameAxis(pg.AxisItem):
+class _FrameAxis(Guarded, pg.AxisItem):
     """Frame numbers: whole frames only, however far one zooms in."""
 
     def tickSpacing(self, minVal, maxVal, size):
@@ -117,7 +118,7 @@ class _FrameAxis(pg.AxisItem):
         return [f"{int(round(v))}" for v in values]
 
 
-class _TrackAxis(pg.AxisItem):
+class _TrackAxis(Guarded, pg.AxisItem):
     """Track labels; the wheel over them scrolls the rows."""
 
     def wheelEvent(self, ev):

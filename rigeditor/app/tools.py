@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal
 
+from rigeditor.app.guard import Guarded
 from rigeditor.app import commands
 
 TOOLS = ("select", "bone")
@@ -22,7 +23,7 @@ TOOLS = ("select", "bone")
 KEYS = {"select": "V", "bone": "B", "add_chain": "Ctrl+I"}
 
 
-class EditTool(QObject):
+class EditTool(Guarded, QObject):
     toolChanged = Signal(str)
     error = Signal(str)
 

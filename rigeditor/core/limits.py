@@ -9,6 +9,8 @@ target, so the rig must say what happens then. Strategies:
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 LIMIT_STRATEGIES = ("accept", "stretch", "move_root")
@@ -44,13 +46,19 @@ def smooth_offsets(offsets, time_constant):
     ``time_constant`` is in frames (>= 0; 0 returns the input).
     """
     offsets = np.asarray(offsets, dtype=float)
-    if time_constant <= 0 or offsets.shape[0] < 2:
+    n = offsets.shape[0]
+    if time_constant <= 0 or n < 2:
         return offsets
-    half = int(np.ceil(6.0 * time_constant))
+    # Weights further than the shot's length never meet a frame, so the window is cut
+    # there: a window longer than the shot is legal and costs no more than the shot.
+    half = n - 1 if 6.0 * time_constant >= n - 1 else math.ceil(6.0 * time_constant)
     k = np.arange(-half, half + 1)
     kernel = np.exp(-np.abs(k) / time_constant)
-    weight = np.convolve(np.ones(offsets.shape[0]), kernel, mode="same")
+    # "full" and a slice rather than "same": numpy's "same" is as long as the longer
+    # input, which is the kernel when the window outgrows the shot.
+    centre = slice(half, half + n)
+    weight = np.convolve(np.ones(n), kernel, mode="full")[centre]
     out = np.empty_like(offsets)
     for axis in range(offsets.shape[1]):
-        out[:, axis] = np.convolve(offsets[:, axis], kernel, mode="same") / weight
+        out[:, axis] = np.convolve(offsets[:, axis], kernel, mode="full")[centre] / weight
     return out

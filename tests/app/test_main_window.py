@@ -354,38 +354,6 @@ def test_exports_go_through_the_io_layer(qtbot, tmp_path, kind, name):
     assert dialogs.asked("error") and not (tmp_path / "missing").exists()
 
 
-def test_autosave_then_recovery_after_a_crash(qtbot, tmp_path):
-    w, doc, _ = make_window(qtbot, tmp_path)
-    w.files.begin_session()
-    assert w.files.autosave() is None  # nothing unsaved, nothing written
-    edit(doc)
-    saved = w.files.autosave()
-    assert saved is not None and saved.is_file()
-    edited = doc.project
-    # Pretend that session crashed: its marker names a process that is gone.
-    dead = subprocess.Popen([sys.executable, "-c", "pass"])
-    dead.wait()
-    marker = w.files.marker_path
-    gone = marker.with_name(f"{dead.pid}.json")
-    gone.write_text(marker.read_text().replace(f'"pid": {w.files.pid}', f'"pid": {dead.pid}'))
-    marker.unlink()
-
-    doc2 = Document(arm())
-    dialogs2 = FakeDialogs(confirm=True)
-    settings2 = QSettings(str(tmp_path / "settings2.ini"), QSettings.IniFormat)
-    w2 = MainWindow(doc2, settings=settings2, dialogs=dialogs2, data_dir=tmp_path / "data", restore_layout=False)
-    qtbot.addWidget(w2)
-    assert w2.files.crashed_sessions()
-    assert w2.files.offer_recovery()
-    assert dialogs2.asked("confirm")
-    assert doc2.project == edited and doc2.is_modified() and w2.isWindowModified()
-    assert not gone.exists()
-    # A clean exit leaves nothing to recover.
-    w2.files.end_session()
-    assert not w2.files.autosave_path.exists() and not w2.files.marker_path.exists()
-    assert w2.files.crashed_sessions() == []
-
-
 def test_recent_files_and_layout_persist_in_settings(qtbot, tmp_path):
     w, doc, _ = make_window(qtbot, tmp_path)
     assert w.files.save_as(tmp_path / "one.rigproj")

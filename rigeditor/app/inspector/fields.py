@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QSpinBox, QToolButton, QWidget,
 )
 
+from rigeditor.app.guard import Guarded
 from rigeditor.app import commands, tracks
 
 DEG = 180.0 / math.pi
@@ -39,7 +40,7 @@ class _Quiet:
             self._quiet = False
 
 
-class SpinField(_Quiet, QDoubleSpinBox):
+class SpinField(Guarded, _Quiet, QDoubleSpinBox):
     """A spin box in display units (model value * ``scale``) that emits
     ``edited(model_value)`` only for finite user edits (Enter, focus out, arrows)."""
 
@@ -64,7 +65,7 @@ class SpinField(_Quiet, QDoubleSpinBox):
         self.edited.emit(shown / self.scale)
 
 
-class IntField(_Quiet, QSpinBox):
+class IntField(Guarded, _Quiet, QSpinBox):
     """An integer spin box that emits ``edited(value)`` only for user edits."""
 
     edited = Signal(int)
@@ -83,7 +84,7 @@ class IntField(_Quiet, QSpinBox):
             self.edited.emit(int(value))
 
 
-class KeyButton(QToolButton):
+class KeyButton(Guarded, QToolButton):
     """◆ key on this frame (click removes it), ◇ keyed elsewhere, ○ not keyed (click keys)."""
 
     def __init__(self, doc, path):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QLabel, QScrollArea, QVBoxLayout, QWidget
 
+from rigeditor.app.guard import Guarded
 from rigeditor.app import commands
 from rigeditor.app.dialogs import Dialogs
 from rigeditor.app.inspector.bone import bone_section
@@ -19,7 +20,7 @@ SHOWN_ITEMS = 4
 """Sections shown for a multiple selection (the first items)."""
 
 
-class Inspector(QWidget):
+class Inspector(Guarded, QWidget):
     """Fields are named for tests and scripting: ``"<kind>.<name>.<field>"`` (e.g.
     ``chain.arm.softness``), ``project.fps``, ``readout.residual``; find them with
     ``field(name)``."""

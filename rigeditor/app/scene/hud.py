@@ -9,6 +9,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFontMetricsF, QLinearGradient, QPainter
 from PySide6.QtWidgets import QApplication, QWidget
 
+from rigeditor.app.guard import Guarded
 from rigeditor.app import style
 from rigeditor.app.scene.layers import report_paint_error
 from rigeditor.app.scene.paint import label_font
@@ -16,7 +17,7 @@ from rigeditor.app.scene.paint import label_font
 MARGIN = 10
 
 
-class _Corner(QWidget):
+class _Corner(Guarded, QWidget):
     """Opaque on purpose: a see-through widget over the viewport makes every change
     of its text repaint the scene under it."""
 

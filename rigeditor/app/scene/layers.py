@@ -17,6 +17,7 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QGraphicsItem
 
+from rigeditor.app.guard import Guarded
 from rigeditor.app import style
 from rigeditor.app.scene.paint import (
     DeviceMap, Label, LabelPlacer, TextCache, disc, draw_label, faded, label_font, pen,
@@ -82,7 +83,7 @@ class SceneContext:
         self.emphasized = out
 
 
-class Layer(QGraphicsItem):
+class Layer(Guarded, QGraphicsItem):
     """Base: paints in device pixels (the DeviceMap maps world points) and only the
     elements whose box meets the exposed area.
 

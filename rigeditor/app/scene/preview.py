@@ -12,6 +12,7 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QFontMetricsF, QPainter
 from PySide6.QtWidgets import QGraphicsItem
 
+from rigeditor.app.guard import Guarded
 from rigeditor.app import style
 from rigeditor.app.scene.layers import BONE_MAX_PX, EVERYWHERE, bone_outline, report_paint_error
 from rigeditor.app.scene.paint import DeviceMap, faded, format_units, label_font, pen, polygon, pt
@@ -20,7 +21,7 @@ RING_RADIUS_PX = style.HANDLE_RADIUS_PX  # a press this close to a tip grabs it
 LABEL_GAP_PX = 10.0
 
 
-class ToolPreview(QGraphicsItem):
+class ToolPreview(Guarded, QGraphicsItem):
     """``bone``: None or (start_world, end_world, snapped, length_units) — the bone
     the bone tool would make (snapped: it starts on a parent's tip).
     ``ring``: None or a bone name: a ring on that bone's tip, read from the

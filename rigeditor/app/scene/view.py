@@ -15,6 +15,7 @@ from PySide6.QtCore import QPointF, QRect, QRectF, Qt, Signal
 from PySide6.QtGui import QPainter, QRegion
 from PySide6.QtWidgets import QGraphicsScene, QGraphicsView
 
+from rigeditor.app.guard import Guarded
 from rigeditor.app import style
 from rigeditor.app.scene.grid import draw_grid
 from rigeditor.app.scene.hint import draw_start_hint
@@ -34,7 +35,7 @@ from rigeditor.app.scene.state import RowCache, Structure, gather, structure_key
 from rigeditor.model.project import CHARACTER
 
 
-class SceneView(InteractionMixin, NavigationMixin, QGraphicsView):
+class SceneView(Guarded, InteractionMixin, NavigationMixin, QGraphicsView):
     """``SceneView(doc)``: draws ``doc.bake`` at ``doc.row`` and edits through
     ``doc.apply``.
 
