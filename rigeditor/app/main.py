@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 from rigeditor.core.memory import tune_allocator
+from rigeditor.resource_files import resource
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -62,12 +63,11 @@ def run(argv=None) -> int:
     app = QApplication.instance() or QApplication([sys.argv[0]])
     app.setOrganizationName("RigEditor")
     app.setApplicationName("RigEditor")
-    from importlib.resources import files
     from PySide6.QtGui import QGuiApplication, QIcon, QPixmap
 
     QGuiApplication.setDesktopFileName("rigeditor")  # matches packaging/rigeditor.desktop
     icon = QPixmap()
-    icon.loadFromData(files("rigeditor").joinpath("resources", "icons", "rigeditor.png").read_bytes())
+    icon.loadFromData(resource("icons", "rigeditor.png").read_bytes())
     app.setWindowIcon(QIcon(icon))
     app.setStyle("Fusion")
     from rigeditor.app import style

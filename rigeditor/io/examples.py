@@ -1,25 +1,25 @@
-"""The built-in example projects as files: rigeditor/resources/examples/<name>.rigproj.
+"""The built-in example projects as files: resources/examples/<name>.rigproj.
 
 The files are built from ``rigeditor.model.examples.EXAMPLES`` by :func:`write_examples`
-and committed; a test checks they equal what the
-code builds. At run time they are found through importlib.resources, so they work
-from an installed package too.
+and committed; a test checks they equal what the code builds. At run time they are
+found through importlib.resources (``rigeditor.resources``), so they work from an
+installed package and the bundle too.
 """
 from __future__ import annotations
 
-from importlib.resources import files
 from pathlib import Path
 
 from rigeditor.io.project_file import EXTENSION, loads_project, save_project
 from rigeditor.model.examples import EXAMPLES
 from rigeditor.model.project import Project
+from rigeditor.resource_files import SOURCE_RESOURCES, resource
 
 
 def example_file(name: str):
     """The packaged file of example ``name`` (an importlib.resources Traversable)."""
     if name not in EXAMPLES:
         raise KeyError(f"no example named {name!r} (examples: {', '.join(EXAMPLES)})")
-    return files("rigeditor").joinpath("resources", "examples", f"{name}{EXTENSION}")
+    return resource("examples", f"{name}{EXTENSION}")
 
 
 def load_example(name: str) -> Project:
@@ -28,8 +28,8 @@ def load_example(name: str) -> Project:
 
 
 def write_examples(folder=None) -> list[Path]:
-    """Save every example to ``folder`` (default: the package's resources/examples)."""
-    folder = Path(folder) if folder else Path(__file__).resolve().parents[1] / "resources" / "examples"
+    """Save every example to ``folder`` (default: the source tree's resources/examples)."""
+    folder = Path(folder) if folder else SOURCE_RESOURCES / "examples"
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for name, build in EXAMPLES.items():

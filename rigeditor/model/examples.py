@@ -1,5 +1,5 @@
 """The built-in example projects, built as model objects in one place (the io layer
-saves them to resources/examples/)."""
+saves them to the top-level resources/examples/)."""
 from __future__ import annotations
 
 import math
