@@ -17,6 +17,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QGraphicsItem, QLabel, QVBoxLayout, QWidget
 
 from rigeditor.app import style
+from rigeditor.core.geometry import unwrap
 from rigeditor.model.bake import CAUSES
 
 AXIS_PX = 44  # left axis width, equal on every plot so their time axes line up
@@ -179,7 +180,7 @@ class CurvesWidget(QWidget):
                 color = style.BONE_CURVE_CYCLE[i % len(style.BONE_CURVE_CYCLE)]
                 item = self._curve(self.angle_plot, pg.mkPen(color, width=CURVE_WIDTH_PX), name=bone)
                 self.angle_curves[bone] = item
-            angles = np.degrees(np.unwrap(bake.local_rotation[:, bake.column(bone)]))
+            angles = np.degrees(unwrap(bake.local_rotation[:, bake.column(bone)]))  # as exported
             item.setData(frames, angles)
             spans.append((angles.min(), angles.max()))
 
