@@ -201,7 +201,7 @@ def _render(args) -> int:
     _qt_offscreen()
     from rigeditor.app.render import render_png
 
-    export_write(out, render_png(bake, bake.index(args.frame), size=size))
+    export_write(out, render_png(bake, bake.index(args.frame), size=size, project=project))
     return 0
 
 

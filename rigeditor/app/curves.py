@@ -17,6 +17,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QGraphicsItem, QLabel, QVBoxLayout, QWidget
 
 from rigeditor.app import style
+from rigeditor.app.plot_export import cause_runs
 from rigeditor.core.geometry import unwrap
 from rigeditor.model.bake import CAUSES
 
@@ -193,11 +194,7 @@ class CurvesWidget(QWidget):
                 if curve.xData is not None:
                     curve.setData(empty, empty)
                 continue
-            # One frame more on the right, so consecutive segments of two causes meet.
-            mask = cb.cause == k
-            joined = mask.copy()
-            joined[1:] |= mask[:-1]
-            curve.setData(frames, np.where(joined, cb.residual, np.nan))
+            curve.setData(frames, cause_runs(cb.cause, cb.residual, k))
         if present != self._legend_causes:
             self._legend_causes = present
             self._cause_legend.clear()
