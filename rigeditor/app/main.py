@@ -2,13 +2,17 @@
 
     rigeditor                        the arm example
     rigeditor PROJECT                open a project file (or an example by name:
-                                     arm, walk, door, when no such file exists)
+                                     arm, walk, door, tail, when no such file exists)
     rigeditor --frame N ...          start on frame N
-    rigeditor --select KIND:NAME     start with an item selected (chain:arm)
+    rigeditor --select KIND:NAME     start with an item selected (chain:arm); an unknown
+                                     item is an error naming those that exist (exit 2)
     rigeditor --mode setup|animate   start in this mode
     rigeditor --screenshot OUT.png [PROJECT] [--frame N]
                                      open the window, wait for its first full paint,
                                      save the window's image and exit (works offscreen)
+
+On Linux without DISPLAY or WAYLAND_DISPLAY (and no display-free QT_QPA_PLATFORM such
+as offscreen), the editor says so in one line and exits 2 before Qt loads.
 """
 from __future__ import annotations
 
