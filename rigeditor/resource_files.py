@@ -3,11 +3,13 @@
 The top-level ``resources/`` folder of the source tree is installed as the package
 ``rigeditor.resources`` (pyproject.toml maps it), so an installed wheel, an editable
 install and the PyInstaller bundle all find it through importlib.resources. A source
-tree put on the path without being installed has no such package; then the folder
-beside ``rigeditor/`` is used.
+tree put on the path without being installed has no such package (or only a stray
+namespace folder of another checkout's install); then the folder beside ``rigeditor/``
+is used.
 """
 from __future__ import annotations
 
+import importlib
 from importlib.resources import files
 from pathlib import Path
 
@@ -18,7 +20,11 @@ SOURCE_RESOURCES = Path(__file__).resolve().parents[1] / "resources"
 def resource(*parts: str):
     """The shipped file or folder at ``parts`` (an importlib.resources Traversable)."""
     try:
-        root = files("rigeditor.resources")
-    except ModuleNotFoundError:  # a source tree on sys.path, never installed
-        root = SOURCE_RESOURCES
-    return root.joinpath(*parts)
+        package = importlib.import_module("rigeditor.resources")
+    except ModuleNotFoundError:
+        package = None
+    # Ours has an __init__.py; a namespace package of that name is some other folder.
+    root = files(package) if getattr(package, "__file__", None) else SOURCE_RESOURCES
+    for part in parts:  # one part at a time: namespace and zip readers take one
+        root = root.joinpath(part)
+    return root

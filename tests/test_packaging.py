@@ -6,12 +6,12 @@ import ast
 import configparser
 import struct
 import xml.etree.ElementTree as ET
-from importlib.resources import files
 from pathlib import Path
 
 import pytest
 
 from rigeditor.io.project_file import EXTENSION
+from rigeditor.resource_files import resource
 
 REPO = Path(__file__).resolve().parents[1]
 PACKAGING = REPO / "packaging"
@@ -69,13 +69,13 @@ def test_app_desktop_file_name_matches_the_desktop_file():
 
 
 def test_svg_icon_is_a_256_square_svg():
-    root = ET.fromstring(files("rigeditor.resources").joinpath("icons", "rigeditor.svg").read_bytes())
+    root = ET.fromstring(resource("icons", "rigeditor.svg").read_bytes())
     assert root.tag == "{http://www.w3.org/2000/svg}svg"
     assert root.get("viewBox", "").split() == ["0", "0", "256", "256"]
 
 
 def test_png_icon_is_256_by_256():
-    data = files("rigeditor.resources").joinpath("icons", "rigeditor.png").read_bytes()
+    data = resource("icons", "rigeditor.png").read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
     length, kind = struct.unpack(">I4s", data[8:16])
     assert kind == b"IHDR" and length == 13

@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+import types
 import zipfile
 from importlib.resources import files
 from pathlib import Path
@@ -40,10 +41,13 @@ def test_the_installed_package_finds_each_resource(name):
     assert found.read_bytes() == (RESOURCES / name).read_bytes()
 
 
-def test_a_source_tree_that_was_never_installed_finds_them_beside_the_package(monkeypatch):
+@pytest.mark.parametrize("installed", [None, types.ModuleType("rigeditor.resources")],
+                         ids=["not installed", "a stray namespace folder"])
+def test_a_source_tree_that_was_never_installed_finds_them_beside_the_package(installed, monkeypatch):
     from rigeditor.resource_files import resource
 
-    monkeypatch.setitem(sys.modules, "rigeditor.resources", None)  # import fails: not installed
+    # None: the import fails. A module without __file__: a namespace package, not ours.
+    monkeypatch.setitem(sys.modules, "rigeditor.resources", installed)
     assert resource("examples", "walk.rigproj").read_bytes() == (RESOURCES / "examples" / "walk.rigproj").read_bytes()
 
 
