@@ -2,7 +2,7 @@
 
     python packaging/render_icon.py [SIZE]
 
-Reads rigeditor/resources/icons/rigeditor.svg, writes rigeditor/resources/icons/rigeditor.png.
+Reads resources/icons/rigeditor.svg, writes resources/icons/rigeditor.png.
 """
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from PySide6.QtCore import Qt  # noqa: E402
 from PySide6.QtGui import QGuiApplication, QImage, QPainter  # noqa: E402
 from PySide6.QtSvg import QSvgRenderer  # noqa: E402
 
-ICONS = Path(__file__).resolve().parents[1] / "rigeditor" / "resources" / "icons"
+ICONS = Path(__file__).resolve().parents[1] / "resources" / "icons"
 
 
 def render(svg: Path, png: Path, size: int = 256) -> None:

@@ -29,6 +29,8 @@ echo "version: $version"
 echo "bundle size: $(du -sh "$(dirname "$APP")" | cut -f1)"
 
 for name in $EXAMPLES; do
+    # The example files are found in the bundle (read through importlib.resources).
+    "$APP" validate "$name" || { echo "smoke: $name: the bundle cannot open the example file" >&2; fail=1; }
     png="$OUT/$name.png"
     start=$("$PY" -c 'import time; print(time.monotonic())')
     if ! "$APP" "$name" --screenshot "$png" > "$OUT/$name.log" 2>&1; then

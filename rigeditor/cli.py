@@ -5,13 +5,17 @@
     rigeditor validate PROJECT
     rigeditor report PROJECT [--json] [--frames START:END]
     rigeditor render PROJECT --frame N -o OUT.png [--size WxH]
+    rigeditor examples                         list the built-in examples
     rigeditor --version
+
+PROJECT is a project file, or the name of a built-in example (``arm``) when no such
+file exists.
 
 Every subcommand evaluates through ``rigeditor.model.evaluate`` and reads the Bake.
 Exit status: 0 done; 1 ``report`` found an unexplained residual or an unkeyed elbow
 flip; 2 an error, reported on stderr as ``rigeditor: FILE: where: what`` (never a
-traceback; RIGEDITOR_DEBUG=1 shows one for internal errors). Outputs are written
-atomically or not at all. Only ``render`` and PNG bakes load Qt (offscreen, lazily).
+traceback; RIGEDITOR_DEBUG=1 shows one for internal errors); 141 when stdout closed
+early (``| head``), quietly, as Unix tools do. Outputs are written atomically or not at all. Only ``render`` and PNG bakes load Qt (offscreen, lazily).
 """
 from __future__ import annotations
 
@@ -31,11 +35,12 @@ from rigeditor.io.export_csv import export_curves_csv
 from rigeditor.io.export_json import DEFAULT_TOLERANCE_DEG, export_curves_json
 from rigeditor.io.export_spine import export_spine_json
 from rigeditor.io.progress import Progress
-from rigeditor.io.project_file import load_project
+from rigeditor.io.examples import open_project
 from rigeditor.io.report import build_report, format_report
 from rigeditor.model import evaluate
+from rigeditor.model.examples import DESCRIPTIONS
 
-COMMANDS = ("bake", "validate", "report", "render")
+COMMANDS = ("bake", "validate", "report", "render", "examples")
 FORMATS = {".csv": "csv", ".json": "json", ".png": "png"}
 
 
@@ -57,7 +62,11 @@ def main(argv=None) -> int:
     except SystemExit as exc:  # --help, --version, usage errors (argparse printed them)
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
     try:
-        return args.run(args)
+        status = args.run(args)
+        sys.stdout.flush()  # here, so a closed pipe is caught below and not at exit
+        return status
+    except BrokenPipeError:
+        return _closed_stdout()
     except ProjectFileError as exc:
         _print_problems(exc, limit=None if args.command == "validate" else SHOWN)
         return 2
@@ -67,7 +76,7 @@ def main(argv=None) -> int:
     except Exception as exc:  # a bug: say so in one line, keep the traceback for debugging
         if os.environ.get("RIGEDITOR_DEBUG"):
             raise
-        print(f"rigeditor: {args.project}: internal error: {type(exc).__name__}: {exc} "
+        print(f"rigeditor: {getattr(args, 'project', args.command)}: internal error: {type(exc).__name__}: {exc} "
               "(please report it; RIGEDITOR_DEBUG=1 shows the traceback)", file=sys.stderr)
         return 2
 
@@ -108,6 +117,9 @@ def _parser() -> argparse.ArgumentParser:
     ren.add_argument("-o", "--output", required=True, metavar="OUT.png")
     ren.add_argument("--size", default="800x600", metavar="WxH", help="image size in pixels (800x600)")
     ren.set_defaults(run=_render)
+
+    ex = sub.add_parser("examples", help="list the built-in examples (usable wherever a PROJECT is)")
+    ex.set_defaults(run=_examples)
     return p
 
 
@@ -128,7 +140,7 @@ def _bake(args) -> int:
         raise _Usage(out, ["--radians: Spine JSON is always in degrees"])
     progress = Progress()
     try:
-        project = load_project(args.project)
+        project = open_project(args.project)
         frames = _frames(args.frames, project, args.project)
         progress(0.02, "evaluating")
         bake = evaluate(project, frames)
@@ -151,7 +163,7 @@ def _bake(args) -> int:
 
 
 def _validate(args) -> int:
-    project = load_project(args.project)
+    project = open_project(args.project)
     tl = project.timeline
     counts = ", ".join(_count(n, word) for n, word in (
         (len(project.bones), "bone"), (len(project.chains), "chain"), (len(project.targets), "target"),
@@ -161,11 +173,18 @@ def _validate(args) -> int:
 
 
 def _report(args) -> int:
-    project = load_project(args.project)
+    project = open_project(args.project)
     report = build_report(evaluate(project, _frames(args.frames, project, args.project)),
                           name=str(args.project))
     print(json.dumps(report, indent=2) if args.json else format_report(report))
     return 0 if report["ok"] else 1
+
+
+def _examples(args) -> int:
+    width = max(map(len, DESCRIPTIONS))
+    for name, text in DESCRIPTIONS.items():
+        print(f"{name:<{width}}  {text}")
+    return 0
 
 
 def _render(args) -> int:
@@ -173,7 +192,7 @@ def _render(args) -> int:
     if out.suffix.lower() != ".png":
         raise _Usage(out, [f"-o: render writes PNG images; use a .png name, got {out.name!r}"])
     size = _size(args.size, args.project)
-    project = load_project(args.project)
+    project = open_project(args.project)
     tl = project.timeline
     if not tl.start <= args.frame <= tl.end:
         raise _Usage(args.project, [f"--frame: {args.frame} is outside the timeline ({tl.start}-{tl.end})"])
@@ -182,7 +201,7 @@ def _render(args) -> int:
     _qt_offscreen()
     from rigeditor.app.render import render_png
 
-    export_write(out, render_png(bake, bake.index(args.frame), size=size))
+    export_write(out, render_png(bake, bake.index(args.frame), size=size, project=project))
     return 0
 
 
@@ -224,6 +243,16 @@ def _key_count(project) -> int:
 
 def _qt_offscreen() -> None:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+
+def _closed_stdout() -> int:
+    """The reader of stdout went away (``| head -1``): end quietly, as Unix tools do.
+    stdout is pointed at /dev/null so the interpreter's last flush cannot fail again."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):  # no real file descriptor (stdout replaced in-process)
+        pass
+    return 141  # 128 + SIGPIPE: what a shell reports for a tool a closed pipe ended
 
 
 def _print_problems(exc: ProjectFileError, limit=None) -> None:

@@ -6,12 +6,12 @@ import ast
 import configparser
 import struct
 import xml.etree.ElementTree as ET
-from importlib.resources import files
 from pathlib import Path
 
 import pytest
 
 from rigeditor.io.project_file import EXTENSION
+from rigeditor.resource_files import resource
 
 REPO = Path(__file__).resolve().parents[1]
 PACKAGING = REPO / "packaging"
@@ -68,20 +68,14 @@ def test_app_desktop_file_name_matches_the_desktop_file():
     assert names == [(PACKAGING / "rigeditor.desktop").stem]
 
 
-@pytest.mark.parametrize("name", ["rigeditor.svg", "rigeditor.png"])
-def test_icon_is_package_data(name):
-    icon = files("rigeditor").joinpath("resources", "icons", name)
-    assert icon.is_file(), f"rigeditor/resources/icons/{name} is missing"
-
-
 def test_svg_icon_is_a_256_square_svg():
-    root = ET.fromstring(files("rigeditor").joinpath("resources", "icons", "rigeditor.svg").read_bytes())
+    root = ET.fromstring(resource("icons", "rigeditor.svg").read_bytes())
     assert root.tag == "{http://www.w3.org/2000/svg}svg"
     assert root.get("viewBox", "").split() == ["0", "0", "256", "256"]
 
 
 def test_png_icon_is_256_by_256():
-    data = files("rigeditor").joinpath("resources", "icons", "rigeditor.png").read_bytes()
+    data = resource("icons", "rigeditor.png").read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
     length, kind = struct.unpack(">I4s", data[8:16])
     assert kind == b"IHDR" and length == 13
@@ -89,9 +83,10 @@ def test_png_icon_is_256_by_256():
     assert (width, height) == (256, 256)
 
 
-def test_spec_bundles_the_package_data_and_metadata():
+def test_spec_bundles_the_resources_and_metadata():
     spec = (PACKAGING / "rigeditor.spec").read_text(encoding="utf-8")
-    assert 'collect_data_files("rigeditor")' in spec
+    assert 'RESOURCES = ROOT / "resources"' in spec
+    assert 'Path("rigeditor", "resources"' in spec  # where importlib.resources looks in the bundle
     assert 'copy_metadata("rigeditor")' in spec
     for unwanted in ("QtWebEngineCore", "QtQuick", "QtQml", "Qt3DCore", "QtMultimedia"):
         assert f'"{unwanted}"' in spec, f"the spec should exclude PySide6.{unwanted}"

@@ -18,7 +18,9 @@ from PySide6.QtWidgets import QGraphicsItem, QLabel, QVBoxLayout, QWidget
 
 from rigeditor.app.guard import Guarded
 from rigeditor.app import style
+from rigeditor.app.plot_export import cause_runs
 from rigeditor.app.tools import KEYS
+from rigeditor.core.geometry import unwrap
 from rigeditor.model.bake import CAUSES
 
 AXIS_PX = 44  # left axis width, equal on every plot so their time axes line up
@@ -182,7 +184,7 @@ class CurvesWidget(Guarded, QWidget):
                 color = style.BONE_CURVE_CYCLE[i % len(style.BONE_CURVE_CYCLE)]
                 item = self._curve(self.angle_plot, pg.mkPen(color, width=CURVE_WIDTH_PX), name=bone)
                 self.angle_curves[bone] = item
-            angles = np.degrees(np.unwrap(bake.local_rotation[:, bake.column(bone)]))
+            angles = np.degrees(unwrap(bake.local_rotation[:, bake.column(bone)]))  # as exported
             item.setData(frames, angles)
             spans.append((angles.min(), angles.max()))
 
@@ -195,11 +197,7 @@ class CurvesWidget(Guarded, QWidget):
                 if curve.xData is not None:
                     curve.setData(empty, empty)
                 continue
-            # One frame more on the right, so consecutive segments of two causes meet.
-            mask = cb.cause == k
-            joined = mask.copy()
-            joined[1:] |= mask[:-1]
-            curve.setData(frames, np.where(joined, cb.residual, np.nan))
+            curve.setData(frames, cause_runs(cb.cause, cb.residual, k))
         if present != self._legend_causes:
             self._legend_causes = present
             self._cause_legend.clear()

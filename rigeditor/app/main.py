@@ -2,13 +2,17 @@
 
     rigeditor                        the arm example
     rigeditor PROJECT                open a project file (or an example by name:
-                                     arm, walk, door, when no such file exists)
+                                     arm, walk, door, tail, when no such file exists)
     rigeditor --frame N ...          start on frame N
-    rigeditor --select KIND:NAME     start with an item selected (chain:arm)
+    rigeditor --select KIND:NAME     start with an item selected (chain:arm); an unknown
+                                     item is an error naming those that exist (exit 2)
     rigeditor --mode setup|animate   start in this mode
     rigeditor --screenshot OUT.png [PROJECT] [--frame N]
                                      open the window, wait for its first full paint,
                                      save the window's image and exit (works offscreen)
+
+On Linux without DISPLAY or WAYLAND_DISPLAY (and no display-free QT_QPA_PLATFORM such
+as offscreen), the editor says so in one line and exits 2 before Qt loads.
 """
 from __future__ import annotations
 
@@ -18,6 +22,7 @@ import sys
 from pathlib import Path
 
 from rigeditor.core.memory import tune_allocator
+from rigeditor.resource_files import resource
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -46,6 +51,40 @@ def _load(spec: str | None):
     return load_project(path), path
 
 
+_DISPLAY_PLATFORMS = ("", "xcb", "wayland", "wayland-egl")
+"""Values of QT_QPA_PLATFORM (the first of a ';' list) that need a display server."""
+
+
+def _display_found() -> bool:
+    """False on Linux when Qt would need a display server and none is announced: checked
+    before Qt loads, because Qt's own failure is an abort with a plugin message."""
+    if not sys.platform.startswith("linux"):
+        return True
+    platform = os.environ.get("QT_QPA_PLATFORM", "").split(";")[0].split(":")[0].strip()
+    if platform not in _DISPLAY_PLATFORMS:  # offscreen, minimal, vnc, eglfs...: no server needed
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+KINDS = ("bone", "chain", "target", "space")
+
+
+def parse_selection(items, project) -> list[tuple[str, str]]:
+    """``--select KIND:NAME`` arguments as (kind, name) items of ``project``; ValueError
+    naming what exists for an unknown kind or name."""
+    selection = []
+    for item in items:
+        kind, sep, name = item.partition(":")
+        if not sep or kind not in KINDS:
+            raise ValueError(f"--select {item}: expected KIND:NAME with KIND one of {', '.join(KINDS)}")
+        names = [x.name for x in getattr(project, f"{kind}s")]
+        if name not in names:
+            raise ValueError(f"--select {item}: no {kind} named {name!r} in {project.name} "
+                             f"({kind}s: {', '.join(names) or 'none'})")
+        selection.append((kind, name))
+    return selection
+
+
 def run(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     tune_allocator()
@@ -53,8 +92,12 @@ def run(argv=None) -> int:
         args = _parser().parse_args(argv)
     except SystemExit as exc:
         return int(exc.code or 0)
-    if args.screenshot and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
-                                or os.environ.get("QT_QPA_PLATFORM")) and sys.platform.startswith("linux"):
+    if not _display_found():
+        if not args.screenshot:
+            print("rigeditor: no display found (neither DISPLAY nor WAYLAND_DISPLAY is set); for a "
+                  "picture without one use --screenshot OUT.png, or set QT_QPA_PLATFORM=offscreen",
+                  file=sys.stderr)
+            return 2
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
 
     from PySide6.QtWidgets import QApplication
@@ -62,12 +105,11 @@ def run(argv=None) -> int:
     app = QApplication.instance() or QApplication([sys.argv[0]])
     app.setOrganizationName("RigEditor")
     app.setApplicationName("RigEditor")
-    from importlib.resources import files
     from PySide6.QtGui import QGuiApplication, QIcon, QPixmap
 
     QGuiApplication.setDesktopFileName("rigeditor")  # matches packaging/rigeditor.desktop
     icon = QPixmap()
-    icon.loadFromData(files("rigeditor").joinpath("resources", "icons", "rigeditor.png").read_bytes())
+    icon.loadFromData(resource("icons", "rigeditor.png").read_bytes())
     app.setWindowIcon(QIcon(icon))
     app.setStyle("Fusion")
     from rigeditor.app import style
@@ -93,6 +135,11 @@ def run(argv=None) -> int:
         project, path, error = arm(), None, describe(exc, args.project)
 
     try:
+        selection = parse_selection(args.select, project)
+    except ValueError as exc:
+        print(f"rigeditor: {exc}", file=sys.stderr)
+        return 2
+    try:
         doc = Document(project, path)
     except Exception as exc:  # noqa: BLE001 - a project that cannot be evaluated opens nothing
         if args.screenshot:
@@ -101,10 +148,6 @@ def run(argv=None) -> int:
         doc, error = Document(arm()), f"{args.project}: the project cannot be evaluated: {exc}"
     if args.frame is not None:
         doc.set_frame(args.frame)
-    selection = []
-    for item in args.select:
-        kind, _, name = item.partition(":")
-        selection.append((kind, name))
     if selection:
         doc.select(selection)
     if args.mode:

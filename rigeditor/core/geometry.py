@@ -104,5 +104,12 @@ def wrap_angle(angle):
 
 
 def unwrap(angle, axis=0):
-    """Remove +/-2pi jumps along the frame axis, so curves export without seams."""
-    return np.unwrap(np.asarray(angle, dtype=float), axis=axis)
+    """Radians along the frame axis without +/-2pi jumps, each curve shifted by whole
+    turns so its first sample lies in (-pi, pi]: curves start where a reader expects
+    an angle and never jump (a local rotation accumulated to 229 degrees starts at -131)."""
+    out = np.unwrap(np.asarray(angle, dtype=float), axis=axis)
+    if out.ndim == 0 or out.shape[axis] == 0:
+        return out
+    first = np.take(out, [0], axis=axis)
+    turns = np.ceil((first - np.pi) / (2.0 * np.pi))  # 0 when already in (-pi, pi]
+    return out - (2.0 * np.pi) * turns

@@ -2,7 +2,7 @@
 exports (curves as CSV or JSON, Spine JSON). No Qt: the PNG renderers live in the app
 package and the command line loads them lazily."""
 from rigeditor.io.errors import ExportError, ProjectFileError
-from rigeditor.io.examples import example_file, load_example, write_examples
+from rigeditor.io.examples import example_file, load_example, open_project, write_examples
 from rigeditor.io.export_csv import export_curves_csv
 from rigeditor.io.export_json import export_curves_json
 from rigeditor.io.export_spine import export_spine_json
@@ -12,7 +12,8 @@ from rigeditor.io.project_file import (
 from rigeditor.io.schema import FORMAT, SCHEMA_VERSION
 
 __all__ = [
-    "ExportError", "ProjectFileError", "example_file", "load_example", "write_examples",
+    "ExportError", "ProjectFileError", "example_file", "load_example", "open_project",
+    "write_examples",
     "export_curves_csv", "export_curves_json", "export_spine_json",
     "EXTENSION", "dumps_project", "load_project", "loads_project", "save_project", "FORMAT",
     "SCHEMA_VERSION",

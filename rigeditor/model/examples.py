@@ -1,5 +1,5 @@
 """The built-in example projects, built as model objects in one place (the io layer
-saves them to resources/examples/)."""
+saves them to the top-level resources/examples/)."""
 from __future__ import annotations
 
 import math
@@ -146,3 +146,11 @@ def tail(solver: str = "fabrik") -> Project:
 
 
 EXAMPLES = {"arm": arm, "walk": walk, "door": door, "tail": tail}
+
+DESCRIPTIONS = {
+    "arm": "two bones and a hand target keyed inside, beyond and across the reach (the default)",
+    "walk": "two steps: feet planted in world space, a hand on the hip in character space",
+    "door": "a hand grabs a door handle at frame 20 and rides the door open (a space switch)",
+    "tail": "a ten-bone tail solved by FABRIK, with a limit at every joint",
+}
+"""One line per example, for ``rigeditor examples`` and menus."""

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QApplication
 
 from rigeditor.app.curves import CurvesWidget, shown_chain
 from rigeditor.app.document import Document
+from rigeditor.core.geometry import unwrap
 from rigeditor.model import CHARACTER, WORLD, Bone, Chain, Project, Space, StepChannel, Target, Timeline, keyed
 from rigeditor.model.bake import CAUSES
 from rigeditor.model.examples import arm, walk
@@ -42,7 +43,7 @@ def plotted(item):
 
 
 def expected_angles(doc, bone):
-    return np.degrees(np.unwrap(doc.bake.local_rotation[:, doc.bake.column(bone)]))
+    return np.degrees(unwrap(doc.bake.local_rotation[:, doc.bake.column(bone)]))  # as exported
 
 
 def assert_shows(w, chain):

@@ -62,6 +62,27 @@ def test_wrap_and_unwrap():
     assert np.abs(np.diff(unwrap(seq))).max() < 0.1  # ...and unwrap removes it
 
 
+@settings(max_examples=200, deadline=None)
+@given(start=st.floats(-40, 40), steps=st.lists(st.floats(-3.0, 3.0), min_size=1, max_size=30),
+       turns=st.lists(st.integers(-3, 3), min_size=31, max_size=31))
+def test_unwrap_starts_within_half_a_turn_and_never_jumps(start, steps, turns):
+    # A smooth curve (steps under half a turn) seen through arbitrary whole-turn offsets.
+    smooth = start + np.concatenate([[0.0], np.cumsum(steps)])
+    seen = smooth + 2 * math.pi * np.array(turns[:len(smooth)])
+    out = unwrap(seen)
+    assert -math.pi < out[0] <= math.pi
+    np.testing.assert_allclose(np.diff(out), np.diff(smooth), atol=1e-9)  # the curve's own motion
+    whole = (out - seen) / (2 * math.pi)
+    np.testing.assert_allclose(whole, np.rint(whole), atol=1e-9)  # the same angles, turn for turn
+
+
+def test_unwrap_puts_the_start_at_plus_pi_not_minus_pi_and_works_per_column():
+    out = unwrap(np.array([[-math.pi, 3 * math.pi], [-math.pi + 0.1, 3 * math.pi + 0.1]]), axis=0)
+    np.testing.assert_allclose(out[0], [math.pi, math.pi])
+    np.testing.assert_allclose(out[1], [math.pi + 0.1, math.pi + 0.1])
+    assert unwrap(np.empty((0, 3))).shape == (0, 3)
+
+
 def test_singular_transform_is_refused():
     with pytest.raises(ValueError, match="singular"):
         Affine.trs(0, 0, 0, 0.0, 1.0).inverse()

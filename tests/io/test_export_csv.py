@@ -52,6 +52,21 @@ def test_rotations_are_unwrapped_local_angles_in_degrees():
     np.testing.assert_allclose(lower, 180.0 - gamma, atol=1e-5)
 
 
+def test_walks_left_arm_starts_within_half_a_turn():
+    # upper_arm_l hangs from the spine turned by pi: its local rotation adds up to 229
+    # degrees at frame 0. Curves start in (-180, 180] and run on from there unwrapped.
+    bake = evaluate(walk())
+    header, table = _read(curves_csv(bake))
+    raw = np.degrees(bake.local_rotation[:, bake.column("upper_arm_l")])
+    assert raw[0] > 180.0  # the case this is about
+    upper = table[:, header.index("upper_arm_l.rotation_deg")]
+    assert -180.0 < upper[0] <= 180.0
+    assert np.abs(np.diff(upper)).max() < 180.0
+    np.testing.assert_allclose((upper - raw + 180.0) % 360.0 - 180.0, 0.0, atol=1e-5)  # same angles
+    for column in (c for c in header if c.endswith(".rotation_deg")):
+        assert -180.0 < table[0, header.index(column)] <= 180.0, column
+
+
 def test_limited_residual_and_sensitivity_columns_follow_the_bake():
     # The elbow may bend 60 degrees at most; at this distance it needs more: the limit
     # binds on every frame and the hand falls short.

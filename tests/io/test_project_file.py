@@ -38,11 +38,23 @@ def test_example_files_load_validate_and_play_like_the_built_in_rig(name):
 
 
 def test_committed_example_files_are_exactly_what_the_code_builds():
-    folder = Path(str(example_file("arm"))).parent
+    folder = Path(__file__).resolve().parents[2] / "resources" / "examples"
     assert sorted(p.stem for p in folder.glob(f"*{EXTENSION}")) == sorted(EXAMPLES)
     for name, build in EXAMPLES.items():
-        assert example_file(name).read_text(encoding="utf-8") == dumps_project(build()), (
-            f"{name}{EXTENSION} is stale: run rigeditor.io.write_examples()")
+        committed = (folder / f"{name}{EXTENSION}").read_text(encoding="utf-8")
+        assert committed == dumps_project(build()), (
+            f"resources/examples/{name}{EXTENSION} is stale: run rigeditor.io.write_examples()")
+        assert example_file(name).read_text(encoding="utf-8") == committed  # what the program reads
+
+
+def test_write_examples_writes_the_committed_folder_by_default(tmp_path, monkeypatch):
+    from rigeditor.io import examples
+
+    assert examples.SOURCE_RESOURCES == Path(__file__).resolve().parents[2] / "resources"
+    monkeypatch.setattr(examples, "SOURCE_RESOURCES", tmp_path)
+    written = examples.write_examples()
+    assert sorted(p.relative_to(tmp_path).as_posix() for p in written) == sorted(
+        f"examples/{n}{EXTENSION}" for n in EXAMPLES)
 
 
 @pytest.mark.parametrize("name", list(EXAMPLES))
