@@ -15,7 +15,7 @@ def switch_target_space(project: Project, target: str, frame: int, new_space: st
     """Declare ``target`` in ``new_space`` from ``frame`` on, without a pop.
 
     Keys: the old space's value is held with a constant key at ``frame - 1`` (nothing
-    interpolates across the switch), the new space is keyed at ``frame`` with the
+    interpolates across the switch, and no frame before the switch changes), the new space is keyed at ``frame`` with the
     position that lands on the same world point, and the position keys after the
     switch (up to the next space key) are converted so each keeps its world position.
     """
@@ -31,10 +31,12 @@ def switch_target_space(project: Project, target: str, frame: int, new_space: st
     into_new = spaces[new_space].inverse()
     local = into_new.apply(world)
 
-    position = t.position
-    held = next((k for k in position.keys if k.frame == frame - 1), None)
-    position = position.with_key(replace(held, interp="constant") if held else
-                                 Key(frame - 1, tuple(map(float, declared[0])), "constant"))
+    # The hold key at frame - 1 cuts the curve there without changing it, and writes
+    # out the handles beside the cut: automatic slopes would otherwise reach across
+    # into the keys after the switch, which are in the other space.
+    position = t.position.split(frame - 1)
+    held = next(k for k in position.keys if k.frame == frame - 1)
+    position = position.with_key(replace(held, interp="constant", out_handle=None))
     at = next((k for k in position.keys if k.frame == frame), None)
     interp = at.interp if at else "linear"
     position = position.with_key(Key(frame, tuple(map(float, local[1])), interp))
