@@ -22,12 +22,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
+import threading
 from pathlib import Path
 
 import numpy as np
 
-from rigeditor.core.memory import tune_allocator
+from rigeditor.core.memory import available_bytes, tune_allocator
 from rigeditor import __version__
 from rigeditor.io.atomic import export_write
 from rigeditor.io.errors import ProjectFileError, SHOWN
@@ -39,6 +41,7 @@ from rigeditor.io.examples import open_project
 from rigeditor.io.report import build_report, format_report
 from rigeditor.model import evaluate
 from rigeditor.model.examples import DESCRIPTIONS
+from rigeditor.model.ranges import bake_bytes, bake_rows, evaluation_span
 
 COMMANDS = ("bake", "validate", "report", "render", "examples")
 FORMATS = {".csv": "csv", ".json": "json", ".png": "png"}
@@ -46,6 +49,11 @@ FORMATS = {".csv": "csv", ".json": "json", ".png": "png"}
 
 class _Usage(ProjectFileError):
     """A bad argument, reported like a file problem: ``rigeditor: FILE: --option: what``."""
+
+
+class _Terminated(BaseException):
+    """SIGTERM arrived: unwinds like Ctrl+C, so a write in progress removes its
+    temporary file and the previous output stays as it was."""
 
 
 def main(argv=None) -> int:
@@ -62,9 +70,10 @@ def main(argv=None) -> int:
     except SystemExit as exc:  # --help, --version, usage errors (argparse printed them)
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
     try:
-        status = args.run(args)
-        sys.stdout.flush()  # here, so a closed pipe is caught below and not at exit
-        return status
+        with _signals_unwind():
+            status = args.run(args)
+            sys.stdout.flush()  # here, so a closed pipe is caught below and not at exit
+            return status
     except BrokenPipeError:
         return _closed_stdout()
     except ProjectFileError as exc:
@@ -73,6 +82,13 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         print("rigeditor: interrupted", file=sys.stderr)
         return 130
+    except _Terminated:
+        print("rigeditor: terminated", file=sys.stderr)
+        return 128 + signal.SIGTERM
+    except MemoryError:
+        print(f"rigeditor: {args.project}: out of memory (nothing was written; "
+              "bake fewer frames with --frames)", file=sys.stderr)
+        return 2
     except Exception as exc:  # a bug: say so in one line, keep the traceback for debugging
         if os.environ.get("RIGEDITOR_DEBUG"):
             raise
@@ -132,6 +148,7 @@ def _frames_option(p) -> None:
 
 def _bake(args) -> int:
     out = Path(args.output)
+    _refuse_overwriting_the_project(out, args.project)
     fmt = args.format or FORMATS.get(out.suffix.lower())
     if fmt is None:
         raise _Usage(out, [f"-o: cannot tell the format from {out.suffix or 'no extension'!r}: "
@@ -141,9 +158,10 @@ def _bake(args) -> int:
     progress = Progress()
     try:
         project = open_project(args.project)
-        frames = _frames(args.frames, project, args.project)
+        first, last = _frame_range(args.frames, project, args.project)
+        _check_memory(project, first, last, args.project, fmt)
         progress(0.02, "evaluating")
-        bake = evaluate(project, frames)
+        bake = _evaluate_rows(project, first, last)
         stage = progress.stage(0.5, 1.0, f"writing {out.name}")
         if fmt == "csv":
             export_curves_csv(project, bake, out, radians=args.radians, progress=stage)
@@ -174,8 +192,9 @@ def _validate(args) -> int:
 
 def _report(args) -> int:
     project = open_project(args.project)
-    report = build_report(evaluate(project, _frames(args.frames, project, args.project)),
-                          name=str(args.project))
+    first, last = _frame_range(args.frames, project, args.project)
+    _check_memory(project, first, last, args.project, "evaluate")
+    report = build_report(_evaluate_rows(project, first, last), name=str(args.project))
     print(json.dumps(report, indent=2) if args.json else format_report(report))
     return 0 if report["ok"] else 1
 
@@ -197,6 +216,8 @@ def _render(args) -> int:
     if not tl.start <= args.frame <= tl.end:
         raise _Usage(args.project, [f"--frame: {args.frame} is outside the timeline ({tl.start}-{tl.end})"])
     # The whole timeline is evaluated: smoothing and holds depend on earlier frames.
+    _check_memory(project, tl.start, tl.end, args.project, "png",
+                  "render evaluates the whole timeline: shorten it")
     bake = evaluate(project)
     _qt_offscreen()
     from rigeditor.app.render import render_png
@@ -207,11 +228,12 @@ def _render(args) -> int:
 
 # ----------------------------------------------------------------------- helpers
 
-def _frames(text, project, where):
-    """The frames to evaluate: the timeline, or ``START:END`` (inclusive) within any range."""
+def _frame_range(text, project, where) -> tuple[int, int]:
+    """(first, last) frames to write: the timeline, or ``START:END`` (inclusive) within
+    any range. They come out as the same rows of a bake of the whole timeline."""
     tl = project.timeline
     if text is None:
-        return None
+        return tl.start, tl.end
     start, sep, end = text.partition(":")
     try:
         lo = int(start) if start.strip() else tl.start
@@ -220,7 +242,67 @@ def _frames(text, project, where):
         lo = hi = None
     if not sep or lo is None or hi < lo:
         raise _Usage(where, [f"--frames: expected START:END with integers and START <= END, got {text!r}"])
-    return np.arange(lo, hi + 1, dtype=float)
+    return lo, hi
+
+
+def _evaluate_rows(project, first: int, last: int):
+    """Frames ``first..last`` of the project, as the same rows of its whole bake."""
+    lo, hi = evaluation_span(project, first, last)
+    bake = evaluate(project, np.arange(lo, hi + 1, dtype=float))
+    return bake if (lo, hi) == (first, last) else bake_rows(bake, first - lo, last - lo + 1)
+
+
+def _check_memory(project, first: int, last: int, where, output: str, way_out: str | None = None) -> None:
+    """Refuse, before allocating, a bake that would not fit in the memory available."""
+    lo, hi = evaluation_span(project, first, last)
+    need = bake_bytes(project, hi - lo + 1, output)
+    have = available_bytes()
+    if have is None or need <= have:
+        return
+    if way_out is None:
+        # The longest range from ``first`` that fits; its evaluation still starts at ``lo``.
+        ahead = evaluation_span(project, first, first)[1] - first
+        fits = int(have / (need / (hi - lo + 1))) - (first - lo) - ahead
+        way_out = (f"bake fewer frames, e.g. --frames {first}:{first + fits - 1}" if fits > 0 else
+                   "bake an earlier part of the timeline with --frames")
+    span = f" (evaluated from frame {lo}, so they match the whole bake)" if lo < first else ""
+    raise _Usage(where, [f"memory: frames {first}-{last}{span} need about {_gigabytes(need)} "
+                         f"to evaluate and write, {_gigabytes(have)} is available; {way_out}"])
+
+
+def _gigabytes(n: float) -> str:
+    return f"{n / 1e9:.1f} GB" if n >= 1e8 else f"{n / 1e6:.0f} MB"
+
+
+def _refuse_overwriting_the_project(out: Path, project) -> None:
+    """A bake never writes over its own project file (the same file by any name)."""
+    try:
+        same = out.exists() and os.path.samefile(out, project)
+    except OSError:
+        same = False
+    if same or out.resolve() == Path(project).resolve():
+        raise _Usage(out, [f"-o: this is the project file {str(project)!r}; "
+                           "choose another output name (baking would overwrite the project)"])
+
+
+class _signals_unwind:
+    """While a command runs, SIGTERM raises _Terminated (SIGINT already raises
+    KeyboardInterrupt), so ``finally`` blocks run and no temporary file is left."""
+
+    def __enter__(self):
+        self.previous = None
+        if threading.current_thread() is threading.main_thread():
+            self.previous = signal.signal(signal.SIGTERM, _raise_terminated)
+        return self
+
+    def __exit__(self, *exc):
+        if self.previous is not None:
+            signal.signal(signal.SIGTERM, self.previous)
+        return False
+
+
+def _raise_terminated(signum, frame):
+    raise _Terminated()
 
 
 def _size(text, where) -> tuple[int, int]:

@@ -18,7 +18,8 @@ from numbers import Real
 
 import numpy as np
 
-__all__ = ["KINDS", "Smoothing", "linear_recurrence", "ema", "one_euro", "smooth"]
+__all__ = ["KINDS", "Smoothing", "FilterState", "linear_recurrence", "ema", "one_euro", "smooth",
+           "smooth_runs"]
 
 KINDS = ("none", "ema", "one_euro")
 
@@ -63,6 +64,26 @@ class Smoothing:
                                 positive=f.name != "beta")
             # Store floats so equal settings compare and serialise identically.
             object.__setattr__(self, f.name, value)
+
+
+@dataclass(frozen=True)
+class FilterState:
+    """What a filter carries from its last frame into the next, each (..., D).
+
+    raw: the last input (a point); speed: One Euro's smoothed speed estimate
+    (model units/s, a vector; zero for an EMA); out: the last output (a point).
+    Seeding a run with the state a previous run ended in continues the filter as if
+    the frames were one run, so a restart never jumps.
+    """
+
+    raw: np.ndarray
+    speed: np.ndarray
+    out: np.ndarray
+
+    def mapped(self, point, vector) -> "FilterState":
+        """This state re-expressed by ``point`` (maps points) and ``vector`` (maps
+        directions: the linear part of the same change of space)."""
+        return FilterState(point(self.raw), vector(self.speed), point(self.out))
 
 
 def _as_points(points) -> np.ndarray:
@@ -166,12 +187,13 @@ def _scan_constant(c: float, u: np.ndarray) -> np.ndarray:
     return u
 
 
-def ema(points, fps, time_constant_s) -> np.ndarray:
+def ema(points, fps, time_constant_s, start: FilterState | None = None) -> np.ndarray:
     """Exponential moving average of `points` (N, ..., D) sampled at `fps` (Hz, > 0).
 
     time_constant_s: seconds, > 0; alpha = 1 - exp(-dt / tau) with dt = 1/fps, the
     exact sampling of a continuous first-order lag, so a unit step reaches
-    1 - 1/e after tau seconds at any frame rate. First output equals first input.
+    1 - 1/e after tau seconds at any frame rate. First output equals first input,
+    unless `start` (the state of the frame before) continues an earlier run.
     """
     x = _as_points(points)
     dt = 1.0 / _check_real("fps", fps)
@@ -181,11 +203,16 @@ def ema(points, fps, time_constant_s) -> np.ndarray:
     # 1 - alpha taken from exp directly: no cancellation when alpha is tiny.
     keep, alpha = math.exp(-dt / tau), -math.expm1(-dt / tau)
     u = _frames_last(x)
-    u[..., 1:] *= alpha
+    if start is None:
+        u[..., 1:] *= alpha
+    else:
+        u *= alpha
+        u[..., 0] += keep * np.asarray(start.out, dtype=np.float64)
     return _frames_first(_scan_constant(keep, u))
 
 
-def one_euro(points, fps, min_cutoff_hz=1.0, beta=0.0, d_cutoff_hz=1.0) -> np.ndarray:
+def one_euro(points, fps, min_cutoff_hz=1.0, beta=0.0, d_cutoff_hz=1.0,
+             start: FilterState | None = None, *, end: list | None = None) -> np.ndarray:
     """One Euro filter (Casiez, Roussel, Vogel, CHI 2012) of `points` (N, ..., D).
 
     fps: sampling rate in Hz, > 0.  min_cutoff_hz: cutoff at rest, Hz, > 0.
@@ -203,6 +230,9 @@ def one_euro(points, fps, min_cutoff_hz=1.0, beta=0.0, d_cutoff_hz=1.0) -> np.nd
     the cutoff depends on the output: a nonlinear recurrence, not scannable.
     Here both stages are linear recurrences, scanned as in `linear_recurrence`.
     The reference gives each coordinate its own cutoff; sharing it is deliberate.
+    `start` (the state of the frame before) continues an earlier run: dx[0], edx[0]
+    and y[0] then follow the formulas above from it. If `end` is a list, the state
+    after the last frame is appended to it.
     """
     x = _as_points(points)
     fps = _check_real("fps", fps)
@@ -222,27 +252,70 @@ def one_euro(points, fps, min_cutoff_hz=1.0, beta=0.0, d_cutoff_hz=1.0) -> np.nd
     dx = np.zeros_like(xt)
     keep_d, alpha_d = keep_and_alpha(d_cutoff_hz)
     np.subtract(xt[..., 1:], xt[..., :-1], out=dx[..., 1:])
+    if start is not None:
+        dx[..., 0] = xt[..., 0] - start.raw
     dx[..., 1:] *= alpha_d * fps
-    edx = _scan_constant(keep_d, dx)        # edx[0] = dx[0] = 0
+    if start is not None:
+        dx[..., 0] *= alpha_d * fps
+        dx[..., 0] += keep_d * np.asarray(start.speed, dtype=np.float64)
+    edx = _scan_constant(keep_d, dx)        # without a start, edx[0] = dx[0] = 0
 
     speed = np.sqrt(np.einsum("...dn,...dn->...n", edx, edx))[..., None, :]
     keep, alpha = keep_and_alpha(min_cutoff_hz + beta * speed)
-    keep[..., 0] = 0.0
-    alpha[..., 0] = 1.0
-    return _frames_first(_scan(keep, np.multiply(alpha, xt, out=xt)))
+    if start is None:
+        keep[..., 0] = 0.0
+        alpha[..., 0] = 1.0
+    raw_last = xt[..., -1].copy()
+    u = np.multiply(alpha, xt, out=xt)
+    if start is not None:
+        u[..., 0] += keep[..., 0] * np.asarray(start.out, dtype=np.float64)
+    y = _frames_first(_scan(keep, u))
+    if end is not None:
+        end.append(FilterState(raw_last, edx[..., -1].copy(), y[-1].copy()))
+    return y
 
 
-def smooth(points, smoothing: Smoothing, fps) -> np.ndarray:
+def smooth(points, smoothing: Smoothing, fps, start: FilterState | None = None, *,
+           end: list | None = None) -> np.ndarray:
     """Apply `smoothing` to target positions `points` (N, ..., D) sampled at `fps` Hz.
 
     Returns a new float64 array of the same shape; kind "none" returns a copy.
+    `start`: the state of the frame before, to continue an earlier run (default: a
+    fresh start). If `end` is a list, the state after the last frame is appended.
     """
     if not isinstance(smoothing, Smoothing):
         raise TypeError(f"smoothing: expected Smoothing, got {type(smoothing).__name__}")
-    if smoothing.kind == "ema":
-        return ema(points, fps, smoothing.time_constant_s)
     if smoothing.kind == "one_euro":
         return one_euro(points, fps, smoothing.min_cutoff_hz, smoothing.beta,
-                        smoothing.d_cutoff_hz)
-    _check_real("fps", fps)
-    return _as_points(points)
+                        smoothing.d_cutoff_hz, start, end=end)
+    if smoothing.kind == "ema":
+        y = ema(points, fps, smoothing.time_constant_s, start)
+    else:
+        _check_real("fps", fps)
+        y = _as_points(points)
+    if end is not None and len(y):
+        x_last = np.asarray(points, dtype=np.float64)[-1]
+        end.append(FilterState(x_last, np.zeros_like(x_last), y[-1].copy()))
+    return y
+
+
+def smooth_runs(points, smoothing: Smoothing, fps, starts, carry) -> np.ndarray:
+    """Smooth `points` (N, ..., D) in runs that begin at the frame indices `starts`
+    (increasing, the first 0), each run continuing the filter of the one before.
+
+    carry(lo, state) -> FilterState: the state the previous run ended in (at frame
+    lo - 1), re-expressed for the run that begins at frame lo, e.g. mapped into that
+    run's coordinate space. Each run is one vectorised filter call; only the state
+    of one frame passes between runs.
+    """
+    x = _as_points(points)
+    out = np.empty_like(x)
+    bounds = [int(s) for s in starts] + [len(x)]
+    state = None
+    for lo, hi in zip(bounds[:-1], bounds[1:]):
+        if lo > 0:
+            state = carry(lo, state)
+        end: list = []
+        out[lo:hi] = smooth(x[lo:hi], smoothing, fps, state, end=end)
+        state = end[0] if end else state
+    return out

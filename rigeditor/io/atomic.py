@@ -25,9 +25,9 @@ def atomic_write(path, data: bytes, *, error=ProjectFileError, action: str = "sa
     except OSError:
         pass  # no previous file (or it cannot be seen): the open below says why
     try:
-        # 0o666 filtered by the umask, like any new file; an existing file keeps its mode.
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
         try:
+            # 0o666 filtered by the umask, like any new file; an existing file keeps its mode.
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
             with os.fdopen(fd, "wb") as f:
                 f.write(data)
                 f.flush()
@@ -35,8 +35,12 @@ def atomic_write(path, data: bytes, *, error=ProjectFileError, action: str = "sa
             if mode is not None:
                 os.chmod(tmp, mode)
             os.replace(tmp, path)
-        except BaseException:
-            _remove(tmp)
+        except BaseException as exc:
+            # Also on KeyboardInterrupt or the command line's SIGTERM exception, which
+            # may arrive anywhere, even just after the open: the random name is ours
+            # unless the open itself found it taken.
+            if not isinstance(exc, FileExistsError):
+                _remove(tmp)
             raise
     except OSError as exc:
         kept = "the previous file is unchanged" if mode is not None else "no file was created"

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
+import stat
 from pathlib import Path
 
 import pydantic_core
@@ -37,12 +39,44 @@ def load_project(path) -> Project:
     """Read the project file at ``path``; raise ProjectFileError listing every problem."""
     path = Path(path)
     try:
-        raw = path.read_bytes()
+        raw = _read_regular_file(path)
     except IsADirectoryError:
         raise ProjectFileError(path, ["open: this is a folder, not a project file"]) from None
     except OSError as exc:
         raise ProjectFileError(path, [f"open: {exc.strerror or exc}"]) from None
     return loads_project(raw, path)
+
+
+def _read_regular_file(path: Path) -> bytes:
+    """The bytes of ``path``; ProjectFileError unless it is a regular file.
+
+    Opened without blocking, then checked on the open descriptor (no window for the
+    name to change in between): reading a FIFO would wait forever for a writer, and a
+    device or socket is no project either.
+    """
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(path)
+        if not stat.S_ISREG(mode):
+            raise ProjectFileError(path, [f"open: this is {_file_kind(mode)}, not a project file"])
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        with os.fdopen(fd, "rb") as f:
+            fd = -1
+            return f.read()
+    finally:
+        if fd >= 0:
+            os.close(fd)
+
+
+def _file_kind(mode: int) -> str:
+    for test, kind in ((stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISSOCK, "a socket"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device")):
+        if test(mode):
+            return kind
+    return "not a regular file"
 
 
 def loads_project(raw: bytes | str, path=None) -> Project:

@@ -15,9 +15,10 @@ def switch_target_space(project: Project, target: str, frame: int, new_space: st
     """Declare ``target`` in ``new_space`` from ``frame`` on, without a pop.
 
     Keys: the old space's value is held with a constant key at ``frame - 1`` (nothing
-    interpolates across the switch), the new space is keyed at ``frame`` with the
-    position that lands on the same world point, and the position keys after the
-    switch (up to the next space key) are converted so each keeps its world position.
+    interpolates across the switch, and no frame before it changes), the new space is
+    keyed at ``frame`` with the position that lands on the same world point, and the
+    position keys after the switch (up to the next space key) are converted so each
+    keeps its world position.
     """
     if new_space not in project.space_names():
         raise ValueError(f"switch_target_space: unknown space {new_space!r}")
@@ -25,20 +26,22 @@ def switch_target_space(project: Project, target: str, frame: int, new_space: st
     frame = int(frame)
     next_switch = min((f for f, _ in t.space.keys if f > frame), default=None)
     later = [k for k in t.position.keys if k.frame > frame and (next_switch is None or k.frame < next_switch)]
-    frames = np.array([frame - 1, frame] + [k.frame for k in later], dtype=float)
+    frames = np.array([frame] + [k.frame for k in later], dtype=float)
     spaces = space_transforms(project, frames)
-    declared, _, _, world, _ = resolve_target(t, frames, spaces, Smoothing(), project.timeline.fps)
+    world = resolve_target(t, frames, spaces, Smoothing(), project.timeline.fps)[3]
     into_new = spaces[new_space].inverse()
     local = into_new.apply(world)
 
-    position = t.position
-    held = next((k for k in position.keys if k.frame == frame - 1), None)
-    position = position.with_key(replace(held, interp="constant") if held else
-                                 Key(frame - 1, tuple(map(float, declared[0])), "constant"))
+    # The hold key at frame - 1 cuts the curve there without changing it, and writes
+    # out the handles beside the cut: automatic slopes would otherwise reach across
+    # into the keys after the switch, which are in the other space.
+    position = t.position.split(frame - 1)
+    held = next(k for k in position.keys if k.frame == frame - 1)
+    position = position.with_key(replace(held, interp="constant", out_handle=None))
     at = next((k for k in position.keys if k.frame == frame), None)
     interp = at.interp if at else "linear"
-    position = position.with_key(Key(frame, tuple(map(float, local[1])), interp))
-    for k, value in zip(later, local[2:]):
+    position = position.with_key(Key(frame, tuple(map(float, local[0])), interp))
+    for k, value in zip(later, local[1:]):
         position = position.with_key(replace(k, value=tuple(map(float, value))))
     return project.with_target(target, space=t.space.with_key(frame, new_space), position=position)
 

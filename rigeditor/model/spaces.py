@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rigeditor.core.filters import smooth
+from rigeditor.core.filters import smooth_runs
 from rigeditor.core.geometry import Affine
 from rigeditor.model.project import WORLD, Project, Target
 
@@ -59,16 +59,21 @@ def resolve_target(target: Target, frames: np.ndarray, spaces: dict[str, Affine]
     Smoothing runs on the declared-space position, one run per stretch of frames
     with the same space: noise lives in the target's own data, and filtering there
     adds no lag to the space's motion (a planted world foot stays put while the
-    body moves; a hand on a hip rides with the hip).
+    body moves; a hand on a hip rides with the hip). At a space switch the filter
+    goes on from where it was: its state is carried into the new space at the frame
+    before the switch, so the smoothed target moves no more there than the raw one.
     """
     declared = target.position.sample(frames)
     codes = target.space.sample(frames)
     names = target.space.values()
+    space = space_at(spaces, names, codes)
     smoothed = declared
     if smoothing.kind != "none":
-        smoothed = np.empty_like(declared)
+        def carry(lo, state):
+            # The same world point at frame lo - 1, seen from the new space.
+            change = spaces[names[codes[lo]]].take(lo - 1).inverse().compose(space.take(lo - 1))
+            return state.mapped(change.apply, change.apply_vector)
+
         cuts = np.flatnonzero(np.diff(codes)) + 1
-        for lo, hi in zip(np.r_[0, cuts], np.r_[cuts, len(codes)]):
-            smoothed[lo:hi] = smooth(declared[lo:hi], smoothing, fps)
-    space = space_at(spaces, names, codes)
+        smoothed = smooth_runs(declared, smoothing, fps, np.r_[0, cuts], carry)
     return declared, codes, names, space.apply(smoothed), space

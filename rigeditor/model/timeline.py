@@ -61,6 +61,11 @@ class Channel:
     def without_key(self, frame: int) -> "Channel":
         return replace(self, keys=tuple(k for k in self.keys if k.frame != frame))
 
+    def split(self, frame: int) -> "Channel":
+        """This channel with a key at ``frame`` that changes no sampled value; see
+        :func:`split_channel`."""
+        return split_channel(self, int(frame))
+
     def moved_key(self, frame: int, new_frame: int) -> "Channel":
         """Retime the key at ``frame``; a key already at ``new_frame`` is replaced."""
         moving = next(k for k in self.keys if k.frame == frame)
@@ -121,6 +126,77 @@ def keyed(points, interp="linear", default=None) -> Channel:
         keys.append(Key(int(frame), v, interp))
     keys.sort(key=lambda k: k.frame)
     return Channel(default=default or keys[0].value, keys=tuple(keys))
+
+
+def split_channel(ch: Channel, frame: int) -> Channel:
+    """``ch`` with a key at ``frame`` (integer) and every sampled value unchanged.
+
+    A bezier segment around ``frame`` is cut in two exactly (de Casteljau, in frame
+    and value together); the keys beside the cut (or a key already at ``frame``) get
+    their effective handles written out, so automatic slopes that look across the
+    cut stay as they are when keys on the other side change later (a space switch
+    rewrites every key after it in another space). Exact unless the segment's
+    handles cross in time (the out handle reaching past the in handle): the halves
+    would then need handles outside their own segment, and are clamped into it.
+    """
+    keys = list(ch.keys)
+    if not keys:
+        return ch.with_key(Key(frame, ch.default))
+    i = int(np.searchsorted([k.frame for k in keys], frame, side="right")) - 1
+    c = _compile(ch) if len(keys) > 1 else None
+    for j in (i, i + 1):
+        if c is not None and 0 <= j < len(keys):
+            keys[j] = _written_out(ch, c, j)
+    if i >= 0 and keys[i].frame == frame:
+        return replace(ch, keys=tuple(keys))
+    if i < 0 or i == len(keys) - 1:
+        # Outside the keyed range the value holds; a flat segment keeps holding it.
+        j, flat = (0 if i < 0 else -1), (0.0,) * ch.dim
+        gap = abs(frame - keys[j].frame) / 3.0
+        if i >= 0:
+            keys[j] = replace(keys[j], out_handle=(gap,) + flat)
+        new = Key(frame, keys[j].value, keys[j].interp if i >= 0 else "linear",
+                  (gap,) + flat, (-gap,) + flat)
+        return replace(ch, keys=tuple(sorted(keys + [new], key=lambda k: k.frame)))
+    value = tuple(float(v) for v in sample_channel(ch, np.array([float(frame)]))[0])
+    new = Key(frame, value, keys[i].interp)
+    if keys[i].interp == "bezier":
+        new, keys[i], keys[i + 1] = _de_casteljau(c, i, frame, keys[i], keys[i + 1])
+    return replace(ch, keys=tuple(keys[:i + 1] + [new] + keys[i + 1:]))
+
+
+def _written_out(ch: Channel, c: "_Compiled", j: int) -> Key:
+    """Key ``j`` with the handles its bezier neighbours use stored explicitly."""
+    key = ch.keys[j]
+    out_h, in_h = key.out_handle, key.in_handle
+    if j < len(ch.keys) - 1 and key.interp == "bezier":
+        out_h = (float(c.x1[j] - c.frames[j]),) + tuple(map(float, c.a[j]))
+    if j > 0 and ch.keys[j - 1].interp == "bezier":
+        in_h = (float(c.x2[j - 1] - c.frames[j]),) + tuple(map(float, c.b[j - 1] - c.c[j - 1]))
+    return replace(key, out_handle=out_h, in_handle=in_h)
+
+
+def _de_casteljau(c: "_Compiled", i: int, frame: int, left: Key, right: Key):
+    """Cut bezier segment ``i`` at ``frame``: (new key, left key, right key) with the
+    handles of the two halves."""
+    f0, f1 = c.frames[i], c.frames[i + 1]
+    u = (frame - f0) / c.gap[i]
+    t = float(_bezier_time(np.array([float(frame)]), f0, c.x1[i], c.x2[i], f1)[0]) if c.curved[i] else u
+    v0 = c.values[i]
+    # Control points as (frame, values...) rows.
+    p = np.array([np.r_[f0, v0], np.r_[c.x1[i], v0 + c.a[i]], np.r_[c.x2[i], v0 + c.b[i]],
+                  np.r_[f1, v0 + c.c[i]]])
+    q = p[:-1] + t * (p[1:] - p[:-1])
+    r = q[:-1] + t * (q[1:] - q[:-1])
+    mid = r[0] + t * (r[1] - r[0])
+    mid[0] = frame
+
+    def rel(point, origin):
+        return tuple(float(x) for x in point - origin)
+
+    new = Key(frame, tuple(float(x) for x in mid[1:]), "bezier", rel(r[1], mid), rel(r[0], mid))
+    return (new, replace(left, out_handle=rel(q[0], p[0])),
+            replace(right, in_handle=rel(q[2], p[3])))
 
 
 # --------------------------------------------------------------------- sampling

@@ -19,6 +19,7 @@ from rigeditor.core.filters import (
     linear_recurrence,
     one_euro,
     smooth,
+    smooth_runs,
 )
 
 FPS = 60.0
@@ -226,6 +227,51 @@ def test_chains_batched_on_an_extra_axis_match_one_at_a_time(kind):
     for chain in range(4):
         np.testing.assert_allclose(out[:, chain], smooth(batch[:, chain], smoothing, FPS),
                                    rtol=1e-12, atol=1e-12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(track=tracks(min_n=2, max_n=120), cut=st.floats(0.0, 1.0),
+       kind=st.sampled_from(["none", "ema", "one_euro"]))
+def test_a_run_seeded_with_the_previous_runs_end_continues_it_exactly(track, cut, kind):
+    """Splitting a track in two runs and seeding the second with the first's end state
+    gives the one-run result (a restart would begin at the raw value)."""
+    lo = 1 + int(cut * (len(track) - 2))
+    smoothing = Smoothing(kind=kind, time_constant_s=0.1, min_cutoff_hz=2.0, beta=0.3)
+    whole = smooth(track, smoothing, FPS)
+    end = []
+    first = smooth(track[:lo], smoothing, FPS, end=end)
+    second = smooth(track[lo:], smoothing, FPS, end[0])
+    scale = 1.0 + np.abs(track).max()
+    np.testing.assert_allclose(np.concatenate([first, second]), whole, rtol=0, atol=1e-9 * scale)
+    if kind == "one_euro":
+        np.testing.assert_allclose(whole, loop_one_euro(track, FPS, 2.0, 0.3, 1.0),
+                                   rtol=0, atol=1e-9 * scale)
+
+
+@pytest.mark.parametrize("kind", ["ema", "one_euro"])
+def test_runs_carried_through_a_rigid_change_of_coordinates_match_one_run(kind):
+    """A path written in frame A up to frame 40, in frame B after (B = A turned by
+    0.7 rad and moved): carried state makes the result the one-run filter of the path
+    in A, re-expressed in B after the cut."""
+    rng = np.random.default_rng(3)
+    path = rng.normal(size=(100, 2)).cumsum(axis=0) * 3.0
+    cos, sin = math.cos(0.7), math.sin(0.7)
+    rot = np.array([[cos, -sin], [sin, cos]])
+    move = np.array([20.0, -5.0])
+
+    def into_b(p):  # B's coordinates of a point given in A
+        return (np.asarray(p) - move) @ rot
+
+    def vector_into_b(v):
+        return np.asarray(v) @ rot
+
+    mixed = np.concatenate([path[:40], into_b(path[40:])])
+    smoothing = Smoothing(kind=kind, time_constant_s=0.1, min_cutoff_hz=2.0, beta=0.3)
+    carried = smooth_runs(mixed, smoothing, FPS, [0, 40],
+                          lambda lo, state: state.mapped(into_b, vector_into_b))
+    whole = smooth(path, smoothing, FPS)
+    np.testing.assert_allclose(carried[:40], whole[:40], atol=1e-9)
+    np.testing.assert_allclose(carried[40:], into_b(whole[40:]), atol=1e-9)
 
 
 # -------------------------------------------------------- smooth / Smoothing
