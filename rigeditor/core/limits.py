@@ -37,6 +37,15 @@ def clamp_angle(angle, bounds):
     return np.where((angle >= lo) & (angle <= hi), angle, clamped), clamped != wrapped
 
 
+def bound_length(vectors, max_length):
+    """Vectors (..., 2) scaled down to at most ``max_length`` (>= 0, any size), directions kept."""
+    n = np.hypot(vectors[..., 0], vectors[..., 1])
+    over = n > max_length  # only there is n > 0 and the ratio below 1 (never overflows)
+    scale = np.ones_like(n)
+    np.divide(max_length, n, out=scale, where=over)
+    return vectors * scale[..., None]
+
+
 def smooth_offsets(offsets, time_constant):
     """Zero-phase exponential smoothing of per-frame root offsets, shape (N, 2).
 

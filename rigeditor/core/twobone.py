@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from rigeditor.core.blocks import run_in_blocks
-from rigeditor.core.limits import LIMIT_STRATEGIES, nearest_within_limits, smooth_offsets
+from rigeditor.core.limits import LIMIT_STRATEGIES, bound_length, nearest_within_limits, smooth_offsets
 
 __all__ = ["TwoBoneSolution", "solve_two_bone", "soft_distance", "reach_interval"]
 
@@ -362,7 +362,7 @@ def _solve_block(f, out, i, j, *, limits, on_limit, max_stretch, max_root_offset
             out.stretch[i:j] = np.where(ok, np.clip(k, 1.0 - max_stretch, 1.0 + max_stretch), 1.0)
         else:
             gap = np.stack([dx - vx * outer, dy - vy * outer], axis=-1)
-            out.root_offset[i:j] = _bounded(gap, max_root_offset)
+            out.root_offset[i:j] = bound_length(gap, max_root_offset)
     _forward(f, out, i, j, trig, plain=on_limit == "accept")
 
 
@@ -440,10 +440,3 @@ def _fill_directions(dx, dy, raw, good, carry):
     ux = np.where(seen, ux[np.maximum(idx, 0)], carry[0])
     uy = np.where(seen, uy[np.maximum(idx, 0)], carry[1])
     return ux, uy
-
-
-def _bounded(vectors, max_length):
-    """Scale each vector down to at most ``max_length`` (directions kept)."""
-    n = np.hypot(vectors[..., 0], vectors[..., 1])
-    scale = np.where(n > max_length, max_length / np.where(n > 0, n, 1.0), 1.0)
-    return vectors * scale[..., None]
