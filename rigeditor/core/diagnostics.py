@@ -38,6 +38,7 @@ class JointRates:
 def _soft_slope(raw, inner, outer, softness):
     """d(soft_distance)/d(raw): 1 in the free range, the exponential's slope in a soft zone."""
     s = np.minimum(np.asarray(softness, dtype=float), 0.5 * (outer - inner))
+    s = np.where(s > 1e-12 * outer, s, 0.0)  # as soft_distance: below that, no softness
     s_safe = np.where(s > 0, s, 1.0)
     slope = np.ones(np.broadcast_shapes(np.shape(raw), np.shape(s)))
     over = (s > 0) & (raw > outer - s)

@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from rigeditor.core.blocks import run_in_blocks
+from rigeditor.core.twobone_one import solve_one
 from rigeditor.core.limits import LIMIT_STRATEGIES, bound_length, nearest_within_limits, smooth_offsets
 
 __all__ = ["TwoBoneSolution", "solve_two_bone", "soft_distance", "reach_interval"]
@@ -74,10 +75,13 @@ def soft_distance(distance, inner, outer, softness):
     ``softness`` s is a length >= 0; it is capped at half the reach band so the two
     soft zones never overlap (an inner band is skipped when inner is zero: a chain
     with equal bones folds onto the shoulder, and zero distance is guarded elsewhere).
-    With s == 0 the input is returned unchanged (the caller hard-clamps).
+    With s == 0 (or below 1e-12 of ``outer``) the input is returned unchanged (the
+    caller hard-clamps).
     """
     d = np.asarray(distance, dtype=float)
     s = np.minimum(np.asarray(softness, dtype=float), 0.5 * (outer - inner))
+    # A width below 1e-12 of the limb is no softness (and d / s would overflow).
+    s = np.where(s > 1e-12 * outer, s, 0.0)
     if not np.any(s > 0):
         return d
     s_safe = np.where(s > 0, s, 1.0)
@@ -190,6 +194,23 @@ def solve_two_bone(
         limb's length ``upper + lower`` (so it means the same at every scale); never
         changes a visible pose.
     """
+    if on_limit not in LIMIT_STRATEGIES:
+        raise ValueError(f"on_limit: must be one of {', '.join(LIMIT_STRATEGIES)}, got {on_limit!r}")
+    if not (math.isfinite(max_stretch) and 0 <= max_stretch < 1):
+        raise ValueError(f"max_stretch: must be in [0, 1), got {max_stretch!r}")
+    if on_limit == "move_root":
+        if max_root_offset is None or not (math.isfinite(max_root_offset) and max_root_offset >= 0):
+            raise ValueError(f"max_root_offset: a finite value >= 0 is required with on_limit='move_root', got {max_root_offset!r}")
+    if not (math.isfinite(root_time_constant) and root_time_constant >= 0):
+        raise ValueError(f"root_time_constant: must be >= 0 frames, got {root_time_constant!r}")
+    if not (math.isfinite(eps) and eps > 0):
+        raise ValueError(f"eps: must be > 0, got {eps!r}")
+    limits = _validate_limits(limits)
+    one = solve_one(upper, lower, shoulder, target, bend, softness, prev_direction, limits, on_limit,
+                    max_stretch, max_root_offset, eps, MIN_LENGTH, MAX_COORDINATE)
+    if one is not None:
+        return _one_solution(*one)
+
     f = _Frames(
         upper=_positive("upper", _checked("upper", upper)),
         lower=_positive("lower", _checked("lower", lower)),
@@ -200,18 +221,7 @@ def solve_two_bone(
     )
     if np.any(np.asarray(f.softness) < 0):
         raise ValueError(f"softness: must be >= 0, got {np.min(f.softness)!r}")
-    if on_limit not in LIMIT_STRATEGIES:
-        raise ValueError(f"on_limit: must be one of {', '.join(LIMIT_STRATEGIES)}, got {on_limit!r}")
-    if not (np.isfinite(max_stretch) and 0 <= max_stretch < 1):
-        raise ValueError(f"max_stretch: must be in [0, 1), got {max_stretch!r}")
-    if on_limit == "move_root":
-        if max_root_offset is None or not (np.isfinite(max_root_offset) and max_root_offset >= 0):
-            raise ValueError(f"max_root_offset: a finite value >= 0 is required with on_limit='move_root', got {max_root_offset!r}")
-    if not (np.isfinite(root_time_constant) and root_time_constant >= 0):
-        raise ValueError(f"root_time_constant: must be >= 0 frames, got {root_time_constant!r}")
-    if not (np.isfinite(eps) and eps > 0):
-        raise ValueError(f"eps: must be > 0, got {eps!r}")
-    opts = dict(limits=_validate_limits(limits), on_limit=on_limit, max_stretch=max_stretch,
+    opts = dict(limits=limits, on_limit=on_limit, max_stretch=max_stretch,
                 max_root_offset=max_root_offset, eps=eps, prev_direction=prev_direction)
 
     frame_shape = f.frame_shape()
@@ -232,6 +242,19 @@ def solve_two_bone(
         again.distance[:] = out.distance
         out = again
     return out.solution(frame_shape)
+
+
+def _one_solution(frame_shape, floats, flags):
+    """A TwoBoneSolution of one frame from plain floats: views of one array (cheap)."""
+    v = np.array(floats)
+    flag = np.array(flags)
+    if frame_shape:
+        v = v[None]
+        return TwoBoneSolution(v[:, 0], v[:, 1], v[:, 2:4], v[:, 4:6], v[:, 6], v[:, 7], v[:, 8],
+                               flag[0:1], v[:, 9], v[:, 10:12], flag[1:2])
+    e = ...
+    return TwoBoneSolution(v[0, e], v[1, e], v[2:4], v[4:6], v[6, e], v[7, e], v[8, e],
+                           flag[0, e], v[9, e], v[10:12], flag[1, e])
 
 
 @dataclass
