@@ -363,17 +363,26 @@ def _solve_block(f, out, i, j, *, limits, on_limit, max_stretch, max_root_offset
     sin_elbow = root * (0.5 / (an * bn))
     if not isinstance(bend, float) or bend != 1.0:
         bs *= bend
-    # Upper-bone direction = target direction rotated by -bend * alpha: one atan2
-    # of that vector is cheaper than atan2 of the target plus an arccos.
-    shoulder_angle = np.arctan2(uy * cos_offset - ux * bs, ux * cos_offset + uy * bs, out=out.shoulder_angle[i:j])
+    # Upper-bone direction = target direction rotated by -bend * alpha (a complex
+    # multiplication): one atan2 of that vector is cheaper than atan2 of the target
+    # plus an arccos, and forward kinematics reuses the vector instead of cos/sin.
+    c1 = ux * cos_offset + uy * bs
+    s1 = uy * cos_offset - ux * bs
+    shoulder_angle = np.arctan2(s1, c1, out=out.shoulder_angle[i:j])
     # pi - gamma, from its sine and cosine: exact at both bounds, unlike arccos.
-    elbow_angle = np.arctan2(sin_elbow, np.negative(cos_elbow, out=cos_elbow), out=out.elbow_angle[i:j])
+    ce = np.negative(cos_elbow, out=cos_elbow)
+    elbow_angle = np.arctan2(sin_elbow, ce, out=out.elbow_angle[i:j])
     if not isinstance(bend, float) or bend != 1.0:
         elbow_angle *= bend
+        sin_elbow *= bend
+    trig = _rotations(c1, s1, ce, sin_elbow)
     if limits is not None:
         nearest_within_limits(an, bn, dx * scale, dy * scale, bend, limits, shoulder_angle, elbow_angle,
                               out.limited[i:j], out.bend_overridden[i:j])
-    trig = _joint_trig(shoulder_angle, elbow_angle)
+        k = np.flatnonzero(out.limited[i:j])
+        if k.size:  # trigonometry only where a limit changed the angles
+            for whole, part in zip(trig, _joint_trig(shoulder_angle[k], elbow_angle[k])):
+                whole[k] = part
     if on_limit != "accept":
         c1, s1, c12, s12 = trig
         # The limb's reach vector from the shoulder, before any strategy, in limb lengths.
@@ -401,6 +410,19 @@ def _length(x, y, out):
         k = np.flatnonzero(r2 < _SMALL_SQUARE)
         out[k] = np.hypot(x[k], y[k])
     return out
+
+
+def _rotations(c1, s1, ce, se):
+    """(cos, sin) of the upper bone and of the forearm's absolute angle from the
+    upper bone's direction (c1, s1) and the elbow's (ce, se), both renormalised to
+    unit length: a complex multiplication instead of four trigonometric calls."""
+    n1 = np.sqrt(c1 * c1 + s1 * s1)
+    np.divide(c1, n1, out=c1)
+    np.divide(s1, n1, out=s1)
+    ne = np.sqrt(ce * ce + se * se)
+    np.divide(ce, ne, out=ce)
+    np.divide(se, ne, out=se)
+    return c1, s1, c1 * ce - s1 * se, s1 * ce + c1 * se
 
 
 def _joint_trig(shoulder_angle, elbow_angle):
