@@ -38,6 +38,7 @@ class JointRates:
 def _soft_slope(raw, inner, outer, softness):
     """d(soft_distance)/d(raw): 1 in the free range, the exponential's slope in a soft zone."""
     s = np.minimum(np.asarray(softness, dtype=float), 0.5 * (outer - inner))
+    s = np.where(s > 1e-12 * outer, s, 0.0)  # as soft_distance: below that, no softness
     s_safe = np.where(s > 0, s, 1.0)
     slope = np.ones(np.broadcast_shapes(np.shape(raw), np.shape(s)))
     over = (s > 0) & (raw > outer - s)
@@ -52,7 +53,7 @@ def joint_rates(upper, lower, distance, *, softness=0.0, eps=1e-9) -> JointRates
     """Analytic joint-angle rates at raw shoulder-target ``distance`` (model units).
 
     Follows the solver exactly: soft reach, then the hard clamp to
-    [inner + eps, outer]. Where the hard clamp holds the distance still, the radial
+    [inner + eps * (a + b), outer] (``eps`` relative to the limb, as in the solver). Where the hard clamp holds the distance still, the radial
     rates are zero (the pose cannot follow); just inside the clamp they are at their
     largest, and at the exact bound they are capped at a large finite value
     (``MAX_RATE``) instead of infinity.
@@ -62,17 +63,22 @@ def joint_rates(upper, lower, distance, *, softness=0.0, eps=1e-9) -> JointRates
     raw = np.asarray(distance, dtype=float)
     inner, outer = reach_interval(a, b)
     soft = soft_distance(raw, inner, outer, softness)
-    d = np.clip(soft, inner + eps, outer)
+    d = np.clip(soft, inner + eps * outer, outer)
     slope = np.where(d == soft, _soft_slope(raw, inner, outer, softness), 0.0)
+    # In limb lengths (a + b = 1) every product below stays O(1) at any scale; a rate
+    # per limb length is a rate per unit times the limb's length, so the cap on a rate
+    # per unit, MAX_RATE, bounds the denominators from below (and nothing overflows).
+    a, b, d = a / outer, b / outer, d / outer
+    cap = MAX_RATE * outer
     # Heron's formula keeps both sines accurate next to a degenerate triangle,
     # where sqrt(1 - cos^2) would lose every digit.
     heron = (a + b + d) * (b + d - a) * (a + d - b) * (a + b - d)
     area2 = 0.5 * np.sqrt(np.maximum(heron, 0.0))  # twice the triangle's area
-    sin_gamma = area2 / (a * b)
-    sin_alpha = area2 / (a * d)
-    elbow = np.minimum(d / (a * b * np.maximum(sin_gamma, _TINY)), MAX_RATE)
-    shoulder = np.clip((d * d - a * a + b * b) / (2.0 * a * d * d * np.maximum(sin_alpha, _TINY)), -MAX_RATE, MAX_RATE)
-    tangential = np.minimum(1.0 / np.maximum(raw, eps), MAX_RATE)
+    elbow = d / np.maximum(area2, d / cap) / outer  # d / (a b sin(gamma)), per unit
+    num = d * d - a * a + b * b
+    den = 2.0 * d * area2  # 2 a d^2 sin(alpha)
+    shoulder = num / np.maximum(den, np.maximum(np.abs(num), _TINY) / cap) / outer
+    tangential = np.minimum(1.0 / np.maximum(raw, eps * outer), MAX_RATE)
     return JointRates(shoulder_radial=shoulder * slope, shoulder_tangential=tangential, elbow_radial=elbow * slope)
 
 

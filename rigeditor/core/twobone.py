@@ -21,7 +21,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from rigeditor.core.blocks import run_in_blocks
-from rigeditor.core.limits import LIMIT_STRATEGIES, clamp_angle, smooth_offsets
+from rigeditor.core.twobone_one import solve_one
+from rigeditor.core.limits import LIMIT_STRATEGIES, bound_length, nearest_within_limits, smooth_offsets
 
 __all__ = ["TwoBoneSolution", "solve_two_bone", "soft_distance", "reach_interval"]
 
@@ -37,7 +38,10 @@ class TwoBoneSolution:
     distance: raw shoulder-to-target distance (model units, >= 0).
     solve_distance: the distance actually solved for, after clamping or soft reach.
     residual: |end - target| (model units, >= 0).
-    limited: True where a joint limit bound.
+    limited: True where a joint limit bound; the pose is then the one within the
+        limits whose end is closest to the target (before any strategy).
+    bend_overridden: True where the limits exclude the saved bend side, so the
+        elbow bends the other way (always a limited frame).
     stretch: scale applied to both bones (1.0 when none).
     root_offset: shoulder displacement applied by ``on_limit="move_root"`` (zero when none).
     """
@@ -52,6 +56,7 @@ class TwoBoneSolution:
     limited: np.ndarray
     stretch: np.ndarray
     root_offset: np.ndarray
+    bend_overridden: np.ndarray
 
 
 def reach_interval(upper, lower):
@@ -70,10 +75,13 @@ def soft_distance(distance, inner, outer, softness):
     ``softness`` s is a length >= 0; it is capped at half the reach band so the two
     soft zones never overlap (an inner band is skipped when inner is zero: a chain
     with equal bones folds onto the shoulder, and zero distance is guarded elsewhere).
-    With s == 0 the input is returned unchanged (the caller hard-clamps).
+    With s == 0 (or below 1e-12 of ``outer``) the input is returned unchanged (the
+    caller hard-clamps).
     """
     d = np.asarray(distance, dtype=float)
     s = np.minimum(np.asarray(softness, dtype=float), 0.5 * (outer - inner))
+    # A width below 1e-12 of the limb is no softness (and d / s would overflow).
+    s = np.where(s > 1e-12 * outer, s, 0.0)
     if not np.any(s > 0):
         return d
     s_safe = np.where(s > 0, s, 1.0)
@@ -92,6 +100,10 @@ MAX_COORDINATE = 1e150
 """Largest accepted magnitude of any input (model units): far beyond any rig, and it
 guarantees that squaring a coordinate difference cannot overflow, so lengths use
 sqrt(x*x + y*y) at a fraction of hypot's cost."""
+
+MIN_LENGTH = 1.0 / MAX_COORDINATE
+"""Shortest accepted bone (model units). With lengths in [MIN_LENGTH, MAX_COORDINATE]
+every quantity measured in limb lengths stays below 1e301, so nothing overflows."""
 
 
 def _checked(name, value, tail=None):
@@ -133,11 +145,9 @@ def _validate_limits(limits):
 
 
 def _positive(name, value):
-    if np.ndim(value) == 0:
-        if value <= 0:
-            raise ValueError(f"{name}: bone length must be > 0, got {value!r}")
-    elif value.size and value.min() <= 0:
-        raise ValueError(f"{name}: bone length must be > 0, got {value.min()!r}")
+    low = value if np.ndim(value) == 0 else (value.min() if value.size else MIN_LENGTH)
+    if not low >= MIN_LENGTH:
+        raise ValueError(f"{name}: bone length must be >= {MIN_LENGTH:g} (and > 0), got {low!r}")
     return value
 
 
@@ -180,8 +190,27 @@ def solve_two_bone(
         1 +/- max_stretch), or "move_root" (shift the shoulder by at most
         max_root_offset, smoothed over frames with a zero-phase exponential kernel
         of time constant ``root_time_constant`` frames).
-    eps: guard for zero distance and the inner reach bound; never changes a visible pose.
+    eps: guard for zero distance and the inner reach bound, as a fraction of the
+        limb's length ``upper + lower`` (so it means the same at every scale); never
+        changes a visible pose.
     """
+    if on_limit not in LIMIT_STRATEGIES:
+        raise ValueError(f"on_limit: must be one of {', '.join(LIMIT_STRATEGIES)}, got {on_limit!r}")
+    if not (math.isfinite(max_stretch) and 0 <= max_stretch < 1):
+        raise ValueError(f"max_stretch: must be in [0, 1), got {max_stretch!r}")
+    if on_limit == "move_root":
+        if max_root_offset is None or not (math.isfinite(max_root_offset) and max_root_offset >= 0):
+            raise ValueError(f"max_root_offset: a finite value >= 0 is required with on_limit='move_root', got {max_root_offset!r}")
+    if not (math.isfinite(root_time_constant) and root_time_constant >= 0):
+        raise ValueError(f"root_time_constant: must be >= 0 frames, got {root_time_constant!r}")
+    if not (math.isfinite(eps) and eps > 0):
+        raise ValueError(f"eps: must be > 0, got {eps!r}")
+    limits = _validate_limits(limits)
+    one = solve_one(upper, lower, shoulder, target, bend, softness, prev_direction, limits, on_limit,
+                    max_stretch, max_root_offset, eps, MIN_LENGTH, MAX_COORDINATE)
+    if one is not None:
+        return _one_solution(*one)
+
     f = _Frames(
         upper=_positive("upper", _checked("upper", upper)),
         lower=_positive("lower", _checked("lower", lower)),
@@ -192,18 +221,7 @@ def solve_two_bone(
     )
     if np.any(np.asarray(f.softness) < 0):
         raise ValueError(f"softness: must be >= 0, got {np.min(f.softness)!r}")
-    if on_limit not in LIMIT_STRATEGIES:
-        raise ValueError(f"on_limit: must be one of {', '.join(LIMIT_STRATEGIES)}, got {on_limit!r}")
-    if not (np.isfinite(max_stretch) and 0 <= max_stretch < 1):
-        raise ValueError(f"max_stretch: must be in [0, 1), got {max_stretch!r}")
-    if on_limit == "move_root":
-        if max_root_offset is None or not (np.isfinite(max_root_offset) and max_root_offset >= 0):
-            raise ValueError(f"max_root_offset: a finite value >= 0 is required with on_limit='move_root', got {max_root_offset!r}")
-    if not (np.isfinite(root_time_constant) and root_time_constant >= 0):
-        raise ValueError(f"root_time_constant: must be >= 0 frames, got {root_time_constant!r}")
-    if not (np.isfinite(eps) and eps > 0):
-        raise ValueError(f"eps: must be > 0, got {eps!r}")
-    opts = dict(limits=_validate_limits(limits), on_limit=on_limit, max_stretch=max_stretch,
+    opts = dict(limits=limits, on_limit=on_limit, max_stretch=max_stretch,
                 max_root_offset=max_root_offset, eps=eps, prev_direction=prev_direction)
 
     frame_shape = f.frame_shape()
@@ -224,6 +242,19 @@ def solve_two_bone(
         again.distance[:] = out.distance
         out = again
     return out.solution(frame_shape)
+
+
+def _one_solution(frame_shape, floats, flags):
+    """A TwoBoneSolution of one frame from plain floats: views of one array (cheap)."""
+    v = np.array(floats)
+    flag = np.array(flags)
+    if frame_shape:
+        v = v[None]
+        return TwoBoneSolution(v[:, 0], v[:, 1], v[:, 2:4], v[:, 4:6], v[:, 6], v[:, 7], v[:, 8],
+                               flag[0:1], v[:, 9], v[:, 10:12], flag[1:2])
+    e = ...
+    return TwoBoneSolution(v[0, e], v[1, e], v[2:4], v[4:6], v[6, e], v[7, e], v[8, e],
+                           flag[0, e], v[9, e], v[10:12], flag[1, e])
 
 
 @dataclass
@@ -277,72 +308,121 @@ class _Outputs:
     limited: np.ndarray
     stretch: np.ndarray
     root_offset: np.ndarray
+    bend_overridden: np.ndarray
 
     @classmethod
     def empty(cls, n):
         return cls(np.empty(n), np.empty(n), np.empty((n, 2)), np.empty((n, 2)), np.empty(n),
-                   np.empty(n), np.empty(n), np.zeros(n, dtype=bool), np.ones(n), np.zeros((n, 2)))
+                   np.empty(n), np.empty(n), np.zeros(n, dtype=bool), np.ones(n), np.zeros((n, 2)),
+                   np.zeros(n, dtype=bool))
 
     def solution(self, frame_shape):
         return TwoBoneSolution(**{k: v.reshape(frame_shape + v.shape[1:]) for k, v in vars(self).items()})
 
 
 def _solve_block(f, out, i, j, *, limits, on_limit, max_stretch, max_root_offset, eps, prev_direction):
-    """Solve frames [i, j) of ``f`` into ``out``: law of cosines, limits, strategy, FK."""
+    """Solve frames [i, j) of ``f`` into ``out``: law of cosines, limits, strategy, FK.
+
+    The triangle is solved in units of the limb's length ``a + b``, so every
+    intermediate is O(1) at any scale (1e-150 .. 1e150): the squares and Heron's
+    product of raw lengths would overflow or underflow there. Guards are relative to
+    the limb's length too.
+    """
     a, b, (sx, sy), (tx, ty), bend, soft = f.block(i, j)
     m = j - i
     dx, dy = tx - sx, ty - sy
     if np.ndim(dx) == 0:  # constant target and shoulder, per-frame lengths or bend
         dx, dy = np.full(m, dx), np.full(m, dy)
-    raw = np.sqrt(dx * dx + dy * dy, out=out.distance[i:j])
-    if raw.min() > eps:
+    raw = _length(dx, dy, out=out.distance[i:j])
+    inner, outer = abs(a - b), a + b
+    guard = eps * outer
+    if np.all(raw > guard):
         ux, uy = dx / raw, dy / raw
     else:
-        ux, uy = _fill_directions(dx, dy, raw, raw > eps, _direction_before(f, i, eps, prev_direction))
+        ux, uy = _fill_directions(dx, dy, raw, raw > guard, _direction_before(f, i, eps, prev_direction))
 
-    inner, outer = abs(a - b), a + b
     if not isinstance(soft, float) or soft > 0:
         raw = soft_distance(raw, inner, outer, soft)
     # Only the inner bound needs the guard: with equal bones it is zero and d divides
     # below. Nothing divides by (outer - d) and the cosines are clamped, so the outer
     # bound is exact and an out-of-reach residual is exactly the distance beyond reach.
-    d = np.clip(raw, inner + eps, outer, out=out.solve_distance[i:j])
-    d2 = d * d
-    cos_elbow = np.clip((a * a + b * b - d2) * (0.5 / (a * b)), -1.0, 1.0)
-    cos_offset = np.clip((d2 + (a * a - b * b)) / ((2.0 * a) * d), -1.0, 1.0)
+    d = np.clip(raw, inner + guard, outer, out=out.solve_distance[i:j])
+    scale = 1.0 / outer
+    an, bn = a * scale, b * scale
+    dn = d * scale
+    d2 = dn * dn
+    cos_elbow = np.clip((an * an + bn * bn - d2) * (0.5 / (an * bn)), -1.0, 1.0)
+    cos_offset = np.clip((d2 + (an * an - bn * bn)) / ((2.0 * an) * dn), -1.0, 1.0)
     # The sines come from Heron's formula, whose small factors (outer - d) and
     # (d - inner) vanish exactly at the reach bounds. sqrt(1 - cos^2) would turn the
     # cancellation in the cosines (1 - 2e-14 for a short upper bone) into a shoulder
     # offset of 2e-7 rad and an arm that misses the target line.
-    root = np.sqrt(np.maximum((outer + d) * (outer - d) * (d - inner) * (d + inner), 0.0))
-    bs = root / ((2.0 * a) * d)
-    sin_elbow = root * (0.5 / (a * b))
+    inner_n, outer_n = abs(an - bn), an + bn
+    root = np.sqrt(np.maximum((outer_n + dn) * (outer_n - dn) * (dn - inner_n) * (dn + inner_n), 0.0))
+    bs = root / ((2.0 * an) * dn)
+    sin_elbow = root * (0.5 / (an * bn))
     if not isinstance(bend, float) or bend != 1.0:
         bs *= bend
-    # Upper-bone direction = target direction rotated by -bend * alpha: one atan2
-    # of that vector is cheaper than atan2 of the target plus an arccos.
-    shoulder_angle = np.arctan2(uy * cos_offset - ux * bs, ux * cos_offset + uy * bs, out=out.shoulder_angle[i:j])
+    # Upper-bone direction = target direction rotated by -bend * alpha (a complex
+    # multiplication): one atan2 of that vector is cheaper than atan2 of the target
+    # plus an arccos, and forward kinematics reuses the vector instead of cos/sin.
+    c1 = ux * cos_offset + uy * bs
+    s1 = uy * cos_offset - ux * bs
+    shoulder_angle = np.arctan2(s1, c1, out=out.shoulder_angle[i:j])
     # pi - gamma, from its sine and cosine: exact at both bounds, unlike arccos.
-    elbow_angle = np.arctan2(sin_elbow, np.negative(cos_elbow, out=cos_elbow), out=out.elbow_angle[i:j])
+    ce = np.negative(cos_elbow, out=cos_elbow)
+    elbow_angle = np.arctan2(sin_elbow, ce, out=out.elbow_angle[i:j])
     if not isinstance(bend, float) or bend != 1.0:
         elbow_angle *= bend
+        sin_elbow *= bend
+    trig = _rotations(c1, s1, ce, sin_elbow)
     if limits is not None:
-        clamped_s, bound_s = clamp_angle(shoulder_angle, limits[0])
-        clamped_e = np.clip(elbow_angle, limits[1, 0], limits[1, 1])
-        out.limited[i:j] = bound_s | (clamped_e != elbow_angle)
-        shoulder_angle[:], elbow_angle[:] = clamped_s, clamped_e
-    trig = _joint_trig(shoulder_angle, elbow_angle)
+        nearest_within_limits(an, bn, dx * scale, dy * scale, bend, limits, shoulder_angle, elbow_angle,
+                              out.limited[i:j], out.bend_overridden[i:j])
+        k = np.flatnonzero(out.limited[i:j])
+        if k.size:  # trigonometry only where a limit changed the angles
+            for whole, part in zip(trig, _joint_trig(shoulder_angle[k], elbow_angle[k])):
+                whole[k] = part
     if on_limit != "accept":
         c1, s1, c12, s12 = trig
-        # The limb's reach vector from the shoulder, before any strategy.
-        vx, vy = a * c1 + b * c12, a * s1 + b * s12
+        # The limb's reach vector from the shoulder, before any strategy, in limb lengths.
+        vx, vy = an * c1 + bn * c12, an * s1 + bn * s12
         if on_limit == "stretch":
             v2 = vx * vx + vy * vy
-            k = (dx * vx + dy * vy) / np.where(v2 > eps, v2, 1.0)
-            out.stretch[i:j] = np.where(v2 > eps, np.clip(k, 1.0 - max_stretch, 1.0 + max_stretch), 1.0)
+            ok = v2 > eps * eps
+            k = (dx * vx + dy * vy) * scale / np.where(ok, v2, 1.0)
+            out.stretch[i:j] = np.where(ok, np.clip(k, 1.0 - max_stretch, 1.0 + max_stretch), 1.0)
         else:
-            out.root_offset[i:j] = _bounded(np.stack([dx - vx, dy - vy], axis=-1), max_root_offset)
+            gap = np.stack([dx - vx * outer, dy - vy * outer], axis=-1)
+            out.root_offset[i:j] = bound_length(gap, max_root_offset)
     _forward(f, out, i, j, trig, plain=on_limit == "accept")
+
+
+_SMALL_SQUARE = 1e-290
+"""Below this a squared length has lost precision to underflow: use hypot there."""
+
+
+def _length(x, y, out):
+    """sqrt(x*x + y*y) into ``out``; hypot where the squares underflow (|v| < 1e-145)."""
+    r2 = x * x + y * y
+    np.sqrt(r2, out=out)
+    if r2.min() < _SMALL_SQUARE:
+        k = np.flatnonzero(r2 < _SMALL_SQUARE)
+        out[k] = np.hypot(x[k], y[k])
+    return out
+
+
+def _rotations(c1, s1, ce, se):
+    """(cos, sin) of the upper bone and of the forearm's absolute angle from the
+    upper bone's direction (c1, s1) and the elbow's (ce, se), both renormalised to
+    unit length: a complex multiplication instead of four trigonometric calls."""
+    n1 = np.sqrt(c1 * c1 + s1 * s1)
+    np.divide(c1, n1, out=c1)
+    np.divide(s1, n1, out=s1)
+    ne = np.sqrt(ce * ce + se * se)
+    np.divide(ce, ne, out=ce)
+    np.divide(se, ne, out=se)
+    return c1, s1, c1 * ce - s1 * se, s1 * ce + c1 * se
 
 
 def _joint_trig(shoulder_angle, elbow_angle):
@@ -370,8 +450,7 @@ def _forward(f, out, i, j, trig, plain):
     np.add(sy, a * s1, out=ey)
     np.add(ex, b * c12, out=px)
     np.add(ey, b * s12, out=py)
-    rx, ry = px - tx, py - ty
-    np.sqrt(rx * rx + ry * ry, out=out.residual[i:j])
+    _length(px - tx, py - ty, out=out.residual[i:j])
 
 
 def _direction_before(f, i, eps, prev_direction):
@@ -379,11 +458,11 @@ def _direction_before(f, i, eps, prev_direction):
     j, step = i, 256
     while j > 0:
         lo = max(0, j - step)
-        _, _, (sx, sy), (tx, ty), _, _ = f.block(lo, j)
-        dx = np.broadcast_to(tx - sx, (j - lo,))
-        dy = np.broadcast_to(ty - sy, (j - lo,))
-        raw = np.sqrt(dx * dx + dy * dy)
-        good = np.flatnonzero(raw > eps)
+        a, b, (sx, sy), (tx, ty), _, _ = f.block(lo, j)
+        dx = np.array(np.broadcast_to(tx - sx, (j - lo,)))
+        dy = np.array(np.broadcast_to(ty - sy, (j - lo,)))
+        raw = _length(dx, dy, out=np.empty(j - lo))
+        good = np.flatnonzero(raw > eps * (a + b))
         if good.size:
             k = good[-1]
             return np.array([dx[k], dy[k]]) / raw[k]
@@ -392,7 +471,7 @@ def _direction_before(f, i, eps, prev_direction):
         return np.array([1.0, 0.0])
     prev = np.asarray(prev_direction, dtype=float)
     norm = float(np.hypot(prev[0], prev[1])) if prev.shape == (2,) and np.all(np.isfinite(prev)) else 0.0
-    if not norm > eps:
+    if not norm > 0:
         raise ValueError(f"prev_direction: expected a finite non-zero (2,) vector, got {prev_direction!r}")
     return prev / norm
 
@@ -406,10 +485,3 @@ def _fill_directions(dx, dy, raw, good, carry):
     ux = np.where(seen, ux[np.maximum(idx, 0)], carry[0])
     uy = np.where(seen, uy[np.maximum(idx, 0)], carry[1])
     return ux, uy
-
-
-def _bounded(vectors, max_length):
-    """Scale each vector down to at most ``max_length`` (directions kept)."""
-    n = np.hypot(vectors[..., 0], vectors[..., 1])
-    scale = np.where(n > max_length, max_length / np.where(n > 0, n, 1.0), 1.0)
-    return vectors * scale[..., None]

@@ -1,8 +1,9 @@
 """The per-chain report of a Bake: what an animator or a pipeline wants to know.
 
 Per chain: residual (max with its frame and cause, mean), frames per cause, frames
-where a joint limit binds, unkeyed elbow flips (``ChainBake.flip``: the side changed
-while the bend stayed), the largest angle sensitivity, and, while the target holds
+where a joint limit binds, frames where the limits exclude the saved bend side (the
+elbow bends the other way, said so), unkeyed elbow flips (``ChainBake.flip``: the side
+changed while the bend stayed), the largest angle sensitivity, and, while the target holds
 still in its declared space (``hold``), the end's drift in that space
 (``hold_drift``: should be nil) and its world motion (``hold_world_motion``: foot
 sliding for a foot held in a moving space, riding along for a hand on a hip). A report
@@ -62,6 +63,7 @@ def _chain(cb, frames) -> dict:
         "unexplained_frames": _frames(frames, np.asarray(cb.cause) == CAUSES.index("unexplained")),
         "limit_frames": _frames(frames, np.asarray(cb.limited, dtype=bool)),
         "flip_frames": _frames(frames, np.asarray(cb.flip, dtype=bool)),
+        "bend_overridden_frames": _frames(frames, np.asarray(cb.bend_overridden, dtype=bool)),
         "sensitivity": {"max": _num(sens[s_worst]) if sens.size else 0.0,
                         "max_frame": _num(frames[s_worst]) if sens.size else None},
         "hold": {"frames": int(hold.sum()),
@@ -95,6 +97,8 @@ def format_report(report: dict) -> str:
             f"  causes       {causes} (frames)",
             f"  limits bind  {_ranges(c['limit_frames']) or 'none'}",
             f"  elbow flips  {_ranges(c['flip_frames']) or 'none'}",
+            f"  bend forced  {_ranges(c['bend_overridden_frames']) or 'none'}"
+            + (" (the limits exclude the saved bend side)" if c['bend_overridden_frames'] else ""),
             f"  sensitivity  max {s['max']:.4f} deg/unit at frame {_g(s['max_frame'])}",
             f"  hold drift   {drift} (in the target's space)",
             f"  held, world  {motion} (sliding, if the target should be planted)",

@@ -26,7 +26,9 @@ class ChainBake:
     shift in shoulder space. sensitivity: worst-case joint rotation per unit of target
     movement (degrees per model unit). distance / solve_distance: raw and solved
     shoulder-target distance. bend: +1/-1 per frame. side: sign of the final second
-    joint's angle (0 when straight). flip: the side changed without a bend change.
+    joint's angle (0 when straight). flip: the side changed without a bend change (or a
+    limit forcing it). bend_overridden: the limits exclude the saved bend side, so the
+    elbow bends the other way.
     iterations: solver iterations (1 for analytic). converged: residual within tolerance
     or explained. hold: the target holds still in its declared space on this frame and
     the previous one. hold_drift: the end effector's motion since the previous frame
@@ -51,6 +53,7 @@ class ChainBake:
     bend: np.ndarray
     side: np.ndarray
     flip: np.ndarray
+    bend_overridden: np.ndarray
     iterations: np.ndarray
     converged: np.ndarray
     hold: np.ndarray

@@ -13,7 +13,7 @@ import numpy as np
 
 from rigeditor.core.chains import solve_ccd, solve_fabrik
 from rigeditor.core.diagnostics import MAX_RATE, angle_sensitivity
-from rigeditor.core.limits import smooth_offsets
+from rigeditor.core.limits import bound_length, smooth_offsets
 from rigeditor.core.twobone import soft_distance, solve_two_bone
 
 _NO_LIMIT = (-np.pi, np.pi)
@@ -25,7 +25,8 @@ class IKResult:
     """angles (N, B) radians; stretch (N,); root_offset (N, 2) in shoulder space;
     limited (N,) bool; distance / solve_distance (N,) raw and solved; residual (N,)
     the solver's own |end - target|; iterations (N,) int; converged (N,) bool;
-    sensitivity (N,) degrees per model unit; reach (inner, outer) model units."""
+    sensitivity (N,) degrees per model unit; reach (inner, outer) model units;
+    bend_overridden (N,) bool: the limits exclude the saved bend side (analytic only)."""
 
     angles: np.ndarray
     stretch: np.ndarray
@@ -38,6 +39,7 @@ class IKResult:
     converged: np.ndarray
     sensitivity: np.ndarray
     reach: tuple[float, float]
+    bend_overridden: np.ndarray
 
 
 def solve_analytic(chain, lengths, target, bend, softness, fk) -> IKResult:
@@ -61,7 +63,7 @@ def solve_analytic(chain, lengths, target, bend, softness, fk) -> IKResult:
         distance=sol.distance, solve_distance=sol.solve_distance, residual=sol.residual,
         iterations=np.ones(n, dtype=int), converged=np.ones(n, dtype=bool),
         sensitivity=angle_sensitivity(a, b, sol.distance, softness=softness),
-        reach=(abs(a - b), a + b),
+        reach=(abs(a - b), a + b), bend_overridden=sol.bend_overridden,
     )
 
 
@@ -97,10 +99,7 @@ def solve_iterative(chain, lengths, target, softness, fk) -> IKResult:
         k = np.sum(target * end, axis=-1) / np.where(v2 > 0, v2, 1.0)
         stretch = np.where(v2 > 0, np.clip(k, 1 - st.max_stretch, 1 + st.max_stretch), 1.0)
     elif st.kind == "move_root":
-        gap = target - end
-        length = np.hypot(gap[:, 0], gap[:, 1])
-        offset = gap * np.where(length > st.max_root_offset,
-                                st.max_root_offset / np.where(length > 0, length, 1.0), 1.0)[:, None]
+        offset = bound_length(target - end, st.max_root_offset)
         offset = smooth_offsets(offset, st.root_time_constant)
     final_end = end * stretch[:, None] + offset
     residual = np.hypot(*(final_end - target).T)
@@ -109,6 +108,7 @@ def solve_iterative(chain, lengths, target, softness, fk) -> IKResult:
         distance=raw, solve_distance=solve_d, residual=residual,
         iterations=sol.iterations, converged=sol.converged | (residual <= chain.tolerance),
         sensitivity=jacobian_sensitivity(joints), reach=(inner, outer),
+        bend_overridden=np.zeros(raw.shape, dtype=bool),
     )
 
 

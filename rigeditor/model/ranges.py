@@ -24,6 +24,7 @@ finished Bake. Measured with tracemalloc at 100,000 frames of each example: eval
 1.19-1.28, CSV 1.20-1.24, JSON 1.30-1.34, PNG plot 1.30-1.32, Spine 2.27-3.21."""
 
 PROBE_FRAMES = 32
+PROBE_LIMIT = 4096  # frames: a probe as long as the longest kernel, within reason
 
 
 def evaluation_span(project: Project, first: int, last: int) -> tuple[int, int]:
@@ -67,8 +68,10 @@ def bake_bytes(project: Project, frames: int, output: str = "evaluate") -> int:
     """Estimated peak memory (bytes) of evaluating ``frames`` frames and writing them as
     ``output`` (a key of PEAK_FACTOR): the bytes per frame of a small probe bake
     times the output's factor. Nothing of the size of ``frames`` is allocated."""
-    # At least one root-smoothing kernel long, so the probe is a shot like any other.
-    n = max(PROBE_FRAMES, 2 * _look_ahead(project) + 2)
+    # At least one root-smoothing kernel long, so the probe is a shot like any other; the
+    # kernel never outgrows the shot, so neither does the probe (a time constant of 1e300
+    # frames is legal).
+    n = max(PROBE_FRAMES, min(2 * _look_ahead(project) + 2, frames, PROBE_LIMIT))
     start = project.timeline.start
     probe = evaluate(project, np.arange(start, start + n, dtype=float))
     return int(math.ceil(_nbytes(probe) / n * PEAK_FACTOR[output] * frames))

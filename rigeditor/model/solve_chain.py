@@ -60,14 +60,17 @@ def solve_chain(project: Project, chain: Chain, pose: Pose, spaces: dict[str, Af
     drift, world_motion = np.zeros(frames.shape[0]), np.zeros(frames.shape[0])
     drift[1:] = np.hypot(*(end_declared[1:] - end_declared[:-1]).T)
     world_motion[1:] = np.hypot(*(end_world[1:] - end_world[:-1]).T)
-    flip = elbow_flips(side, bend) if chain.solver == "analytic" else np.zeros(frames.shape[0], dtype=bool)
+    # The side the solve means to bend to: the saved one unless the limits exclude it.
+    meant = np.where(ik.bend_overridden, -bend, bend)
+    flip = elbow_flips(side, meant) if chain.solver == "analytic" else np.zeros(frames.shape[0], dtype=bool)
     elbow_world = pose.origin(chain.bones[1])
     elbow = to_shoulder.apply(elbow_world)
     inner, outer = ik.reach
     # An analytic solve lands to rounding; an iterative one to its tolerance.
     tolerance = 1e-7 * outer if chain.solver == "analytic" else chain.tolerance
     cause = classify(residual, ik.residual, ik.distance, inner, outer, soft, ik.limited, mix,
-                     ~ik.converged, tolerance=tolerance)
+                     ~ik.converged, tolerance=tolerance,
+                     rounding=rounding_bound(outer, ik.distance, pose.origin(first)))
     shoulder = ik.root_offset * mix[:, None]
     return ChainBake(
         name=chain.name,
@@ -82,6 +85,7 @@ def solve_chain(project: Project, chain: Chain, pose: Pose, spaces: dict[str, Af
         bend=frozen(bend),
         side=frozen(side),
         flip=frozen(flip),
+        bend_overridden=frozen(ik.bend_overridden),
         iterations=frozen(ik.iterations),
         converged=frozen(cause != _CAUSE["unexplained"]),
         hold=frozen(hold),
@@ -126,20 +130,31 @@ def elbow_flips(side, bend):
     return has_prev & (side != side[before]) & (bend == bend[before])
 
 
-def classify(residual, solver_residual, distance, inner, outer, softness, limited, mix, budget, *, tolerance):
+def rounding_bound(outer, distance, shoulder_world):
+    """Model units within which two computations of the same end agree in floating
+    point: relative to the chain's size, the target's distance and how far from the
+    world origin the chain is carried (the pose goes through world space and back)."""
+    far = np.hypot(shoulder_world[:, 0], shoulder_world[:, 1])
+    return 1e-11 * (outer + distance + far)
+
+
+def classify(residual, solver_residual, distance, inner, outer, softness, limited, mix, budget, *,
+             tolerance, rounding):
     """Name the cause of each frame's residual (indices into CAUSES).
 
-    A residual is explained when it is within ``tolerance`` of zero, or a mix below 1
-    blends in the FK pose, or a limit binds, or the target lies in the soft zone or
-    beyond the hard reach, or an iterative solver ran out of iterations (``budget``). Otherwise, or when the final pose disagrees with the
-    solver's own forward kinematics, it is unexplained: a bug, never hidden.
+    A residual is explained when it is within ``tolerance`` of zero (or of floating-point
+    size, ``rounding``), or a mix below 1 blends in the FK pose, or a limit binds, or the
+    target lies in the soft zone or beyond the hard reach, or an iterative solver ran
+    out of iterations (``budget``). Otherwise, or when the final pose disagrees with the
+    solver's own forward kinematics by more than ``rounding`` (a floating-point bound,
+    not the user's convergence tolerance), it is unexplained: a bug, never hidden.
     """
     cause = np.full(residual.shape, _CAUSE["unexplained"], dtype=np.int8)
     soft_zone = (softness > 0) & ((distance > outer - softness) | (distance < inner + softness))
     beyond = (distance > outer) | (distance < inner)
-    agrees = np.abs(residual - solver_residual) <= tolerance
+    agrees = np.abs(residual - solver_residual) <= rounding
     explained = [
-        (residual <= tolerance, "none"),
+        (residual <= np.maximum(tolerance, rounding), "none"),
         (mix < 1.0, "mix"),
         (agrees & limited, "limit"),
         (agrees & beyond, "out_of_reach"),

@@ -2,7 +2,12 @@
 
 The file layer checks types and ranges field by field; this module checks what only
 the whole project can tell: names, references, trees without cycles, chains whose
-bones really are a connected run. Messages read ``where: what``.
+bones really are a connected run. Messages read ``where: what``, with values in the
+file's units: the model holds radians, but angles are shown in degrees as written.
+
+Ranges are chosen so that what validates evaluates to finite numbers: lengths within
+the solver's range, scales bounded away from zero (an inverse space transform stays
+finite), bezier handles no larger than the values they shape.
 """
 from __future__ import annotations
 
@@ -11,20 +16,37 @@ import math
 import numpy as np
 
 from rigeditor.core.limits import LIMIT_STRATEGIES
+from rigeditor.core.twobone import MIN_LENGTH
 from rigeditor.model.project import CHARACTER, SOLVERS, WORLD, Project
 from rigeditor.model.timeline import INTERPOLATIONS, Channel, StepChannel
 
 
 MAX_MAGNITUDE = 1e9
 """Largest accepted magnitude of a length, position or angle (model units, radians):
-far beyond any rig, and it keeps every evaluation finite."""
+far beyond any rig, and it keeps every evaluation finite. Angles are bounded in
+radians (shown in degrees: 5.72958e+10)."""
+
+MIN_SCALE = 1e-6
+"""Smallest magnitude of a space's scale component, at every frame: the inverse of a
+space stays finite and a target carried into it stays within the solver's range."""
+
+SCALE_SAMPLES = 1_000_000
+"""Frames sampled at once when checking an animated scale over the timeline."""
 
 
-def _number(out, where, x, *, positive=False):
+def _shown(x, angle=False):
+    """A model value as the file writes it (angles in degrees), for messages."""
+    return f"{math.degrees(x):g} deg" if angle and math.isfinite(x) else f"{x:g}"
+
+
+def _number(out, where, x, *, positive=False, angle=False):
     if not math.isfinite(x) or abs(x) > MAX_MAGNITUDE:
-        out.append(f"{where}: must be a finite number of magnitude <= {MAX_MAGNITUDE:g}, got {x!r}")
+        out.append(f"{where}: must be a finite number of magnitude <= {_shown(MAX_MAGNITUDE, angle)}, "
+                   f"got {_shown(x, angle)}")
     elif positive and x <= 0:
         out.append(f"{where}: must be a finite number > 0, got {x!r}")
+    elif positive and x < MIN_LENGTH:
+        out.append(f"{where}: must be >= {MIN_LENGTH:g} (the shortest bone the solver takes), got {x:g}")
 
 
 def problems(project: Project) -> list[str]:
@@ -51,13 +73,9 @@ def problems(project: Project) -> list[str]:
         if s.parent != WORLD and s.parent not in space_names:
             out.append(f"{where}.parent: unknown space {s.parent!r}")
         _channel(out, f"{where}.position", s.position, 2)
-        _channel(out, f"{where}.rotation", s.rotation, 1)
+        _channel(out, f"{where}.rotation", s.rotation, 1, angle=True)
         _channel(out, f"{where}.scale", s.scale, 2)
-        for k, key in enumerate(s.scale.keys):
-            if 0.0 in key.value:
-                out.append(f"{where}.scale.keys[{k}].value: a scale of zero collapses the space")
-        if 0.0 in s.scale.default:
-            out.append(f"{where}.scale.default: a scale of zero collapses the space")
+        _scale(out, f"{where}.scale", s.scale, tl)
     out.extend(_cycles("spaces", {s.name: s.parent for s in project.spaces}, {WORLD}))
 
     bone_names = {b.name for b in project.bones}
@@ -66,10 +84,10 @@ def problems(project: Project) -> list[str]:
         _number(out, f"{where}.length", b.length, positive=True)
         for k, v in enumerate(b.rest_offset):
             _number(out, f"{where}.rest_offset[{k}]", v)
-        _number(out, f"{where}.rest_rotation", b.rest_rotation)
+        _number(out, f"{where}.rest_rotation", b.rest_rotation, angle=True)
         if b.parent is not None and b.parent not in bone_names:
             out.append(f"{where}.parent: unknown bone {b.parent!r}")
-        _channel(out, f"{where}.rotation", b.rotation, 1)
+        _channel(out, f"{where}.rotation", b.rotation, 1, angle=True)
     out.extend(_cycles("bones", {b.name: b.parent for b in project.bones}, {None}))
 
     all_spaces = space_names | {WORLD}
@@ -119,7 +137,8 @@ def _chain(out, where, c, project, bone_names, target_names, used):
             continue
         lo, hi = lim
         if not (math.isfinite(lo) and math.isfinite(hi)) or lo > hi:
-            out.append(f"{where}.limits[{k}]: must be finite (min, max) with min <= max, got {tuple(lim)}")
+            out.append(f"{where}.limits[{k}]: must be finite (min, max) with min <= max, "
+                       f"got ({_shown(lo, True)}, {_shown(hi, True)})")
     s = c.strategy
     if s.kind not in LIMIT_STRATEGIES:
         out.append(f"{where}.strategy.kind: must be one of {', '.join(LIMIT_STRATEGIES)}, got {s.kind!r}")
@@ -168,7 +187,30 @@ def _cycles(kind, parent_of, roots):
     return unique
 
 
-def _channel(out, where, ch: Channel, dim, *, lo=None, hi=None, values=None, stepped=False):
+def _scale(out, where, ch: Channel, tl):
+    """Every scale component keeps its magnitude >= MIN_SCALE: the keys, the default,
+    and (for an animated scale) every frame of the timeline, since an interpolation
+    between keys of opposite sign passes through zero."""
+    values = [("default", ch.default)] + [(f"keys[{k}].value", key.value) for k, key in enumerate(ch.keys)]
+    bad = [f"{where}.{w}: a scale component must have magnitude >= {MIN_SCALE:g} (a smaller one collapses "
+           f"the space), got {_shown(min(v, key=abs))}" for w, v in values
+           if len(v) == 2 and all(math.isfinite(x) for x in v) and min(map(abs, v)) < MIN_SCALE]
+    out.extend(bad)
+    if bad or not ch.keys or not (math.isfinite(tl.fps) and tl.end >= tl.start):
+        return
+    try:
+        for first in range(tl.start, tl.end + 1, SCALE_SAMPLES):
+            frames = np.arange(first, min(first + SCALE_SAMPLES, tl.end + 1))
+            small = np.flatnonzero(~(np.abs(ch.sample(frames)).min(axis=1) >= MIN_SCALE))
+            if small.size:
+                out.append(f"{where}: at frame {frames[small[0]]} a scale component's magnitude falls below "
+                           f"{MIN_SCALE:g} (keys of opposite sign, or a handle, take it through zero)")
+                return
+    except (ValueError, TypeError, IndexError):
+        return  # malformed keys: reported by the channel's own checks
+
+
+def _channel(out, where, ch: Channel, dim, *, lo=None, hi=None, values=None, stepped=False, angle=False):
     def check_value(w, v):
         if len(v) != dim:
             out.append(f"{w}: expected {dim} number(s), got {len(v)}")
@@ -177,7 +219,7 @@ def _channel(out, where, ch: Channel, dim, *, lo=None, hi=None, values=None, ste
             if not math.isfinite(x):
                 out.append(f"{w}: must be finite, got {x!r}")
             elif abs(x) > MAX_MAGNITUDE:
-                out.append(f"{w}: magnitude must be <= {MAX_MAGNITUDE:g}, got {x:g}")
+                out.append(f"{w}: magnitude must be <= {_shown(MAX_MAGNITUDE, angle)}, got {_shown(x, angle)}")
             elif lo is not None and not (lo <= x <= hi):
                 out.append(f"{w}: must be between {lo:g} and {hi:g}, got {x:g}")
             elif values is not None and x not in values:
@@ -201,6 +243,10 @@ def _channel(out, where, ch: Channel, dim, *, lo=None, hi=None, values=None, ste
             h = getattr(key, name)
             if h is not None and (len(h) != dim + 1 or not all(math.isfinite(x) for x in h)):
                 out.append(f"{w}.{name}: expected {dim + 1} finite numbers (dt, dv...), got {h!r}")
+            elif h is not None and max(map(abs, h[1:])) > MAX_MAGNITUDE:
+                # A bezier curve stays within its control points: bounded handles, bounded curve.
+                out.append(f"{w}.{name}: dv magnitude must be <= {_shown(MAX_MAGNITUDE, angle)}, "
+                           f"got {_shown(max(h[1:], key=abs), angle)}")
 
 
 def _steps(out, where, ch: StepChannel, allowed):

@@ -362,3 +362,17 @@ def test_straight_chain_bends_when_the_target_comes_back_along_its_line(solve):
         turns = sol.angles[i, 1:]
         assert np.all(turns > 0) and np.ptp(turns) < 1e-12
     assert np.abs(np.diff(sol.angles, axis=0)).max() < 1.0
+
+
+@pytest.mark.parametrize("scale", [1e-150, 1e-9, 1e149])
+@pytest.mark.parametrize("solver", [solve_ccd, solve_fabrik])
+def test_iterative_solvers_mean_the_same_at_every_scale(solver, scale):
+    # Guards are relative to the chain's length: the same chain drawn in another
+    # unit converges in the same iterations to the same relative residual.
+    lengths = np.array([1.0, 0.8, 0.6, 0.4])
+    targets = np.array([[1.5, 1.2], [0.3, 0.2], [-1.0, 0.5]])
+    unit = solver(lengths, np.zeros(2), targets, tolerance=1e-9, max_iterations=200)
+    scaled = solver(lengths * scale, np.zeros(2), targets * scale, tolerance=1e-9 * scale, max_iterations=200)
+    assert np.array_equal(unit.iterations, scaled.iterations)
+    assert np.all(scaled.residual <= 1e-9 * scale)
+    assert np.allclose(scaled.angles, unit.angles, atol=1e-9)

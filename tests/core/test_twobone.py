@@ -240,8 +240,9 @@ def test_vectorised_equals_one_frame_at_a_time():
     many = solve_two_bone(150, 125, [3, -4], targets, bend=bend, softness=10.0)
     for k in rng.integers(0, 50_000, 40):
         one = solve_two_bone(150, 125, [3, -4], targets[k], bend=bend[k], softness=10.0)
-        assert one.shoulder_angle == many.shoulder_angle[k]
-        assert np.array_equal(one.end, many.end[k])
+        # One frame takes a plain-Python path: the same math, equal to rounding.
+        assert float(one.shoulder_angle) == pytest.approx(many.shoulder_angle[k], abs=1e-12)
+        assert np.allclose(one.end, many.end[k], rtol=0, atol=1e-12 * 275)
 
 
 @pytest.mark.parametrize(
