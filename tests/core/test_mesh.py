@@ -7,7 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rigeditor.core.mesh import (
-    edges_of, inside, loop_area, mesh_from_alpha, min_angles, signed_areas, simplify_loop, trace_outline,
+    constrained_delaunay, edges_of, inside, loop_area, mesh_from_alpha, min_angles, refine, signed_areas,
+    simplify_loop, trace_outline,
 )
 from rigeditor.core.mesh.edit import add_vertex, delete_vertex, move_vertex
 from rigeditor.core.mesh.shapes import ExampleArm, limb_alpha
@@ -186,3 +187,57 @@ def test_deleting_a_hull_vertex_cuts_off_its_corner(arm):
 def test_deleting_an_interior_vertex_keeps_the_coverage(arm):
     cut = delete_vertex(arm, int(_interior(arm)[0]))
     assert signed_areas(cut.vertices, cut.triangles).sum() == pytest.approx(_shoelace_total(arm), rel=1e-12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 100_000), st.integers(5, 40), st.integers(0, 80))
+def test_constrained_triangulation_keeps_every_hull_edge_and_fills_the_polygon(seed, corners, n_inside):
+    # A random star-shaped polygon (sharp corners included) with random interior points:
+    # every hull edge must be an edge of the triangulation (recovered by flips when the
+    # plain Delaunay misses it) and the triangles must tile the polygon exactly.
+    rng = np.random.default_rng(seed)
+    angle = np.sort(rng.uniform(0, 2 * np.pi, corners))
+    angle = angle[np.r_[True, np.diff(angle) > 1e-3]]
+    radius = rng.uniform(10, 100, len(angle))
+    hull = np.stack([radius * np.cos(angle), radius * np.sin(angle)], axis=1)
+    gaps = np.diff(np.r_[angle, angle[0] + 2 * np.pi])
+    if len(hull) < 3 or gaps.max() >= np.pi * 0.99:  # star-shaped about the origin: simple
+        return
+    n = len(hull)
+    seg = np.stack([np.arange(n), (np.arange(n) + 1) % n], axis=1)
+    cand = rng.uniform(-100, 100, (n_inside, 2))
+    pts = np.vstack([hull, cand[inside(cand, hull, seg)]])
+    p, s, t = constrained_delaunay(pts, seg)
+    present = {tuple(e) for e in edges_of(t).tolist()}
+    assert all((min(a, b), max(a, b)) in present for a, b in s.tolist())
+    assert np.all(signed_areas(p, t) > 0)
+    assert signed_areas(p, t).sum() == pytest.approx(abs(loop_area(hull)), rel=1e-9)
+
+
+def test_refinement_reaches_the_minimum_angle_on_a_plain_polygon():
+    # A regular 12-gon (150 degree corners) with one off-centre point: plain Delaunay
+    # makes slivers, refinement must lift every angle to 25 degrees.
+    a = np.linspace(0, 2 * np.pi, 12, endpoint=False)
+    hull = np.stack([50 * np.cos(a), 50 * np.sin(a)], axis=1)
+    seg = np.stack([np.arange(12), (np.arange(12) + 1) % 12], axis=1)
+    pts = np.vstack([hull, [[47.0, 1.0]]])
+    _, _, t0 = constrained_delaunay(pts, seg)
+    assert min_angles(pts, t0).min() < 10
+    p, s, t = refine(pts, seg, min_angle=25.0)
+    assert min_angles(p, t).min() >= 25.0
+    assert signed_areas(p, t).sum() == pytest.approx(loop_area(hull), rel=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_random_blobs_mesh_to_quality_and_exact_coverage(seed):
+    # Smoothed noise, thresholded: islands, holes, wiggly outlines, sharp corners.
+    from scipy.ndimage import gaussian_filter
+
+    rng = np.random.default_rng(seed)
+    a = gaussian_filter(rng.normal(size=(96, 96)), rng.uniform(3, 8))
+    a = (a > np.quantile(a, rng.uniform(0.3, 0.7))).astype(float)
+    m = mesh_from_alpha(a, tolerance=rng.uniform(0.5, 2.5), spacing=rng.uniform(5, 15))
+    area = signed_areas(m.vertices, m.triangles)
+    assert np.all(area > 0)
+    assert area.sum() == pytest.approx(_shoelace_total(m), rel=1e-9)
+    assert np.all(min_angles(m.vertices, m.triangles)[np.sqrt(area) > 0.5] >= 25.0)

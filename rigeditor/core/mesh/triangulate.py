@@ -67,37 +67,46 @@ def _cross(o, a, b):
     return (a[..., 0] - o[..., 0]) * (b[..., 1] - o[..., 1]) - (a[..., 1] - o[..., 1]) * (b[..., 0] - o[..., 0])
 
 
+def _crosses(p, a, b, u, v):
+    """Do segments a-b and u-v cross at a point interior to both?"""
+    return (_cross(p[a], p[b], p[u]) * _cross(p[a], p[b], p[v]) < 0) and (
+        _cross(p[u], p[v], p[a]) * _cross(p[u], p[v], p[b]) < 0)
+
+
 def _recover_segment(p, t, a, b):
-    """Flip edges crossing a-b until a-b is an edge of ``t``. Returns t, or None when a
-    point lies on the open segment a-b (the caller splits the segment there)."""
+    """Flip edges crossing a-b until a-b is an edge of ``t`` (Sloan 1993: a queue of the
+    crossing edges; a non-convex quad waits at the back, a new edge that still crosses
+    joins it). Returns t, or None when a point lies on the open segment a-b (the caller
+    splits the segment there)."""
     pa, pb = p[a], p[b]
-    for _ in range(4 * len(t) + 8):
-        e = np.concatenate([t[:, [0, 1]], t[:, [1, 2]], t[:, [2, 0]]])
-        if np.any(((e[:, 0] == a) & (e[:, 1] == b)) | ((e[:, 0] == b) & (e[:, 1] == a))):
-            return t
-        u, v = p[e[:, 0]], p[e[:, 1]]
-        d1, d2 = _cross(pa, pb, u), _cross(pa, pb, v)
-        d3, d4 = _cross(u, v, pa[None]), _cross(u, v, pb[None])
-        crossing = np.nonzero((d1 * d2 < 0) & (d3 * d4 < 0))[0]
-        if len(crossing) == 0:
+    e = np.concatenate([t[:, [0, 1]], t[:, [1, 2]], t[:, [2, 0]]])
+    u, v = p[e[:, 0]], p[e[:, 1]]
+    d1, d2 = _cross(pa, pb, u), _cross(pa, pb, v)
+    d3, d4 = _cross(u, v, pa[None]), _cross(u, v, pb[None])
+    hit = e[(d1 * d2 < 0) & (d3 * d4 < 0)]
+    queue = list({(min(i, j), max(i, j)) for i, j in hit.tolist()})
+    if not queue:
+        return None
+    t = t.copy()
+    waited = 0
+    while queue:
+        i, j = queue.pop(0)
+        has_i, has_j = np.any(t == i, axis=1), np.any(t == j, axis=1)
+        pair = np.nonzero(has_i & has_j)[0]
+        if len(pair) != 2:
             return None
-        tri_of = np.tile(np.arange(len(t)), 3)
-        for k in crossing:  # flip the first crossing edge whose quad is convex
-            i, j = e[k]
-            owners = tri_of[((e[:, 0] == j) & (e[:, 1] == i))]
-            if len(owners) != 1:
-                continue
-            t1, t2 = tri_of[k], owners[0]
-            q1 = int(t[t1][(t[t1] != i) & (t[t1] != j)][0])
-            q2 = int(t[t2][(t[t2] != i) & (t[t2] != j)][0])
-            if _cross(p[q1], p[q2], p[i]) * _cross(p[q1], p[q2], p[j]) < 0:
-                t = t.copy()
-                t[t1], t[t2] = (q1, q2, j), (q2, q1, i)
-                t = _orient(p, t)
-                break
-        else:
-            return None
-    return None
+        q1, q2 = (int(t[k][(t[k] != i) & (t[k] != j)][0]) for k in pair)
+        if _cross(p[q1], p[q2], p[i]) * _cross(p[q1], p[q2], p[j]) >= 0:  # not convex: later
+            queue.append((i, j))
+            waited += 1
+            if waited > 2 * len(queue) + 2:
+                return None
+            continue
+        waited = 0
+        t[pair[0]], t[pair[1]] = (q1, q2, i), (q2, q1, j)
+        if _crosses(p, a, b, q1, q2):
+            queue.append((min(q1, q2), max(q1, q2)))
+    return _orient(p, t)
 
 
 def constrained_delaunay(points, segments):
@@ -189,6 +198,7 @@ def refine(points, segments, min_angle=25.0, min_edge=0.5, max_rounds=40):
             break
         order = np.argsort(ang[bad])
         cand, csize = cent[bad][order], size[bad][order]
+        bad_tris = t[bad][order]
         # Encroachment: a candidate inside a hull edge's diametral circle splits that edge.
         mid = 0.5 * (p[s[:, 0]] + p[s[:, 1]])
         half = 0.5 * np.hypot(*(p[s[:, 1]] - p[s[:, 0]]).T)
@@ -197,12 +207,19 @@ def refine(points, segments, min_angle=25.0, min_edge=0.5, max_rounds=40):
         split = set()
         add = []
         inside_mask = inside(cand, p, s)
+        seg_of = {(min(a, b), max(a, b)): j for j, (a, b) in enumerate(s.tolist())}
         for k, idx in enumerate(near):
             hit = [j for j in idx if np.hypot(*(cand[k] - mid[j])) < half[j] and half[j] > min_edge]
             if hit:
                 split.update(hit)
             elif inside_mask[k]:
                 add.append(k)
+            else:  # outside yet encroaching nothing: a sliver along the hull; split the hull
+                tri = bad_tris[k].tolist()  # edge it lies on (the longest), else the nearest
+                own = [seg_of[e] for e in ((min(tri[i], tri[i - 1]), max(tri[i], tri[i - 1])) for i in range(3)) if e in seg_of]
+                j = max(own, key=lambda j: half[j]) if own else int(tree.query(cand[k])[1])
+                if half[j] > min_edge:
+                    split.add(j)
         add = np.array(add, np.int64)
         if len(add):
             add = add[_thin(cand[add], csize[add], p)]
