@@ -55,6 +55,8 @@ def skin_operator(vertices, indices, weights, n_bones):
     idx, w = np.asarray(indices, np.int64), np.asarray(weights, float)
     if idx.shape != w.shape or idx.shape[0] != len(v):
         raise ValueError(f"skin_operator: indices {idx.shape} and weights {w.shape} must be (V={len(v)}, k)")
+    if not (np.all(np.isfinite(v)) and np.all(np.isfinite(w))):
+        raise ValueError("skin_operator: vertices or weights contain NaN or inf")
     if len(idx) and (idx.min() < 0 or idx.max() >= n_bones):
         raise ValueError(f"skin_operator: bone index out of range 0..{n_bones - 1}")
     g = np.zeros((n_bones, 2, 3, len(v), 2))
@@ -92,13 +94,18 @@ def deform_chunks(operator, skins, chunk_bytes=32 << 20):
         yield start, out.reshape(len(rows), n_out // 2, 2)
 
 
-def area_ratios(bind_vertices, deformed, triangles):
-    """Deformed over bind signed area per triangle (…, F); negative = flipped. A triangle
-    with no bind area (below 1e-12 of the mean) reports 1: it has nothing to lose."""
+def _bind_areas(bind_vertices, triangles):
+    """Bind signed areas and which are usable (above 1e-12 of the mean): a triangle with
+    no bind area reports a ratio of 1, it has nothing to lose."""
     bind = signed_areas(bind_vertices, triangles)
     ok = np.abs(bind) > 1e-12 * max(float(np.mean(np.abs(bind))) if len(bind) else 0.0, 1e-300)
-    now = signed_areas(deformed, triangles)
-    return np.where(ok, now / np.where(ok, bind, 1.0), 1.0)
+    return np.where(ok, bind, 1.0), ok
+
+
+def area_ratios(bind_vertices, deformed, triangles):
+    """Deformed over bind signed area per triangle (…, F); negative = flipped."""
+    bind, ok = _bind_areas(bind_vertices, triangles)
+    return np.where(ok, signed_areas(deformed, triangles) / bind, 1.0)
 
 
 def collapse_flags(ratios, threshold=COLLAPSE_RATIO):
@@ -119,9 +126,8 @@ def worst_area_ratio(bind_vertices, triangles, operator, skins, chunk_bytes=32 <
     """Per frame: the smallest area ratio and its triangle, (F,) floats and (F,) ints,
     walking the range in blocks (no frame axis of vertices is ever held whole)."""
     s = np.asarray(skins, float).reshape(len(skins), -1)
-    bind = signed_areas(bind_vertices, triangles)
-    ok = np.abs(bind) > 1e-12 * max(float(np.mean(np.abs(bind))) if len(bind) else 0.0, 1e-300)
-    inv_bind = np.where(ok, 0.5 / np.where(ok, bind, 1.0), 0.0)
+    bind, ok = _bind_areas(bind_vertices, triangles)
+    inv_bind = np.where(ok, 0.5 / bind, 0.0)
     h = edge_operator(operator, triangles)
     n_t = len(bind)
     n = max(1, min(len(s), int(chunk_bytes // (h.shape[1] * 8))))

@@ -157,6 +157,8 @@ def automatic_weights(vertices, triangles, bones, blend_width=0.0, handle_radius
     bn = np.asarray(bones, float).reshape(-1, 2, 2)
     if len(bn) == 0:
         raise ValueError("automatic_weights: no bones picked")
+    if not (np.all(np.isfinite(v)) and np.all(np.isfinite(bn))):
+        raise ValueError("automatic_weights: vertices or bones contain NaN or inf")
     if blend_width < 0 or not np.isfinite(blend_width):
         raise ValueError(f"automatic_weights: blend_width {blend_width} must be >= 0")
     if handle_radius is None:

@@ -122,6 +122,8 @@ def test_bad_layouts_are_clear_errors():
         skin_operator(v, np.zeros((3, 4), int), np.zeros((3, 3)), 2)
     with pytest.raises(ValueError, match="out of range 0..1"):
         skin_operator(v, np.full((3, 4), 2), np.zeros((3, 4)), 2)
+    with pytest.raises(ValueError, match="NaN"):
+        skin_operator(np.full((3, 2), np.nan), np.zeros((3, 4), int), np.zeros((3, 4)), 2)
     with pytest.raises(ValueError, match="bone 1 is singular"):
         skin_transforms(np.zeros((2, 2, 3)), np.array([np.eye(3)[:2], np.zeros((2, 3))]))
 
