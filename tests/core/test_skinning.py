@@ -1,6 +1,10 @@
 """Linear blend skinning over vertices and frames, and the seam (area ratio) diagnostics."""
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -191,3 +195,12 @@ def test_a_blend_width_keeps_the_folded_elbow_from_collapsing(arm_mesh):
                   for a, b in ExampleArm.bones], axis=1)
     rigid = _fold_at_elbow(arm_mesh, np.eye(3)[d.argmin(axis=1)], degrees)
     assert rigid[-1] < 0
+
+
+def test_importing_the_mesh_modules_leaves_scipy_unloaded():
+    # The editor starts in under 2 s: scipy (0.3-0.5 s) loads only when a mesh is built.
+    code = ("import sys, rigeditor.core.mesh, rigeditor.core.mesh.edit, rigeditor.core.weights, "
+            "rigeditor.core.skinning; print(any(m.split('.')[0] == 'scipy' for m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=Path(__file__).resolve().parents[2])
+    assert out.stdout.strip() == "False"
