@@ -1,0 +1,262 @@
+"""Skin weights over a triangle mesh: bounded biharmonic weights, influence limits and
+painting.
+
+Weights are dense (V, B) arrays (vertex, bone), non-negative, each row summing to 1 with
+at most ``MAX_INFLUENCES`` non-zeros; :func:`to_padded` gives the (V, 4) index/weight
+layout skinning reads. Bones are 2D segments (B, 2, 2): head, tail, in the mesh's units.
+
+Automatic weights follow Jacobson et al. 2011, "Bounded biharmonic weights for real-time
+deformation": for each bone j, minimise ½ wᵀ K M⁻¹ K w (K the cotangent Laplacian, M the
+lumped mass matrix) with w = 1 on j's handle vertices, 0 on the other bones' handles and
+0 <= w <= 1, then normalise. The energy lives on the mesh, so weight spreads along the
+surface: across a gap in the artwork there are no triangles and nothing leaks. The box
+constraints are solved by a primal active set over sparse LU solves (scipy).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = [
+    "MAX_INFLUENCES", "cotangent_laplacian", "lumped_mass", "bone_handles", "bounded_biharmonic",
+    "automatic_weights", "limit_influences", "to_padded", "from_padded", "brush_falloff", "paint",
+    "vertex_neighbours",
+]
+
+MAX_INFLUENCES = 4
+
+
+def cotangent_laplacian(vertices, triangles):
+    """Positive semi-definite cotangent Laplacian K (V, V), scipy.sparse CSC:
+    K_ij = -½(cot α_ij + cot β_ij) on edges, rows sum to zero."""
+    import scipy.sparse as sp
+
+    v, t = np.asarray(vertices, float), np.asarray(triangles, np.int64)
+    n = len(v)
+    rows, cols, vals = [], [], []
+    for k in range(3):  # the angle at corner k faces edge (k+1, k+2)
+        i, j, o = t[:, (k + 1) % 3], t[:, (k + 2) % 3], t[:, k]
+        u, w = v[i] - v[o], v[j] - v[o]
+        cross = np.abs(u[:, 0] * w[:, 1] - u[:, 1] * w[:, 0])
+        cot = np.sum(u * w, axis=1) / np.maximum(cross, 1e-300)
+        rows += [i, j]
+        cols += [j, i]
+        vals += [-0.5 * cot, -0.5 * cot]
+    off = sp.coo_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))), shape=(n, n)).tocsr()
+    return (off - sp.diags(np.asarray(off.sum(axis=1)).ravel())).tocsc()
+
+
+def lumped_mass(vertices, triangles):
+    """Barycentric lumped mass: a third of each incident triangle's area per vertex (V,)."""
+    v, t = np.asarray(vertices, float), np.asarray(triangles, np.int64)
+    a, b, c = v[t[:, 0]], v[t[:, 1]], v[t[:, 2]]
+    area = 0.5 * np.abs((b[:, 0] - a[:, 0]) * (c[:, 1] - a[:, 1]) - (b[:, 1] - a[:, 1]) * (c[:, 0] - a[:, 0]))
+    return np.bincount(t.ravel(), weights=np.repeat(area / 3.0, 3), minlength=len(v))
+
+
+def _segment_distance(points, bones):
+    """Distance (N, B) from each point to each bone segment."""
+    a, b = bones[:, 0], bones[:, 1]
+    ab = b - a
+    rel = points[:, None, :] - a[None]
+    t = np.clip(np.sum(rel * ab[None], axis=2) / np.maximum(np.sum(ab * ab, axis=1), 1e-300), 0.0, 1.0)
+    return np.hypot(*np.moveaxis(rel - t[..., None] * ab[None], 2, 0))
+
+
+def bone_handles(vertices, bones, radius, blend_width=0.0, joint_tolerance=1e-6):
+    """Handle label per vertex (V,): the bone whose segment lies within ``radius`` (nearest
+    wins), or -1. At a joint (a bone end shared with another bone's end, within
+    ``joint_tolerance``), vertices within ``blend_width / 2`` of the joint are left free, so
+    the transition between the two bones spreads over about ``blend_width`` (units of the
+    vertices, >= 0). A bone with no vertex in reach takes its nearest vertex."""
+    v, bn = np.asarray(vertices, float), np.asarray(bones, float).reshape(-1, 2, 2)
+    d = _segment_distance(v, bn)
+    label = np.where(d.min(axis=1) <= radius, d.argmin(axis=1), -1)
+    ends = bn.reshape(-1, 2)
+    shared = np.hypot(*(ends[:, None] - ends[None]).transpose(2, 0, 1)) <= joint_tolerance
+    owner = np.repeat(np.arange(len(bn)), 2)
+    joints = ends[np.any(shared & (owner[:, None] != owner[None]), axis=1)]
+    if len(joints) and blend_width > 0:
+        near = np.hypot(*(v[:, None] - joints[None]).transpose(2, 0, 1)).min(axis=1) < 0.5 * blend_width
+        label[near] = -1
+    for j in range(len(bn)):
+        if not np.any(label == j):
+            free = np.where(label == -1, d[:, j], np.inf)
+            label[int(np.argmin(free if np.isfinite(free).any() else d[:, j]))] = j
+    return label
+
+
+def bounded_biharmonic(vertices, triangles, handles, max_iterations=60, tolerance=1e-9):
+    """Bounded biharmonic weights (V, B) for handle labels (V,) in -1..B-1, before
+    normalisation. Each column solves min ½ wᵀ K M⁻¹ K w, w = 1 / 0 on the handles,
+    0 <= w <= 1, by a primal active set: fix the violated bounds, release those whose
+    multiplier has the wrong sign, until the KKT conditions hold to ``tolerance``
+    (relative). Vertices of a mesh component without handles get zero (the caller
+    decides). Returns (weights, iterations per bone)."""
+    import scipy.sparse as sp
+    from scipy.sparse.csgraph import connected_components
+
+    v, t = np.asarray(vertices, float), np.asarray(triangles, np.int64)
+    labels = np.asarray(handles, np.int64)
+    n, nb = len(v), int(labels.max()) + 1 if len(labels) else 0
+    k = cotangent_laplacian(v, t)
+    mass = lumped_mass(v, t)
+    used = mass > 0
+    q = (k @ sp.diags(np.where(used, 1.0 / np.where(used, mass, 1.0), 0.0)) @ k).tocsc()
+    _, comp = connected_components(abs(k) > 0, directed=False)
+    anchored = np.isin(comp, np.unique(comp[labels >= 0])) & used
+    weights = np.zeros((n, nb))
+    iterations = []
+    scale = float(abs(q).max()) or 1.0
+    for j in range(nb):
+        target = np.where(labels == j, 1.0, 0.0)
+        fixed = (labels >= 0) | ~anchored
+        lower = np.zeros(n, bool)
+        upper = np.zeros(n, bool)
+        w = target.copy()
+        for it in range(1, max_iterations + 1):
+            w = _solve_dirichlet(q, fixed | lower | upper, np.where(upper, 1.0, np.where(lower, 0.0, target)))
+            free = ~(fixed | lower | upper)
+            grad = q @ w
+            new_lo = free & (w < -tolerance)
+            new_hi = free & (w > 1 + tolerance)
+            release = (lower & (grad < -tolerance * scale)) | (upper & (grad > tolerance * scale))
+            if not (new_lo.any() or new_hi.any() or release.any()):
+                break
+            lower = (lower | new_lo) & ~release
+            upper = (upper | new_hi) & ~release
+        iterations.append(it)
+        weights[:, j] = np.clip(w, 0.0, 1.0)
+    return weights, iterations
+
+
+def _solve_dirichlet(q, known, values):
+    from scipy.sparse.linalg import splu
+
+    w = values.astype(float).copy()
+    free = np.nonzero(~known)[0]
+    if len(free):
+        kn = np.nonzero(known)[0]
+        rhs = -(q[free][:, kn] @ values[kn])
+        w[free] = splu(q[free][:, free].tocsc()).solve(rhs)
+    return w
+
+
+def automatic_weights(vertices, triangles, bones, blend_width=0.0, handle_radius=None,
+                      prune=1e-3, max_influences=MAX_INFLUENCES):
+    """Automatic skin weights (V, B) for bone segments (B, 2, 2) over a mesh.
+
+    blend_width: how far (mesh units, >= 0) the transition between two bones spreads at
+    their shared joint. handle_radius: vertices this close to a bone are bound to it
+    rigidly (default: 0.75 x the mean edge length). Weights below ``prune`` are dropped;
+    at most ``max_influences`` per vertex; rows sum to 1. A mesh component no handle
+    reaches follows its nearest bone.
+    """
+    from .mesh import edges_of
+
+    v, t = np.asarray(vertices, float), np.asarray(triangles, np.int64)
+    bn = np.asarray(bones, float).reshape(-1, 2, 2)
+    if len(bn) == 0:
+        raise ValueError("automatic_weights: no bones picked")
+    if not (np.all(np.isfinite(v)) and np.all(np.isfinite(bn))):
+        raise ValueError("automatic_weights: vertices or bones contain NaN or inf")
+    if blend_width < 0 or not np.isfinite(blend_width):
+        raise ValueError(f"automatic_weights: blend_width {blend_width} must be >= 0")
+    if handle_radius is None:
+        e = edges_of(t)
+        handle_radius = 0.75 * float(np.mean(np.hypot(*(v[e[:, 1]] - v[e[:, 0]]).T)))
+    labels = bone_handles(v, bn, handle_radius, blend_width)
+    w, _ = bounded_biharmonic(v, t, labels)
+    orphan = w.sum(axis=1) <= 0
+    if orphan.any():
+        w[orphan, _segment_distance(v[orphan], bn).argmin(axis=1)] = 1.0
+    return limit_influences(w, max_influences, prune)
+
+
+def limit_influences(weights, max_influences=MAX_INFLUENCES, prune=0.0):
+    """Keep each row's ``max_influences`` largest weights above ``prune``, clip negatives,
+    renormalise to sum 1 (a row left empty keeps its largest original entry)."""
+    w = np.clip(np.asarray(weights, float), 0.0, None)
+    if w.shape[1] > max_influences:
+        cut = np.argsort(-w, axis=1, kind="stable")[:, max_influences:]
+        np.put_along_axis(w, cut, 0.0, axis=1)
+    total = w.sum(axis=1, keepdims=True)
+    w = np.where(w >= prune * np.maximum(total, 1e-300), w, 0.0)
+    total = w.sum(axis=1, keepdims=True)
+    empty = total[:, 0] <= 0
+    if empty.any():
+        w[empty, np.argmax(np.asarray(weights, float)[empty], axis=1)] = 1.0
+        total = w.sum(axis=1, keepdims=True)
+    return w / total
+
+
+def to_padded(weights, k=MAX_INFLUENCES):
+    """Dense (V, B) -> (indices (V, k) int, weights (V, k)), largest first, zero-padded
+    (padding points at bone 0 with weight 0)."""
+    w = np.asarray(weights, float)
+    order = np.argsort(-w, axis=1, kind="stable")[:, :k]
+    vals = np.take_along_axis(w, order, axis=1)
+    if w.shape[1] < k:
+        pad = k - w.shape[1]
+        order = np.pad(order, ((0, 0), (0, pad)))
+        vals = np.pad(vals, ((0, 0), (0, pad)))
+    return np.where(vals > 0, order, 0), vals
+
+
+def from_padded(indices, weights, bones):
+    """(V, k) indices and weights -> dense (V, bones)."""
+    idx, w = np.asarray(indices, np.int64), np.asarray(weights, float)
+    out = np.zeros((len(idx), bones))
+    np.add.at(out, (np.repeat(np.arange(len(idx)), idx.shape[1]), idx.ravel()), w.ravel())
+    return out
+
+
+def vertex_neighbours(triangles, n_vertices):
+    """Row-normalised adjacency (V, V) sparse: row i averages i's mesh neighbours."""
+    import scipy.sparse as sp
+    from .mesh import edges_of
+
+    e = edges_of(triangles)
+    a = sp.coo_matrix((np.ones(2 * len(e)), (np.r_[e[:, 0], e[:, 1]], np.r_[e[:, 1], e[:, 0]])), shape=(n_vertices,) * 2).tocsr()
+    deg = np.asarray(a.sum(axis=1)).ravel()
+    return sp.diags(1.0 / np.maximum(deg, 1.0)) @ a
+
+
+def brush_falloff(vertices, centre, radius):
+    """Smooth brush profile (V,) in [0, 1]: (1 - (d/r)²)² inside the radius, 0 outside."""
+    if radius <= 0:
+        raise ValueError(f"brush radius {radius} must be > 0")
+    d2 = np.sum((np.asarray(vertices, float) - np.asarray(centre, float)) ** 2, axis=1) / radius**2
+    return np.where(d2 < 1.0, (1.0 - d2) ** 2, 0.0)
+
+
+def paint(weights, vertices, triangles, bone, centre, radius, strength, mode="add",
+          max_influences=MAX_INFLUENCES):
+    """One brush dab; returns new weights (V, B), normalised, <= ``max_influences``.
+
+    mode "add" moves ``bone``'s weight towards 1 by ``strength`` x falloff (0..1) of the
+    gap, "subtract" scales it towards 0; the other bones share the difference in
+    proportion to their weights (a vertex never loses its last influence). "smooth" blends
+    every bone's weight towards the mean of the vertex's mesh neighbours.
+    """
+    w = np.asarray(weights, float).copy()
+    if not 0 <= strength <= 1:
+        raise ValueError(f"paint: strength {strength} must be in 0..1")
+    f = strength * brush_falloff(vertices, centre, radius)
+    if mode == "smooth":
+        mean = vertex_neighbours(triangles, len(w)) @ w
+        w = (1 - f)[:, None] * w + f[:, None] * mean
+    elif mode in ("add", "subtract"):
+        if not 0 <= bone < w.shape[1]:
+            raise ValueError(f"paint: bone {bone} out of range 0..{w.shape[1] - 1}")
+        old = w[:, bone]
+        new = old + f * (1 - old) if mode == "add" else old * (1 - f)
+        rest = 1.0 - old
+        others = np.delete(np.arange(w.shape[1]), bone)
+        has_rest = rest > 1e-12
+        new = np.where(has_rest | (mode == "add"), new, old)  # nothing to hand the weight to
+        scale = np.where(has_rest, (1.0 - new) / np.where(has_rest, rest, 1.0), 0.0)
+        w[:, others] *= scale[:, None]
+        w[:, bone] = new
+    else:
+        raise ValueError(f"paint: unknown mode {mode!r} (add, subtract, smooth)")
+    return limit_influences(w, max_influences)
