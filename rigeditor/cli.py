@@ -139,7 +139,7 @@ def _bake(args) -> int:
             export_curves_json(project, bake, out, radians=args.radians, tolerance_deg=args.tolerance,
                                progress=stage)
         elif fmt == "spine":
-            export_spine_json(project, bake, out, progress=stage)
+            export_spine_json(project, bake, out, progress=stage, images=Path(args.project).parent)
         else:
             _qt_offscreen()
             from rigeditor.app.plot_export import plot_png
