@@ -55,3 +55,30 @@ def encode_png(rgba: np.ndarray) -> bytes:
     buf = io.BytesIO()
     Image.fromarray(np.ascontiguousarray(rgba), "RGBA").save(buf, format="PNG", optimize=False)
     return buf.getvalue()
+
+
+def image_problems(project: Project, base) -> list[str]:
+    """Missing images, then images that exist but cannot be read, one line each."""
+    out = missing_images(project, base)
+    for i, slot in enumerate(project.art.slots):
+        for k, a in enumerate(slot.attachments):
+            file = image_file(base, a.path)
+            if file.is_file():
+                try:
+                    read_rgba(file)
+                except ProjectFileError as exc:
+                    out.append(f"slots[{i}].attachments[{k}].path: {a.path}: {exc.problems[0]}")
+    return out
+
+
+def alpha_masks(project: Project, base, threshold: int = 128) -> dict:
+    """{(slot, attachment): (rows, cols) bool, alpha >= threshold}; images that are
+    missing or unreadable are left out (the crack check takes their rectangle)."""
+    out = {}
+    for slot in project.art.slots:
+        for a in slot.attachments:
+            try:
+                out[(slot.name, a.name)] = read_rgba(image_file(base, a.path))[..., 3] >= threshold
+            except ProjectFileError:
+                pass
+    return out
