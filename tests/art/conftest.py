@@ -4,24 +4,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-
-def paint_png(path: Path, width: int, height: int, seed: int = 0, margin: int = 0) -> np.ndarray:
-    """Write an RGBA PNG: an opaque rounded blob with ``margin`` transparent pixels
-    around it; returns the pixels (height, width, 4)."""
-    from PIL import Image
-
-    rng = np.random.default_rng(seed)
-    px = np.zeros((height, width, 4), dtype=np.uint8)
-    px[margin:height - margin, margin:width - margin, :3] = rng.integers(40, 220, 3)
-    px[margin:height - margin, margin:width - margin, 3] = 255
-    path.parent.mkdir(parents=True, exist_ok=True)
-    Image.fromarray(px, "RGBA").save(path)
-    return px
+from art_files import paint_png  # noqa: E402
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from conftest import paint_png
+from art_files import paint_png
 from rigeditor.cli import main
 from rigeditor.io import load_project
 
