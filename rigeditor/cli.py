@@ -200,7 +200,8 @@ def _render(args) -> int:
     _qt_offscreen()
     from rigeditor.app.render import render_png
 
-    export_write(out, render_png(bake, bake.index(args.frame), size=size))
+    export_write(out, render_png(bake, bake.index(args.frame), size=size,
+                                 art=(project, Path(args.project).parent)))
     return 0
 
 

@@ -33,8 +33,9 @@ def offscreen_app():
     return QApplication.instance() or QApplication(["rigeditor"])
 
 
-def render_image(bake, index: int, size=(800, 600)) -> QImage:
-    """Frame ``index`` (a row of the bake) drawn into a new ``size`` (w, h) image."""
+def render_image(bake, index: int, size=(800, 600), art=None) -> QImage:
+    """Frame ``index`` (a row of the bake) drawn into a new ``size`` (w, h) image.
+    art: (project, folder of the project file) to draw the pictures under the bones."""
     offscreen_app()
     w, h = size
     image = QImage(w, h, QImage.Format.Format_ARGB32)
@@ -42,6 +43,13 @@ def render_image(bake, index: int, size=(800, 600)) -> QImage:
     to_px = _fit(bake, index, w, h)
     p = QPainter(image)
     p.setRenderHint(QPainter.RenderHint.Antialiasing)
+    if art is not None and bake.art is not None:
+        from rigeditor.app.art_paint import ImageCache, draw_art
+
+        def to_device(pts):
+            return np.array([[q.x(), q.y()] for q in map(to_px, np.asarray(pts).reshape(-1, 2))])
+
+        draw_art(p, art[0], bake.art, index, to_device, art[1], ImageCache())
     for cb in bake.chains.values():
         _reach(p, cb, index, to_px)
     for k in range(len(bake.bones)):
@@ -55,9 +63,9 @@ def render_image(bake, index: int, size=(800, 600)) -> QImage:
     return image
 
 
-def render_png(bake, index: int, size=(800, 600)) -> bytes:
+def render_png(bake, index: int, size=(800, 600), art=None) -> bytes:
     """:func:`render_image` as PNG file bytes."""
-    return png_bytes(render_image(bake, index, size))
+    return png_bytes(render_image(bake, index, size, art))
 
 
 def png_bytes(image: QImage) -> bytes:
@@ -74,6 +82,9 @@ def _fit(bake, index, w, h):
     """Model (x, y) -> image QPointF, fitting the whole bake with a margin, y flipped."""
     points = [bake.joint_world.reshape(-1, 2), bake.tip_world.reshape(-1, 2)]
     points += [cb.target_world for cb in bake.chains.values()]
+    if bake.art is not None:
+        shown = bake.art.attachment >= 0
+        points.append(bake.art.corners[shown].reshape(-1, 2))
     pts = np.concatenate(points)
     lo, hi = pts.min(axis=0), pts.max(axis=0)
     span = np.maximum(hi - lo, 1e-9)
