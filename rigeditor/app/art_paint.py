@@ -63,9 +63,9 @@ def _tinted(image: QImage, tint) -> QImage:
     return out
 
 
-def draw_art(painter: QPainter, project, art, row: int, to_device, base: Path | None,
+def draw_art(painter: QPainter, project, row, to_device, base: Path | None,
              cache: ImageCache, *, dim: bool = False, slots=None) -> None:
-    """Draw the pictures of Bake row ``row`` (``art`` = bake.art) back to front.
+    """Draw the pictures of one Bake row (``row`` = bake.art.row(i)) back to front.
 
     to_device: (K, 2) world points -> (K, 2) device points (affine). base: the project
     file's folder (None: unsaved, every picture is a placeholder). slots: columns to
@@ -74,16 +74,16 @@ def draw_art(painter: QPainter, project, art, row: int, to_device, base: Path | 
     painter.save()
     try:
         painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
-        for s in art.drawn(row):
+        for s in row.drawn():
             if slots is not None and s not in slots:
                 continue
             slot = project.art.slots[s]
-            a = slot.attachments[int(art.attachment[row, s])]
-            world = [float(np.asarray(f)[row, s]) for f in art.image_world.fields()]
+            a = slot.attachments[int(row.attachment[s])]
+            world = row.image_world[s].tolist()
             image = cache.get(None if base is None else Path(base) / Path(*a.path.split("/")), a.tint)
             opacity = a.tint[3] * a.opacity * (DIM_OPACITY if dim else 1.0)
             if image is None:
-                _placeholder(painter, art.corners[row, s], to_device, a.path)
+                _placeholder(painter, row.corners[s], to_device, a.path)
                 continue
             painter.setOpacity(opacity)
             painter.setTransform(_image_to_device(world, to_device, a, image))
@@ -112,7 +112,7 @@ def _placeholder(painter: QPainter, corners, to_device, path: str) -> None:
     painter.resetTransform()
     painter.setOpacity(1.0)
     painter.setPen(QPen(PLACEHOLDER, 1.5, Qt.PenStyle.DashLine))
-    painter.setBrush(QColor(255, 122, 122, 40))
+    painter.setBrush(QColor(255, 122, 122, 60))
     painter.drawPolygon(polygon(dev))
     lo, hi = dev.min(axis=0), dev.max(axis=0)
     painter.setFont(QFont("Sans", 9))

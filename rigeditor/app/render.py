@@ -49,7 +49,7 @@ def render_image(bake, index: int, size=(800, 600), art=None) -> QImage:
         def to_device(pts):
             return np.array([[q.x(), q.y()] for q in map(to_px, np.asarray(pts).reshape(-1, 2))])
 
-        draw_art(p, art[0], bake.art, index, to_device, art[1], ImageCache())
+        draw_art(p, art[0], bake.art.row(index), to_device, art[1], ImageCache())
     for cb in bake.chains.values():
         _reach(p, cb, index, to_px)
     for k in range(len(bake.bones)):

@@ -37,7 +37,27 @@ class ArtBake:
 
     def drawn(self, i: int) -> list[int]:
         """Slot columns drawn at row ``i``, back to front (slots showing nothing left out)."""
-        return [int(s) for s in self.order[i] if self.attachment[i, s] >= 0]
+        return self.row(i).drawn()
+
+    def row(self, i: int) -> "ArtRow":
+        """Everything drawn at row ``i``."""
+        return ArtRow(self.attachment[i], np.stack([np.broadcast_to(np.asarray(f)[i], (len(self.slots),))
+                                                    for f in self.image_world.fields()], axis=-1),
+                      self.corners[i], self.order[i])
+
+
+@dataclass(frozen=True)
+class ArtRow:
+    """One frame of an ArtBake: attachment (S,), image_world (S, 6) affine fields
+    (a, b, c, d, tx, ty), corners (S, 4, 2), order (S,) back to front."""
+
+    attachment: np.ndarray
+    image_world: np.ndarray
+    corners: np.ndarray
+    order: np.ndarray
+
+    def drawn(self) -> list[int]:
+        return [int(s) for s in self.order if self.attachment[s] >= 0]
 
 
 def bake_art(project: Project, bake: Bake) -> ArtBake:
@@ -89,4 +109,4 @@ def with_art(project: Project, bake: Bake) -> Bake:
     return replace(bake, art=bake_art(project, bake))
 
 
-__all__ = ["ArtBake", "bake_art", "with_art", "world_points"]
+__all__ = ["ArtBake", "ArtRow", "bake_art", "with_art", "world_points"]

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QGraphicsScene, QGraphicsView
 from rigeditor.app import style
 from rigeditor.app.scene.grid import draw_grid
 from rigeditor.app.scene.hud import Hud, JitterLegend
+from rigeditor.app.scene.art_layer import ArtLayer
 from rigeditor.app.scene.layers import (
     BoneLayer, LabelLayer, OnionLayer, SceneContext, TargetLayer, report_paint_error,
 )
@@ -52,8 +53,11 @@ class SceneView(InteractionMixin, NavigationMixin, QGraphicsView):
         "ghost": "Mirror Solution",
         "spaces": "Space Origins",
         "onion": "Onion Skin",
+        "art": "Artwork",
+        "art_dim": "Dim Artwork",
+        "bones": "Bones",
     }
-    DEFAULT_OFF = ("onion",)
+    DEFAULT_OFF = ("onion", "art_dim")
 
     overlayChanged = Signal(str, bool)
     statusMessage = Signal(str)
@@ -94,6 +98,7 @@ class SceneView(InteractionMixin, NavigationMixin, QGraphicsView):
 
         ctx = self.ctx
         self._layers = {
+            "art": ArtLayer(ctx, -1, lambda: doc.path.parent if doc.path else None),
             "onion": OnionLayer(ctx, 0),
             "reach": ReachLayer(ctx, 1),
             "spaces": SpaceLayer(ctx, 2),
@@ -108,6 +113,7 @@ class SceneView(InteractionMixin, NavigationMixin, QGraphicsView):
             self._layers["targets"].labels, self._layers["residual"].labels,
             self._layers["jitter"].labels, self._layers["spaces"].labels,
         ])
+        self._layers["art"].dim = self._overlays["art_dim"]
         for name, layer in self._layers.items():
             layer.setVisible(self._overlays.get(name, True))
             scene.addItem(layer)
@@ -144,7 +150,10 @@ class SceneView(InteractionMixin, NavigationMixin, QGraphicsView):
         if self._overlays[name] == on:
             return
         self._overlays[name] = on
-        self._layers[name].setVisible(on)
+        if name == "art_dim":
+            self._layers["art"].dim = on
+        else:
+            self._layers[name].setVisible(on)
         if name == "jitter":
             self._legend.setVisible(on)
         if name == "onion":

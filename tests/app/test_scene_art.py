@@ -1,0 +1,98 @@
+"""The art in the scene: pictures where the Bake puts them, placeholders, dimming."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from PIL import Image
+from PySide6.QtCore import QPointF
+
+from rigeditor.app.document import Document
+from rigeditor.app.scene import SceneView
+from rigeditor.app.scene.layers import PAINT_ERRORS
+from rigeditor.io import load_project
+
+EXAMPLE = Path(__file__).parents[2] / "rigeditor" / "resources" / "examples" / "dressed_arm.rigproj"
+_ALIVE = []
+
+
+def _view(qtbot, path, frame):
+    doc = Document(load_project(EXAMPLE), path)
+    doc.set_frame(frame)
+    view = SceneView(doc)
+    _ALIVE.append((doc, view))
+    qtbot.addWidget(view)
+    view.resize(900, 650)
+    view.show()
+    qtbot.waitExposed(view)
+    return doc, view
+
+
+def _grab(view) -> np.ndarray:
+    img = view.viewport().grab().toImage().convertToFormat(view.viewport().grab().toImage().Format.Format_RGBA8888)
+    ptr = img.constBits()
+    return np.frombuffer(ptr, dtype=np.uint8).reshape(img.height(), img.bytesPerLine())[:, :img.width() * 4] \
+        .reshape(img.height(), img.width(), 4).copy()
+
+
+def _screen(view, world_xy):
+    p = view.viewportTransform().map(QPointF(float(world_xy[0]), float(world_xy[1])))
+    ratio = view.viewport().devicePixelRatioF()
+    return int(round(p.x() * ratio)), int(round(p.y() * ratio))
+
+
+def _interior(doc, slot, u, v):
+    """World point of picture pixel (u, v) (from the top-left) of ``slot`` at the
+    document's frame, and that pixel's colour in the PNG."""
+    project, bake = doc.project, doc.bake
+    row = bake.index(doc.frame)
+    s = bake.art.column(slot)
+    a = project.art.slots[s].attachments[int(bake.art.attachment[row, s])]
+    w = [float(np.asarray(f)[row, s]) for f in bake.art.image_world.fields()]
+    x, y = u - a.width / 2, a.height / 2 - v
+    world = (w[0] * x + w[1] * y + w[4], w[2] * x + w[3] * y + w[5])
+    png = np.asarray(Image.open(EXAMPLE.parent / a.path).convert("RGBA"))
+    return world, png[int(v), int(u)]
+
+
+def test_pictures_are_drawn_where_the_bake_puts_them(qtbot, tmp_path):
+    doc, view = _view(qtbot, EXAMPLE, 34)
+    shot = _grab(view)
+    Image.fromarray(shot).save(tmp_path / "dressed_34.png")
+    for slot, points in (("torso", [(20, 30), (70, 170)]), ("forearm", [(40, 30), (110, 30)])):
+        for u, v in points:
+            world, colour = _interior(doc, slot, u, v)
+            x, y = _screen(view, world)
+            assert np.abs(shot[y, x, :3].astype(int) - colour[:3]).max() <= 24, (slot, u, v)
+    assert PAINT_ERRORS == []
+
+
+def test_dimming_fades_the_art_and_hiding_bones_leaves_it(qtbot):
+    doc, view = _view(qtbot, EXAMPLE, 34)
+    world, colour = _interior(doc, "torso", 20, 30)
+    x, y = _screen(view, world)
+    full = _grab(view)[y, x, :3].astype(int)
+    view.set_overlay("art_dim", True)
+    qtbot.wait(10)
+    dim = _grab(view)[y, x, :3].astype(int)
+    view.set_overlay("art", False)
+    qtbot.wait(10)
+    background = _grab(view)[y, x, :3].astype(int)
+    assert np.abs(full - colour[:3]).max() <= 24
+    # 35 % opacity: a third of the way from the background to the picture.
+    np.testing.assert_allclose(dim, background + 0.35 * (full - background), atol=6)
+
+
+def test_a_missing_picture_draws_a_placeholder_not_an_error(qtbot, tmp_path):
+    moved = tmp_path / "dressed.rigproj"  # no arm_art/ beside it
+    moved.write_bytes(EXAMPLE.read_bytes())
+    doc, view = _view(qtbot, moved, 34)
+    world, _ = _interior(doc, "torso", 20, 30)
+    x, y = _screen(view, world)
+    shot = _grab(view)
+    Image.fromarray(shot).save(tmp_path / "missing.png")
+    view.set_overlay("art", False)
+    qtbot.wait(10)
+    wash = shot[y, x, :3].astype(int) - _grab(view)[y, x, :3].astype(int)
+    assert wash[0] > 20 and wash[0] > wash[1] + 10 and wash[0] > wash[2] + 10  # a red wash
+    assert PAINT_ERRORS == []
