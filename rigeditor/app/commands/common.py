@@ -68,7 +68,9 @@ def rename(project: Project, kind: str, old: str, new: str) -> Project:
                               parent=new if b.parent == old else b.parent) for b in project.bones)
         chains = tuple(replace(c, bones=tuple(new if n == old else n for n in c.bones))
                        for c in project.chains)
-        return replace(project, bones=bones, chains=chains)
+        from rigeditor.app.commands.art import renamed_bone_in_slots
+
+        return renamed_bone_in_slots(replace(project, bones=bones, chains=chains), old, new)
     if kind == "chain":
         return replace(project, chains=tuple(replace(c, name=new) if c.name == old else c
                                              for c in project.chains))

@@ -3,8 +3,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from PySide6.QtCore import Qt
+
+from rigeditor.app import style
 from rigeditor.app.art_paint import ImageCache, draw_art
 from rigeditor.app.scene.layers import Layer
+from rigeditor.app.scene.paint import pen, polygon
 
 
 class ArtLayer(Layer):
@@ -41,3 +45,9 @@ class ArtLayer(Layer):
             return
         draw_art(painter, project, state.art, dm, self.base(), self.cache, dim=self.dim,
                  slots=set(np.flatnonzero(mask).tolist()))
+        chosen = self.ctx.selected.get("slot", set())
+        painter.setPen(pen(style.SELECTION))
+        painter.setBrush(Qt.NoBrush)
+        for s in state.art.drawn():
+            if mask[s] and project.art.slots[s].name in chosen:
+                painter.drawPolygon(polygon(dm(state.art.corners[s])))

@@ -259,7 +259,7 @@ class SceneView(InteractionMixin, NavigationMixin, QGraphicsView):
         self._update_hud()
 
     def _on_selection_changed(self) -> None:
-        sel = {"bone": set(), "target": set(), "chain": set()}
+        sel = {"bone": set(), "target": set(), "chain": set(), "slot": set()}
         for kind, name in self.doc.selection:
             if kind in sel:
                 sel[kind].add(name)

@@ -1,0 +1,90 @@
+"""Editing the art from the outliner and the inspector: every change one undo step."""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from rigeditor.app import commands
+from rigeditor.app.document import Document
+from rigeditor.app.inspector import Inspector
+from rigeditor.app.outliner import Outliner
+from rigeditor.io import load_project
+
+EXAMPLE = Path(__file__).parents[2] / "rigeditor" / "resources" / "examples" / "dressed_arm.rigproj"
+_ALIVE = []
+
+
+def _widgets(qtbot, mode="setup", frame=0):
+    doc = Document(load_project(EXAMPLE), EXAMPLE)
+    doc.set_mode(mode)
+    doc.set_frame(frame)
+    outliner, inspector = Outliner(doc), Inspector(doc)
+    for w in (outliner, inspector):
+        qtbot.addWidget(w)
+    _ALIVE.append((doc, outliner, inspector))
+    return doc, outliner, inspector
+
+
+def test_the_outliner_lists_slots_front_first_and_selects_them(qtbot):
+    doc, outliner, _ = _widgets(qtbot)
+    group = outliner.group("slot")
+    assert [group.child(i).text(0) for i in range(group.childCount())] == ["hand", "forearm", "upper_arm", "torso"]
+    outliner.item_for("slot", "forearm").setSelected(True)
+    assert doc.selection == (("slot", "forearm"),)
+
+
+def test_the_inspector_moves_rotates_and_scales_the_picture_undoably(qtbot):
+    doc, _, inspector = _widgets(qtbot)
+    doc.select([("slot", "forearm")])
+    before = doc.bake.art.corners.copy()
+    inspector.field("slot.forearm.offset.x").edited.emit(70.0)
+    inspector.field("slot.forearm.rotation").edited.emit(math.radians(10.0))
+    inspector.field("slot.forearm.scale.y").edited.emit(1.5)
+    a = doc.project.art.slot("forearm").find("forearm")
+    assert (a.x, a.rotation, a.scale) == (70.0, pytest.approx(math.radians(10.0)), (1.0, 1.5))
+    assert not np.allclose(doc.bake.art.corners, before)  # the Bake follows
+    for _ in range(3):
+        doc.undo_stack.undo()
+    np.testing.assert_array_equal(doc.bake.art.corners, before)
+
+
+def test_animate_mode_keys_the_attachment_stepped(qtbot):
+    doc, _, inspector = _widgets(qtbot, mode="animate", frame=6)
+    doc.select([("slot", "hand")])
+    combo = inspector.field("slot.hand.attachment")
+    combo.setCurrentIndex(combo.findData("hand_fist"))
+    track = doc.project.art.slot("hand").attachment
+    assert (6, "hand_fist") in track.keys
+    s = doc.bake.art.column("hand")
+    fist = [a.name for a in doc.project.art.slot("hand").attachments].index("hand_fist")
+    assert doc.bake.art.attachment[doc.bake.index(6), s] == fist
+    assert doc.bake.art.attachment[doc.bake.index(5), s] != fist
+
+
+def test_binding_keeps_the_picture_on_screen(qtbot):
+    doc, _, inspector = _widgets(qtbot, mode="setup", frame=20)
+    doc.select([("slot", "hand")])
+    row = doc.row
+    s = doc.bake.art.column("hand")
+    before = doc.bake.art.corners[row, s].copy()
+    combo = inspector.field("slot.hand.bone")
+    combo.setCurrentIndex(combo.findData("upper_arm"))
+    assert doc.project.art.slot("hand").bone == "upper_arm"
+    np.testing.assert_allclose(doc.bake.art.corners[row, s], before, atol=1e-9)
+
+
+def test_deleting_a_bone_keeps_its_pictures_in_place_on_the_bone_above():
+    project = load_project(EXAMPLE)
+    from rigeditor.model import evaluate
+    from dataclasses import replace
+
+    rest = lambda p: evaluate(replace(p, chains=(), targets=()), [0])  # noqa: E731 - the setup pose
+    before = rest(project).art.corners[0]
+    gone = commands.delete_bone(project, "forearm", with_chains=True)
+    assert [s.bone for s in gone.art.slots] == [None, "upper_arm", "upper_arm", "upper_arm"]
+    np.testing.assert_allclose(rest(gone).art.corners[0], before, atol=1e-9)
+    renamed = commands.rename(project, "bone", "forearm", "lower_arm")
+    assert [s.bone for s in renamed.art.slots] == [None, "upper_arm", "lower_arm", "lower_arm"]
