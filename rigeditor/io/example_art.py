@@ -99,7 +99,7 @@ def write_dressed_example(folder=None, *, psd: bool = True) -> Path:
     ``arm_art.psd`` into ``folder`` (default: the package's examples, without the PSD);
     returns the project's path."""
     if folder is None:
-        folder, psd = Path(__file__).resolve().parents[1] / "resources" / "examples", False
+        folder, psd = Path(__file__).resolve().parents[1] / "resources" / "examples" / "dressed_arm", False
     folder = Path(folder)
     (folder / ART_DIR).mkdir(parents=True, exist_ok=True)
     layers = paint_layers()

@@ -13,7 +13,7 @@ from rigeditor.app.inspector import Inspector
 from rigeditor.app.outliner import Outliner
 from rigeditor.io import load_project
 
-EXAMPLE = Path(__file__).parents[2] / "rigeditor" / "resources" / "examples" / "dressed_arm.rigproj"
+EXAMPLE = Path(__file__).parents[2] / "rigeditor" / "resources" / "examples" / "dressed_arm" / "dressed_arm.rigproj"
 _ALIVE = []
 
 

@@ -21,6 +21,7 @@ from rigeditor.app.scene.paint import format_units
 from rigeditor.app.tools import EditTool
 from rigeditor.model import Bone
 from rigeditor.model.examples import EXAMPLES
+from views import ALIVE as _ALIVE, release_all, show_scene
 
 
 # ---------------------------------------------------------------------- the binding
@@ -53,7 +54,6 @@ def to_world(view, px) -> np.ndarray:
     return np.array([p.x(), p.y()])
 
 
-_ALIVE = []
 _WINDOWS = []  # windows around a view, kept until their views are closed
 
 
@@ -65,11 +65,7 @@ def _keep_alive():
     while not clean signals into its half-destroyed Document."""
     del PAINT_ERRORS[:]
     yield
-    while _ALIVE:
-        doc, view = _ALIVE.pop()
-        view.close()
-        doc.undo_stack.cleanChanged.disconnect()
-        doc.undo_stack.clear()
+    release_all()
     del _WINDOWS[:]
     assert not PAINT_ERRORS, PAINT_ERRORS[0]
 
@@ -79,13 +75,7 @@ def make_view(qtbot, example="arm", frame=0, mode="animate"):
     doc = Document(EXAMPLES[example]() if isinstance(example, str) else example)
     doc.set_frame(frame)
     doc.set_mode(mode)
-    view = SceneView(doc)
-    _ALIVE.append((doc, view))
-    qtbot.addWidget(view)
-    view.resize(900, 650)
-    view.show()
-    qtbot.waitExposed(view)
-    return doc, view
+    return doc, show_scene(qtbot, doc)
 
 
 def handle_world(view, target):

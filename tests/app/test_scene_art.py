@@ -4,28 +4,28 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 from PIL import Image
 from PySide6.QtCore import QPointF
 
 from rigeditor.app.document import Document
-from rigeditor.app.scene import SceneView
 from rigeditor.app.scene.layers import PAINT_ERRORS
 from rigeditor.io import load_project
+from views import release_all, show_scene
 
-EXAMPLE = Path(__file__).parents[2] / "rigeditor" / "resources" / "examples" / "dressed_arm.rigproj"
-_ALIVE = []
+EXAMPLE = Path(__file__).parents[2] / "rigeditor" / "resources" / "examples" / "dressed_arm" / "dressed_arm.rigproj"
+
+
+@pytest.fixture(autouse=True)
+def _release():
+    yield
+    release_all()
 
 
 def _view(qtbot, path, frame):
     doc = Document(load_project(EXAMPLE), path)
     doc.set_frame(frame)
-    view = SceneView(doc)
-    _ALIVE.append((doc, view))
-    qtbot.addWidget(view)
-    view.resize(900, 650)
-    view.show()
-    qtbot.waitExposed(view)
-    return doc, view
+    return doc, show_scene(qtbot, doc)
 
 
 def _grab(view) -> np.ndarray:

@@ -11,7 +11,7 @@ from rigeditor.io import dumps_project
 from rigeditor.io.example_art import paint_layers
 from rigeditor.model.examples_art import ART_DIR, SIZES, dressed_arm
 
-EXAMPLES = Path(__file__).parents[2] / "rigeditor" / "resources" / "examples"
+EXAMPLES = Path(__file__).parents[2] / "rigeditor" / "resources" / "examples" / "dressed_arm"
 
 
 def test_the_committed_example_is_what_the_code_builds():
