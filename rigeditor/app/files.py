@@ -131,6 +131,30 @@ class FileController(QObject):
                 return False
         return self.load(path)
 
+    def import_psd(self, psd=None, out=None) -> bool:
+        """A new project from a layered PSD (``rigeditor.io.import_psd``): asks for the
+        PSD and where the project goes (its PNGs go beside it), then opens it."""
+        if not self.maybe_save():
+            return False
+        psd = psd or self.dialogs.open_file(self.window, "Import PSD", self._last_dir(),
+                                            "Photoshop documents (*.psd);;All files (*)")
+        if not psd:
+            return False
+        if out is None:
+            start = str(Path(self._last_dir()) / (Path(psd).stem + PROJECT_SUFFIX))
+            out = self.dialogs.save_file(self.window, "Save the imported project as", start, PROJECT_FILTER)
+            if not out:
+                return False
+        from rigeditor.io.import_psd import import_psd  # psd-tools loads only now
+
+        try:
+            # The save dialog has asked before replacing a file.
+            import_psd(psd, out, force=True)
+        except file_errors() as exc:
+            self.dialogs.error(self.window, "Cannot import PSD", describe(exc, psd))
+            return False
+        return self.load(out)
+
     def load(self, path) -> bool:
         """Open ``path`` (no question asked); a bad file shows the io layer's message and
         leaves the current document as it was."""

@@ -105,6 +105,8 @@ class MainWindow(QMainWindow):
         f = self.files
         self.new_action = self._action("New", f.new, QKeySequence.New, "A new project (the arm example)")
         self.open_action = self._action("Open…", f.open, QKeySequence.Open)
+        self.import_psd_action = self._action("Import PSD…", f.import_psd, None,
+                                              "A new project from a layered PSD: one slot per layer")
         self.save_action = self._action("Save", f.save, QKeySequence.Save)
         self.save_as_action = self._action("Save As…", f.save_as, QKeySequence.SaveAs)
         self.quit_action = self._action("Quit", self.close, QKeySequence.Quit)
@@ -146,6 +148,7 @@ class MainWindow(QMainWindow):
         m = mb.addMenu("&File")
         m.addAction(self.new_action)
         m.addAction(self.open_action)
+        m.addAction(self.import_psd_action)
         self.recent_menu = m.addMenu("Open &Recent")
         self._build_recent_menu()
         m.addSeparator()

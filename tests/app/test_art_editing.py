@@ -88,3 +88,44 @@ def test_deleting_a_bone_keeps_its_pictures_in_place_on_the_bone_above():
     np.testing.assert_allclose(rest(gone).art.corners[0], before, atol=1e-9)
     renamed = commands.rename(project, "bone", "forearm", "lower_arm")
     assert [s.bone for s in renamed.art.slots] == [None, "upper_arm", "lower_arm", "lower_arm"]
+
+
+def _window(qtbot, tmp_path, **answers):
+    from PySide6.QtCore import QSettings
+
+    from fakes import FakeDialogs
+    from rigeditor.app.main_window import MainWindow
+    from rigeditor.model.examples import arm
+
+    doc = Document(arm())
+    dialogs = FakeDialogs(**answers)
+    w = MainWindow(doc, settings=QSettings(str(tmp_path / "s.ini"), QSettings.IniFormat), dialogs=dialogs,
+                   data_dir=tmp_path / "data", restore_layout=False)
+    qtbot.addWidget(w)
+    return w, doc, dialogs
+
+
+def test_file_import_psd_opens_the_layers_as_a_new_project(qtbot, tmp_path):
+    from rigeditor.io.example_art import write_dressed_example
+
+    write_dressed_example(tmp_path / "art")  # paints the layers and writes arm_art.psd
+    out = tmp_path / "hero.rigproj"
+    w, doc, dialogs = _window(qtbot, tmp_path, open_file=str(tmp_path / "art" / "arm_art.psd"),
+                              save_file=str(out))
+    w.import_psd_action.trigger()
+    assert dialogs.asked("error") == []
+    assert doc.path == out
+    # The hidden fist layer stays out; the others keep the document's order.
+    assert [s.name for s in doc.project.art.slots] == ["torso", "upper_arm", "forearm", "hand_open"]
+    assert (tmp_path / "hero_art" / "torso.png").is_file()
+
+
+def test_a_broken_psd_is_one_message_and_the_document_stays(qtbot, tmp_path):
+    bad = tmp_path / "bad.psd"
+    bad.write_bytes(b"8BPS broken")
+    w, doc, dialogs = _window(qtbot, tmp_path, open_file=str(bad), save_file=str(tmp_path / "x.rigproj"))
+    before = doc.project
+    w.import_psd_action.trigger()
+    ((title, message),) = dialogs.asked("error")
+    assert title == "Cannot import PSD" and "not a readable PSD file" in message
+    assert doc.project is before and not (tmp_path / "x.rigproj").exists()
