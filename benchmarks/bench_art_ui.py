@@ -1,0 +1,49 @@
+"""What drawing the art costs while scrubbing: the dressed arm in the scene view
+(900 x 650, offscreen), frame changes with the Artwork overlay on and off, measured
+alternately in one run. Goal: the images add under 3 ms a frame.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import numpy as np
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+from _common import table  # noqa: E402
+from bench_ui import measure_scrub  # noqa: E402
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "rigeditor" / "resources" / "examples" / "dressed_arm" / \
+    "dressed_arm.rigproj"
+
+
+def main() -> None:
+    from PySide6.QtWidgets import QApplication
+
+    from rigeditor.app.document import Document
+    from rigeditor.app.scene import SceneView
+    from rigeditor.io import load_project
+
+    app = QApplication.instance() or QApplication([sys.argv[0]])
+    doc = Document(load_project(EXAMPLE), EXAMPLE)
+    view = SceneView(doc)
+    view.resize(900, 650)
+    view.show()
+    app.processEvents()
+    frames = (np.arange(200) * 7) % len(doc.bake)
+    on, off = [], []
+    for _ in range(3):  # alternate, so both see the same machine load
+        view.set_overlay("art", True)
+        on.append(measure_scrub(doc, frames, app.processEvents))
+        view.set_overlay("art", False)
+        off.append(measure_scrub(doc, frames, app.processEvents))
+    on, off = np.concatenate(on), np.concatenate(off)
+    rows = [(name, f"{np.median(t):.2f}", f"{np.percentile(t, 95):.2f}") for name, t in
+            (("scrub, art on", on), ("scrub, art off", off))]
+    table(rows, ("dressed arm, scene view 900x650", "median ms", "p95 ms"))
+    print(f"the art adds {np.median(on) - np.median(off):.2f} ms a frame (median); goal < 3 ms")
+
+
+if __name__ == "__main__":
+    main()
