@@ -25,7 +25,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("project", nargs="?", help="project file to open (or an example: arm, walk, door)")
     p.add_argument("--frame", type=int, help="start on this frame")
     p.add_argument("--select", action="append", default=[], metavar="KIND:NAME",
-                   help="select an item (bone, chain, target or space), e.g. chain:arm")
+                   help="select an item (bone, chain, target, space or slot), e.g. chain:arm")
     p.add_argument("--mode", choices=("setup", "animate"), help="start in this mode (default animate)")
     p.add_argument("--screenshot", metavar="OUT.png", help="save the window's image and exit")
     p.add_argument("--size", default="1440x900", metavar="WxH", help="window size for --screenshot")

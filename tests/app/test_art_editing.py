@@ -129,3 +129,22 @@ def test_a_broken_psd_is_one_message_and_the_document_stays(qtbot, tmp_path):
     ((title, message),) = dialogs.asked("error")
     assert title == "Cannot import PSD" and "not a readable PSD file" in message
     assert doc.project is before and not (tmp_path / "x.rigproj").exists()
+
+
+def test_the_timeline_lists_the_attachment_track_and_retimes_its_keys():
+    from rigeditor.app import tracks
+    from rigeditor.model import evaluate
+
+    project = load_project(EXAMPLE)
+    (track,) = [t for t in tracks.keyed_tracks(project) if t.path[0] == "slot"]
+    assert (track.label, track.path, track.frames, track.stepped) == (
+        "hand · attachment", ("slot", "hand", "attachment"), (24, 40), True)
+    later = tracks.move_keys(project, {track.path: [24]}, 4)
+    assert later.art.slot("hand").attachment.keys == ((28, "hand_fist"), (40, "hand_open"))
+    bake = evaluate(later)
+    s, fist = bake.art.column("hand"), 1
+    shown = bake.art.attachment[:, s]
+    assert list(bake.frames[shown == fist]) == list(range(28, 40))
+    keyed, paths = tracks.key_item(project, ("slot", "hand"), 30)
+    assert paths == [("slot", "hand", "attachment")]
+    assert (30, "hand_fist") in keyed.art.slot("hand").attachment.keys
