@@ -96,3 +96,27 @@ def test_a_missing_picture_draws_a_placeholder_not_an_error(qtbot, tmp_path):
     wash = shot[y, x, :3].astype(int) - _grab(view)[y, x, :3].astype(int)
     assert wash[0] > 20 and wash[0] > wash[1] + 10 and wash[0] > wash[2] + 10  # a red wash
     assert PAINT_ERRORS == []
+
+
+def test_clicking_a_picture_selects_its_slot_and_dragging_moves_it_in_setup_mode(qtbot):
+    from PySide6.QtCore import QPoint, Qt
+    from PySide6.QtTest import QTest
+
+    doc, view = _view(qtbot, EXAMPLE, 34)
+    doc.set_mode("setup")
+    world, _ = _interior(doc, "torso", 20, 170)  # low on the torso, away from the bones
+    x, y = _screen(view, world)
+    ratio = view.viewport().devicePixelRatioF()
+    start = QPoint(int(x / ratio), int(y / ratio))
+    before = doc.project.art.slot("torso").find("torso")
+    QTest.mousePress(view.viewport(), Qt.LeftButton, Qt.NoModifier, start)
+    assert doc.selection == (("slot", "torso"),)
+    for k in range(1, 5):
+        QTest.mouseMove(view.viewport(), start + QPoint(10 * k, 0))
+    QTest.mouseRelease(view.viewport(), Qt.LeftButton, Qt.NoModifier, start + QPoint(40, 0))
+    after = doc.project.art.slot("torso").find("torso")
+    scale = view.viewportTransform().m11()  # pixels per model unit
+    assert after.x - before.x == pytest.approx(40 / scale, abs=1.0 / scale)
+    assert after.y == pytest.approx(before.y, abs=1e-9)
+    doc.undo_stack.undo()  # the drag is one step
+    assert doc.project.art.slot("torso").find("torso") == before

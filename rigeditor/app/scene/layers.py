@@ -75,7 +75,7 @@ class SceneContext:
         if s is not None and project is not None:
             bones = set(self.selected["bone"])
             targets = set(self.selected["target"])
-            if self.hover:
+            if self.hover and self.hover[0] in ("bone", "target"):
                 (bones if self.hover[0] == "bone" else targets).add(self.hover[1])
             out.update(s.chain_of_bone[b] for b in bones if b in s.chain_of_bone)
             out.update(c.name for c in project.chains if c.target in targets)

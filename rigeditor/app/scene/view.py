@@ -236,7 +236,8 @@ class SceneView(InteractionMixin, NavigationMixin, QGraphicsView):
         """(kind, name) of the target or bone under viewport ``pos``, or None."""
         if self.ctx.state is None:
             return None
-        return pick(self.ctx.state, self.ctx.structure, DeviceMap(self.viewportTransform()), pos)
+        slots = [s.name for s in self.doc.project.art.slots] if self._overlays["art"] else None
+        return pick(self.ctx.state, self.ctx.structure, DeviceMap(self.viewportTransform()), pos, slots)
 
     # ------------------------------------------------------------------ doc signals
     def _on_project_changed(self) -> None:
