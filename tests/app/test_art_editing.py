@@ -148,3 +148,20 @@ def test_the_timeline_lists_the_attachment_track_and_retimes_its_keys():
     keyed, paths = tracks.key_item(project, ("slot", "hand"), 30)
     assert paths == [("slot", "hand", "attachment")]
     assert (30, "hand_fist") in keyed.art.slot("hand").attachment.keys
+
+
+def test_draw_order_buttons_restack_the_setup_order_or_key_it(qtbot):
+    doc, _, inspector = _widgets(qtbot, mode="setup", frame=10)
+    doc.select([("slot", "torso")])
+    inspector.field("slot.torso.front").click()
+    assert [s.name for s in doc.project.art.slots] == ["upper_arm", "torso", "forearm", "hand"]
+    doc.set_mode("animate")
+    inspector.field("slot.torso.front").click()
+    assert doc.project.art.draw_order[0].frame == 10
+    drawn = [doc.bake.art.slots[s] for s in doc.bake.art.drawn(doc.row)]
+    assert drawn == ["upper_arm", "forearm", "torso", "hand"]
+    before = [doc.bake.art.slots[s] for s in doc.bake.art.drawn(doc.bake.index(9))]
+    assert before == ["upper_arm", "torso", "forearm", "hand"]  # the key starts at frame 10
+    doc.undo_stack.undo()
+    doc.undo_stack.undo()
+    assert [s.name for s in doc.project.art.slots] == ["torso", "upper_arm", "forearm", "hand"]

@@ -19,5 +19,5 @@ from rigeditor.app.commands.spaces import (  # noqa: F401 - the package's API
     add_space, space_children, space_descendants, targets_in_space, remove_space, reparent_space,
 )
 from rigeditor.app.commands.art import (  # noqa: F401 - the package's API
-    set_placement, show_attachment, bind_slot, rehome_slots, renamed_bone_in_slots,
+    set_placement, show_attachment, bind_slot, rehome_slots, renamed_bone_in_slots, restack_slot,
 )

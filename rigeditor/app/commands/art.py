@@ -90,3 +90,23 @@ def rehome_slots(project: Project, gone: set) -> Project:
             attachments.append(replace(a, x=x, y=y, rotation=rotation, scale=(sx, sy)))
         slots.append(replace(s, bone=bone, attachments=tuple(attachments)))
     return replace(project, art=replace(project.art, slots=tuple(slots)))
+
+
+def restack_slot(project: Project, slot: str, step: int, frame: int, *, animate: bool) -> Project:
+    """Move ``slot`` ``step`` places toward the front (+) or the back (-) of the draw
+    order: in Animate mode as a draw-order key at ``frame`` (the order shown there,
+    changed), else in the setup order (the slots' own order)."""
+    _slot(project, slot)
+    art = project.art
+    names = [s.name for s in art.slots]
+    current = [names[i] for i in art.order_codes([frame])[0]] if animate else names
+    i = current.index(slot)
+    j = min(max(i + int(step), 0), len(current) - 1)
+    if i == j:
+        raise CommandError(f"'{slot}' is already at the {'front' if step > 0 else 'back'}.")
+    order = current[:i] + current[i + 1:]
+    order.insert(j, slot)
+    if animate:
+        return replace(project, art=art.with_draw_order_key(frame, order))
+    by_name = {s.name: s for s in art.slots}
+    return replace(project, art=replace(art, slots=tuple(by_name[n] for n in order)))

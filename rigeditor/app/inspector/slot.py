@@ -26,6 +26,13 @@ def slot_section(f, name: str) -> None:
                                                                  animate=not setup)),
             data=names)
 
+    for text, step in (("Send backward", -1), ("Bring forward", +1)):
+        f.button(form, text, f"slot.{name}.{'back' if step < 0 else 'front'}",
+                 lambda _c=False, step=step: f.command(
+                     "Draw order", f"{text_of(step)} {name}",
+                     lambda: commands.restack_slot(doc.project, name, step, doc.frame, animate=not setup)),
+                 "Draw order" if step < 0 else "")
+
     def follow_frame():
         # Another frame shows another picture: the section is rebuilt for it.
         s = doc.project.art.slot(name) if name in [x.name for x in doc.project.art.slots] else None
@@ -68,3 +75,7 @@ def slot_section(f, name: str) -> None:
              enabled=setup, decimals=3)
     f.spin(form, "Opacity", f"slot.{name}.opacity", 0.0, 100.0, lambda: att().opacity,
            lambda v: place("Fade", opacity=v), suffix=" %", scale=100.0, decimals=0, enabled=setup, tip=tip)
+
+
+def text_of(step: int) -> str:
+    return "Bring forward" if step > 0 else "Send backward"
