@@ -62,71 +62,105 @@ def covered(points: np.ndarray, mask: np.ndarray | None, width: float, height: f
 def crack_check(project: Project, bake: Bake, masks: dict) -> list[JointCrack]:
     """Every joint crack of ``bake``. masks: {(slot, attachment): bool array or None}
     (None or absent: the picture's full rectangle, as for a missing file)."""
-    if bake.art is None:
-        return []
     out = []
-    for parent_slot in project.art.slots:
-        if parent_slot.bone is None:
-            continue
-        for child in project.children(parent_slot.bone):
-            for child_slot in project.art.slots:
-                if child_slot.bone == child.name:
-                    found = _joint(project, bake, masks, parent_slot, child_slot, child)
-                    if found is not None:
-                        out.append(found)
+    for joint in joints(project, bake, masks):
+        area = np.empty(len(bake))
+        for lo in range(0, len(bake), _BLOCK):
+            hi = min(lo + _BLOCK, len(bake))
+            area[lo:hi] = joint.gap(lo, hi).sum(axis=1) * joint.cell ** 2
+        out.append(JointCrack(joint.child.name, joint.slot_a.name, joint.slot_b.name, joint.radius, area))
     return out
 
 
-def _joint(project, bake, masks, slot_a, slot_b, child) -> JointCrack | None:
-    if not slot_a.attachments or not slot_b.attachments:
-        return None
-    names_a, names_b = [a.name for a in slot_a.attachments], [a.name for a in slot_b.attachments]
-    if slot_a.attachment.default not in names_a or slot_b.attachment.default not in names_b:
-        return None  # nothing shows in the setup pose: nothing to crack
-    bind_a, bind_b = slot_a.find(slot_a.attachment.default), slot_b.find(slot_b.attachment.default)
-    radius = min(min(bind_a.width * abs(bind_a.scale[0]), bind_a.height * abs(bind_a.scale[1])),
-                 min(bind_b.width * abs(bind_b.scale[0]), bind_b.height * abs(bind_b.scale[1])))
-    cell = 2.0 * radius / GRID
-    ticks = (np.arange(GRID) + 0.5) * cell - radius
-    gx, gy = np.meshgrid(ticks, ticks)
-    disc = gx**2 + gy**2 <= radius**2
-    joint = np.array(child.rest_offset, dtype=float)
-    grid = np.stack([gx[disc], gy[disc]], axis=-1) + joint  # (P, 2) in the parent bone's frame
+def crack_points(project: Project, bake: Bake, masks: dict, row: int) -> list[tuple[JointCrack, np.ndarray]]:
+    """At one row: per joint, its crack (area of that row only) and the world centres
+    of the uncovered sample cells (K, 2), for drawing."""
+    out = []
+    for joint in joints(project, bake, masks):
+        gap = joint.gap(row, row + 1)[0]
+        world = bake.bone_world.take((row, bake.column(joint.slot_a.bone))).apply(joint.grid[gap])
+        crack = JointCrack(joint.child.name, joint.slot_a.name, joint.slot_b.name, joint.radius,
+                           np.array([gap.sum() * joint.cell ** 2]))
+        out.append((crack, world))
+    return out
 
-    def cover(attachment, slot, pts):
+
+def joints(project: Project, bake: Bake, masks: dict) -> list["_Joint"]:
+    """The joints where a picture on a bone meets a picture on its child bone."""
+    if bake.art is None:
+        return []
+    out = []
+    for slot_a in project.art.slots:
+        if slot_a.bone is None:
+            continue
+        for child in project.children(slot_a.bone):
+            for slot_b in project.art.slots:
+                if slot_b.bone == child.name:
+                    joint = _Joint.build(bake, masks, slot_a, slot_b, child)
+                    if joint is not None:
+                        out.append(joint)
+    return out
+
+
+class _Joint:
+    """The sample grid of one joint (in the parent bone's frame) and what covers it."""
+
+    @classmethod
+    def build(cls, bake, masks, slot_a, slot_b, child):
+        if not slot_a.attachments or not slot_b.attachments:
+            return None
+        names_a, names_b = [a.name for a in slot_a.attachments], [a.name for a in slot_b.attachments]
+        if slot_a.attachment.default not in names_a or slot_b.attachment.default not in names_b:
+            return None  # nothing shows in the setup pose: nothing to crack
+        self = cls()
+        self.bake, self.masks, self.slot_a, self.slot_b, self.child = bake, masks, slot_a, slot_b, child
+        bind_a, bind_b = slot_a.find(slot_a.attachment.default), slot_b.find(slot_b.attachment.default)
+        self.bind_a, self.bind_b = bind_a, bind_b
+        self.radius = float(min(min(bind_a.width * abs(bind_a.scale[0]), bind_a.height * abs(bind_a.scale[1])),
+                                min(bind_b.width * abs(bind_b.scale[0]), bind_b.height * abs(bind_b.scale[1]))))
+        self.cell = 2.0 * self.radius / GRID
+        ticks = (np.arange(GRID) + 0.5) * self.cell - self.radius
+        gx, gy = np.meshgrid(ticks, ticks)
+        disc = gx**2 + gy**2 <= self.radius**2
+        joint = np.array(child.rest_offset, dtype=float)
+        self.grid = np.stack([gx[disc], gy[disc]], axis=-1) + joint  # (P, 2) in the parent bone's frame
+        bind_child = Affine.rotation_about_origin(child.rest_rotation, *joint)  # child frame -> parent frame
+        at_a = self.cover(bind_a, slot_a, self.grid)
+        at_b = self.cover(bind_b, slot_b, bind_child.inverse().apply(self.grid))
+        if not (at_a.any() and at_b.any()):
+            return None  # the two pictures do not both reach the joint: they do not meet there
+        self.union = at_a | at_b
+        self.bind_a_in_child = bind_child.inverse().compose(bind_a.local())  # the union carried by the child
+        pk, ck = bake.column(slot_a.bone), bake.column(child.name)
+        self.child_in_parent = bake.bone_world.take((slice(None), pk)).inverse().compose(
+            bake.bone_world.take((slice(None), ck)))
+        self.code_a = bake.art.attachment[:, bake.art.column(slot_a.name)]
+        self.code_b = bake.art.attachment[:, bake.art.column(slot_b.name)]
+        return self
+
+    def cover(self, attachment, slot, pts):
         inv = attachment.local().inverse()
-        return covered(inv.apply(pts), masks.get((slot.name, attachment.name)), attachment.width,
+        return covered(inv.apply(pts), self.masks.get((slot.name, attachment.name)), attachment.width,
                        attachment.height)
 
-    bind_child = Affine.rotation_about_origin(child.rest_rotation, *joint)  # child frame -> parent frame
-    at_a, at_b = cover(bind_a, slot_a, grid), cover(bind_b, slot_b, bind_child.inverse().apply(grid))
-    if not (at_a.any() and at_b.any()):
-        return None  # the two pictures do not both reach the joint: they do not meet there
-    union = at_a | at_b
-    bind_a_in_child = bind_child.inverse().compose(bind_a.local())  # for the union carried by the child
-    pk, ck = bake.column(slot_a.bone), bake.column(child.name)
-    child_in_parent = bake.bone_world.take((slice(None), pk)).inverse().compose(
-        bake.bone_world.take((slice(None), ck)))
-    sa, sb = bake.art.column(slot_a.name), bake.art.column(slot_b.name)
-    code_a, code_b = bake.art.attachment[:, sa], bake.art.attachment[:, sb]
-    area = np.empty(len(bake))
-    for lo in range(0, len(bake), _BLOCK):
-        hi = min(lo + _BLOCK, len(bake))
-        rel = child_in_parent.take(slice(lo, hi)).inverse()
+    def gap(self, lo: int, hi: int) -> np.ndarray:
+        """(hi - lo, P): the samples of rows lo..hi-1 that are cracks."""
+        grid = self.grid
+        rel = self.child_in_parent.take(slice(lo, hi)).inverse()
         fields = [np.broadcast_to(np.asarray(f, dtype=float), (hi - lo,))[:, None] for f in rel.fields()]
         in_child = np.stack([fields[0] * grid[:, 0] + fields[1] * grid[:, 1] + fields[4],
                              fields[2] * grid[:, 0] + fields[3] * grid[:, 1] + fields[5]], axis=-1)
         posed = np.zeros((hi - lo, grid.shape[0]), dtype=bool)
-        for k, a in enumerate(slot_a.attachments):
-            rows = code_a[lo:hi] == k
+        for k, a in enumerate(self.slot_a.attachments):
+            rows = self.code_a[lo:hi] == k
             if rows.any():
-                posed[rows] |= cover(a, slot_a, grid)[None, :]
-        for k, b in enumerate(slot_b.attachments):
-            rows = code_b[lo:hi] == k
+                posed[rows] |= self.cover(a, self.slot_a, grid)[None, :]
+        for k, b in enumerate(self.slot_b.attachments):
+            rows = self.code_b[lo:hi] == k
             if rows.any():
-                posed[rows] |= cover(b, slot_b, in_child[rows])
-        union_child = cover(bind_b, slot_b, in_child) | covered(
-            bind_a_in_child.inverse().apply(in_child), masks.get((slot_a.name, bind_a.name)),
+                posed[rows] |= self.cover(b, self.slot_b, in_child[rows])
+        bind_a = self.bind_a
+        union_child = self.cover(self.bind_b, self.slot_b, in_child) | covered(
+            self.bind_a_in_child.inverse().apply(in_child), self.masks.get((self.slot_a.name, bind_a.name)),
             bind_a.width, bind_a.height)
-        area[lo:hi] = (union[None, :] & union_child & ~posed).sum(axis=1) * cell * cell
-    return JointCrack(child.name, slot_a.name, slot_b.name, float(radius), area)
+        return self.union[None, :] & union_child & ~posed

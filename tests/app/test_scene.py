@@ -382,7 +382,7 @@ def test_overlays_toggle(qtbot):
             assert view.layer("art").dim is (not on)
         else:
             assert view.layer(name).isVisible() is (not on)
-    assert seen == [(n, not on) for n, on in zip(OVERLAY_NAMES, [True] * 6 + [False, True, False, True])]
+    assert seen == [(n, not on) for n, on in zip(OVERLAY_NAMES, [True] * 6 + [False, True, False, True, True])]
     view.overlays["reach"] = True  # a copy: writing it changes nothing
     assert view.overlays["reach"] is False
     with pytest.raises(KeyError):

@@ -120,3 +120,22 @@ def test_clicking_a_picture_selects_its_slot_and_dragging_moves_it_in_setup_mode
     assert after.y == pytest.approx(before.y, abs=1e-9)
     doc.undo_stack.undo()  # the drag is one step
     assert doc.project.art.slot("torso").find("torso") == before
+
+
+def test_the_crack_overlay_paints_the_gap_at_the_elbow(qtbot, tmp_path):
+    from rigeditor.io.images import alpha_masks
+    from rigeditor.model.cracks import crack_points
+
+    doc, view = _view(qtbot, EXAMPLE, 0)
+    ((crack, points),) = [(c, p) for c, p in crack_points(doc.project, doc.bake, alpha_masks(
+        doc.project, EXAMPLE.parent), doc.row) if c.child_slot == "forearm"]
+    assert crack.area[0] > 50  # the elbow is bent at frame 0
+    shot = _grab(view)
+    Image.fromarray(shot).save(tmp_path / "cracks.png")
+    x, y = _screen(view, points.mean(axis=0))
+    r, g, b = shot[y, x, :3].astype(int)
+    assert r > 180 and g < 120 and b < 120  # the crack's red
+    view.set_overlay("cracks", False)
+    qtbot.wait(10)
+    r2, g2, b2 = _grab(view)[y, x, :3].astype(int)
+    assert not (r2 > 180 and g2 < 120 and b2 < 120)

@@ -67,3 +67,20 @@ def test_bending_either_way_opens_the_same_gap_mirrored(degrees):
     project = _elbow(degrees)
     (crack,) = crack_check(project, evaluate(project), {})
     assert crack.area[-1] == pytest.approx(_kite(degrees, H), rel=0.03)
+
+
+def test_the_crack_cells_drawn_at_a_frame_lie_in_the_kite_and_add_up_to_its_area():
+    from rigeditor.model.cracks import crack_points
+
+    project = _elbow()
+    bake = evaluate(project)
+    (crack,) = crack_check(project, bake, {})
+    ((one, points),) = crack_points(project, bake, {}, 10)
+    assert one.area[0] == crack.area[10]
+    theta = math.radians(60.0)
+    # The kite: right of the upper arm's end (x > 100), below the joint, left of the
+    # turned forearm's end line, above both outer edges.
+    x, y = points[:, 0] - 100.0, points[:, 1]
+    assert (x > 0).all() and (y < 0).all()
+    assert (x * math.cos(theta) + y * math.sin(theta) < 0).all()
+    assert (y > -H / 2).all() and (-x * math.sin(theta) + y * math.cos(theta) > -H / 2).all()

@@ -19,6 +19,7 @@ from rigeditor.app import style
 from rigeditor.app.scene.grid import draw_grid
 from rigeditor.app.scene.hud import Hud, JitterLegend
 from rigeditor.app.scene.art_layer import ArtLayer
+from rigeditor.app.scene.crack_layer import CrackLayer
 from rigeditor.app.scene.layers import (
     BoneLayer, LabelLayer, OnionLayer, SceneContext, TargetLayer, report_paint_error,
 )
@@ -56,6 +57,7 @@ class SceneView(InteractionMixin, NavigationMixin, QGraphicsView):
         "art": "Artwork",
         "art_dim": "Dim Artwork",
         "bones": "Bones",
+        "cracks": "Cracks at Joints",
     }
     DEFAULT_OFF = ("onion", "art_dim")
 
@@ -108,6 +110,7 @@ class SceneView(InteractionMixin, NavigationMixin, QGraphicsView):
             "jitter": JitterLayer(ctx, 6),
             "residual": ResidualLayer(ctx, 7),
             "targets": TargetLayer(ctx, 8),
+            "cracks": CrackLayer(ctx, 8.5, doc, lambda: doc.path.parent if doc.path else None),
         }
         self._layers["labels"] = LabelLayer(ctx, 9, [
             self._layers["targets"].labels, self._layers["residual"].labels,
