@@ -72,11 +72,13 @@ def crack_check(project: Project, bake: Bake, masks: dict) -> list[JointCrack]:
     return out
 
 
-def crack_points(project: Project, bake: Bake, masks: dict, row: int) -> list[tuple[JointCrack, np.ndarray]]:
+def crack_points(project: Project, bake: Bake, masks: dict, row: int,
+                 prepared=None) -> list[tuple[JointCrack, np.ndarray]]:
     """At one row: per joint, its crack (area of that row only) and the world centres
-    of the uncovered sample cells (K, 2), for drawing."""
+    of the uncovered sample cells (K, 2), for drawing. prepared: ``joints(project,
+    bake, masks)`` kept from an earlier call with the same arguments (scrubbing)."""
     out = []
-    for joint in joints(project, bake, masks):
+    for joint in joints(project, bake, masks) if prepared is None else prepared:
         gap = joint.gap(row, row + 1)[0]
         world = bake.bone_world.take((row, bake.column(joint.slot_a.bone))).apply(joint.grid[gap])
         crack = JointCrack(joint.child.name, joint.slot_a.name, joint.slot_b.name, joint.radius,

@@ -7,7 +7,7 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QColor, QFont
 
 from rigeditor.app.scene.layers import Layer
-from rigeditor.model.cracks import GRID, MIN_AREA, crack_points
+from rigeditor.model.cracks import GRID, MIN_AREA, crack_points, joints
 
 CRACK = QColor(255, 60, 60, 200)
 
@@ -20,6 +20,7 @@ class CrackLayer(Layer):
         super().__init__(ctx, z)
         self.doc, self.base = doc, base
         self._masks_key, self._masks = None, {}
+        self._joints_key, self._joints = None, []
 
     def _masks_for(self, project):
         key = (project.art.slots, self.base())
@@ -34,7 +35,12 @@ class CrackLayer(Layer):
         project, bake = self.doc.project, self.doc.bake
         if state.art is None or bake.art is None or len(bake) <= state.row:
             return []
-        return [(c, p) for c, p in crack_points(project, bake, self._masks_for(project), state.row)
+        masks = self._masks_for(project)
+        key = (project, bake, self._masks_key)
+        if self._joints_key is None or any(a is not b for a, b in zip(key, self._joints_key)):
+            # The joints' grids and setup coverage: once per edit, not per frame.
+            self._joints, self._joints_key = joints(project, bake, masks), key
+        return [(c, p) for c, p in crack_points(project, bake, masks, state.row, self._joints)
                 if c.area[0] > MIN_AREA]
 
     def elements(self, state, dm):
