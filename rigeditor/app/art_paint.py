@@ -13,9 +13,7 @@ from pathlib import Path
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen, QTransform
-
-from rigeditor.app.scene.paint import polygon
+from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen, QPolygonF, QTransform
 
 PLACEHOLDER = QColor("#ff7a7a")
 DIM_OPACITY = 0.35
@@ -116,7 +114,8 @@ def _placeholder(painter: QPainter, corners, to_device, path: str) -> None:
     painter.setOpacity(1.0)
     painter.setPen(QPen(PLACEHOLDER, 1.5, Qt.PenStyle.DashLine))
     painter.setBrush(QColor(255, 122, 122, 60))
-    painter.drawPolygon(polygon(dev))
+    # (Not scene.paint.polygon: this module also serves ``rigeditor render``, without the scene.)
+    painter.drawPolygon(QPolygonF([QPointF(float(x), float(y)) for x, y in dev]))
     lo, hi = dev.min(axis=0), dev.max(axis=0)
     painter.setFont(QFont("Sans", 9))
     painter.setPen(PLACEHOLDER)

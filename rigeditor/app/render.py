@@ -42,24 +42,26 @@ def render_image(bake, index: int, size=(800, 600), art=None) -> QImage:
     image.fill(BACKGROUND)
     to_px = _fit(bake, index, w, h)
     p = QPainter(image)
-    p.setRenderHint(QPainter.RenderHint.Antialiasing)
-    if art is not None and bake.art is not None:
-        from rigeditor.app.art_paint import ImageCache, draw_art
+    try:  # a painter left active on a dying image crashes Qt
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        if art is not None and bake.art is not None:
+            from rigeditor.app.art_paint import ImageCache, draw_art
 
-        def to_device(pts):
-            return np.array([[q.x(), q.y()] for q in map(to_px, np.asarray(pts).reshape(-1, 2))])
+            def to_device(pts):
+                return np.array([[q.x(), q.y()] for q in map(to_px, np.asarray(pts).reshape(-1, 2))])
 
-        draw_art(p, art[0], bake.art.row(index), to_device, art[1], ImageCache())
-    for cb in bake.chains.values():
-        _reach(p, cb, index, to_px)
-    for k in range(len(bake.bones)):
-        _bone(p, to_px(bake.joint_world[index, k]), to_px(bake.tip_world[index, k]))
-    for cb in bake.chains.values():
-        _target(p, cb, index, to_px)
-    p.setPen(QPen(BONE))
-    p.setFont(QFont("Sans", 10))
-    p.drawText(QPointF(10, h - 10), f"frame {bake.frames[index]:g}")
-    p.end()
+            draw_art(p, art[0], bake.art.row(index), to_device, art[1], ImageCache())
+        for cb in bake.chains.values():
+            _reach(p, cb, index, to_px)
+        for k in range(len(bake.bones)):
+            _bone(p, to_px(bake.joint_world[index, k]), to_px(bake.tip_world[index, k]))
+        for cb in bake.chains.values():
+            _target(p, cb, index, to_px)
+        p.setPen(QPen(BONE))
+        p.setFont(QFont("Sans", 10))
+        p.drawText(QPointF(10, h - 10), f"frame {bake.frames[index]:g}")
+    finally:
+        p.end()
     return image
 
 

@@ -16,7 +16,7 @@ import numpy as np
 
 from rigeditor.io.images import encode_png
 from rigeditor.io.project_file import save_project
-from rigeditor.model.examples_art import ART_DIR, SIZES, dressed_arm
+from rigeditor.model.examples_art import ART_DIR, SIZES, WALK_DIR, WALK_SIZES, dressed_arm, dressed_walk
 from rigeditor.model.project import CHARACTER
 
 _SS = 4  # supersampling factor
@@ -94,6 +94,55 @@ def paint_layers() -> dict[str, np.ndarray]:
     return out
 
 
+def paint_walk_layers() -> dict[str, np.ndarray]:
+    """The dressed walk's pictures: {name: (h, w, 4) uint8} at WALK_SIZES (the far
+    leg reuses the near leg's pictures, tinted darker in the project)."""
+    from PIL import ImageDraw
+
+    out = {"torso": _finish(_capsule(*WALK_SIZES["torso"], SHIRT, SHIRT_DARK)),
+           "upper_arm": _finish(_capsule(*WALK_SIZES["upper_arm"], SHIRT, SHIRT_DARK)),
+           "forearm": _finish(_capsule(*WALK_SIZES["forearm"], SKIN, SKIN_DARK)),
+           "thigh": _finish(_capsule(*WALK_SIZES["thigh"], TROUSERS, TROUSERS_DARK))}
+    w, h = WALK_SIZES["head"]
+    img = _canvas(w, h)
+    d = ImageDraw.Draw(img)
+    s = _SS
+    d.ellipse((s, s, w * s - s, h * s - s), fill=SKIN_DARK)
+    d.ellipse((3 * s, 3 * s, w * s - 3 * s, h * s - 3 * s), fill=SKIN)
+    # The head bone points up the neck: the picture's right edge is the top of the
+    # head and its lower edge faces forward (+x in the world when standing).
+    d.pieslice((s, s, w * s - s, h * s - s), -80, 60, fill=HAIR)
+    d.ellipse(((w - 17) * s, (h - 11) * s, (w - 13) * s, (h - 7) * s), fill=HAIR)  # an eye
+    out["head"] = _finish(img)
+    # The shin ends in a shoe pointing across the bone (forward, when the leg hangs down).
+    w, h = WALK_SIZES["shin"]
+    img = _capsule(w - 10, 16, TROUSERS, TROUSERS_DARK)
+    full = _canvas(w, h)
+    full.paste(img, (0, (h - 16) * s), img)
+    d = ImageDraw.Draw(full)
+    d.rounded_rectangle(((w - 18) * s, s, (w - 1) * s, (h - 4) * s), radius=6 * s, fill=SHOE)
+    out["shin"] = _finish(full)
+    return out
+
+
+TROUSERS, TROUSERS_DARK = (92, 84, 72), (58, 52, 44)
+SHOE, HAIR = (48, 40, 36), (84, 56, 40)
+
+
+def write_dressed_walk(folder=None) -> Path:
+    """Write ``dressed_walk.rigproj`` and its PNGs (``walk_art/``) into ``folder``
+    (default: the package's examples/dressed_walk); returns the project's path."""
+    if folder is None:
+        folder = Path(__file__).resolve().parents[1] / "resources" / "examples" / "dressed_walk"
+    folder = Path(folder)
+    (folder / WALK_DIR).mkdir(parents=True, exist_ok=True)
+    for name, px in paint_walk_layers().items():
+        (folder / WALK_DIR / f"{name}.png").write_bytes(encode_png(px))
+    path = folder / "dressed_walk.rigproj"
+    save_project(dressed_walk(), path)
+    return path
+
+
 def write_dressed_example(folder=None, *, psd: bool = True) -> Path:
     """Write ``dressed_arm.rigproj``, its PNGs (``arm_art/``) and, with ``psd``,
     ``arm_art.psd`` into ``folder`` (default: the package's examples, without the PSD);
@@ -144,7 +193,9 @@ def _write_psd(project, layers, out: Path) -> None:
     psd.save(out)
 
 
-if __name__ == "__main__":  # python -m rigeditor.io.example_art FOLDER
+if __name__ == "__main__":  # python -m rigeditor.io.example_art [FOLDER]
     import sys
 
-    print(write_dressed_example(sys.argv[1] if len(sys.argv) > 1 else None))
+    given = Path(sys.argv[1]) if len(sys.argv) > 1 else None
+    print(write_dressed_example(given))
+    print(write_dressed_walk(given / "dressed_walk" if given else None))
