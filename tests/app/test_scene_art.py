@@ -130,6 +130,9 @@ def test_the_crack_overlay_paints_the_gap_at_the_elbow(qtbot, tmp_path):
     ((crack, points),) = [(c, p) for c, p in crack_points(doc.project, doc.bake, alpha_masks(
         doc.project, EXAMPLE.parent), doc.row) if c.child_slot == "forearm"]
     assert crack.area[0] > 50  # the elbow is bent at frame 0
+    assert view.overlays["cracks"] is False  # off by default: it costs a few ms a frame
+    view.set_overlay("cracks", True)
+    qtbot.wait(10)
     shot = _grab(view)
     Image.fromarray(shot).save(tmp_path / "cracks.png")
     x, y = _screen(view, points.mean(axis=0))

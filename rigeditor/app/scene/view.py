@@ -59,7 +59,7 @@ class SceneView(InteractionMixin, NavigationMixin, QGraphicsView):
         "bones": "Bones",
         "cracks": "Cracks at Joints",
     }
-    DEFAULT_OFF = ("onion", "art_dim")
+    DEFAULT_OFF = ("onion", "art_dim", "cracks")  # cracks: about 2 ms a joint per frame
 
     overlayChanged = Signal(str, bool)
     statusMessage = Signal(str)
