@@ -45,8 +45,9 @@ def describe(exc: BaseException, path) -> str:
     return str(exc) if isinstance(exc, ProjectFileError) else f"{path}: {exc}"
 
 
-def export(kind: str, project, bake, path) -> None:
-    """Write ``bake`` of ``project`` through the io layer (atomically, or nothing)."""
+def export(kind: str, project, bake, path, images=None) -> None:
+    """Write ``bake`` of ``project`` through the io layer (atomically, or nothing).
+    images: the project file's folder, where the Spine atlas finds the pictures."""
     path = Path(path)
     if kind == "csv":
         from rigeditor.io.export_csv import export_curves_csv
@@ -59,7 +60,7 @@ def export(kind: str, project, bake, path) -> None:
     elif kind == "spine":
         from rigeditor.io.export_spine import export_spine_json
 
-        export_spine_json(project, bake, path)
+        export_spine_json(project, bake, path, images=images)
     elif kind == "png":
         from rigeditor.app.plot_export import plot_png
         from rigeditor.io.atomic import export_write
@@ -202,7 +203,8 @@ class FileController(QObject):
             if not path:
                 return False
         try:
-            export(kind, self.doc.project, self.doc.bake, Path(path))
+            export(kind, self.doc.project, self.doc.bake, Path(path),
+                   images=self.doc.path.parent if self.doc.path else None)
         except (*FILE_ERRORS, ImportError, ValueError) as exc:
             self.dialogs.error(self.window, "Export failed", describe(exc, path))
             return False

@@ -118,7 +118,8 @@ def export_spine_json(project: Project, bake: Bake, path, *, animation: str | No
         files = {}
         if project.art.slots:
             if images is None:
-                raise ExportError(None, ["images: the project's folder is needed to pack the atlas"])
+                raise ExportError(None, ["images: save the project first: the atlas is packed from the "
+                                         "pictures beside the project file"])
             files = atlas_files(project, images, path.stem)
     except ExportError as exc:
         raise ExportError(Path(path), exc.problems) from None

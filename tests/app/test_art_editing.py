@@ -165,3 +165,13 @@ def test_draw_order_buttons_restack_the_setup_order_or_key_it(qtbot):
     doc.undo_stack.undo()
     doc.undo_stack.undo()
     assert [s.name for s in doc.project.art.slots] == ["torso", "upper_arm", "forearm", "hand"]
+
+
+def test_the_editors_spine_export_packs_the_atlas_beside_the_json(qtbot, tmp_path):
+    w, doc, dialogs = _window(qtbot, tmp_path)
+    w.files.load(EXAMPLE)
+    out = tmp_path / "out" / "arm.spine.json"
+    out.parent.mkdir()
+    assert w.files.export("spine", out)
+    assert sorted(p.name for p in out.parent.iterdir()) == ["arm.spine.atlas", "arm.spine.json", "arm.spine.png"]
+    assert dialogs.asked("error") == []
