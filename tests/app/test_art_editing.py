@@ -175,3 +175,16 @@ def test_the_editors_spine_export_packs_the_atlas_beside_the_json(qtbot, tmp_pat
     assert w.files.export("spine", out)
     assert sorted(p.name for p in out.parent.iterdir()) == ["arm.spine.atlas", "arm.spine.json", "arm.spine.png"]
     assert dialogs.asked("error") == []
+
+
+def test_delete_removes_a_slot_from_the_project_and_its_draw_order_keys(qtbot, tmp_path):
+    w, doc, dialogs = _window(qtbot, tmp_path)
+    w.files.load(EXAMPLE)
+    doc.select([("slot", "hand")])
+    w.delete_action.trigger()
+    assert dialogs.asked("error") == []
+    assert [s.name for s in doc.project.art.slots] == ["torso", "upper_arm", "forearm"]
+    assert all("hand" not in k.order for k in doc.project.art.draw_order)
+    assert (EXAMPLE.parent / "arm_art" / "hand_fist.png").is_file()
+    doc.undo_stack.undo()
+    assert [s.name for s in doc.project.art.slots] == ["torso", "upper_arm", "forearm", "hand"]

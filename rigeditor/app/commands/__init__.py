@@ -20,4 +20,5 @@ from rigeditor.app.commands.spaces import (  # noqa: F401 - the package's API
 )
 from rigeditor.app.commands.art import (  # noqa: F401 - the package's API
     set_placement, show_attachment, bind_slot, rehome_slots, renamed_bone_in_slots, restack_slot,
+    delete_slot,
 )

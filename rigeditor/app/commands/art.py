@@ -110,3 +110,12 @@ def restack_slot(project: Project, slot: str, step: int, frame: int, *, animate:
         return replace(project, art=art.with_draw_order_key(frame, order))
     by_name = {s.name: s for s in art.slots}
     return replace(project, art=replace(art, slots=tuple(by_name[n] for n in order)))
+
+
+def delete_slot(project: Project, slot: str) -> Project:
+    """Remove ``slot`` (its pictures' files stay on disk) and its place in every
+    draw-order key."""
+    _slot(project, slot)
+    art = project.art
+    keys = tuple(replace(k, order=tuple(n for n in k.order if n != slot)) for k in art.draw_order)
+    return replace(project, art=replace(art, slots=tuple(s for s in art.slots if s.name != slot), draw_order=keys))

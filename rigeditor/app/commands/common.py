@@ -19,7 +19,7 @@ class CommandError(ValueError):
 
 def names_of(project: Project, kind: str) -> list[str]:
     pool = {"bone": project.bones, "chain": project.chains, "target": project.targets,
-            "space": project.spaces}[kind]
+            "space": project.spaces, "slot": project.art.slots}[kind]
     return [x.name for x in pool]
 
 
@@ -123,4 +123,8 @@ def delete(project: Project, kind: str, name: str, *, with_chains: bool = False)
         return delete_target(project, name)
     if kind == "space":
         return remove_space(project, name)
+    if kind == "slot":
+        from rigeditor.app.commands.art import delete_slot
+
+        return delete_slot(project, name)
     raise CommandError(f"Unknown kind {kind!r}.")
