@@ -7,15 +7,12 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
-
 import numpy as np
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from _common import table  # noqa: E402
 from bench_ui import measure_scrub  # noqa: E402
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "rigeditor" / "resources" / "examples"
 
 
 def main() -> None:
@@ -24,10 +21,11 @@ def main() -> None:
     from rigeditor.app.document import Document
     from rigeditor.app.scene import SceneView
     from rigeditor.io import load_project
+    from rigeditor.io.example_art import example_project
 
     app = QApplication.instance() or QApplication([sys.argv[0]])
     for name in ("dressed_walk", "dressed_arm"):
-        path = EXAMPLES / name / f"{name}.rigproj"
+        path = example_project(name)
         measure(app, name, Document(load_project(path), path), SceneView)
 
 

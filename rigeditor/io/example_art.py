@@ -21,6 +21,14 @@ from rigeditor.model.project import CHARACTER
 
 _SS = 4  # supersampling factor
 
+EXAMPLES_DIR = Path(__file__).resolve().parents[1] / "resources" / "examples"
+"""Where the dressed examples live, each in a folder of its name with its pictures."""
+
+
+def example_project(name: str) -> Path:
+    """The project file of dressed example ``name`` ("dressed_arm", "dressed_walk")."""
+    return EXAMPLES_DIR / name / f"{name}.rigproj"
+
 SKIN, SKIN_DARK = (236, 188, 150), (176, 122, 92)
 SHIRT, SHIRT_DARK = (72, 112, 168), (40, 66, 108)
 
@@ -133,7 +141,7 @@ def write_dressed_walk(folder=None) -> Path:
     """Write ``dressed_walk.rigproj`` and its PNGs (``walk_art/``) into ``folder``
     (default: the package's examples/dressed_walk); returns the project's path."""
     if folder is None:
-        folder = Path(__file__).resolve().parents[1] / "resources" / "examples" / "dressed_walk"
+        folder = EXAMPLES_DIR / "dressed_walk"
     folder = Path(folder)
     (folder / WALK_DIR).mkdir(parents=True, exist_ok=True)
     for name, px in paint_walk_layers().items():
@@ -148,7 +156,7 @@ def write_dressed_example(folder=None, *, psd: bool = True) -> Path:
     ``arm_art.psd`` into ``folder`` (default: the package's examples, without the PSD);
     returns the project's path."""
     if folder is None:
-        folder, psd = Path(__file__).resolve().parents[1] / "resources" / "examples" / "dressed_arm", False
+        folder, psd = EXAMPLES_DIR / "dressed_arm", False
     folder = Path(folder)
     (folder / ART_DIR).mkdir(parents=True, exist_ok=True)
     layers = paint_layers()

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -12,8 +11,9 @@ from rigeditor.app.document import Document
 from rigeditor.app.inspector import Inspector
 from rigeditor.app.outliner import Outliner
 from rigeditor.io import load_project
+from rigeditor.io.example_art import example_project
 
-EXAMPLE = Path(__file__).parents[2] / "rigeditor" / "resources" / "examples" / "dressed_arm" / "dressed_arm.rigproj"
+EXAMPLE = example_project("dressed_arm")
 _ALIVE = []
 
 

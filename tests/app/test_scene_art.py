@@ -1,7 +1,6 @@
 """The art in the scene: pictures where the Bake puts them, placeholders, dimming."""
 from __future__ import annotations
 
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -11,9 +10,10 @@ from PySide6.QtCore import QPointF
 from rigeditor.app.document import Document
 from rigeditor.app.scene.layers import PAINT_ERRORS
 from rigeditor.io import load_project
+from rigeditor.io.example_art import example_project
 from views import release_all, show_scene
 
-EXAMPLE = Path(__file__).parents[2] / "rigeditor" / "resources" / "examples" / "dressed_arm" / "dressed_arm.rigproj"
+EXAMPLE = example_project("dressed_arm")
 
 
 @pytest.fixture(autouse=True)

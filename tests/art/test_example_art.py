@@ -13,12 +13,12 @@ from PIL import Image
 
 from rigeditor.cli import main
 from rigeditor.io import dumps_project
-from rigeditor.io.example_art import paint_layers, paint_walk_layers
+from rigeditor.io.example_art import example_project, paint_layers, paint_walk_layers
 from rigeditor.model.examples_art import ART_DIR, SIZES, WALK_DIR, WALK_SIZES, dressed_arm, dressed_walk
 
 REPO = Path(__file__).parents[2]
-EXAMPLES = REPO / "rigeditor" / "resources" / "examples" / "dressed_arm"
-WALK = REPO / "rigeditor" / "resources" / "examples" / "dressed_walk"
+EXAMPLES = example_project("dressed_arm").parent
+WALK = example_project("dressed_walk").parent
 
 
 @pytest.mark.parametrize("folder, build, paint, art, sizes", [
