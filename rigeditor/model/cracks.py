@@ -131,7 +131,10 @@ class _Joint:
         at_b = self.cover(bind_b, slot_b, bind_child.inverse().apply(self.grid))
         if not (at_a.any() and at_b.any()):
             return None  # the two pictures do not both reach the joint: they do not meet there
-        self.union = at_a | at_b
+        # Only samples inside the setup union can crack: keep just those.
+        self.grid = self.grid[at_a | at_b]
+        # The parent's pictures do not move in the parent's frame: their cover is fixed.
+        self.cover_a = [self.cover(a, slot_a, self.grid) for a in slot_a.attachments]
         self.bind_a_in_child = bind_child.inverse().compose(bind_a.local())  # the union carried by the child
         pk, ck = bake.column(slot_a.bone), bake.column(child.name)
         self.child_in_parent = bake.bone_world.take((slice(None), pk)).inverse().compose(
@@ -146,17 +149,18 @@ class _Joint:
                        attachment.height)
 
     def gap(self, lo: int, hi: int) -> np.ndarray:
-        """(hi - lo, P): the samples of rows lo..hi-1 that are cracks."""
+        """(hi - lo, P): which samples (``grid``: those inside the setup union) of rows
+        lo..hi-1 are cracks."""
         grid = self.grid
         rel = self.child_in_parent.take(slice(lo, hi)).inverse()
         fields = [np.broadcast_to(np.asarray(f, dtype=float), (hi - lo,))[:, None] for f in rel.fields()]
         in_child = np.stack([fields[0] * grid[:, 0] + fields[1] * grid[:, 1] + fields[4],
                              fields[2] * grid[:, 0] + fields[3] * grid[:, 1] + fields[5]], axis=-1)
         posed = np.zeros((hi - lo, grid.shape[0]), dtype=bool)
-        for k, a in enumerate(self.slot_a.attachments):
+        for k, fixed in enumerate(self.cover_a):
             rows = self.code_a[lo:hi] == k
             if rows.any():
-                posed[rows] |= self.cover(a, self.slot_a, grid)[None, :]
+                posed[rows] |= fixed[None, :]
         for k, b in enumerate(self.slot_b.attachments):
             rows = self.code_b[lo:hi] == k
             if rows.any():
@@ -165,4 +169,4 @@ class _Joint:
         union_child = self.cover(self.bind_b, self.slot_b, in_child) | covered(
             self.bind_a_in_child.inverse().apply(in_child), self.masks.get((self.slot_a.name, bind_a.name)),
             bind_a.width, bind_a.height)
-        return self.union[None, :] & union_child & ~posed
+        return union_child & ~posed
