@@ -6,6 +6,8 @@
     rigeditor report PROJECT [--json] [--frames START:END]
     rigeditor render PROJECT --frame N -o OUT.png [--size WxH]
     rigeditor examples                         list the built-in examples
+    rigeditor import-psd ART.psd -o PROJECT [--force]
+    rigeditor import-images DIR -o PROJECT [--force]
     rigeditor --version
 
 PROJECT is a project file, or the name of a built-in example (``arm``) when no such
@@ -13,9 +15,11 @@ file exists.
 
 Every subcommand evaluates through ``rigeditor.model.evaluate`` and reads the Bake.
 Exit status: 0 done; 1 ``report`` found an unexplained residual or an unkeyed elbow
-flip; 2 an error, reported on stderr as ``rigeditor: FILE: where: what`` (never a
+flip, or ``validate`` found a missing or unreadable image (the project itself is
+valid); 2 an error, reported on stderr as ``rigeditor: FILE: where: what`` (never a
 traceback; RIGEDITOR_DEBUG=1 shows one for internal errors); 141 when stdout closed
-early (``| head``), quietly, as Unix tools do. Outputs are written atomically or not at all. Only ``render`` and PNG bakes load Qt (offscreen, lazily).
+early (``| head``), quietly, as Unix tools do. Outputs are written atomically or not at
+all. Only ``render`` and PNG bakes load Qt (offscreen, lazily).
 """
 from __future__ import annotations
 
@@ -36,14 +40,16 @@ from rigeditor.io.errors import ProjectFileError, SHOWN
 from rigeditor.io.export_csv import export_curves_csv
 from rigeditor.io.export_json import DEFAULT_TOLERANCE_DEG, export_curves_json
 from rigeditor.io.export_spine import export_spine_json
+from rigeditor.io.images import alpha_masks, image_problems
 from rigeditor.io.progress import Progress
 from rigeditor.io.examples import open_project
 from rigeditor.io.report import build_report, format_report
 from rigeditor.model import evaluate
+from rigeditor.model.cracks import crack_check
 from rigeditor.model.examples import DESCRIPTIONS
 from rigeditor.model.ranges import bake_bytes, bake_rows, evaluation_span
 
-COMMANDS = ("bake", "validate", "report", "render", "examples")
+COMMANDS = ("bake", "validate", "report", "render", "examples", "import-psd", "import-images")
 FORMATS = {".csv": "csv", ".json": "json", ".png": "png"}
 
 
@@ -136,6 +142,13 @@ def _parser() -> argparse.ArgumentParser:
 
     ex = sub.add_parser("examples", help="list the built-in examples (usable wherever a PROJECT is)")
     ex.set_defaults(run=_examples)
+    for name, what, run in (("import-psd", "ART.psd", _import_psd), ("import-images", "DIR", _import_images)):
+        imp = sub.add_parser(name, help=f"a new project from a layered picture ({what}): "
+                             "one slot per layer, placed as in the picture")
+        imp.add_argument("project", metavar=what)  # named like the others for error lines
+        imp.add_argument("-o", "--output", required=True, metavar="PROJECT")
+        imp.add_argument("--force", action="store_true", help="replace an existing project (and images)")
+        imp.set_defaults(run=run)
     return p
 
 
@@ -169,7 +182,7 @@ def _bake(args) -> int:
             export_curves_json(project, bake, out, radians=args.radians, tolerance_deg=args.tolerance,
                                progress=stage)
         elif fmt == "spine":
-            export_spine_json(project, bake, out, progress=stage)
+            export_spine_json(project, bake, out, progress=stage, images=Path(args.project).parent)
         else:
             _qt_offscreen()
             from rigeditor.app.plot_export import plot_png
@@ -186,15 +199,21 @@ def _validate(args) -> int:
     counts = ", ".join(_count(n, word) for n, word in (
         (len(project.bones), "bone"), (len(project.chains), "chain"), (len(project.targets), "target"),
         (_key_count(project), "key")))
+    counts += f", {_count(len(project.art.slots), 'slot')}" if project.art.slots else ""
     print(f"{args.project}: valid: {counts}, frames {tl.start}-{tl.end} at {tl.fps:g} fps")
-    return 0
+    found = image_problems(project, Path(args.project).parent)
+    for problem in found:
+        print(f"rigeditor: {args.project}: {problem}", file=sys.stderr)
+    return 1 if found else 0
 
 
 def _report(args) -> int:
     project = open_project(args.project)
     first, last = _frame_range(args.frames, project, args.project)
     _check_memory(project, first, last, args.project, "evaluate")
-    report = build_report(_evaluate_rows(project, first, last), name=str(args.project))
+    bake = _evaluate_rows(project, first, last)
+    cracks = crack_check(project, bake, alpha_masks(project, Path(args.project).parent)) if bake.art else ()
+    report = build_report(bake, name=str(args.project), cracks=cracks)
     print(json.dumps(report, indent=2) if args.json else format_report(report))
     return 0 if report["ok"] else 1
 
@@ -222,7 +241,24 @@ def _render(args) -> int:
     _qt_offscreen()
     from rigeditor.app.render import render_png
 
-    export_write(out, render_png(bake, bake.index(args.frame), size=size, project=project))
+    export_write(out, render_png(bake, bake.index(args.frame), size=size,
+                                 project=project, images=Path(args.project).parent))
+    return 0
+
+
+def _import_psd(args) -> int:
+    from rigeditor.io.import_psd import import_psd
+
+    folder = import_psd(args.project, args.output, force=args.force)
+    print(f"{args.output}: imported {args.project} (images in {folder})")
+    return 0
+
+
+def _import_images(args) -> int:
+    from rigeditor.io.import_images import import_images
+
+    import_images(args.project, args.output, force=args.force)
+    print(f"{args.output}: imported the images of {args.project}")
     return 0
 
 

@@ -246,5 +246,5 @@ class Document(Guarded, QObject):
 def _exists(project: Project, item) -> bool:
     kind, name = item
     pool = {"bone": project.bones, "chain": project.chains, "target": project.targets,
-            "space": project.spaces}.get(kind, ())
+            "space": project.spaces, "slot": project.art.slots}.get(kind, ())
     return any(x.name == name for x in pool)

@@ -52,8 +52,9 @@ def describe(exc: BaseException, path) -> str:
     return str(exc) if isinstance(exc, ProjectFileError) else f"{path}: {exc}"
 
 
-def export(kind: str, project, bake, path) -> None:
-    """Write ``bake`` of ``project`` through the io layer (atomically, or nothing)."""
+def export(kind: str, project, bake, path, images=None) -> None:
+    """Write ``bake`` of ``project`` through the io layer (atomically, or nothing).
+    images: the project file's folder, where the Spine atlas finds the pictures."""
     path = Path(path)
     if kind == "csv":
         from rigeditor.io.export_csv import export_curves_csv
@@ -66,7 +67,7 @@ def export(kind: str, project, bake, path) -> None:
     elif kind == "spine":
         from rigeditor.io.export_spine import export_spine_json
 
-        export_spine_json(project, bake, path)
+        export_spine_json(project, bake, path, images=images)
     elif kind == "png":
         from rigeditor.app.plot_export import plot_png
         from rigeditor.io.atomic import export_write
@@ -140,6 +141,30 @@ class FileController(Guarded, QObject):
                 return False
         return self.load(path)
 
+    def import_psd(self, psd=None, out=None) -> bool:
+        """A new project from a layered PSD (``rigeditor.io.import_psd``): asks for the
+        PSD and where the project goes (its PNGs go beside it), then opens it."""
+        if not self.maybe_save():
+            return False
+        psd = psd or self.dialogs.open_file(self.window, "Import PSD", self._last_dir(),
+                                            "Photoshop documents (*.psd);;All files (*)")
+        if not psd:
+            return False
+        if out is None:
+            start = str(Path(self._last_dir()) / (Path(psd).stem + PROJECT_SUFFIX))
+            out = self.dialogs.save_file(self.window, "Save the imported project as", start, PROJECT_FILTER)
+            if not out:
+                return False
+        from rigeditor.io.import_psd import import_psd  # psd-tools loads only now
+
+        try:
+            # The save dialog has asked before replacing a file.
+            import_psd(psd, out, force=True)
+        except file_errors() as exc:
+            self.dialogs.error(self.window, "Cannot import PSD", describe(exc, psd))
+            return False
+        return self.load(out)
+
     def load(self, path) -> bool:
         """Open ``path`` (no question asked); a bad file shows the io layer's message and
         leaves the current document as it was."""
@@ -199,7 +224,8 @@ class FileController(Guarded, QObject):
             if not path:
                 return False
         try:
-            export(kind, self.doc.project, self.doc.bake, Path(path))
+            export(kind, self.doc.project, self.doc.bake, Path(path),
+                   images=self.doc.path.parent if self.doc.path else None)
         except (*FILE_ERRORS, ImportError, ValueError) as exc:
             self.dialogs.error(self.window, "Export failed", describe(exc, path))
             return False

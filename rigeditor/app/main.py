@@ -30,7 +30,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("project", nargs="?", help="project file to open (or an example: arm, walk, door)")
     p.add_argument("--frame", type=int, help="start on this frame")
     p.add_argument("--select", action="append", default=[], metavar="KIND:NAME",
-                   help="select an item (bone, chain, target or space), e.g. chain:arm")
+                   help="select an item (bone, chain, target, space or slot), e.g. chain:arm")
     p.add_argument("--mode", choices=("setup", "animate"), help="start in this mode (default animate)")
     p.add_argument("--screenshot", metavar="OUT.png", help="save the window's image and exit")
     p.add_argument("--size", default="1440x900", metavar="WxH", help="window size for --screenshot")
@@ -66,18 +66,17 @@ def _display_found() -> bool:
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
-KINDS = ("bone", "chain", "target", "space")
-
-
 def parse_selection(items, project) -> list[tuple[str, str]]:
     """``--select KIND:NAME`` arguments as (kind, name) items of ``project``; ValueError
     naming what exists for an unknown kind or name."""
+    from rigeditor.app.commands.common import SELECTABLE, names_of  # no Qt: before the display check
+
     selection = []
     for item in items:
         kind, sep, name = item.partition(":")
-        if not sep or kind not in KINDS:
-            raise ValueError(f"--select {item}: expected KIND:NAME with KIND one of {', '.join(KINDS)}")
-        names = [x.name for x in getattr(project, f"{kind}s")]
+        if not sep or kind not in SELECTABLE:
+            raise ValueError(f"--select {item}: expected KIND:NAME with KIND one of {', '.join(SELECTABLE)}")
+        names = names_of(project, kind)
         if name not in names:
             raise ValueError(f"--select {item}: no {kind} named {name!r} in {project.name} "
                              f"({kind}s: {', '.join(names) or 'none'})")

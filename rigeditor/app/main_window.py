@@ -117,6 +117,8 @@ class MainWindow(guard.Guarded, QMainWindow):
                                tip=(build.__doc__ or "").strip().split("\n")[0])
             for name, build in EXAMPLES.items()}
         self.open_action = self._action("Open…", f.open, QKeySequence.Open)
+        self.import_psd_action = self._action("Import PSD…", f.import_psd, None,
+                                              "A new project from a layered PSD: one slot per layer")
         self.save_action = self._action("Save", f.save, QKeySequence.Save)
         self.save_as_action = self._action("Save As…", f.save_as, QKeySequence.SaveAs)
         self.quit_action = self._action("Quit", self.close, QKeySequence.Quit)
@@ -163,6 +165,7 @@ class MainWindow(guard.Guarded, QMainWindow):
         for a in self.example_actions.values():
             examples.addAction(a)
         m.addAction(self.open_action)
+        m.addAction(self.import_psd_action)
         self.recent_menu = m.addMenu("Open &Recent")
         self._build_recent_menu()
         m.addSeparator()

@@ -18,7 +18,8 @@ from rigeditor.app.dialogs import Dialogs
 from rigeditor.model import CAUSES
 from rigeditor.model.project import CHARACTER, WORLD
 
-GROUPS = (("bone", "Bones"), ("chain", "IK chains"), ("target", "Targets"), ("space", "Scene objects"))
+GROUPS = (("bone", "Bones"), ("chain", "IK chains"), ("target", "Targets"), ("space", "Scene objects"),
+          ("slot", "Slots"))
 ROLE = Qt.UserRole
 
 
@@ -107,7 +108,8 @@ class Outliner(Guarded, QTreeWidget):
     def _make_signature(self):
         p = self.doc.project
         return (tuple((b.name, b.parent) for b in p.bones), tuple((c.name, c.bones, c.target) for c in p.chains),
-                tuple((t.name, t.space) for t in p.targets), tuple((s.name, s.parent) for s in p.spaces))
+                tuple((t.name, t.space) for t in p.targets), tuple((s.name, s.parent) for s in p.spaces),
+                tuple((s.name, s.bone) for s in p.art.slots))
 
     def rebuild(self) -> None:
         sig = self._make_signature()
@@ -158,6 +160,10 @@ class Outliner(Guarded, QTreeWidget):
                         it.setIcon(0, _swatch(style.space_color(p, s.name)))
                         add_space(it, s.name)
             add_space(self._groups["space"], WORLD)
+            for s in reversed(p.art.slots):  # front first, like a layer panel
+                it = self._make("slot", s.name, self._groups["slot"], editable=False)
+                it.setToolTip(0, f"on {s.bone or 'the character (not bound)'} · "
+                                 f"{', '.join(a.name for a in s.attachments) or 'no pictures'}")
             self.expandAll()
             for key in collapsed:
                 it = self._groups.get(key[1]) if key[0] == "group" else self._items.get(key)

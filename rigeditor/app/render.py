@@ -38,9 +38,10 @@ def offscreen_app():
     return QApplication.instance() or QApplication(["rigeditor"])
 
 
-def render_image(bake, index: int, size=(800, 600), project=None) -> QImage:
-    """Frame ``index`` (a row of the bake) drawn into a new ``size`` (w, h) image;
-    with ``project`` (the bake's), its spaces too."""
+def render_image(bake, index: int, size=(800, 600), project=None, images=None) -> QImage:
+    """Frame ``index`` (a row of the bake) drawn into a new ``size`` (w, h) image; with
+    ``project`` (the bake's), its spaces too, and with ``images`` (the folder its
+    picture paths are relative to) its pictures under the bones."""
     offscreen_app()
     w, h = size
     image = QImage(w, h, QImage.Format.Format_ARGB32)
@@ -48,27 +49,36 @@ def render_image(bake, index: int, size=(800, 600), project=None) -> QImage:
     spaces = _space_origins(project, bake) if project is not None else []
     to_px = _fit(bake, index, w, h, [o for _, o, _ in spaces])
     p = QPainter(image)
-    p.setRenderHint(QPainter.RenderHint.Antialiasing)
-    if spaces:
-        _spaces(p, project, spaces, index, to_px)
-    for cb in bake.chains.values():
-        _reach(p, cb, index, to_px)
-    for k in range(len(bake.bones)):
-        _bone(p, to_px(bake.joint_world[index, k]), to_px(bake.tip_world[index, k]))
-    for cb in bake.chains.values():
-        _target(p, cb, index, to_px)
-    if spaces:
-        _space_names(p, project, spaces, index, to_px)  # on top, as the editor's labels
-    p.setPen(QPen(BONE))
-    p.setFont(QFont("Sans", 10))
-    p.drawText(QPointF(10, h - 10), f"frame {bake.frames[index]:g}")
-    p.end()
+    try:  # a painter left active on a dying image crashes Qt
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        if project is not None and images is not None and bake.art is not None:
+            from rigeditor.app.art_paint import ImageCache, draw_art
+
+            def to_device(pts):
+                return np.array([[q.x(), q.y()] for q in map(to_px, np.asarray(pts).reshape(-1, 2))])
+
+            draw_art(p, project, bake.art.row(index), to_device, images, ImageCache())
+        if spaces:
+            _spaces(p, project, spaces, index, to_px)
+        for cb in bake.chains.values():
+            _reach(p, cb, index, to_px)
+        for k in range(len(bake.bones)):
+            _bone(p, to_px(bake.joint_world[index, k]), to_px(bake.tip_world[index, k]))
+        for cb in bake.chains.values():
+            _target(p, cb, index, to_px)
+        if spaces:
+            _space_names(p, project, spaces, index, to_px)  # on top, as the editor's labels
+        p.setPen(QPen(BONE))
+        p.setFont(QFont("Sans", 10))
+        p.drawText(QPointF(10, h - 10), f"frame {bake.frames[index]:g}")
+    finally:
+        p.end()
     return image
 
 
-def render_png(bake, index: int, size=(800, 600), project=None) -> bytes:
+def render_png(bake, index: int, size=(800, 600), project=None, images=None) -> bytes:
     """:func:`render_image` as PNG file bytes."""
-    return png_bytes(render_image(bake, index, size, project))
+    return png_bytes(render_image(bake, index, size, project, images))
 
 
 def png_bytes(image: QImage) -> bytes:
@@ -86,6 +96,9 @@ def _fit(bake, index, w, h, extra=()):
     point arrays) with a margin, y flipped."""
     points = [bake.joint_world.reshape(-1, 2), bake.tip_world.reshape(-1, 2)]
     points += [cb.target_world for cb in bake.chains.values()] + list(extra)
+    if bake.art is not None:
+        shown = bake.art.attachment >= 0
+        points.append(bake.art.corners[shown].reshape(-1, 2))
     pts = np.concatenate(points)
     lo, hi = pts.min(axis=0), pts.max(axis=0)
     span = np.maximum(hi - lo, 1e-9)

@@ -217,7 +217,7 @@ class RigActions(Guarded, QObject):
 
 def _count(items) -> str:
     """'2 bones, 1 chain' for (kind, name) items."""
-    kinds = {"bone": "bone", "chain": "IK chain", "target": "target", "space": "scene object"}
+    kinds = {"bone": "bone", "chain": "IK chain", "target": "target", "space": "scene object", "slot": "slot"}
     counts = {}
     for kind, _ in items:
         counts[kind] = counts.get(kind, 0) + 1

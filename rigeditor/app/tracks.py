@@ -5,7 +5,8 @@ channel that has keys; :func:`move_keys`, :func:`delete_keys` and :func:`set_key
 return a new Project; :func:`key_item` keys a selected item as it currently is.
 
 A track is addressed by its path ``(kind, name, attribute)``, kind being target,
-chain, space or bone, for example ``("target", "hand", "position")``.
+chain, space, bone or slot, for example ``("target", "hand", "position")`` or
+``("slot", "hand", "attachment")`` (the picture a slot shows).
 """
 from __future__ import annotations
 
@@ -26,13 +27,19 @@ ATTRIBUTES: dict[str, tuple[str, ...]] = {
     "chain": ("bend", "softness", "mix"),
     "space": ("position", "rotation", "scale"),
     "bone": ("rotation",),
+    "slot": ("attachment",),
 }
-STEPPED = {("target", "space"), ("chain", "bend")}
+STEPPED = {("target", "space"), ("chain", "bend"), ("slot", "attachment")}
 """Tracks whose value holds from key to key (their keys are always ``constant``)."""
 
 _POOLS = {"target": "targets", "chain": "chains", "space": "spaces", "bone": "bones"}
 _WITH = {"target": Project.with_target, "chain": Project.with_chain,
-         "space": Project.with_space, "bone": Project.with_bone}
+         "space": Project.with_space, "bone": Project.with_bone,
+         "slot": lambda p, name, **c: replace(p, art=p.art.with_slot(name, **c))}
+
+
+def _items(project: Project, kind: str):
+    return project.art.slots if kind == "slot" else getattr(project, _POOLS[kind])
 
 
 @dataclass(frozen=True)
@@ -62,20 +69,21 @@ def keyed_tracks(project: Project) -> list[Track]:
     each kind in project order and each item's attributes in ATTRIBUTES order."""
     out: list[Track] = []
     for kind, attrs in ATTRIBUTES.items():
-        for item in getattr(project, _POOLS[kind]):
+        for item in _items(project, kind):
             for attr in attrs:
                 ch = getattr(item, attr)
                 if not ch.keys:
                     continue
                 frames, spaces = _keys_of(ch, item.space if (kind, attr) == ("target", "position") else None)
                 out.append(Track(f"{item.name} · {attr}", (kind, item.name, attr), frames,
-                                 (kind, attr) in STEPPED, spaces))
+                                 (kind, attr) in STEPPED, spaces if kind != "slot" else ()))
     return out
 
 
 def channel(project: Project, path: Path) -> Channel | StepChannel:
     kind, name, attr = path
-    return getattr(getattr(project, kind)(name), attr)
+    item = project.art.slot(name) if kind == "slot" else getattr(project, kind)(name)
+    return getattr(item, attr)
 
 
 def with_channel(project: Project, path: Path, ch: Channel | StepChannel) -> Project:
@@ -173,7 +181,7 @@ def key_item(project: Project, item: tuple[str, str], frame: int) -> tuple[Proje
     space: position, rotation and scale. Returns the project and the keyed paths.
     """
     kind, name = item
-    if kind not in ATTRIBUTES or not any(x.name == name for x in getattr(project, _POOLS[kind])):
+    if kind not in ATTRIBUTES or not any(x.name == name for x in _items(project, kind)):
         return project, []  # e.g. the world space: nothing to key
     if kind == "bone":
         chain = project.chain_of_bone(name)

@@ -11,6 +11,7 @@ import math
 
 from rigeditor.core.filters import Smoothing
 from rigeditor.io import schema
+from rigeditor.io.convert_art import art_data, to_art
 from rigeditor.io.schema import FORMAT, SCHEMA_VERSION
 from rigeditor.model.project import (
     Bone, Chain, LimitStrategy, Project, Space, Target, Timeline,
@@ -32,6 +33,7 @@ def to_project(doc: schema.Document) -> Project:
         bones=tuple(_bone(b) for b in doc.bones),
         targets=tuple(Target(t.name, _steps(t.space), _channel(t.position)) for t in doc.targets),
         chains=tuple(_chain(c) for c in doc.chains),
+        art=to_art(doc.slots, doc.draw_order),
     )
 
 
@@ -114,6 +116,7 @@ def to_document(project: Project) -> dict:
         "targets": [{"name": t.name, "space": _steps_data(t.space), "position": _channel_data(t.position)}
                     for t in project.targets],
         "chains": [_chain_data(c) for c in project.chains],
+        **art_data(project.art, _deg),
     }
 
 

@@ -18,6 +18,8 @@ Mapping (Spine is y-up with degrees counter-clockwise, like the model):
   its own IK back. Chains of more than two bones have no Spine IK constraint (Spine's
   IK drives one or two bones); their baked rotations play all the same.
 
+Artwork (slots, skin, atlas): see ``export_spine_art``.
+
 Times are seconds from the first baked frame. Reads setup data from the Project and
 every pose from the Bake.
 """
@@ -32,6 +34,7 @@ import numpy as np
 from rigeditor.core.geometry import unwrap, wrap_angle
 from rigeditor.io.atomic import export_write
 from rigeditor.io.errors import ExportError
+from rigeditor.io.export_spine_art import art_sections, atlas_files
 from rigeditor.model.bake import Bake
 from rigeditor.model.project import CHARACTER, Project
 
@@ -96,21 +99,36 @@ def spine_document(project: Project, bake: Bake, *, animation: str | None = None
         "ik": ik,
         "animations": {animation or project.name or "baked": anim},
     }
+    art, art_anim = art_sections(project, bake, root)  # slots, skins, their timelines
+    doc.update(art)
+    anim.update(art_anim)
     return doc
 
 
 def export_spine_json(project: Project, bake: Bake, path, *, animation: str | None = None,
-                      progress=None) -> None:
-    """Write the Spine JSON of ``bake`` to ``path`` atomically."""
+                      progress=None, images=None) -> None:
+    """Write the Spine JSON of ``bake`` to ``path`` atomically; with artwork, also the
+    atlas ``STEM.atlas`` and its page PNGs beside it, packed from the images found
+    relative to ``images`` (the project file's folder). Everything is prepared before
+    anything is written; the JSON is written last."""
+    path = Path(path)
     try:
         doc = spine_document(project, bake, animation=animation)
         text = json.dumps(doc, allow_nan=False, ensure_ascii=False, separators=(",", ":"))
+        files = {}
+        if project.art.slots:
+            if images is None:
+                raise ExportError(None, ["images: save the project first: the atlas is packed from the "
+                                         "pictures beside the project file"])
+            files = atlas_files(project, images, path.stem)
     except ExportError as exc:
         raise ExportError(Path(path), exc.problems) from None
     except ValueError:
         raise ExportError(Path(path), ["bake: holds values that are not finite; nothing was written"]) from None
     if progress:
         progress(1.0)
+    for name, data in files.items():
+        export_write(path.with_name(name), data)
     export_write(path, text.encode("utf-8"))
 
 

@@ -15,6 +15,12 @@ Version 1 (the first layout) differs from version 2 in three ways:
   where the soft zone starts); version 2 keys it as a fraction of the chain's length;
 - a target's ``space`` is a space name; version 2 keys it (a step track), so a target
   can switch spaces.
+
+Version 3 adds artwork: ``slots`` (layers on bones, with their image attachments and a
+stepped attachment track) and ``draw_order`` (a stepped track of whole slot orders).
+A version 2 file has no artwork: it gets no slots and an unkeyed draw order; a
+version 2 file that already holds a field of those names (hand-edited) is reported,
+not overwritten.
 """
 from __future__ import annotations
 
@@ -98,5 +104,16 @@ def _softness(chain: dict, lengths: dict, where: str, problems: list[str]):
     return {"default": value / total, "keys": []}
 
 
-MIGRATIONS = {1: v1_to_v2}
+def v2_to_v3(data: dict) -> tuple[dict, list[str]]:
+    """Version 2 -> 3: a project without artwork."""
+    data = copy.deepcopy(data)
+    problems = [f"{name}: unknown field in a version 2 file (artwork needs schema_version 3)"
+                for name in ("slots", "draw_order") if name in data]
+    data["slots"] = []
+    data["draw_order"] = {"keys": []}
+    data["schema_version"] = 3
+    return data, problems
+
+
+MIGRATIONS = {1: v1_to_v2, 2: v2_to_v3}
 """schema_version -> the function that migrates it one version up."""

@@ -15,13 +15,15 @@ from __future__ import annotations
 import numpy as np
 
 from rigeditor.model.bake import CAUSES, Bake
+from rigeditor.io.report_art import crack_entries, crack_lines
 
 DRIFT_TOLERANCE = 1e-6
 """Model units of end motion on a hold frame below which the end counts as still."""
 
 
-def build_report(bake: Bake, name: str = "") -> dict:
-    """The report as plain data (JSON-ready); ``report["ok"]`` is the gate."""
+def build_report(bake: Bake, name: str = "", cracks=()) -> dict:
+    """The report as plain data (JSON-ready); ``report["ok"]`` is the gate. cracks: the
+    crack check's joints (``rigeditor.model.cracks``), reported but not a failure."""
     frames = bake.frames
     chains, failures = {}, []
     for chain, cb in bake.chains.items():
@@ -38,6 +40,7 @@ def build_report(bake: Bake, name: str = "") -> dict:
                    "end": _num(frames[-1]) if len(bake) else None, "count": len(bake), "fps": bake.fps},
         "units": {"residual": "model units", "sensitivity": "deg per model unit", "drift": "model units"},
         "chains": chains,
+        **({"cracks": crack_entries(cracks, frames)} if cracks else {}),
         "ok": not failures,
         "failures": failures,
     }
@@ -103,6 +106,7 @@ def format_report(report: dict) -> str:
             f"  hold drift   {drift} (in the target's space)",
             f"  held, world  {motion} (sliding, if the target should be planted)",
         ]
+    lines += crack_lines(report.get("cracks", {}))
     lines.append("result: ok" if report["ok"] else "result: FAIL: " + "; ".join(report["failures"]))
     return "\n".join(lines)
 

@@ -1,4 +1,4 @@
-"""The project file's current layout (schema_version 2) as pydantic models.
+"""The project file's current layout (schema_version 3) as pydantic models.
 
 Types and ranges are checked here, field by field, so each problem has a location;
 what needs the whole project (names, references, trees) is checked afterwards by
@@ -26,7 +26,7 @@ from rigeditor.model.project import SOLVERS, WORLD
 from rigeditor.model.timeline import INTERPOLATIONS
 
 FORMAT = "rigeditor-project"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 MAX_FRAME = 10_000_000
 """Frame numbers in a file lie in [-MAX_FRAME, MAX_FRAME]."""
 
@@ -194,3 +194,10 @@ class Document(_Model):
     bones: list[Bone]
     targets: list[Target]
     chains: list[Chain]
+    slots: list["Slot"]
+    draw_order: "DrawOrder"
+
+
+from rigeditor.io.schema_art import DrawOrder, Slot  # noqa: E402  (it builds on the types above)
+
+Document.model_rebuild()

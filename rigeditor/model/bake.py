@@ -7,6 +7,7 @@ whatever an edit did not touch.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -86,6 +87,7 @@ class Bake:
     shift: (N, B, 2) extra offset of a bone's origin in its parent's frame (move root).
     bone_world: world transform of each bone's frame (fields (N, B)).
     spaces: world transform of each space (fields (N,)).
+    art: the slots' images per frame (``rigeditor.model.art_bake.ArtBake``) or None.
     """
 
     frames: np.ndarray
@@ -100,6 +102,7 @@ class Bake:
     bone_world: Affine
     spaces: dict[str, Affine]
     chains: dict[str, ChainBake] = field(default_factory=dict)
+    art: Any = None  # ArtBake (model/art_bake.py) when the project has slots
 
     def __len__(self) -> int:
         return int(self.frames.shape[0])

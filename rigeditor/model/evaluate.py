@@ -13,6 +13,7 @@ import numpy as np
 
 from rigeditor.core.blocks import run_tasks
 from rigeditor.core.geometry import Affine
+from rigeditor.model.art_bake import with_art
 from rigeditor.model.bake import Bake, frozen
 from rigeditor.model.kinematics import Pose, bone_order, fk_rotations
 from rigeditor.model.project import CHARACTER, Project
@@ -78,8 +79,9 @@ def evaluate(project: Project, frames=None, *, previous: Bake | None = None,
         for chain, result in zip(wave, run_tasks(solve, wave)):
             results[chain.name] = result
 
-    return _bake(project, order, frames, pose, spaces, {c.name: results[c.name] for c in chains},
+    bake = _bake(project, order, frames, pose, spaces, {c.name: results[c.name] for c in chains},
                  None if dirty is None else previous)
+    return with_art(project, bake)  # images ride the bones: bake.art
 
 
 def _waves(project, chains):

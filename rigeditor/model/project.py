@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 
 from rigeditor.core.filters import Smoothing
 from rigeditor.core.limits import LIMIT_STRATEGIES
+from rigeditor.model.attachments import Art
 from rigeditor.model.timeline import Channel, StepChannel, constant
 
 WORLD = "world"
@@ -127,6 +128,7 @@ class Project:
     bones: tuple[Bone, ...] = ()
     targets: tuple[Target, ...] = ()
     chains: tuple[Chain, ...] = ()
+    art: Art = field(default_factory=Art)  # images on bones, slots, draw order
 
     # ---- look-ups (names are unique per kind; validation guarantees it)
     def bone(self, name: str) -> Bone:

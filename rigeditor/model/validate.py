@@ -19,6 +19,7 @@ from rigeditor.core.limits import LIMIT_STRATEGIES
 from rigeditor.core.twobone import MIN_LENGTH
 from rigeditor.model.project import CHARACTER, SOLVERS, WORLD, Project
 from rigeditor.model.timeline import INTERPOLATIONS, Channel, StepChannel
+from rigeditor.model.validate_art import art_problems
 
 
 MAX_MAGNITUDE = 1e9
@@ -100,6 +101,7 @@ def problems(project: Project) -> list[str]:
     used: dict[str, str] = {}
     for i, c in enumerate(project.chains):
         _chain(out, f"chains[{i}]", c, project, bone_names, target_names, used)
+    out.extend(art_problems(project.art, bone_names))
     return out
 
 

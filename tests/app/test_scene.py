@@ -21,6 +21,7 @@ from rigeditor.app.scene.paint import format_units
 from rigeditor.app.tools import EditTool
 from rigeditor.model import Bone
 from rigeditor.model.examples import EXAMPLES
+from views import ALIVE as _ALIVE, release_all, show_scene
 
 
 # ---------------------------------------------------------------------- the binding
@@ -53,7 +54,6 @@ def to_world(view, px) -> np.ndarray:
     return np.array([p.x(), p.y()])
 
 
-_ALIVE = []
 _WINDOWS = []  # windows around a view, kept until their views are closed
 
 
@@ -65,11 +65,7 @@ def _keep_alive():
     while not clean signals into its half-destroyed Document."""
     del PAINT_ERRORS[:]
     yield
-    while _ALIVE:
-        doc, view = _ALIVE.pop()
-        view.close()
-        doc.undo_stack.cleanChanged.disconnect()
-        doc.undo_stack.clear()
+    release_all()
     del _WINDOWS[:]
     assert not PAINT_ERRORS, PAINT_ERRORS[0]
 
@@ -79,13 +75,7 @@ def make_view(qtbot, example="arm", frame=0, mode="animate"):
     doc = Document(EXAMPLES[example]() if isinstance(example, str) else example)
     doc.set_frame(frame)
     doc.set_mode(mode)
-    view = SceneView(doc)
-    _ALIVE.append((doc, view))
-    qtbot.addWidget(view)
-    view.resize(900, 650)
-    view.show()
-    qtbot.waitExposed(view)
-    return doc, view
+    return doc, show_scene(qtbot, doc)
 
 
 def handle_world(view, target):
@@ -381,15 +371,18 @@ def test_overlays_toggle(qtbot):
     doc, view = make_view(qtbot, "walk", frame=12)
     assert list(view.overlays) == list(OVERLAY_NAMES)
     assert all(isinstance(label, str) and label for label in OVERLAY_NAMES.values())
-    assert {n for n, on in view.overlays.items() if not on} == {"onion"}
+    assert {n for n, on in view.overlays.items() if not on} == {"onion", "art_dim", "cracks"}
     seen = []
     view.overlayChanged.connect(lambda n, on: seen.append((n, on)))
     for name in OVERLAY_NAMES:
         on = view.overlays[name]
         view.set_overlay(name, not on)
         assert view.overlays[name] is (not on)
-        assert view.layer(name).isVisible() is (not on)
-    assert seen == [(n, not on) for n, on in zip(OVERLAY_NAMES, [True] * 6 + [False])]
+        if name == "art_dim":  # a way of drawing the art, not a layer of its own
+            assert view.layer("art").dim is (not on)
+        else:
+            assert view.layer(name).isVisible() is (not on)
+    assert seen == [(n, not on) for n, on in zip(OVERLAY_NAMES, [True] * 6 + [False, True, False, True, False])]
     view.overlays["reach"] = True  # a copy: writing it changes nothing
     assert view.overlays["reach"] is False
     with pytest.raises(KeyError):

@@ -5,7 +5,7 @@ Qt-free on purpose: the views call these, then hand the result to ``doc.apply``.
 Angles are radians, lengths and positions model units (y-up), like the model.
 """
 from rigeditor.app.commands.common import (  # noqa: F401 - the package's API
-    KINDS, CommandError, names_of, unique_name, numbered_name, rename, set_value, delete,
+    KINDS, SELECTABLE, CommandError, names_of, unique_name, numbered_name, rename, set_value, delete,
     delete_items,
 )
 from rigeditor.app.commands.bones import (  # noqa: F401 - the package's API
@@ -18,4 +18,8 @@ from rigeditor.app.commands.chains import (  # noqa: F401 - the package's API
 )
 from rigeditor.app.commands.spaces import (  # noqa: F401 - the package's API
     add_space, space_children, space_descendants, targets_in_space, remove_space, reparent_space,
+)
+from rigeditor.app.commands.art import (  # noqa: F401 - the package's API
+    set_placement, show_attachment, bind_slot, rehome_slots, renamed_bone_in_slots, restack_slot,
+    delete_slot,
 )

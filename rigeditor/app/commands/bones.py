@@ -147,6 +147,9 @@ def delete_bone(project: Project, bone: str, *, with_chains: bool = False) -> Pr
         raise CommandError(delete_bone_message(project, bone))
     for c in chains:
         project = delete_chain(project, c)
+    from rigeditor.app.commands.art import rehome_slots  # builds on this module's package
+
+    project = rehome_slots(project, gone)  # pictures on those bones stay where they are
     return replace(project, bones=tuple(b for b in project.bones if b.name not in gone))
 
 

@@ -11,6 +11,8 @@ from rigeditor.model.timeline import StepChannel
 
 
 KINDS = ("bone", "chain", "target", "space")
+"""Kinds that can be renamed; with ``slot`` (pictures on bones), the kinds of a selection."""
+SELECTABLE = (*KINDS, "slot")
 
 
 class CommandError(ValueError):
@@ -19,7 +21,7 @@ class CommandError(ValueError):
 
 def names_of(project: Project, kind: str) -> list[str]:
     pool = {"bone": project.bones, "chain": project.chains, "target": project.targets,
-            "space": project.spaces}[kind]
+            "space": project.spaces, "slot": project.art.slots}[kind]
     return [x.name for x in pool]
 
 
@@ -76,7 +78,9 @@ def rename(project: Project, kind: str, old: str, new: str) -> Project:
                               parent=new if b.parent == old else b.parent) for b in project.bones)
         chains = tuple(replace(c, bones=tuple(new if n == old else n for n in c.bones))
                        for c in project.chains)
-        return replace(project, bones=bones, chains=chains)
+        from rigeditor.app.commands.art import renamed_bone_in_slots
+
+        return renamed_bone_in_slots(replace(project, bones=bones, chains=chains), old, new)
     if kind == "chain":
         return replace(project, chains=tuple(replace(c, name=new) if c.name == old else c
                                              for c in project.chains))
@@ -115,7 +119,7 @@ def set_value(project: Project, path, frame: int, value, *, key: bool) -> Projec
     return tracks.with_channel(project, path, replace(ch, default=value))
 
 
-_DELETE_ORDER = {"chain": 0, "bone": 1, "target": 2, "space": 3}
+_DELETE_ORDER = {"slot": 0, "chain": 0, "bone": 1, "target": 2, "space": 3}
 
 
 def delete_items(project: Project, items) -> tuple[Project, list, list]:
@@ -139,7 +143,7 @@ def delete_items(project: Project, items) -> tuple[Project, list, list]:
         progress = False
         for item in list(pending):
             kind, name = item
-            if kind in KINDS and name not in names_of(project, kind):
+            if kind in SELECTABLE and name not in names_of(project, kind):
                 pending.remove(item)  # gone with an earlier item
                 continue
             try:
@@ -150,7 +154,7 @@ def delete_items(project: Project, items) -> tuple[Project, list, list]:
             pending.remove(item)
             progress = True
     kept = [(item, reasons[item]) for item in pending]
-    deleted = [(k, n) for k in KINDS for n in names_of(before, k) if n not in names_of(project, k)]
+    deleted = [(k, n) for k in SELECTABLE for n in names_of(before, k) if n not in names_of(project, k)]
     return project, deleted, kept
 
 
@@ -168,4 +172,8 @@ def delete(project: Project, kind: str, name: str, *, with_chains: bool = False)
         return delete_target(project, name)
     if kind == "space":
         return remove_space(project, name)
+    if kind == "slot":
+        from rigeditor.app.commands.art import delete_slot
+
+        return delete_slot(project, name)
     raise CommandError(f"Unknown kind {kind!r}.")

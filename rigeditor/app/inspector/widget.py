@@ -13,6 +13,7 @@ from rigeditor.app.inspector.chain import chain_section
 from rigeditor.app.inspector.fields import Form
 from rigeditor.app.inspector.project import project_section
 from rigeditor.app.inspector.readouts import current_chain, readout_section
+from rigeditor.app.inspector.slot import slot_section
 from rigeditor.app.inspector.space import space_section
 from rigeditor.app.inspector.target import change_target_space, target_section
 
@@ -86,7 +87,8 @@ class Inspector(Guarded, QWidget):
         return (self.doc.selection, self.doc.mode, tuple(p.space_names()),
                 tuple((b.name, b.parent) for b in p.bones),
                 tuple((c.name, c.bones, c.solver, c.target) for c in p.chains),
-                tuple(t.name for t in p.targets), tuple((s.name, s.parent) for s in p.spaces))
+                tuple(t.name for t in p.targets), tuple((s.name, s.parent) for s in p.spaces),
+                tuple((s.name, s.bone, s.attachment) for s in p.art.slots))
 
     def _rebuild(self) -> None:
         # The same items shown again (a solver switch, an undo): keep the scroll position.
@@ -113,13 +115,15 @@ class Inspector(Guarded, QWidget):
                 target_section(f, name)
             elif kind == "space" and any(s.name == name for s in p.spaces):
                 space_section(f, name)
+            elif kind == "slot" and any(s.name == name for s in p.art.slots):
+                slot_section(f, name)
         if chain in shown_chains:
             c = p.chain(chain)
             if ("target", c.target) not in self.doc.selection:
                 target_section(f, c.target)
         self._bones_section(f)
         if not self.doc.selection:
-            hint = QLabel("Select a bone, chain, target or scene object\n(in the scene or the outliner).")
+            hint = QLabel("Select a bone, chain, target, scene object or slot\n(in the scene or the outliner).")
             hint.setStyleSheet("color: #8b95a5;")
             f.layout.addWidget(hint)
         project_section(f)

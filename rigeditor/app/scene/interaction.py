@@ -231,6 +231,14 @@ class InteractionMixin:
                                         f" (double-click selects the chain){hint}")
                 return
             self._gesture = BoneRotateDrag(self.doc, name, world)
+        elif kind == "slot":
+            if self.doc.mode != "setup":
+                self.statusMessage.emit(f"{name}: its place on the bone is rest pose: switch to Setup mode "
+                                        "to drag it (the inspector keys which picture shows)")
+                return
+            from rigeditor.app.scene.art_gestures import SlotDrag
+
+            self._gesture = SlotDrag(self.doc, name, world)
 
     def _begin_bone_draw(self, pos) -> None:
         tip = self._tip_under(pos)

@@ -53,7 +53,7 @@ class SceneContext:
         self.structure = None
         self.state = None
         self.project = None
-        self.selected = {"bone": set(), "target": set(), "chain": set()}
+        self.selected = {"bone": set(), "target": set(), "chain": set(), "slot": set()}
         self.hover = None
         self.active_chain = None
         self.emphasized: set = set()
@@ -76,7 +76,7 @@ class SceneContext:
         if s is not None and project is not None:
             bones = set(self.selected["bone"])
             targets = set(self.selected["target"])
-            if self.hover:
+            if self.hover and self.hover[0] in ("bone", "target"):
                 (bones if self.hover[0] == "bone" else targets).add(self.hover[1])
             out.update(s.chain_of_bone[b] for b in bones if b in s.chain_of_bone)
             out.update(c.name for c in project.chains if c.target in targets)

@@ -50,10 +50,12 @@ class NavigationMixin:
         self._auto_frame = False
 
     def frame_all(self) -> None:
-        """Fit the whole animation (every frame's bones and targets) in the view."""
+        """Fit the whole animation (every frame's bones, targets and pictures) in the view."""
         bake = self.doc.bake
         parts = [bake.joint_world.reshape(-1, 2), bake.tip_world.reshape(-1, 2)]
         parts += [cb.target_world for cb in bake.chains.values()]
+        if bake.art is not None:  # the pictures of every frame too
+            parts.append(bake.art.corners[bake.art.attachment >= 0].reshape(-1, 2))
         if self.ctx.state is not None and self.ctx.state.handle.size:
             parts.append(self.ctx.state.handle)
         self._frame_points(np.concatenate(parts))

@@ -10,12 +10,14 @@ from rigeditor.app.scene.layers import BONE_MAX_PX, BONE_MIN_PX, BONE_WIDTH
 PICK_SLOP_PX = 3.0  # picking reaches this far beyond a handle or a bone's outline
 
 
-def pick(state, structure, dm, pos):
+def pick(state, structure, dm, pos, slots=None):
     """(kind, name) under viewport position ``pos`` (a QPointF), or None.
 
     A target is hit within HANDLE_RADIUS_PX + slop of its handle; a bone within its
     drawn half width (or the joint dot) + slop of its joint-tip segment. Targets win
-    over bones, since a handle sits on the bone it drives."""
+    over bones, since a handle sits on the bone it drives; pictures come last (they lie
+    under the rig): the front-most picture whose rectangle holds the point, when
+    ``slots`` (the slot names, in the Bake's column order) is given."""
     p = np.array([pos.x(), pos.y()])
     if state.handle.size:
         d = np.hypot(*(dm(state.handle) - p).T)
@@ -33,7 +35,18 @@ def pick(state, structure, dm, pos):
         k = int(np.argmin(dist - reach))
         if dist[k] <= reach[k]:
             return ("bone", structure.bones[k])
+    if slots is not None and state.art is not None:
+        for s in reversed(state.art.drawn()):
+            if _inside(dm(state.art.corners[s]), p):
+                return ("slot", slots[s])
     return None
+
+
+def _inside(quad, p) -> bool:
+    """Whether ``p`` lies in the convex quadrilateral ``quad`` (4, 2), either winding."""
+    edges = np.roll(quad, -1, axis=0) - quad
+    cross = edges[:, 0] * (p[1] - quad[:, 1]) - edges[:, 1] * (p[0] - quad[:, 0])
+    return bool(np.all(cross >= 0) or np.all(cross <= 0))
 
 
 def pick_tip(state, dm, pos, radius_px: float):

@@ -127,10 +127,13 @@ class FrameState:
     limits: tuple[LimitArc, ...]
     onion: tuple[tuple[int, np.ndarray, np.ndarray], ...]
     space_origin: dict = field(default_factory=dict)
+    art: object = None  # ArtRow of this frame (rigeditor.model.art_bake) or None
 
     def bounds(self) -> np.ndarray | None:
         """(2, 2) min/max corner of everything drawn at this frame, or None if empty."""
         parts = [a for a in (self.joints, self.tips, self.handle, self.target, self.end) if a.size]
+        if self.art is not None and self.art.drawn():
+            parts.append(self.art.corners[self.art.drawn()])
         if not parts:
             return None
         pts = np.concatenate([a.reshape(-1, 2) for a in parts])
@@ -243,6 +246,7 @@ def gather(project, bake, frame, structure: Structure, onion: bool = False, cach
         target=vectors[:, 4], residual=residual, cause=cause, sensitivity=sensitivity, limited=limited,
         reach=reach, soft=soft, ring=ring, targets=structure.targets, handle=handle, space=tuple(space),
         limits=tuple(limits), onion=tuple(onion_rows), space_origin=origins,
+        art=None if bake.art is None else bake.art.row(row),
     )
 
 

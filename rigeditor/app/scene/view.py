@@ -20,6 +20,8 @@ from rigeditor.app import style
 from rigeditor.app.scene.grid import draw_grid
 from rigeditor.app.scene.hint import draw_start_hint
 from rigeditor.app.scene.hud import Hud, JitterLegend
+from rigeditor.app.scene.art_layer import ArtLayer
+from rigeditor.app.scene.crack_layer import CrackLayer
 from rigeditor.app.scene.layers import (
     BoneLayer, LabelLayer, OnionLayer, SceneContext, TargetLayer, report_paint_error,
 )
@@ -55,8 +57,12 @@ class SceneView(Guarded, InteractionMixin, NavigationMixin, QGraphicsView):
         "ghost": "Mirror Solution",
         "spaces": "Space Origins",
         "onion": "Onion Skin",
+        "art": "Artwork",
+        "art_dim": "Dim Artwork",
+        "bones": "Bones",
+        "cracks": "Cracks at Joints",
     }
-    DEFAULT_OFF = ("onion",)
+    DEFAULT_OFF = ("onion", "art_dim", "cracks")  # cracks: about 2 ms a joint per frame
 
     overlayChanged = Signal(str, bool)
     statusMessage = Signal(str)
@@ -97,6 +103,7 @@ class SceneView(Guarded, InteractionMixin, NavigationMixin, QGraphicsView):
 
         ctx = self.ctx
         self._layers = {
+            "art": ArtLayer(ctx, -1, lambda: doc.path.parent if doc.path else None),
             "onion": OnionLayer(ctx, 0),
             "reach": ReachLayer(ctx, 1),
             "spaces": SpaceLayer(ctx, 2),
@@ -106,11 +113,13 @@ class SceneView(Guarded, InteractionMixin, NavigationMixin, QGraphicsView):
             "jitter": JitterLayer(ctx, 6),
             "residual": ResidualLayer(ctx, 7),
             "targets": TargetLayer(ctx, 8),
+            "cracks": CrackLayer(ctx, 8.5, doc, lambda: doc.path.parent if doc.path else None),
         }
         self._layers["labels"] = LabelLayer(ctx, 9, [
             self._layers["targets"].labels, self._layers["residual"].labels,
             self._layers["jitter"].labels, self._layers["spaces"].labels,
         ])
+        self._layers["art"].dim = self._overlays["art_dim"]
         for name, layer in self._layers.items():
             layer.setVisible(self._overlays.get(name, True))
             scene.addItem(layer)
@@ -148,7 +157,10 @@ class SceneView(Guarded, InteractionMixin, NavigationMixin, QGraphicsView):
         if self._overlays[name] == on:
             return
         self._overlays[name] = on
-        self._layers[name].setVisible(on)
+        if name == "art_dim":
+            self._layers["art"].dim = on
+        else:
+            self._layers[name].setVisible(on)
         if name == "jitter":
             self._update_legend()
         if name == "onion":
@@ -237,7 +249,8 @@ class SceneView(Guarded, InteractionMixin, NavigationMixin, QGraphicsView):
         """(kind, name) of the target or bone under viewport ``pos``, or None."""
         if self.ctx.state is None:
             return None
-        return pick(self.ctx.state, self.ctx.structure, DeviceMap(self.viewportTransform()), pos)
+        slots = [s.name for s in self.doc.project.art.slots] if self._overlays["art"] else None
+        return pick(self.ctx.state, self.ctx.structure, DeviceMap(self.viewportTransform()), pos, slots)
 
     # ------------------------------------------------------------------ doc signals
     def _on_project_changed(self) -> None:
@@ -260,7 +273,7 @@ class SceneView(Guarded, InteractionMixin, NavigationMixin, QGraphicsView):
         self._update_hud()
 
     def _on_selection_changed(self) -> None:
-        sel = {"bone": set(), "target": set(), "chain": set()}
+        sel = {"bone": set(), "target": set(), "chain": set(), "slot": set()}
         for kind, name in self.doc.selection:
             if kind in sel:
                 sel[kind].add(name)

@@ -1,0 +1,124 @@
+"""Drawing the artwork of one Bake row with QPainter (the scene and ``rigeditor render``).
+
+Every picture is drawn through one transform, image pixels -> device pixels, built
+from the Bake's ``image_world`` of that slot and frame and the view's world -> device
+map, with smooth (bilinear) sampling: full quality at any zoom. A picture whose file
+is missing or unreadable draws a dashed placeholder over its rectangle reading
+"missing: hand.png". Images are read once per (file, modification time) and tinted
+copies once per tint.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen, QPolygonF, QTransform
+
+PLACEHOLDER = QColor("#ff7a7a")
+DIM_OPACITY = 0.35
+"""Opacity of the art while "Dim Artwork" is on (bones and overlays read over it)."""
+
+
+class ImageCache:
+    """QImages by file, re-read when the file changes; None for missing/unreadable."""
+
+    def __init__(self):
+        self._images: dict = {}
+
+    def get(self, path: Path | None, tint=(1.0, 1.0, 1.0, 1.0)) -> QImage | None:
+        if path is None:
+            return None
+        try:
+            stamp = path.stat().st_mtime_ns
+        except OSError:
+            return None
+        key = (str(path), stamp, tuple(tint[:3]))
+        image = self._images.get(key)
+        if image is None:
+            if len(self._images) > 512:
+                self._images.clear()
+            image = QImage(str(path))
+            if image.isNull():
+                image = None
+            else:
+                image = image.convertToFormat(QImage.Format.Format_ARGB32_Premultiplied)
+                if any(t != 1.0 for t in tint[:3]):
+                    image = _tinted(image, tint)
+            self._images[key] = image
+        return image
+
+
+def _tinted(image: QImage, tint) -> QImage:
+    """A copy with every channel multiplied by the tint (premultiplied: alpha kept)."""
+    out = image.copy()
+    ptr = out.bits()
+    px = np.frombuffer(ptr, dtype=np.uint8).reshape(out.height(), out.bytesPerLine())[:, :out.width() * 4]
+    px = px.reshape(out.height(), out.width(), 4)
+    # ARGB32 in memory on little-endian machines: B, G, R, A.
+    for channel, factor in ((2, tint[0]), (1, tint[1]), (0, tint[2])):
+        px[..., channel] = (px[..., channel] * float(factor)).astype(np.uint8)
+    return out
+
+
+def draw_art(painter: QPainter, project, row, to_device, base: Path | None,
+             cache: ImageCache, *, dim: bool = False, slots=None) -> None:
+    """Draw the pictures of one Bake row (``row`` = bake.art.row(i)) back to front.
+
+    to_device: (K, 2) world points -> (K, 2) device points (affine). base: the project
+    file's folder (None: unsaved, every picture is a placeholder). slots: columns to
+    draw (default all); the painter's transform is left as it was.
+    """
+    painter.save()
+    try:
+        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
+        # Bilinear sampling smooths the pictures; their own transparent margins smooth
+        # their edges, so the (costly) antialiased image edges are not needed.
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        for s in row.drawn():
+            if slots is not None and s not in slots:
+                continue
+            slot = project.art.slots[s]
+            a = slot.attachments[int(row.attachment[s])]
+            world = row.image_world[s].tolist()
+            image = cache.get(None if base is None else Path(base) / Path(*a.path.split("/")), a.tint)
+            opacity = a.tint[3] * a.opacity * (DIM_OPACITY if dim else 1.0)
+            if image is None:
+                _placeholder(painter, row.corners[s], to_device, a.path)
+                continue
+            painter.setOpacity(opacity)
+            painter.setTransform(_image_to_device(world, to_device, a, image))
+            painter.drawImage(QPointF(0.0, 0.0), image)
+            painter.resetTransform()
+        painter.setOpacity(1.0)
+    finally:
+        painter.restore()
+
+
+def _image_to_device(world, to_device, a, image: QImage) -> QTransform:
+    """Image pixels (u right, v down, from the top-left) -> device pixels."""
+    aa, bb, cc, dd, tx, ty = world
+    o, ex, ey = to_device(np.array([[tx, ty], [tx + aa, ty + cc], [tx + bb, ty + dd]]))
+    ex, ey = ex - o, ey - o  # device directions of the image frame's unit x and y (y up)
+    kx, ky = a.width / image.width(), a.height / image.height()
+    iw, ih = image.width(), image.height()
+    # device = o + ex * kx * (u - iw/2) + ey * ky * (ih/2 - v)
+    dx = o[0] - ex[0] * kx * iw / 2 + ey[0] * ky * ih / 2
+    dy = o[1] - ex[1] * kx * iw / 2 + ey[1] * ky * ih / 2
+    return QTransform(ex[0] * kx, ex[1] * kx, -ey[0] * ky, -ey[1] * ky, dx, dy)
+
+
+def _placeholder(painter: QPainter, corners, to_device, path: str) -> None:
+    dev = to_device(np.asarray(corners))
+    painter.resetTransform()
+    painter.setOpacity(1.0)
+    painter.setPen(QPen(PLACEHOLDER, 1.5, Qt.PenStyle.DashLine))
+    painter.setBrush(QColor(255, 122, 122, 60))
+    # (Not scene.paint.polygon: this module also serves ``rigeditor render``, without the scene.)
+    painter.drawPolygon(QPolygonF([QPointF(float(x), float(y)) for x, y in dev]))
+    lo, hi = dev.min(axis=0), dev.max(axis=0)
+    painter.setFont(QFont("Sans", 9))
+    painter.setPen(PLACEHOLDER)
+    name = path.rsplit("/", 1)[-1]
+    painter.drawText(QRectF(lo[0], lo[1], max(hi[0] - lo[0], 120.0), max(hi[1] - lo[1], 16.0)),
+                     int(Qt.AlignmentFlag.AlignCenter), f"missing: {name}")

@@ -1,0 +1,53 @@
+"""The artwork under the rig: every slot's picture at the current frame, in draw order."""
+from __future__ import annotations
+
+import numpy as np
+
+from PySide6.QtCore import Qt
+
+from rigeditor.app import style
+from rigeditor.app.art_paint import ImageCache, draw_art
+from rigeditor.app.scene.layers import Layer
+from rigeditor.app.scene.paint import pen, polygon
+
+
+class ArtLayer(Layer):
+    """Pictures from the FrameState's ``art`` row (the Bake places them). ``base()``
+    gives the project file's folder (None while unsaved: placeholders). ``dim``:
+    draw the art faint so bones and overlays read over it."""
+
+    def __init__(self, ctx, z, base):
+        super().__init__(ctx, z)
+        self.base = base
+        self.cache = ImageCache()
+        self.dim = False
+
+    def elements(self, state, dm):
+        row = state.art
+        if row is None or not len(row.attachment):
+            z = np.zeros((0, 2))
+            return np.zeros((0, 1)), z, z
+        n = len(row.attachment)
+        d = dm(row.corners.reshape(-1, 2)).reshape(n, 4, 2)
+        place = np.empty(n)
+        place[row.order] = np.arange(n)
+        slots = self.ctx.project.art.slots if self.ctx.project is not None else ()
+        # The attachment's own data (tint, opacity, file) changes the picture too.
+        looks = [hash(slots[s].attachments[c]) % 1_000_003 if c >= 0 and s < len(slots) else -1
+                 for s, c in enumerate(row.attachment.tolist())]
+        sig = np.concatenate([row.corners.reshape(n, 8), row.attachment[:, None], place[:, None],
+                              np.array(looks, dtype=float)[:, None]], axis=1)
+        return sig, d.min(axis=1) - 2.0, d.max(axis=1) + 2.0
+
+    def draw(self, painter, dm, mask):
+        state, project = self.ctx.state, self.ctx.project
+        if state.art is None or project is None or len(project.art.slots) != len(state.art.attachment):
+            return
+        draw_art(painter, project, state.art, dm, self.base(), self.cache, dim=self.dim,
+                 slots=set(np.flatnonzero(mask).tolist()))
+        chosen = self.ctx.selected.get("slot", set())
+        painter.setPen(pen(style.SELECTION))
+        painter.setBrush(Qt.NoBrush)
+        for s in state.art.drawn():
+            if mask[s] and project.art.slots[s].name in chosen:
+                painter.drawPolygon(polygon(dm(state.art.corners[s])))
