@@ -85,6 +85,8 @@ class Bake:
     or the IK result). world_rotation: radians in world. joint_world / tip_world:
     (N, B, 2) bone start and end in world. stretch: (N, B) bone scale along its length.
     shift: (N, B, 2) extra offset of a bone's origin in its parent's frame (move root).
+    translate / scale: (N, B, 2) each bone's keyed translate (parent frame, model
+    units) and scale of its own frame (see ``project.Bone``).
     bone_world: world transform of each bone's frame (fields (N, B)).
     spaces: world transform of each space (fields (N,)).
     art: the slots' images per frame (``rigeditor.model.art_bake.ArtBake``) or None.
@@ -101,6 +103,8 @@ class Bake:
     shift: np.ndarray
     bone_world: Affine
     spaces: dict[str, Affine]
+    translate: np.ndarray | None = None
+    scale: np.ndarray | None = None
     chains: dict[str, ChainBake] = field(default_factory=dict)
     art: Any = None  # ArtBake (model/art_bake.py) when the project has slots
 

@@ -40,7 +40,7 @@ def evaluate(project: Project, frames=None, *, previous: Bake | None = None,
 
     if dirty is None:
         spaces = space_transforms(project, frames)
-        pose = Pose(project, order, frames.shape[0], spaces[CHARACTER])
+        pose = Pose(project, order, frames.shape[0], spaces[CHARACTER], frames)
         pose.rotation[:] = fk_rotations(project, order, frames)
         # Bones a chain drives are placed when their chain is solved, not twice.
         pose.update([b.name for b in project.children(None)], stop_at={c.bones[0] for c in chains})
@@ -48,7 +48,7 @@ def evaluate(project: Project, frames=None, *, previous: Bake | None = None,
         todo = chains
     else:
         spaces = previous.spaces
-        pose = Pose(project, order, frames.shape[0], spaces[CHARACTER])
+        pose = Pose(project, order, frames.shape[0], spaces[CHARACTER], frames)
         pose.rotation[:] = previous.local_rotation
         pose.stretch[:] = previous.stretch
         pose.shift[:] = previous.shift
@@ -180,6 +180,8 @@ def _bake(project, order, frames, pose, spaces, chains, previous=None) -> Bake:
         tip_world=frozen(tips),
         stretch=frozen(pose.stretch),
         shift=frozen(pose.shift),
+        translate=frozen(pose.translate),
+        scale=frozen(pose.scale),
         bone_world=Affine(*(frozen(f) for f in fields)),
         spaces=spaces,
         chains=chains,

@@ -24,16 +24,28 @@ class Pose:
     rotation[:, k]: local rotation of bone k (radians, relative to its parent).
     stretch[:, k]: scale along bone k (1 = authored length).
     shift[:, k]: extra translation of bone k's origin in its parent's frame (the
-    move-root strategy). world[k]: the bone's world transform.
+    move-root strategy). translate[:, k] / scale[:, k]: the bone's keyed translate
+    (parent frame) and scale (own frame), (N, B, 2), sampled once from the channels.
+    world[k]: the bone's world transform.
     """
 
-    def __init__(self, project: Project, order: list[str], n: int, character: Affine):
+    def __init__(self, project: Project, order: list[str], n: int, character: Affine,
+                 frames: np.ndarray | None = None):
         self.project = project
         self.order = order
         self.column = {name: k for k, name in enumerate(order)}
         self.rotation = np.empty((n, len(order)))
         self.stretch = np.ones((n, len(order)))
         self.shift = np.zeros((n, len(order), 2))
+        self.translate = np.zeros((n, len(order), 2))
+        self.scale = np.ones((n, len(order), 2))
+        if frames is not None:
+            for k, name in enumerate(order):
+                bone = project.bone(name)
+                if bone.translate.keys or any(bone.translate.default):
+                    self.translate[:, k] = bone.translate.sample(frames)
+                if bone.scale.keys or bone.scale.default != (1.0, 1.0):
+                    self.scale[:, k] = bone.scale.sample(frames)
         self.world: list[Affine | None] = [None] * len(order)
         self.character = character
         self.touched: set[str] = set()  # bones whose world transform was (re)computed
@@ -48,11 +60,22 @@ class Pose:
     def joint_frame(self, name: str) -> Affine:
         """World transform at the bone's origin, before its own rotation (its
         'shoulder space' when it starts a chain)."""
+        ox, oy = self._offset(name, shifted=False)
+        return self.parent_frame(name).compose(Affine.rotation_about_origin(0.0, ox, oy))
+
+    def _offset(self, name: str, shifted: bool = True):
+        """The bone's origin in its parent's frame: rest offset (stretched along the
+        parent), keyed translate and (``shifted``) the move-root shift, which is
+        measured from the joint frame."""
         bone = self.project.bone(name)
+        k = self.column[name]
         ox, oy = bone.rest_offset
         if bone.parent is not None:
             ox = ox * self.stretch[:, self.column[bone.parent]]
-        return self.parent_frame(name).compose(Affine.rotation_about_origin(0.0, ox, oy))
+        ox, oy = ox + self.translate[:, k, 0], oy + self.translate[:, k, 1]
+        if shifted:
+            ox, oy = ox + self.shift[:, k, 0], oy + self.shift[:, k, 1]
+        return ox, oy
 
     def update(self, names, stop_at=frozenset()) -> None:
         """Recompute world transforms of ``names`` and all their descendants, except
@@ -64,10 +87,8 @@ class Pose:
                 todo.add(name)
                 self.touched.add(name)
                 k = self.column[name]
-                ox, oy = bone.rest_offset
-                if bone.parent is not None:
-                    ox = ox * self.stretch[:, self.column[bone.parent]]
-                local = Affine.rotation_about_origin(self.rotation[:, k], ox + self.shift[:, k, 0], oy + self.shift[:, k, 1])
+                ox, oy = self._offset(name)
+                local = Affine.trs(ox, oy, self.rotation[:, k], self.scale[:, k, 0], self.scale[:, k, 1])
                 self.world[k] = self.parent_frame(name).compose(local)
 
     def tip(self, name: str) -> np.ndarray:

@@ -56,6 +56,11 @@ class Bone:
 
     length: > 0, model units. rest_rotation: radians relative to the parent.
     rotation: animated FK rotation added to the rest rotation (radians).
+    translate: animated (x, y) added to the rest offset, in the parent's frame (model
+    units). scale: animated (sx, sy) of the bone's own frame (non-zero; negative
+    mirrors): like Spine's default ``inherit: normal``, it scales the bone's length,
+    its children's offsets and its pictures. The local transform is
+    ``T(rest_offset + translate) . R(rest_rotation + rotation) . S(scale)``.
     """
 
     name: str
@@ -64,6 +69,8 @@ class Bone:
     rest_offset: tuple[float, float] = (0.0, 0.0)
     rest_rotation: float = 0.0
     rotation: Channel = field(default_factory=lambda: constant(0.0))
+    translate: Channel = field(default_factory=lambda: constant(0.0, 0.0))
+    scale: Channel = field(default_factory=lambda: constant(1.0, 1.0))
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,8 @@ A :class:`Channel` is one animatable value of fixed dimension D (1 for a rotatio
 2 for a position). Keys sit on integer frames in strictly increasing order; each key
 says how the segment *leaving* it interpolates: ``constant`` (hold), ``linear`` or
 ``bezier``. Bezier handles are (dt, dv...) offsets from their key in (frame, value)
-space; a missing handle is automatic (Catmull-Rom slope, a third of the segment), and
+space; a missing handle is automatic (a clamped Catmull-Rom slope that never overshoots
+the neighbouring keys, a third of the segment long; see :func:`auto_slopes`), and
 handle times are clamped into the segment so a curve never runs backwards in time;
 a key that ends a hold (constant segment) gets a flat automatic slope.
 A :class:`StepChannel` holds a discrete value (a space name) that changes at keys.
@@ -230,13 +231,7 @@ def _compile(ch: Channel) -> _Compiled:
     frames = np.array([key.frame for key in ch.keys], dtype=float)
     values = np.array([key.value for key in ch.keys], dtype=float).reshape(k, ch.dim)
     interp = np.array([_CODE[key.interp] for key in ch.keys], dtype=np.int8)
-    # Automatic slopes: Catmull-Rom inside, flat at the ends (an ease in and out).
-    slope = np.zeros_like(values)
-    if k > 2:
-        slope[1:-1] = (values[2:] - values[:-2]) / (frames[2:] - frames[:-2])[:, None]
-        # A key that ends a hold eases out of it: a slope reaching back into held
-        # (possibly other-space) values would bulge the curve.
-        slope[1:-1][interp[:-2] == _CODE["constant"]] = 0.0
+    slope = auto_slopes(frames, values, interp)
     gap_next = np.append(np.diff(frames), 1.0)
     gap_prev = np.insert(np.diff(frames), 0, 1.0)
     out_dt, in_dt = gap_next / 3.0, -gap_prev / 3.0
@@ -264,6 +259,34 @@ def _compile(ch: Channel) -> _Compiled:
         _compiled_cache.clear()
     _compiled_cache[id(ch)] = (ch, comp)
     return comp
+
+
+def auto_slopes(frames: np.ndarray, values: np.ndarray, interp: np.ndarray,
+                clamped: bool = True) -> np.ndarray:
+    """Automatic slopes (value per frame) of keys at ``frames`` (K,) with ``values``
+    (K, D) and interpolation codes ``interp`` (K,), per coordinate.
+
+    Catmull-Rom inside (the neighbours' secant), flat at the ends (an ease in and
+    out) and after a hold. ``clamped`` (the current rule, like Blender's "Auto
+    Clamped"): flat at a key that is a local extreme, and otherwise no steeper than
+    3x either neighbouring secant, so both handles of a segment stay within its two
+    key values and the curve, inside the hull of its control points, never
+    overshoots them. ``clamped=False`` is the plain rule of schema version 3 (the
+    migration needs it to keep old motion).
+    """
+    slope = np.zeros_like(values)
+    if len(frames) > 2:
+        slope[1:-1] = (values[2:] - values[:-2]) / (frames[2:] - frames[:-2])[:, None]
+        if clamped:
+            before = (values[1:-1] - values[:-2]) / np.diff(frames)[:-1, None]
+            after = (values[2:] - values[1:-1]) / np.diff(frames)[1:, None]
+            limit = 3.0 * np.minimum(np.abs(before), np.abs(after))
+            extreme = before * after <= 0.0
+            slope[1:-1] = np.where(extreme, 0.0, np.clip(slope[1:-1], -limit, limit))
+        # A key that ends a hold eases out of it: a slope reaching back into held
+        # (possibly other-space) values would bulge the curve.
+        slope[1:-1][interp[:-2] == _CODE["constant"]] = 0.0
+    return slope
 
 
 def sample_channel(ch: Channel, frames: np.ndarray) -> np.ndarray:
