@@ -128,7 +128,23 @@ class Chain:
 
 
 @dataclass(frozen=True)
+class Animation:
+    """A named animation (clip) over the shared rig: its frame range (inclusive) and
+    the keys of every keyed track, ``{(kind, item, attribute): keys}`` (see
+    ``model.clips``). The open animation's keys live on the items themselves (what
+    evaluate reads); its entry here keeps only its name (its range is the timeline's)."""
+
+    name: str
+    start: int = 0
+    end: int = 48
+    tracks: dict = field(default_factory=dict, hash=False)
+
+
+@dataclass(frozen=True)
 class Project:
+    """animations: every animation in list order (empty: one, named ``animation``,
+    over the timeline); animation: the open one, whose keys are on the items."""
+
     name: str = "untitled"
     timeline: Timeline = field(default_factory=Timeline)
     spaces: tuple[Space, ...] = (Space(CHARACTER),)
@@ -136,6 +152,8 @@ class Project:
     targets: tuple[Target, ...] = ()
     chains: tuple[Chain, ...] = ()
     art: Art = field(default_factory=Art)  # images on bones, slots, draw order
+    animations: tuple[Animation, ...] = ()
+    animation: str = "animation"
 
     # ---- look-ups (names are unique per kind; validation guarantees it)
     def bone(self, name: str) -> Bone:
@@ -189,6 +207,6 @@ def _replaced(items, name, changes, kind):
 
 
 __all__ = [
-    "WORLD", "CHARACTER", "SOLVERS", "LIMIT_STRATEGIES", "Timeline", "Space", "Bone", "Target",
+    "WORLD", "CHARACTER", "SOLVERS", "LIMIT_STRATEGIES", "Animation", "Timeline", "Space", "Bone", "Target",
     "LimitStrategy", "Chain", "Project", "Smoothing",
 ]

@@ -20,6 +20,7 @@ from rigeditor.core.twobone import MIN_LENGTH
 from rigeditor.model.project import CHARACTER, SOLVERS, WORLD, Project
 from rigeditor.model.timeline import INTERPOLATIONS, Channel, StepChannel
 from rigeditor.model.validate_art import art_problems
+from rigeditor.model.validate_clips import clip_problems
 
 
 MAX_MAGNITUDE = 1e9
@@ -51,7 +52,13 @@ def _number(out, where, x, *, positive=False, angle=False):
 
 
 def problems(project: Project) -> list[str]:
-    """All problems found (empty when the project is valid)."""
+    """All problems found (empty when the project is valid), the stored animations'
+    included."""
+    return _rig_problems(project) + clip_problems(project, _rig_problems)
+
+
+def _rig_problems(project: Project) -> list[str]:
+    """The problems of the rig and the open animation."""
     out: list[str] = []
     tl = project.timeline
     if not (math.isfinite(tl.fps) and tl.fps > 0):
