@@ -261,6 +261,27 @@ def _compile(ch: Channel) -> _Compiled:
     return comp
 
 
+@dataclass(frozen=True)
+class ControlPoints:
+    """A channel's segments as Béziers over (frame, value): segment s runs from
+    (frames[s], values[s]) through (x1[s], y1[s]) and (x2[s], y2[s]) to
+    (frames[s+1], values[s+1]); y1, y2 are (K-1, D). Meaningful for bezier
+    segments (others are sampled as linear or held)."""
+
+    frames: np.ndarray
+    values: np.ndarray
+    x1: np.ndarray
+    y1: np.ndarray
+    x2: np.ndarray
+    y2: np.ndarray
+
+
+def control_points(ch: Channel) -> ControlPoints:
+    """The effective handles of every segment (automatic ones resolved); >= 2 keys."""
+    c = _compile(ch)
+    return ControlPoints(c.frames, c.values, c.x1, c.values[:-1] + c.a, c.x2, c.values[:-1] + c.b)
+
+
 def auto_slopes(frames: np.ndarray, values: np.ndarray, interp: np.ndarray,
                 clamped: bool = True) -> np.ndarray:
     """Automatic slopes (value per frame) of keys at ``frames`` (K,) with ``values``
