@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from rigeditor.model import clips
 from rigeditor.model.ops import key_channel, set_target_key
 from rigeditor.model.project import Project
 from rigeditor.model.timeline import Channel, Key, StepChannel
@@ -26,20 +27,13 @@ ATTRIBUTES: dict[str, tuple[str, ...]] = {
     "target": ("space", "position"),
     "chain": ("bend", "softness", "mix"),
     "space": ("position", "rotation", "scale"),
-    "bone": ("rotation",),
+    "bone": ("rotation", "translate", "scale"),
     "slot": ("attachment",),
 }
 STEPPED = {("target", "space"), ("chain", "bend"), ("slot", "attachment")}
 """Tracks whose value holds from key to key (their keys are always ``constant``)."""
 
-_POOLS = {"target": "targets", "chain": "chains", "space": "spaces", "bone": "bones"}
-_WITH = {"target": Project.with_target, "chain": Project.with_chain,
-         "space": Project.with_space, "bone": Project.with_bone,
-         "slot": lambda p, name, **c: replace(p, art=p.art.with_slot(name, **c))}
-
-
-def _items(project: Project, kind: str):
-    return project.art.slots if kind == "slot" else getattr(project, _POOLS[kind])
+_items = clips.items
 
 
 @dataclass(frozen=True)
@@ -80,15 +74,8 @@ def keyed_tracks(project: Project) -> list[Track]:
     return out
 
 
-def channel(project: Project, path: Path) -> Channel | StepChannel:
-    kind, name, attr = path
-    item = project.art.slot(name) if kind == "slot" else getattr(project, kind)(name)
-    return getattr(item, attr)
-
-
-def with_channel(project: Project, path: Path, ch: Channel | StepChannel) -> Project:
-    kind, name, attr = path
-    return _WITH[kind](project, name, **{attr: ch})
+channel = clips.channel
+with_channel = clips.with_channel
 
 
 def touched(paths: Iterable[Path]) -> set[str] | None:
@@ -177,7 +164,8 @@ def key_item(project: Project, item: tuple[str, str], frame: int) -> tuple[Proje
 
     target: its position, in the space it is declared in at ``frame``. chain:
     bend, softness and mix. bone: its FK rotation, or, for a bone an IK chain
-    drives, that chain (its rotation there is the solver's, not a key's).
+    drives, that chain (its rotation there is the solver's, not a key's); its
+    translate and scale too once they are keyed or moved from the rest pose.
     space: position, rotation and scale. Returns the project and the keyed paths.
     """
     kind, name = item
@@ -188,6 +176,10 @@ def key_item(project: Project, item: tuple[str, str], frame: int) -> tuple[Proje
         if chain is not None:
             kind, name = "chain", chain.name
     attrs = ("position",) if kind == "target" else ATTRIBUTES[kind]
+    if kind == "bone":  # translate and scale once they are used (squash, stretch, hops)
+        bone = project.bone(name)
+        attrs = ("rotation",) + tuple(a for a, rest in (("translate", (0.0, 0.0)), ("scale", (1.0, 1.0)))
+                                      if getattr(bone, a).keys or getattr(bone, a).default != rest)
     paths = [(kind, name, a) for a in attrs]
     for path in paths:
         project = set_key(project, path, frame, channel(project, path).value_at(frame))

@@ -31,6 +31,23 @@ def items(project: Project, kind: str):
     return project.art.slots if kind == "slot" else getattr(project, _POOLS[kind])
 
 
+def channel(project: Project, path):
+    """The channel at ``path`` = (kind, item, attribute)."""
+    kind, name, attr = path
+    for item in items(project, kind):
+        if item.name == name:
+            return getattr(item, attr)
+    raise KeyError(f"no {kind} named {name!r}")
+
+
+def with_channel(project: Project, path, ch) -> Project:
+    """``project`` with the channel at ``path`` replaced."""
+    kind, name, attr = path
+    if kind == "slot":
+        return replace(project, art=project.art.with_slot(name, **{attr: ch}))
+    return getattr(project, f"with_{kind}")(name, **{attr: ch})
+
+
 def animations(project: Project) -> tuple[Animation, ...]:
     """Every animation in order (a project that never had a list has one)."""
     if project.animations:
