@@ -22,6 +22,8 @@ from PySide6.QtWidgets import (
 
 from rigeditor.app.guard import Guarded
 from rigeditor.app import style
+from rigeditor.app.timeline_clips import AnimationBar
+from rigeditor.app.timeline_edit import KeyEditing
 from rigeditor.app.timeline_gestures import KeyGestures
 from rigeditor.app.timeline_items import _TrackView, _RulerView, _LoopBar, _Keys, _FrameAxis, _TrackAxis, _path_item
 from rigeditor.app.tracks import (
@@ -31,7 +33,7 @@ from rigeditor.app.tracks import (
 RULER_PX = 44
 
 
-class TimelineWidget(Guarded, KeyGestures, QWidget):
+class TimelineWidget(Guarded, KeyGestures, KeyEditing, QWidget):
     """Signals: keySelectionChanged(), playingChanged(bool)."""
 
     keySelectionChanged = Signal()
@@ -57,6 +59,7 @@ class TimelineWidget(Guarded, KeyGestures, QWidget):
 
         self._build_actions()
         self._build_transport()
+        self._build_editing()
         self._build_plot()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -77,8 +80,10 @@ class TimelineWidget(Guarded, KeyGestures, QWidget):
     # ------------------------------------------------------------------ public API
     def actions_for_window(self) -> list[QAction]:
         """[play/pause (Space), previous frame (Left), next frame (Right), set key (K),
-        delete keys (Delete)], for the main window to install window-wide."""
-        return [self.play_action, self.prev_action, self.next_action, self.key_action, self.delete_action]
+        delete keys (Delete), copy, paste, scale, cycle interpolation (T)], for the
+        main window to install window-wide."""
+        return [self.play_action, self.prev_action, self.next_action, self.key_action, self.delete_action,
+                *self.editing_actions()]
 
     def play(self) -> None:
         """Play the loop range at the project's fps (frames drop rather than slow down)."""
@@ -89,7 +94,7 @@ class TimelineWidget(Guarded, KeyGestures, QWidget):
             self.doc.set_frame(lo)
         self._play_from = self.doc.frame
         self._clock.start()
-        self._timer.start(max(1, int(500.0 / self.doc.project.timeline.fps)))
+        self._timer.start(max(1, int(500.0 / (self.doc.project.timeline.fps * self.speed))))
         self._playing_changed()
 
     def pause(self) -> None:
@@ -220,6 +225,9 @@ class TimelineWidget(Guarded, KeyGestures, QWidget):
         row = QHBoxLayout(self._bar)
         row.setContentsMargins(4, 2, 4, 2)
         row.setSpacing(4)
+        self.animations = AnimationBar(self.doc, self._bar)
+        row.addWidget(self.animations)
+        row.addSpacing(8)
         self._button("First frame of the loop", lambda: self._jump(0), QStyle.SP_MediaSkipBackward)
         self._button(self.prev_action)
         self._play_button = self._button(self.play_action)
@@ -376,7 +384,7 @@ class TimelineWidget(Guarded, KeyGestures, QWidget):
 
     def _tick(self):
         lo, hi = self._loop
-        advanced = int(self._clock.elapsed() * self.doc.project.timeline.fps / 1000.0)
+        advanced = int(self._clock.elapsed() * self.doc.project.timeline.fps * self.speed / 1000.0)
         self.doc.set_frame(lo + (self._play_from - lo + advanced) % (hi - lo + 1))
 
     def _jump(self, end):

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from rigeditor.model import clips
+from rigeditor.model import clips, key_edits
 from rigeditor.model.ops import key_channel, set_target_key
 from rigeditor.model.project import Project
 from rigeditor.model.timeline import Channel, Key, StepChannel
@@ -71,6 +71,8 @@ def keyed_tracks(project: Project) -> list[Track]:
                 frames, spaces = _keys_of(ch, item.space if (kind, attr) == ("target", "position") else None)
                 out.append(Track(f"{item.name} · {attr}", (kind, item.name, attr), frames,
                                  (kind, attr) in STEPPED, spaces if kind != "slot" else ()))
+    if project.art.draw_order:
+        out.append(Track("draw order", clips.DRAW_ORDER, tuple(k.frame for k in project.art.draw_order), True))
     return out
 
 
@@ -100,22 +102,7 @@ def move_keys(project: Project, keys: Mapping[Path, Iterable[int]], delta: int) 
     delta = int(delta)
     if delta == 0:
         return project
-    for path, frames in keys.items():
-        moving = set(int(f) for f in frames)
-        if not moving:
-            continue
-        ch = channel(project, path)
-        if isinstance(ch, StepChannel):
-            moved = {f + delta: v for f, v in ch.keys if f in moving}
-            kept = [(f, v) for f, v in ch.keys if f not in moving and f not in moved]
-            new = replace(ch, keys=tuple(sorted(kept + list(moved.items()))))
-        else:
-            moved_keys = [replace(k, frame=k.frame + delta) for k in ch.keys if k.frame in moving]
-            landing = {k.frame for k in moved_keys}
-            kept = [k for k in ch.keys if k.frame not in moving and k.frame not in landing]
-            new = replace(ch, keys=tuple(sorted(kept + moved_keys, key=lambda k: k.frame)))
-        project = with_channel(project, path, new)
-    return project
+    return key_edits.retime(project, keys, lambda f: f + delta)
 
 
 def clamp_delta(keys: Mapping[Path, Iterable[int]], delta: int, start: int, end: int) -> int:
@@ -131,10 +118,14 @@ def clamp_delta(keys: Mapping[Path, Iterable[int]], delta: int, start: int, end:
 def delete_keys(project: Project, keys: Mapping[Path, Iterable[int]]) -> Project:
     """Remove ``keys`` (frames per track). A channel left without keys holds its default."""
     for path, frames in keys.items():
-        ch = channel(project, path)
-        for f in frames:
-            ch = ch.without_key(int(f))
-        project = with_channel(project, path, ch)
+        gone = set(map(int, frames))
+        track = key_edits.get(project, path)
+        if isinstance(track, tuple):  # the draw order
+            project = key_edits.put(project, path, tuple(k for k in track if k.frame not in gone))
+            continue
+        for f in gone:
+            track = track.without_key(f)
+        project = with_channel(project, path, track)
     return project
 
 

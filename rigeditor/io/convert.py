@@ -34,7 +34,7 @@ def to_project(doc: schema.Document) -> Project:
         targets=tuple(Target(t.name, _steps(t.space), _channel(t.position)) for t in doc.targets),
         chains=tuple(_chain(c) for c in doc.chains),
         art=to_art(doc.slots, doc.draw_order),
-        animations=to_animations(doc.animations),
+        animations=to_animations(doc.animations, doc.animation),
         animation=doc.animation,
     )
 

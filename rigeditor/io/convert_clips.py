@@ -17,7 +17,10 @@ _DIM = {("bone", "rotation"): 1, ("space", "rotation"): 1, ("chain", "bend"): 1,
 _STEPS = {("target", "space"), ("slot", "attachment")}
 
 
-def to_animations(entries: list[schema_clips.Animation]) -> tuple[Animation, ...]:
+def to_animations(entries: list[schema_clips.Animation], open_name: str) -> tuple[Animation, ...]:
+    """The model's list; one animation, the open one, is the implicit list ()."""
+    if len(entries) == 1 and entries[0].name == open_name:
+        return ()
     return tuple(Animation(a.name, a.start, a.end, _tracks(a.tracks)) for a in entries)
 
 

@@ -104,13 +104,13 @@ def copy_keys(project: Project, keys: Keys) -> Clipboard:
 
 def paste_keys(project: Project, board: Clipboard, frame: int, onto: Iterable[tuple[str, str]] = ()):
     """Paste at ``frame`` (the earliest copied key lands there); returns (project,
-    pasted paths). Keys go to the same track, or, with ``onto`` items ((kind, name)),
+    {pasted path: frames of the pasted keys}). Keys go to the same track, or, with ``onto`` items ((kind, name)),
     to each of those items' track of the same attribute (another bone's rotation),
     when the copied keys come from one item. Tracks that do not exist are skipped.
     Works across animations: the clipboard holds keys, not places in one animation."""
     onto = list(onto)
     sources = {p[:2] for p in board.tracks if p != clips.DRAW_ORDER}
-    pasted = []
+    pasted = {}
     for path, keys in board.tracks.items():
         targets = [path]
         if onto and len(sources) == 1 and path != clips.DRAW_ORDER:
@@ -128,7 +128,7 @@ def paste_keys(project: Project, board: Clipboard, frame: int, onto: Iterable[tu
             new = {int(frame) + _frame(k): _at(k, int(frame) + _frame(k)) for k in keys}
             kept = [k for k in _keys_of(track) if _frame(k) not in new]
             project = put(project, target, _with_keys(track, kept + list(new.values())))
-            pasted.append(target)
+            pasted[target] = tuple(sorted(new))
     return project, pasted
 
 

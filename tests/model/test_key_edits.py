@@ -34,7 +34,7 @@ def test_copy_paste_across_bones_and_animations():
     board = ke.copy_keys(p, {ROT: [20, 30]})
     # Onto another bone at the playhead (frame 5): the first copied key lands there.
     q, pasted = ke.paste_keys(p, board, 5, onto=[("bone", "b")])
-    assert pasted == [("bone", "b", "rotation")]
+    assert pasted == {("bone", "b", "rotation"): (5, 15)}
     assert [(k.frame, k.value) for k in q.bone("b").rotation.keys] == [(5, (1.0,)), (15, (0.5,))]
     # Into another animation: the clipboard holds keys, not places.
     r = clips.switch(p, "other")
