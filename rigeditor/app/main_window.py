@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QUndoView
+from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QSplitter, QUndoView
 
 from rigeditor.app import guard, style
 from rigeditor.app.curves import CurvesWidget
+from rigeditor.app.graph import GraphEditor
 from rigeditor.app.dialogs import Dialogs
 from rigeditor.app.files import EXPORTS, FileController
 from rigeditor.app.inspector import Inspector, chain_readout, current_chain
@@ -50,6 +51,13 @@ class MainWindow(guard.Guarded, QMainWindow):
         self.undo_view.setEmptyLabel("(opened)")
         self.timeline = TimelineWidget(doc)
         self.curves = CurvesWidget(doc)
+        self.graph = GraphEditor(doc)
+        # The curve editor on top, the solver's residual and jitter curves below it.
+        curves_dock = QSplitter(Qt.Vertical)
+        curves_dock.addWidget(self.graph)
+        curves_dock.addWidget(self.curves)
+        curves_dock.setStretchFactor(0, 3)
+        curves_dock.setStretchFactor(1, 2)
 
         self.docks = {}
         self._dock("outliner", "Outliner", self.outliner, Qt.LeftDockWidgetArea)
@@ -58,7 +66,7 @@ class MainWindow(guard.Guarded, QMainWindow):
         self.tabifyDockWidget(self.docks["inspector"], self.docks["history"])
         self.docks["inspector"].raise_()
         self._dock("timeline", "Timeline", self.timeline, Qt.BottomDockWidgetArea)
-        self._dock("curves", "Curves", self.curves, Qt.BottomDockWidgetArea)
+        self._dock("curves", "Curves", curves_dock, Qt.BottomDockWidgetArea)
         self.splitDockWidget(self.docks["timeline"], self.docks["curves"], Qt.Horizontal)
         self._default_dock_sizes()
 

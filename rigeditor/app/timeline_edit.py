@@ -24,7 +24,7 @@ class KeyEditing:
 
     def _build_editing(self) -> None:
         self.copy_action = self._action("Copy keys", "Ctrl+C", self.copy_selected_keys)
-        self.paste_action = self._action("Paste keys at the playhead", "Ctrl+V", self.paste_keys)
+        self.paste_action = self._action("Paste keys at the playhead", "Ctrl+V", lambda: self.paste_keys())
         self.scale_action = self._action("Scale keys in time…", "Alt+S", self._ask_scale)
         self.cycle_action = self._action("Cycle interpolation", Qt.Key_T, self.cycle_interpolation)
         self.interp_actions = {}
