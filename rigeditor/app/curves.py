@@ -179,7 +179,7 @@ class CurvesWidget(QWidget):
                 color = style.BONE_CURVE_CYCLE[i % len(style.BONE_CURVE_CYCLE)]
                 item = self._curve(self.angle_plot, pg.mkPen(color, width=CURVE_WIDTH_PX), name=bone)
                 self.angle_curves[bone] = item
-            angles = np.degrees(np.unwrap(bake.local_rotation[:, bake.column(bone)]))
+            angles = np.degrees(np.unwrap(bake.bone(bone).local_rotation))
             item.setData(frames, angles)
             spans.append((angles.min(), angles.max()))
 

@@ -189,6 +189,31 @@ def test_incremental_bone_edit_equals_full_evaluation(bone):
     assert not np.array_equal(first.local_rotation, full.local_rotation)
 
 
+def test_an_edit_shares_every_bone_it_did_not_move():
+    project = walk()
+    first = evaluate(project)
+    edited = set_target_key(project, "foot_l", 30, (50.0, 3.0))
+    partial = evaluate(edited, previous=first, changed={"target:foot_l"})
+    leg_l = set(edited.chain("leg_l").bones)
+    leg_l |= {b.name for b in edited.bones if b.parent in leg_l}
+    for name, before, after in zip(first.bones, first.bone_bakes, partial.bone_bakes):
+        if name in leg_l:
+            assert after is not before, name
+        else:  # the same object: nothing was copied for it
+            assert after is before, name
+
+
+@pytest.mark.parametrize("scale", [(1.0, 1.0), (2.0, 2.0), (-1.0, 1.0), (1.0, 0.5)])
+def test_world_rotation_is_the_direction_each_bone_points_in(scale):
+    project = replace(walk(), spaces=tuple(
+        replace(s, rotation=keyed([(0, 0.4), (47, 3.0)]), scale=constant(*scale)) if s.name == CHARACTER else s
+        for s in walk().spaces))
+    bake = evaluate(project)
+    d = bake.tip_world - bake.joint_world
+    direction = np.arctan2(d[..., 1], d[..., 0])
+    assert np.allclose(np.angle(np.exp(1j * (bake.world_rotation - direction))), 0.0, atol=1e-9)
+
+
 def test_bake_arrays_are_read_only():
     bake = evaluate(arm())
     with pytest.raises(ValueError):

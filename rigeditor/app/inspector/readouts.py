@@ -58,7 +58,7 @@ def joints_at_limit(doc, chain: str) -> list[str]:
         if lim is None or bone not in bake.bones:
             continue
         lo, hi = lim
-        angle = float(bake.local_rotation[i, bake.column(bone)])
+        angle = float(bake.bone(bone).local_rotation[i])
         mid = 0.5 * (lo + hi)  # the two-bone shoulder may come back in another turn
         wrapped = mid + math.remainder(angle - mid, 2.0 * math.pi)
         if any(abs(a - b) <= LIMIT_EPS for a in (angle, wrapped) for b in (lo, hi)):
