@@ -3,8 +3,9 @@ unwrapped), its residual coloured by cause, and its sensitivity (jitter) on a lo
 scale against the safe and danger levels; a playhead on each, synced to the frame.
 
 Which chain: the one of the first selected chain, bone or target; else the first
-chain. Curve data is set only when the bake or the selection changes (and only
-when the shown chain's bake is a new one); a frame change only moves the lines.
+chain. Curve data is set only when the whole-range bake or the selection changes
+(and only when the shown chain's bake is a new one); a frame change only moves the
+lines. While the range is evaluated behind a drag the title says "updating".
 """
 from __future__ import annotations
 
@@ -136,7 +137,9 @@ class CurvesWidget(QWidget):
         self._pending = QTimer(self)
         self._pending.setSingleShot(True)
         self._pending.timeout.connect(self._update)
-        doc.bakeChanged.connect(self._bake_changed)
+        self._title_html = ""
+        doc.rangeChanged.connect(self._bake_changed)
+        doc.rangePending.connect(self._show_title)
         doc.selectionChanged.connect(self._update)
         doc.frameChanged.connect(self._frame_changed)
         self._update()
@@ -154,7 +157,7 @@ class CurvesWidget(QWidget):
     def _update(self):
         self._pending.stop()
         self._last_update = time.monotonic()
-        bake, project = self.doc.bake, self.doc.project
+        bake, project = self.doc.range_bake, self.doc.project
         name = shown_chain(project, self.doc.selection)
         cb = bake.chains.get(name) if name else None
         if self._shown is not None and self._shown[0] == name and self._shown[1] is cb:
@@ -166,7 +169,8 @@ class CurvesWidget(QWidget):
         self._shown, self._span = (name, cb), span
         self.chain = name
         bones = project.chain(name).bones if cb is not None else ()
-        self._title.setText(f"<b>{escape(name)}</b> &nbsp; {escape(', '.join(bones))}" if name else "No IK chain to plot")
+        self._title_html = f"<b>{escape(name)}</b> &nbsp; {escape(', '.join(bones))}" if name else "No IK chain to plot"
+        self._show_title()
 
         spans = []
         for bone in [b for b in self.angle_curves if b not in bones]:
@@ -220,6 +224,14 @@ class CurvesWidget(QWidget):
             _fit_y(self.sensitivity_plot, min(np.log10(jitter.min()), np.log10(style.SENSITIVITY_SAFE_DEG) - 0.3),
                    max(np.log10(jitter.max()), np.log10(style.SENSITIVITY_DANGER_DEG) + 0.3), force=first_time)
         self._frame_changed(self.doc.frame)
+
+    def _show_title(self, *_):
+        """The chain's title; while the whole range is being evaluated, a quiet
+        "updating" after it (the curves are from before the latest edit)."""
+        text = self._title_html
+        if self.doc.range_pending and self.chain is not None:
+            text += f' &nbsp; <span style="color:#8b95a5">updating…</span>'
+        self._title.setText(text)
 
     @staticmethod
     def _curve(plot, pen, **kwargs) -> pg.PlotDataItem:

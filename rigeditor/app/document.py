@@ -4,17 +4,26 @@ Views never write the Project: they build a new Project and hand it to
 :meth:`Document.apply`, which pushes an undoable command. Every change of project
 re-evaluates (incrementally when the command says what it touched) and emits
 ``bakeChanged``; views redraw from the Bake.
+
+The frame under the hand first: during a gesture (commands with a merge key) an
+edit is evaluated synchronously at the current frame only, and the whole range is
+evaluated behind it on a :class:`RangeWorker`; ``bake`` is then that one-frame Bake
+(exact) until the range lands. Views that show the whole range read ``range_bake``
+and follow ``rangeChanged``; ``rangePending`` says the range is behind.
 """
 from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
+from rigeditor.app.range_worker import RangeWorker
 from rigeditor.model import Bake, Project, evaluate
+from rigeditor.model.evaluate import frame_local
 
 MODES = ("setup", "animate")
+POLL_MS = 4  # how often the Qt thread looks for the whole range while it is pending
 
 
 class ProjectCommand(QUndoCommand):
@@ -55,10 +64,14 @@ class ProjectCommand(QUndoCommand):
 
 class Document(QObject):
     """Signals: projectChanged(), bakeChanged(), frameChanged(int),
-    selectionChanged(), modeChanged(str), pathChanged(), modifiedChanged(bool)."""
+    selectionChanged(), modeChanged(str), pathChanged(), modifiedChanged(bool),
+    rangeChanged() (``range_bake`` is new), rangePending(bool) (the whole range is
+    being evaluated behind the current frame, or has landed)."""
 
     projectChanged = Signal()
     bakeChanged = Signal()
+    rangeChanged = Signal()
+    rangePending = Signal(bool)
     frameChanged = Signal(int)
     selectionChanged = Signal()
     modeChanged = Signal(str)
@@ -76,6 +89,17 @@ class Document(QObject):
         self._selection: tuple[tuple[str, str], ...] = ()
         self._mode = "animate"
         self._gesture = 0
+        # The whole range: the last full-range bake, what changed since (while the
+        # worker catches up), and a generation number that retires stale results.
+        self._range_bake = self._bake
+        self._range_changed: set[str] = set()
+        self._range_generation = 0
+        self._pending = False
+        self._interactive = False
+        self._worker = RangeWorker()
+        self._poll = QTimer(self)  # collects the worker's result while a range is pending
+        self._poll.setInterval(POLL_MS)
+        self._poll.timeout.connect(self._collect)
 
     # ------------------------------------------------------------------ state
     @property
@@ -84,6 +108,26 @@ class Document(QObject):
 
     @property
     def bake(self) -> Bake:
+        """Exact for the current frame: the whole range, or only the current frame
+        while ``range_pending`` (a gesture's range is evaluated behind it)."""
+        return self._bake
+
+    @property
+    def range_bake(self) -> Bake:
+        """The whole frame range; while ``range_pending`` it is from before the
+        latest edits (views say so) and ``settled_bake()`` brings it up to date."""
+        return self._range_bake
+
+    @property
+    def range_pending(self) -> bool:
+        return self._pending
+
+    def settled_bake(self) -> Bake:
+        """The whole range, exact for the current project (save, export): finishes
+        a pending range evaluation here and now."""
+        if self._pending:
+            self._worker.cancel()
+            self._land(evaluate(self._project, previous=self._range_bake, changed=self._range_changed))
         return self._bake
 
     @property
@@ -116,7 +160,12 @@ class Document(QObject):
         """Make ``after`` the project through an undoable command."""
         if after == self._project:
             return
-        self.undo_stack.push(ProjectCommand(self, label, self._project, after, touched, merge_key))
+        # A gesture's edits (merging commands) may take the frame-under-the-hand path.
+        self._interactive = merge_key is not None
+        try:
+            self.undo_stack.push(ProjectCommand(self, label, self._project, after, touched, merge_key))
+        finally:
+            self._interactive = False
 
     def begin_gesture(self) -> int:
         """A fresh id for one drag: commands keyed with it merge into one undo step."""
@@ -142,7 +191,14 @@ class Document(QObject):
         """Open another project (New, Open, Recover): clears the undo history."""
         self.undo_stack.clear()
         self._project = project
-        self._bake = evaluate(project)
+        self._worker.cancel()
+        self._range_generation += 1
+        self._bake = self._range_bake = evaluate(project)
+        self._range_changed = set()
+        if self._pending:
+            self._pending = False
+            self._poll.stop()
+            self.rangePending.emit(False)
         self._path = Path(path) if path else None
         self._selection = tuple(s for s in self._selection if _exists(project, s))
         self._frame = min(max(self._frame, project.timeline.start), project.timeline.end)
@@ -153,6 +209,7 @@ class Document(QObject):
         self.pathChanged.emit()
         self.frameChanged.emit(self._frame)
         self.modifiedChanged.emit(False)
+        self.rangeChanged.emit()
 
     def mark_unsaved(self) -> None:
         """Flag the document as holding unsaved work without an undo step (recovered
@@ -170,6 +227,8 @@ class Document(QObject):
         tl = self._project.timeline
         frame = int(min(max(int(round(frame)), tl.start), tl.end))
         if frame != self._frame:
+            if self._pending:  # the one-frame bake is of the frame we leave
+                self.settled_bake()
             self._frame = frame
             self.frameChanged.emit(frame)
 
@@ -195,7 +254,15 @@ class Document(QObject):
 
     def _set_project(self, project: Project, touched) -> None:
         structural = touched is None
-        self._bake = evaluate(project, previous=None if structural else self._bake, changed=touched)
+        self._range_generation += 1
+        bake = self._frame_first(project, touched) if self._interactive and not structural else None
+        if bake is None:
+            self._worker.cancel()
+            changed = None if structural else self._range_changed | set(touched)
+            self._land(evaluate(project, previous=None if structural else self._range_bake, changed=changed),
+                       notify=False)
+        else:
+            self._bake = bake
         self._project = project
         if structural:
             kept = tuple(s for s in self._selection if _exists(project, s))
@@ -207,6 +274,53 @@ class Document(QObject):
                 self.set_frame(self._frame)
         self.projectChanged.emit()
         self.bakeChanged.emit()
+        if bake is None:
+            self.rangeChanged.emit()
+
+    def _frame_first(self, project: Project, touched) -> Bake | None:
+        """Evaluate ``project`` at the current frame only and send the whole range
+        to the worker; None when the edit needs the whole range to be exact at one
+        frame (smoothing, iterative solvers: see ``frame_local``)."""
+        if not frame_local(project, touched):
+            return None
+        row = self._range_bake.index(self._frame)
+        previous = self._bake if self._pending else self._range_bake.rows(row, row + 1)
+        bake = evaluate(project, previous.frames, previous=previous, changed=touched)
+        for name, cb in bake.chains.items():
+            # A target on the shoulder takes the direction of earlier frames.
+            if cb is not previous.chains[name] and not cb.distance[0] > 1e-6:
+                return None
+        self._range_changed |= set(touched)
+        self._worker.submit(self._range_generation, project, self._range_bake, set(self._range_changed))
+        if not self._pending:
+            self._pending = True
+            self._poll.start()
+            self.rangePending.emit(True)
+        return bake
+
+    def _land(self, bake: Bake, notify: bool = True) -> None:
+        """Make ``bake`` (the whole range, exact for the current project) current."""
+        self._bake = self._range_bake = bake
+        self._range_changed = set()
+        was_pending, self._pending = self._pending, False
+        self._poll.stop()
+        if notify:
+            self.bakeChanged.emit()
+            self.rangeChanged.emit()
+        if was_pending:
+            self.rangePending.emit(False)
+
+    def _collect(self) -> None:
+        result = self._worker.take()
+        if result is None or not self._pending:
+            return
+        generation, bake, error = result
+        if generation != self._range_generation:
+            return
+        if error is None:
+            self._land(bake)
+        else:  # the same evaluation, here, meets the usual error path of an edit
+            self.settled_bake()
 
 
 def _exists(project: Project, item) -> bool:

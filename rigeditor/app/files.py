@@ -178,7 +178,7 @@ class FileController(QObject):
             if not path:
                 return False
         try:
-            export(kind, self.doc.project, self.doc.bake, Path(path))
+            export(kind, self.doc.project, self.doc.settled_bake(), Path(path))
         except (*FILE_ERRORS, ImportError, ValueError) as exc:
             self.dialogs.error(self.window, "Export failed", describe(exc, path))
             return False

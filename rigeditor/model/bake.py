@@ -7,7 +7,7 @@ shares every item an edit did not touch with the bake before it, and copies noth
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
 
 import numpy as np
@@ -160,6 +160,18 @@ class Bake:
     def bone(self, name: str) -> BoneBake:
         return self.bone_bakes[self.column(name)]
 
+    def rows(self, start: int, stop: int) -> "Bake":
+        """The frames [start, stop) as a Bake of their own: views into this one's
+        arrays, nothing copied. Every row of a full evaluation is that frame's exact
+        pose, so this is the starting point of an evaluation at those frames."""
+        cut = slice(start, stop)
+        return Bake(
+            frames=self.frames[cut], fps=self.fps, bones=self.bones,
+            bone_bakes=tuple(_rows_of(b, cut) for b in self.bone_bakes),
+            spaces={k: v.take(cut) for k, v in self.spaces.items()},
+            chains={k: _rows_of(c, cut) for k, c in self.chains.items()},
+        )
+
     def joints_at(self, row: int) -> np.ndarray:
         """(B, 2) bone starts in world at one row."""
         return np.array([b.joint[row] for b in self.bone_bakes]).reshape(-1, 2)
@@ -175,6 +187,18 @@ class Bake:
     @property
     def time_s(self) -> np.ndarray:
         return self.frames / self.fps
+
+
+def _rows_of(item, cut):
+    """A per-item bake (BoneBake, ChainBake) cut to the frames ``cut``."""
+    changes = {}
+    for f in fields(item):
+        value = getattr(item, f.name)
+        if isinstance(value, Affine):
+            changes[f.name] = value.take(cut)
+        elif isinstance(value, np.ndarray) and value.ndim:
+            changes[f.name] = value[cut]
+    return replace(item, **changes)
 
 
 def frozen(array):

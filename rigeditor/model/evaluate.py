@@ -19,6 +19,8 @@ from rigeditor.model.project import CHARACTER, Project
 from rigeditor.model.solve_chain import solve_chain
 from rigeditor.model.spaces import space_transforms
 
+PARALLEL_FRAMES = 512  # below this many frames chains are solved one after the other
+
 
 def evaluate(project: Project, frames=None, *, previous: Bake | None = None,
              changed: Iterable[str] | None = None) -> Bake:
@@ -76,8 +78,10 @@ def evaluate(project: Project, frames=None, *, previous: Bake | None = None,
 
     # Chains of one wave drive disjoint subtrees whose parents are already placed,
     # so they are solved side by side; a chain below another waits for it.
+    # A short range is cheaper solved inline than handed to the threads.
+    run = run_tasks if frames.shape[0] >= PARALLEL_FRAMES else (lambda fn, items: [fn(x) for x in items])
     for wave in _waves(project, todo):
-        for chain, result in zip(wave, run_tasks(solve, wave)):
+        for chain, result in zip(wave, run(solve, wave)):
             results[chain.name] = result
 
     return _bake(project, order, frames, pose, spaces, {c.name: results[c.name] for c in chains},
@@ -115,6 +119,12 @@ def _dirty(project, chains, order, frames, previous, changed):
     if (previous.bones != tuple(order) or list(previous.chains) != [c.name for c in chains]
             or previous.frames.shape != frames.shape or not np.array_equal(previous.frames, frames)):
         return None, None
+    return _affected(project, chains, order, changed)
+
+
+def _affected(project, chains, order, changed):
+    """(names of the chains ``changed`` makes dirty, bones whose FK it changed), or
+    (None, None) for a change that needs a full evaluation."""
     dirty: set[str] = set()
     bones: list[str] = []
     for item in changed:
@@ -136,6 +146,27 @@ def _dirty(project, chains, order, frames, previous, changed):
             below.update(_descendants(project, c.bones))
     dirty.update(c.name for c in chains if c.bones[0] in below)
     return dirty, [b for b in order if b in bones]
+
+
+def frame_local(project: Project, changed: Iterable[str] | None) -> bool:
+    """True when the edit ``changed`` (as for :func:`evaluate`) can be evaluated at
+    single frames exactly: every chain it touches solves each frame on its own
+    (analytic, no target smoothing, no smoothed root offset). Then an incremental
+    evaluation of one frame equals that frame of a full evaluation (its per-frame
+    diagnostics that compare with the frame before, hold and flip, excepted)."""
+    if changed is None:
+        return False
+    order = bone_order(project)
+    chains = sorted(project.chains, key=lambda c: order.index(c.bones[0]))
+    dirty, _ = _affected(project, chains, order, changed)
+    if dirty is None:
+        return False
+    for name in dirty:
+        c = project.chain(name)
+        if (c.solver != "analytic" or c.smoothing.kind != "none"
+                or (c.strategy.kind == "move_root" and c.strategy.root_time_constant > 0)):
+            return False
+    return True
 
 
 def _descendants(project, names):

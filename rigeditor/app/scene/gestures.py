@@ -70,7 +70,8 @@ class TargetDrag(_DocDrag):
         self.moved = False
 
     def declared(self, world) -> np.ndarray:
-        return world_to_space(self.doc.bake, self.space, self.row, np.asarray(world, float) + self.offset)
+        # The current bake's row: during a drag that bake holds the current frame only.
+        return world_to_space(self.doc.bake, self.space, self.doc.row, np.asarray(world, float) + self.offset)
 
     def move(self, world) -> None:
         after = move_target(self.start, self.target, self.frame, self.declared(world), self.mode)

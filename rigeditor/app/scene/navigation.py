@@ -51,7 +51,7 @@ class NavigationMixin:
 
     def frame_all(self) -> None:
         """Fit the whole animation (every frame's bones and targets) in the view."""
-        bake = self.doc.bake
+        bake = self.doc.range_bake
         parts = [np.empty((0, 2))] + [p for b in bake.bone_bakes for p in (b.joint, b.tip)]
         parts += [cb.target_world for cb in bake.chains.values()]
         if self.ctx.state is not None and self.ctx.state.handle.size:
