@@ -95,6 +95,7 @@ class Document(QObject):
         self._range_changed: set[str] = set()
         self._range_generation = 0
         self._pending = False
+        self._frame_bake: Bake | None = None  # the current frame alone, once a gesture made one
         self._interactive = False
         self._worker = RangeWorker()
         self._poll = QTimer(self)  # collects the worker's result while a range is pending
@@ -193,6 +194,7 @@ class Document(QObject):
         self._project = project
         self._worker.cancel()
         self._range_generation += 1
+        self._frame_bake = None
         self._bake = self._range_bake = evaluate(project)
         self._range_changed = set()
         if self._pending:
@@ -229,6 +231,7 @@ class Document(QObject):
         if frame != self._frame:
             if self._pending:  # the one-frame bake is of the frame we leave
                 self.settled_bake()
+            self._frame_bake = None
             self._frame = frame
             self.frameChanged.emit(frame)
 
@@ -258,6 +261,7 @@ class Document(QObject):
         bake = self._frame_first(project, touched) if self._interactive and not structural else None
         if bake is None:
             self._worker.cancel()
+            self._frame_bake = None
             changed = None if structural else self._range_changed | set(touched)
             self._land(evaluate(project, previous=None if structural else self._range_bake, changed=changed),
                        notify=False)
@@ -283,13 +287,16 @@ class Document(QObject):
         frame (smoothing, iterative solvers: see ``frame_local``)."""
         if not frame_local(project, touched):
             return None
-        row = self._range_bake.index(self._frame)
-        previous = self._bake if self._pending else self._range_bake.rows(row, row + 1)
+        previous = self._frame_bake
+        if previous is None:
+            row = self._range_bake.index(self._frame)
+            previous = self._range_bake.rows(row, row + 1)
         bake = evaluate(project, previous.frames, previous=previous, changed=touched)
         for name, cb in bake.chains.items():
             # A target on the shoulder takes the direction of earlier frames.
             if cb is not previous.chains[name] and not cb.distance[0] > 1e-6:
                 return None
+        self._frame_bake = bake
         self._range_changed |= set(touched)
         self._worker.submit(self._range_generation, project, self._range_bake, set(self._range_changed))
         if not self._pending:

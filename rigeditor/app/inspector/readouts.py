@@ -153,9 +153,8 @@ def readout_section(f, chain: str) -> None:
     f.on_sync(sync)
 
 
-def set_style(label, css: str) -> None:
-    """Set a label's style sheet only when it changes: every setStyleSheet re-polishes
+def set_style(widget, css: str) -> None:
+    """Set a widget's style sheet only when it changes: every setStyleSheet re-polishes
     the widget, which cost milliseconds per mouse move while dragging."""
-    if label.property("_css") != css:
-        label.setProperty("_css", css)
-        label.setStyleSheet(css)
+    if widget.styleSheet() != css:
+        widget.setStyleSheet(css)
