@@ -66,7 +66,8 @@ class Document(QObject):
     """Signals: projectChanged(), bakeChanged(), frameChanged(int),
     selectionChanged(), modeChanged(str), pathChanged(), modifiedChanged(bool),
     rangeChanged() (``range_bake`` is new), rangePending(bool) (the whole range is
-    being evaluated behind the current frame, or has landed)."""
+    being evaluated behind the current frame, or has landed). When a pending range
+    lands only rangeChanged is emitted: the current frame it shows was exact."""
 
     projectChanged = Signal()
     bakeChanged = Signal()
@@ -97,6 +98,9 @@ class Document(QObject):
         self._pending = False
         self._frame_bake: Bake | None = None  # the current frame alone, once a gesture made one
         self._interactive = False
+        # Gestures evaluate the current frame first (False: the whole range on the UI
+        # thread for every edit; benchmarks measure both side by side).
+        self.frame_first = True
         self._worker = RangeWorker()
         self._poll = QTimer(self)  # collects the worker's result while a range is pending
         self._poll.setInterval(POLL_MS)
@@ -258,7 +262,9 @@ class Document(QObject):
     def _set_project(self, project: Project, touched) -> None:
         structural = touched is None
         self._range_generation += 1
-        bake = self._frame_first(project, touched) if self._interactive and not structural else None
+        bake = None
+        if self._interactive and self.frame_first and not structural:
+            bake = self._frame_first(project, touched)
         if bake is None:
             self._worker.cancel()
             self._frame_bake = None
@@ -306,13 +312,15 @@ class Document(QObject):
         return bake
 
     def _land(self, bake: Bake, notify: bool = True) -> None:
-        """Make ``bake`` (the whole range, exact for the current project) current."""
+        """Make ``bake`` (the whole range, exact for the current project) current.
+
+        The current frame was exact already: views of the current frame are not told
+        again (no bakeChanged), views of the range get rangeChanged."""
         self._bake = self._range_bake = bake
         self._range_changed = set()
         was_pending, self._pending = self._pending, False
         self._poll.stop()
         if notify:
-            self.bakeChanged.emit()
             self.rangeChanged.emit()
         if was_pending:
             self.rangePending.emit(False)

@@ -18,6 +18,8 @@ import threading
 
 from rigeditor.model import evaluate
 
+IDLE_S = 1.0  # seconds the thread waits for another request before it ends
+
 
 class RangeWorker:
     """``submit(generation, project, previous, changed)`` evaluates in the background;
@@ -27,6 +29,7 @@ class RangeWorker:
     def __init__(self):
         self._result = None
         self._lock = threading.Lock()
+        self._wake = threading.Condition(self._lock)
         self._request = None  # the newest request not started yet
         self._latest = 0  # generation of the newest request
         self._idle = threading.Event()
@@ -39,9 +42,10 @@ class RangeWorker:
             self._request = (generation, project, previous, changed)
             self._latest = generation
             self._idle.clear()
-            if self._thread is None:  # the thread lives while there is work
+            if self._thread is None:  # the thread lives while there is work, and a moment longer
                 self._thread = threading.Thread(target=self._run, name="rigeditor-range", daemon=True)
                 self._thread.start()
+            self._wake.notify()
 
     def cancel(self) -> None:
         """Drop any request not started yet; a running one finishes unheard."""
@@ -57,9 +61,14 @@ class RangeWorker:
         while True:
             with self._lock:
                 if self._request is None:
-                    self._thread = None
                     self._idle.set()
+                    # A drag sends a request per mouse move: waiting a moment for the
+                    # next one costs less than starting a thread for each.
+                    self._wake.wait(IDLE_S)
+                if self._request is None:
+                    self._thread = None
                     return
+                self._idle.clear()
                 generation, project, previous, changed = self._request
                 self._request = None
             try:
