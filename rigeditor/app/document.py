@@ -24,6 +24,9 @@ from rigeditor.model.evaluate import frame_local
 
 MODES = ("setup", "animate")
 POLL_MS = 4  # how often the Qt thread looks for the whole range while it is pending
+FRAME_FIRST_MIN_FRAMES = 200
+"""Shorter ranges are evaluated whole on every edit: that costs about what the current
+frame alone does, and spares the worker's round trip."""
 
 
 class ProjectCommand(QUndoCommand):
@@ -291,7 +294,7 @@ class Document(QObject):
         """Evaluate ``project`` at the current frame only and send the whole range
         to the worker; None when the edit needs the whole range to be exact at one
         frame (smoothing, iterative solvers: see ``frame_local``)."""
-        if not frame_local(project, touched):
+        if len(self._range_bake) < FRAME_FIRST_MIN_FRAMES or not frame_local(project, touched):
             return None
         previous = self._frame_bake
         if previous is None:
