@@ -158,6 +158,17 @@ def test_a_smoothed_target_is_evaluated_over_the_whole_range_at_once():
     assert_same_bake(doc.bake, evaluate(doc.project))
 
 
+def test_a_short_range_is_evaluated_whole_on_every_move():
+    from rigeditor.model.examples import walk
+
+    doc = Document(walk())  # 48 frames: the whole range costs what one frame does
+    doc.set_frame(30)
+    doc.apply("Move target", set_target_key(doc.project, "foot_l", 30, (40.0, 3.0)),
+              touched={"target:foot_l"}, merge_key=("drag", doc.begin_gesture()))
+    assert not doc.range_pending and len(doc.bake) == len(doc.project.timeline.frames)
+    assert_same_bake(doc.bake, evaluate(doc.project))
+
+
 def test_export_waits_for_the_range(qtbot):
     doc = Document(arms())
     gate = Gate(doc)
