@@ -4,8 +4,9 @@ scale against the safe and danger levels; a playhead on each, synced to the fram
 
 Which chain: the one of the first selected chain, bone or target; else the first
 chain. Curve data is set only when the whole-range bake or the selection changes
-(and only when the shown chain's bake is a new one); a frame change only moves the
-lines. While the range is evaluated behind a drag the title says "updating".
+(and only when the shown chain's bake is a new one), not during a drag (they follow
+when it ends); a frame change only moves the lines. While the curves are behind the
+edits the title says "updating".
 """
 from __future__ import annotations
 
@@ -138,14 +139,21 @@ class CurvesWidget(QWidget):
         self._pending.setSingleShot(True)
         self._pending.timeout.connect(self._update)
         self._title_html = ""
+        self._stale = False  # the range changed during a drag and is not plotted yet
         doc.rangeChanged.connect(self._bake_changed)
         doc.rangePending.connect(self._show_title)
+        doc.gestureActive.connect(self._gesture_active)
         doc.selectionChanged.connect(self._update)
         doc.frameChanged.connect(self._frame_changed)
         self._update()
 
     # ------------------------------------------------------------------ updates
     def _bake_changed(self):
+        if self.doc.gesture_active:  # no re-plot during a drag: the scene gets the time
+            if not self._stale:
+                self._stale = True
+                self._show_title()
+            return
         if self._pending.isActive():
             return
         wait = self._last_update + THROTTLE_S - time.monotonic()
@@ -154,8 +162,13 @@ class CurvesWidget(QWidget):
         else:
             self._pending.start(int(wait * 1000) + 1)
 
+    def _gesture_active(self, active: bool):
+        if not active and self._stale:
+            self._update()
+
     def _update(self):
         self._pending.stop()
+        self._stale = False
         self._last_update = time.monotonic()
         bake, project = self.doc.range_bake, self.doc.project
         name = shown_chain(project, self.doc.selection)
@@ -229,7 +242,7 @@ class CurvesWidget(QWidget):
         """The chain's title; while the whole range is being evaluated, a quiet
         "updating" after it (the curves are from before the latest edit)."""
         text = self._title_html
-        if self.doc.range_pending and self.chain is not None:
+        if (self.doc.range_pending or self._stale) and self.chain is not None:
             text += f' &nbsp; <span style="color:#8b95a5">updating…</span>'
         self._title.setText(text)
 

@@ -70,12 +70,14 @@ class Document(QObject):
     selectionChanged(), modeChanged(str), pathChanged(), modifiedChanged(bool),
     rangeChanged() (``range_bake`` is new), rangePending(bool) (the whole range is
     being evaluated behind the current frame, or has landed). When a pending range
-    lands only rangeChanged is emitted: the current frame it shows was exact."""
+    lands only rangeChanged is emitted: the current frame it shows was exact.
+    gestureActive(bool): a drag began or ended (views of the range wait for its end)."""
 
     projectChanged = Signal()
     bakeChanged = Signal()
     rangeChanged = Signal()
     rangePending = Signal(bool)
+    gestureActive = Signal(bool)
     frameChanged = Signal(int)
     selectionChanged = Signal()
     modeChanged = Signal(str)
@@ -93,6 +95,7 @@ class Document(QObject):
         self._selection: tuple[tuple[str, str], ...] = ()
         self._mode = "animate"
         self._gesture = 0
+        self._gesture_active = False
         # The whole range: the last full-range bake, what changed since (while the
         # worker catches up), and a generation number that retires stale results.
         self._range_bake = self._bake
@@ -175,8 +178,14 @@ class Document(QObject):
         finally:
             self._interactive = False
 
+    @property
+    def gesture_active(self) -> bool:
+        """A drag is under way (between begin_gesture and end/cancel_gesture)."""
+        return self._gesture_active
+
     def begin_gesture(self) -> int:
         """A fresh id for one drag: commands keyed with it merge into one undo step."""
+        self._set_gesture_active(True)
         self._gesture += 1
         return self._gesture
 
@@ -190,10 +199,17 @@ class Document(QObject):
             command.setObsolete(True)
             self.undo_stack.undo()  # ...and the stack drops an obsolete command unreplayed
         self._gesture += 1
+        self._set_gesture_active(False)
 
     def end_gesture(self) -> None:
         # Close the merge window: the next push with any key starts a new step.
         self._gesture += 1
+        self._set_gesture_active(False)
+
+    def _set_gesture_active(self, active: bool) -> None:
+        if active != self._gesture_active:
+            self._gesture_active = active
+            self.gestureActive.emit(active)
 
     def replace_document(self, project: Project, path: Path | None) -> None:
         """Open another project (New, Open, Recover): clears the undo history."""
