@@ -43,7 +43,7 @@ def shown_chain(project, selection) -> str | None:
 
 
 THROTTLE_S = 0.1
-"""Seconds between curve updates while the bake keeps changing (10 per second)."""
+"""Seconds between curve updates while the range keeps changing (10 per second)."""
 
 
 class CurvesWidget(QWidget):
@@ -132,8 +132,8 @@ class CurvesWidget(QWidget):
             self.playheads.append(line)
         self.view.scene().sigMouseClicked.connect(self._clicked)
 
-        # A drag changes the bake on every mouse move; the scene follows each move,
-        # the curves at most every THROTTLE_S (the last change always lands).
+        # Edits in quick succession (outside a drag, which the curves sit out) re-plot
+        # at most every THROTTLE_S; the last change always lands.
         self._last_update = 0.0
         self._pending = QTimer(self)
         self._pending.setSingleShot(True)
