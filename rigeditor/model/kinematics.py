@@ -7,14 +7,24 @@ from rigeditor.core.geometry import Affine, wrap_angle
 from rigeditor.model.project import CHARACTER, Project
 
 
+_orders: dict[int, tuple] = {}
+
+
 def bone_order(project: Project) -> list[str]:
-    """Bone names with every parent before its children."""
+    """Bone names with every parent before its children (remembered per tuple of
+    bones: an edit that leaves the bones alone keeps the same tuple)."""
+    hit = _orders.get(id(project.bones))
+    if hit is not None and hit[0] is project.bones:
+        return list(hit[1])
     order: list[str] = []
     stack = [b.name for b in reversed(project.children(None))]
     while stack:
         name = stack.pop()
         order.append(name)
         stack.extend(b.name for b in reversed(project.children(name)))
+    if len(_orders) > 64:
+        _orders.clear()
+    _orders[id(project.bones)] = (project.bones, tuple(order))
     return order
 
 
@@ -106,9 +116,7 @@ def world_rotations(project: Project, order: list[str], pose: Pose, columns, pre
     ``previous``: world rotations of bones not in ``columns`` (a previous bake's).
     """
     ch = pose.character
-    conformal = bool(np.allclose(ch.a, ch.d, rtol=1e-12, atol=1e-12)
-                     and np.allclose(ch.b, -ch.c, rtol=1e-12, atol=1e-12)
-                     and np.all(np.abs(ch.a) + np.abs(ch.c) > 0))
+    conformal = _conformal(ch)
     out: dict[int, np.ndarray] = {}
     base = np.arctan2(ch.c, ch.a) if conformal else None
     for k in columns:
@@ -124,6 +132,24 @@ def world_rotations(project: Project, order: list[str], pose: Pose, columns, pre
             up = out[p] if p in out else previous(p)
         out[k] = wrap_angle(up + pose.rotation[k])
     return out
+
+
+_conformals: dict[int, tuple] = {}
+
+
+def _conformal(t: Affine) -> bool:
+    """Does ``t`` turn and scale uniformly on every frame (no mirror, no squash)?
+    Remembered per transform (an incremental evaluation reuses the spaces)."""
+    hit = _conformals.get(id(t))
+    if hit is not None and hit[0] is t:
+        return hit[1]
+    result = bool(np.allclose(t.a, t.d, rtol=1e-12, atol=1e-12)
+                  and np.allclose(t.b, -t.c, rtol=1e-12, atol=1e-12)
+                  and np.all(np.abs(t.a) + np.abs(t.c) > 0))
+    if len(_conformals) > 8:  # each holds a space transform over all frames
+        _conformals.clear()
+    _conformals[id(t)] = (t, result)
+    return result
 
 
 def fk_rotations(project: Project, order: list[str], frames: np.ndarray) -> list[np.ndarray]:

@@ -159,7 +159,14 @@ class Project:
         return [WORLD] + [s.name for s in self.spaces]
 
     def children(self, bone: str | None) -> list[Bone]:
-        return [b for b in self.bones if b.parent == bone]
+        return list(self._children.get(bone, ()))
+
+    @cached_property
+    def _children(self) -> dict:
+        out: dict = {}
+        for b in self.bones:
+            out.setdefault(b.parent, []).append(b)
+        return out
 
     def chain_for_target(self, target: str) -> list[Chain]:
         return [c for c in self.chains if c.target == target]
