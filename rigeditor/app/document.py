@@ -13,6 +13,7 @@ and follow ``rangeChanged``; ``rangePending`` says the range is behind.
 """
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -353,8 +354,14 @@ class Document(QObject):
             return
         if error is None:
             self._land(bake)
-        else:  # the same evaluation, here, meets the usual error path of an edit
+            return
+        try:  # the same evaluation again, here; nothing may escape into Qt's timer
             self.settled_bake()
+        except Exception:  # noqa: BLE001
+            logging.getLogger(__name__).exception("evaluating the whole range failed: %s", error)
+            self._pending = False
+            self._poll.stop()
+            self.rangePending.emit(False)
 
 
 def _exists(project: Project, item) -> bool:

@@ -173,6 +173,20 @@ def test_a_short_range_is_evaluated_whole_on_every_move():
     assert_same_bake(doc.bake, evaluate(doc.project))
 
 
+def test_a_failing_worker_is_caught_and_the_range_evaluated_here(qtbot):
+    doc = Document(arms())
+
+    def broken(*args, **kwargs):
+        raise MemoryError("no room")
+
+    doc._worker.evaluate = broken
+    doc.apply("Move target", set_target_key(doc.project, "hand_0", 0, (40.0, 30.0)),
+              touched={"target:hand_0"}, merge_key=("drag", doc.begin_gesture()))
+    assert doc.range_pending
+    qtbot.waitUntil(lambda: not doc.range_pending, timeout=10_000)
+    assert_same_bake(doc.bake, evaluate(doc.project))
+
+
 def test_export_waits_for_the_range(qtbot):
     doc = Document(arms())
     gate = Gate(doc)
