@@ -7,7 +7,7 @@ shares every item an edit did not touch with the bake before it, and copies noth
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields, is_dataclass, replace
 from functools import cached_property
 
 import numpy as np
@@ -164,13 +164,7 @@ class Bake:
         """The frames [start, stop) as a Bake of their own: views into this one's
         arrays, nothing copied. Every row of a full evaluation is that frame's exact
         pose, so this is the starting point of an evaluation at those frames."""
-        cut = slice(start, stop)
-        return Bake(
-            frames=self.frames[cut], fps=self.fps, bones=self.bones,
-            bone_bakes=tuple(_rows_of(b, cut) for b in self.bone_bakes),
-            spaces={k: v.take(cut) for k, v in self.spaces.items()},
-            chains={k: _rows_of(c, cut) for k, c in self.chains.items()},
-        )
+        return _rows_of(self, slice(start, stop))
 
     def joints_at(self, row: int) -> np.ndarray:
         """(B, 2) bone starts in world at one row."""
@@ -190,15 +184,30 @@ class Bake:
 
 
 def _rows_of(item, cut):
-    """A per-item bake (BoneBake, ChainBake) cut to the frames ``cut``."""
+    """A bake or per-item bake (any dataclass of frame-axis arrays, Affines, and
+    tuples or dicts of such items) cut to the frames ``cut``: new kinds of per-item
+    data are cut without being named here."""
     changes = {}
     for f in fields(item):
         value = getattr(item, f.name)
-        if isinstance(value, Affine):
-            changes[f.name] = value.take(cut)
-        elif isinstance(value, np.ndarray) and value.ndim:
-            changes[f.name] = value[cut]
+        cut_value = _cut(value, cut)
+        if cut_value is not value:
+            changes[f.name] = cut_value
     return replace(item, **changes)
+
+
+def _cut(value, cut):
+    if isinstance(value, Affine):
+        return value.take(cut)
+    if isinstance(value, np.ndarray):
+        return value[cut] if value.ndim else value
+    if is_dataclass(value) and not isinstance(value, type):
+        return _rows_of(value, cut)
+    if isinstance(value, dict):
+        return {k: _cut(v, cut) for k, v in value.items()}
+    if isinstance(value, tuple) and value and is_dataclass(value[0]):
+        return tuple(_cut(v, cut) for v in value)
+    return value
 
 
 def frozen(array):

@@ -214,6 +214,19 @@ def test_world_rotation_is_the_direction_each_bone_points_in(scale):
     assert np.allclose(np.angle(np.exp(1j * (bake.world_rotation - direction))), 0.0, atol=1e-9)
 
 
+def test_rows_of_a_bake_are_the_evaluation_of_those_frames():
+    project = replace(_arm_rig(), timeline=Timeline(24, 0, 29), targets=(
+        Target("t", StepChannel(CHARACTER), keyed([(0, (180.0, 60.0)), (29, (-40.0, 250.0))], "bezier")),))
+    full = evaluate(project)
+    part, direct = full.rows(10, 14), evaluate(project, frames=np.arange(10.0, 14.0))
+    assert np.array_equal(part.frames, direct.frames)
+    for name in ("local_rotation", "world_rotation", "joint_world", "tip_world"):
+        assert np.array_equal(getattr(part, name), getattr(direct, name)), name
+    for field in ("residual", "end_world", "elbow_world", "target_world", "sensitivity"):
+        assert np.array_equal(getattr(part.chains["arm"], field), getattr(direct.chains["arm"], field)), field
+    assert np.array_equal(part.spaces[CHARACTER].tx, direct.spaces[CHARACTER].tx)
+
+
 def test_bake_arrays_are_read_only():
     bake = evaluate(arm())
     with pytest.raises(ValueError):
