@@ -104,6 +104,7 @@ class Document(QObject):
         self._range_generation = 0
         self._pending = False
         self._frame_bake: Bake | None = None  # the current frame alone, once a gesture made one
+        self._frame_candidate: Bake | None = None  # a one-frame bake _evaluate made, not swapped in yet
         self._interactive = False
         # Gestures evaluate the current frame first (False: the whole range on the UI
         # thread for every edit; benchmarks measure both side by side).
@@ -280,37 +281,23 @@ class Document(QObject):
         self.modifiedChanged.emit(not clean)
 
     def _set_project(self, project: Project, touched) -> None:
-        structural = touched is None
-        self._range_generation += 1
-        bake = None
-        if self._interactive and self.frame_first and not structural:
-            bake = self._frame_first(project, touched)
-        if bake is None:
-            self._worker.cancel()
-            self._frame_bake = None
-            changed = None if structural else self._range_changed | set(touched)
-            self._land(evaluate(project, previous=None if structural else self._range_bake, changed=changed),
-                       notify=False)
-        else:
-            self._bake = bake
-        self._project = project
-        if structural:
-            kept = tuple(s for s in self._selection if _exists(project, s))
-            if kept != self._selection:
-                self._selection = kept
-                self.selectionChanged.emit()
-            tl = project.timeline
-            if not tl.start <= self._frame <= tl.end:
-                self.set_frame(self._frame)
-        self.projectChanged.emit()
-        self.bakeChanged.emit()
-        if bake is None:
-            self.rangeChanged.emit()
+        self._swap(project, self._evaluate(project, touched, self._interactive), touched)
 
-    def _frame_first(self, project: Project, touched) -> Bake | None:
-        """Evaluate ``project`` at the current frame only and send the whole range
-        to the worker; None when the edit needs the whole range to be exact at one
-        frame (smoothing, iterative solvers: see ``frame_local``)."""
+    def _evaluate(self, project: Project, touched, interactive: bool = False) -> Bake:
+        """``project``'s Bake, changing nothing yet: during a gesture the current frame
+        only when that is exact (see ``_frame_only``), else the whole range,
+        incrementally from the last whole range and everything changed since."""
+        if interactive and self.frame_first and touched is not None:
+            bake = self._frame_only(project, touched)
+            if bake is not None:
+                return bake
+        changed = None if touched is None else self._range_changed | set(touched)
+        return evaluate(project, previous=None if touched is None else self._range_bake, changed=changed)
+
+    def _frame_only(self, project: Project, touched) -> Bake | None:
+        """``project`` at the current frame alone, or None when the edit needs the
+        whole range to be exact at one frame (smoothing, iterative solvers: see
+        ``frame_local``) or the range is short."""
         if len(self._range_bake) < FRAME_FIRST_MIN_FRAMES or not frame_local(project, touched):
             return None
         previous = self._frame_bake
@@ -322,14 +309,41 @@ class Document(QObject):
             # A target on the shoulder takes the direction of earlier frames.
             if cb is not previous.chains[name] and not cb.distance[0] > 1e-6:
                 return None
-        self._frame_bake = bake
-        self._range_changed |= set(touched)
-        self._worker.submit(self._range_generation, project, self._range_bake, set(self._range_changed))
-        if not self._pending:
-            self._pending = True
-            self._poll.start()
-            self.rangePending.emit(True)
+        self._frame_candidate = bake
         return bake
+
+    def _swap(self, project: Project, bake: Bake, touched) -> None:
+        """Make ``project`` and its ``bake`` (from ``_evaluate``) current: a one-frame
+        bake sends the whole range to the worker, a whole range lands at once."""
+        structural = touched is None
+        self._range_generation += 1
+        frame_only = bake is self._frame_candidate
+        self._frame_candidate = None
+        if frame_only:
+            self._bake = self._frame_bake = bake
+            self._range_changed |= set(touched)
+            self._worker.submit(self._range_generation, project, self._range_bake, set(self._range_changed))
+            if not self._pending:
+                self._pending = True
+                self._poll.start()
+                self.rangePending.emit(True)
+        else:
+            self._worker.cancel()
+            self._frame_bake = None
+            self._land(bake, notify=False)
+        self._project = project
+        if structural:
+            kept = tuple(s for s in self._selection if _exists(project, s))
+            if kept != self._selection:
+                self._selection = kept
+                self.selectionChanged.emit()
+            tl = project.timeline
+            if not tl.start <= self._frame <= tl.end:
+                self.set_frame(self._frame)
+        self.projectChanged.emit()
+        self.bakeChanged.emit()
+        if not frame_only:
+            self.rangeChanged.emit()
 
     def _land(self, bake: Bake, notify: bool = True) -> None:
         """Make ``bake`` (the whole range, exact for the current project) current.
