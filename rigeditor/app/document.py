@@ -25,6 +25,10 @@ from rigeditor.model.evaluate import frame_local
 
 MODES = ("setup", "animate")
 POLL_MS = 4  # how often the Qt thread looks for the whole range while it is pending
+REST_MS = 30
+"""The whole range is sent to the worker once the pointer rests this long (or the drag
+ends): while it keeps moving every range would be superseded before it lands, and
+the worker would only take the second core from the UI."""
 FRAME_FIRST_MIN_FRAMES = 200
 """Shorter ranges are evaluated whole on every edit: that costs about what the current
 frame alone does, and spares the worker's round trip."""
@@ -113,6 +117,10 @@ class Document(QObject):
         self._poll = QTimer(self)  # collects the worker's result while a range is pending
         self._poll.setInterval(POLL_MS)
         self._poll.timeout.connect(self._collect)
+        self._rest = QTimer(self)  # sends the range to the worker when the pointer rests
+        self._rest.setSingleShot(True)
+        self._rest.setInterval(REST_MS)
+        self._rest.timeout.connect(self._submit_range)
 
     # ------------------------------------------------------------------ state
     @property
@@ -207,6 +215,9 @@ class Document(QObject):
         # Close the merge window: the next push with any key starts a new step.
         self._gesture += 1
         self._set_gesture_active(False)
+        if self._rest.isActive():  # the drag ended: the range need not wait for a rest
+            self._rest.stop()
+            self._submit_range()
 
     def _set_gesture_active(self, active: bool) -> None:
         if active != self._gesture_active:
@@ -225,6 +236,7 @@ class Document(QObject):
         if self._pending:
             self._pending = False
             self._poll.stop()
+            self._rest.stop()
             self.rangePending.emit(False)
         self._path = Path(path) if path else None
         self._selection = tuple(s for s in self._selection if _exists(project, s))
@@ -322,12 +334,13 @@ class Document(QObject):
         if frame_only:
             self._bake = self._frame_bake = bake
             self._range_changed |= set(touched)
-            self._worker.submit(self._range_generation, project, self._range_bake, set(self._range_changed))
+            self._worker.cancel()  # a range still running is for an older project
+            self._rest.start()
             if not self._pending:
                 self._pending = True
-                self._poll.start()
                 self.rangePending.emit(True)
         else:
+            self._rest.stop()
             self._worker.cancel()
             self._frame_bake = None
             self._land(bake, notify=False)
@@ -345,6 +358,11 @@ class Document(QObject):
         if not frame_only:
             self.rangeChanged.emit()
 
+    def _submit_range(self) -> None:
+        if self._pending:
+            self._worker.submit(self._range_generation, self._project, self._range_bake, set(self._range_changed))
+            self._poll.start()
+
     def _land(self, bake: Bake, notify: bool = True) -> None:
         """Make ``bake`` (the whole range, exact for the current project) current.
 
@@ -354,6 +372,7 @@ class Document(QObject):
         self._range_changed = set()
         was_pending, self._pending = self._pending, False
         self._poll.stop()
+        self._rest.stop()
         if notify:
             self.rangeChanged.emit()
         if was_pending:

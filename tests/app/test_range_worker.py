@@ -109,8 +109,8 @@ def test_the_range_the_worker_delivers_is_a_full_evaluation(qtbot, seed):
             gate.release.clear()
             gate.started.clear()
             random_edit(doc, rng, key)
-            if doc.range_pending:  # the worker took the request: it is held mid-run
-                assert gate.started.wait(5)
+            if doc.range_pending:  # the pointer rests, the worker takes the range: held mid-run
+                qtbot.waitUntil(gate.started.is_set, timeout=5_000)
             random_edit(doc, rng, key)
             gate.release.set()
         else:
