@@ -224,7 +224,7 @@ class FileController(Guarded, QObject):
             if not path:
                 return False
         try:
-            export(kind, self.doc.project, self.doc.bake, Path(path),
+            export(kind, self.doc.project, self.doc.settled_bake(), Path(path),
                    images=self.doc.path.parent if self.doc.path else None)
         except (*FILE_ERRORS, ImportError, ValueError) as exc:
             self.dialogs.error(self.window, "Export failed", describe(exc, path))

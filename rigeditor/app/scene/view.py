@@ -133,6 +133,7 @@ class SceneView(Guarded, InteractionMixin, NavigationMixin, QGraphicsView):
         doc.projectChanged.connect(self._on_project_changed)
         doc.pathChanged.connect(self._on_path_changed)
         doc.bakeChanged.connect(self.refresh)
+        doc.rangeChanged.connect(self._on_range_changed)
         doc.frameChanged.connect(self._on_frame_changed)
         doc.selectionChanged.connect(self._on_selection_changed)
         doc.modeChanged.connect(self._update_hud)
@@ -267,6 +268,12 @@ class SceneView(Guarded, InteractionMixin, NavigationMixin, QGraphicsView):
             self._auto_frame = True
             if self.isVisible():
                 self._auto_frame_now()
+
+    def _on_range_changed(self) -> None:
+        # The current frame was exact before the range landed; the onion skin shows
+        # other frames and waits for the range.
+        if self._overlays["onion"]:
+            self.refresh()
 
     def _on_frame_changed(self, _frame: int) -> None:
         self.refresh()
