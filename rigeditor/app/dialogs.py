@@ -49,6 +49,9 @@ class Dialogs:
         path, _ = QFileDialog.getOpenFileName(parent, title, directory, filters)
         return path or None
 
+    def open_folder(self, parent, title: str, directory: str) -> str | None:
+        return QFileDialog.getExistingDirectory(parent, title, directory) or None
+
     def save_file(self, parent, title: str, directory: str, filters: str) -> str | None:
         path, _ = QFileDialog.getSaveFileName(parent, title, directory, filters)
         return path or None

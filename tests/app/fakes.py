@@ -35,6 +35,9 @@ class FakeDialogs:
     def open_file(self, parent, *args):
         return self._answer("open_file", None, *args)
 
+    def open_folder(self, parent, *args):
+        return self._answer("open_folder", None, *args)
+
     def save_file(self, parent, *args):
         return self._answer("save_file", None, *args)
 

@@ -21,6 +21,7 @@ from rigeditor.app.scene import hint
 from rigeditor.app.scene.layers import PAINT_ERRORS
 from rigeditor.model import evaluate
 from rigeditor.model.examples import EXAMPLES, arm, door
+from rigeditor.io import load_example
 from rigeditor.model.project import CHARACTER, Project
 from rigeditor.model.validate import problems
 
@@ -95,11 +96,11 @@ def test_new_is_an_empty_rig_in_setup_mode_and_examples_are_one_menu_away(qtbot,
     # File > New from Example lists every example; each opens as a new, unsaved project.
     file_menu = w.menuBar().actions()[0].menu()
     sub = next(a.menu() for a in file_menu.actions() if a.menu() and "Example" in a.text().replace("&", ""))
-    assert [a.text().lower() for a in sub.actions()] == list(EXAMPLES)
+    assert [a.text().lower().replace(" ", "_") for a in sub.actions()] == [*EXAMPLES, "dressed_arm", "dressed_walk"]
     for action in sub.actions():
         action.trigger()
-        name = action.text().lower()
-        assert doc.project == EXAMPLES[name]() and doc.path is None
+        name = action.text().lower().replace(" ", "_")
+        assert doc.project == load_example(name) and doc.project.name == name and doc.path is None
         assert doc.mode == "animate"
         assert f"{name} (unsaved)" in w.windowTitle()
 
