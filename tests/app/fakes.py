@@ -35,6 +35,9 @@ class FakeDialogs:
     def open_file(self, parent, *args):
         return self._answer("open_file", None, *args)
 
+    def color(self, parent, title, rgb):
+        return self._answer("color", None, title, rgb)
+
     def open_folder(self, parent, *args):
         return self._answer("open_folder", None, *args)
 
