@@ -101,13 +101,14 @@ class Document(Guarded, QObject):
     modifiedChanged = Signal(bool)
     refused = Signal(str, str)
 
-    def __init__(self, project: Project, path: Path | None = None, parent=None):
+    def __init__(self, project: Project, path: Path | None = None, parent=None, *, images: Path | None = None):
         super().__init__(parent)
         self.undo_stack = QUndoStack(self)
         self.undo_stack.cleanChanged.connect(self._on_clean_changed)
         self._project = project
         self._bake = evaluate(project)
         self._path = Path(path) if path else None
+        self._images = Path(images) if images else None
         self._frame = project.timeline.start
         self._selection: tuple[tuple[str, str], ...] = ()
         self._mode = "animate"
@@ -165,6 +166,14 @@ class Document(Guarded, QObject):
     @property
     def path(self) -> Path | None:
         return self._path
+
+    @property
+    def images(self) -> Path | None:
+        """The folder the project's picture paths are relative to: the project file's
+        folder, or for an unsaved example its packaged folder (None: unsaved, no pictures)."""
+        if self._images is not None:
+            return self._images
+        return self._path.parent if self._path else None
 
     @property
     def frame(self) -> int:
@@ -240,8 +249,9 @@ class Document(Guarded, QObject):
             self._gesture_active = active
             self.gestureActive.emit(active)
 
-    def replace_document(self, project: Project, path: Path | None) -> None:
+    def replace_document(self, project: Project, path: Path | None, images: Path | None = None) -> None:
         """Open another project (New, Open, Recover): clears the undo history.
+        ``images``: where its pictures are when not beside ``path`` (an example).
 
         All or nothing: the project is evaluated before anything changes, so when
         that raises, the document (project, path, undo history, views) is as it was.
@@ -260,6 +270,7 @@ class Document(Guarded, QObject):
             self._rest.stop()
             self.rangePending.emit(False)
         self._path = Path(path) if path else None
+        self._images = Path(images) if images else None
         self._selection = tuple(s for s in self._selection if _exists(project, s))
         self._frame = min(max(self._frame, project.timeline.start), project.timeline.end)
         self.undo_stack.setClean()
@@ -278,7 +289,9 @@ class Document(Guarded, QObject):
         self.modifiedChanged.emit(True)
 
     def mark_saved(self, path: Path) -> None:
+        """Saved as ``path``: its pictures are beside it from now on."""
         self._path = Path(path)
+        self._images = None
         self.undo_stack.setClean()
         self.pathChanged.emit()
 

@@ -162,7 +162,7 @@ class Outliner(Guarded, QTreeWidget):
                         add_space(it, s.name)
             add_space(self._groups["space"], WORLD)
             for s in reversed(p.art.slots):  # front first, like a layer panel
-                it = self._make("slot", s.name, self._groups["slot"], editable=False)
+                it = self._make("slot", s.name, self._groups["slot"])
                 it.setToolTip(0, f"on {s.bone or 'the character (not bound)'} · "
                                  f"{', '.join(a.name for a in s.attachments) or 'no pictures'}")
             self.expandAll()

@@ -103,7 +103,7 @@ class SceneView(Guarded, InteractionMixin, NavigationMixin, QGraphicsView):
 
         ctx = self.ctx
         self._layers = {
-            "art": ArtLayer(ctx, -1, lambda: doc.path.parent if doc.path else None),
+            "art": ArtLayer(ctx, -1, lambda: doc.images),
             "onion": OnionLayer(ctx, 0),
             "reach": ReachLayer(ctx, 1),
             "spaces": SpaceLayer(ctx, 2),
@@ -113,7 +113,7 @@ class SceneView(Guarded, InteractionMixin, NavigationMixin, QGraphicsView):
             "jitter": JitterLayer(ctx, 6),
             "residual": ResidualLayer(ctx, 7),
             "targets": TargetLayer(ctx, 8),
-            "cracks": CrackLayer(ctx, 8.5, doc, lambda: doc.path.parent if doc.path else None),
+            "cracks": CrackLayer(ctx, 8.5, doc, lambda: doc.images),
         }
         self._layers["labels"] = LabelLayer(ctx, 9, [
             self._layers["targets"].labels, self._layers["residual"].labels,
