@@ -10,8 +10,9 @@
     rigeditor import-images DIR -o PROJECT [--force]
     rigeditor --version
 
-PROJECT is a project file, or the name of a built-in example (``arm``) when no such
-file exists.
+PROJECT is a project file, or the name of a built-in example (``arm``, ``dressed_walk``)
+when no such file exists; picture paths are relative to the file's folder (an
+example's: its packaged folder).
 
 Every subcommand evaluates through ``rigeditor.model.evaluate`` and reads the Bake.
 Exit status: 0 done; 1 ``report`` found an unexplained residual or an unkeyed elbow
@@ -43,11 +44,10 @@ from rigeditor.io.export_json import DEFAULT_TOLERANCE_DEG, export_curves_json
 from rigeditor.io.export_spine import export_spine_json
 from rigeditor.io.images import alpha_masks, image_problems
 from rigeditor.io.progress import Progress
-from rigeditor.io.examples import open_project
+from rigeditor.io.examples import ALL_DESCRIPTIONS, resolve_project
 from rigeditor.io.report import build_report, format_report
 from rigeditor.model import clips, evaluate
 from rigeditor.model.cracks import crack_check
-from rigeditor.model.examples import DESCRIPTIONS
 from rigeditor.model.ranges import bake_bytes, bake_rows, evaluation_span
 
 COMMANDS = ("bake", "validate", "report", "render", "examples", "import-psd", "import-images")
@@ -175,7 +175,7 @@ def _bake(args) -> int:
         raise _Usage(out, ["--radians: Spine JSON is always in degrees"])
     progress = Progress()
     try:
-        whole = open_project(args.project)
+        whole, images = resolve_project(args.project)
         names = _animations(args.animation, whole, args.project)
         baked = []
         for i, name in enumerate(names):
@@ -190,7 +190,7 @@ def _bake(args) -> int:
         if fmt == "spine":
             (label, project, bake), *more = baked
             export_spine_json(project, bake, out, animation=label, more=more, progress=stage,
-                              images=Path(args.project).parent)
+                              images=images)
         for name, (_, project, bake) in zip(names, baked if fmt != "spine" else ()):
             target = out if len(names) == 1 else out.with_name(f"{out.stem}_{_file_part(name)}{out.suffix}")
             if fmt == "csv":
@@ -226,33 +226,33 @@ def _file_part(name: str) -> str:
 
 
 def _validate(args) -> int:
-    project = open_project(args.project)
+    project, images = resolve_project(args.project)
     tl = project.timeline
     counts = ", ".join(_count(n, word) for n, word in (
         (len(project.bones), "bone"), (len(project.chains), "chain"), (len(project.targets), "target"),
         (_key_count(project), "key")))
     counts += f", {_count(len(project.art.slots), 'slot')}" if project.art.slots else ""
     print(f"{args.project}: valid: {counts}, frames {tl.start}-{tl.end} at {tl.fps:g} fps")
-    found = image_problems(project, Path(args.project).parent)
+    found = image_problems(project, images)
     for problem in found:
         print(f"rigeditor: {args.project}: {problem}", file=sys.stderr)
     return 1 if found else 0
 
 
 def _report(args) -> int:
-    project = open_project(args.project)
+    project, images = resolve_project(args.project)
     first, last = _frame_range(args.frames, project, args.project)
     _check_memory(project, first, last, args.project, "evaluate")
     bake = _evaluate_rows(project, first, last)
-    cracks = crack_check(project, bake, alpha_masks(project, Path(args.project).parent)) if bake.art else ()
+    cracks = crack_check(project, bake, alpha_masks(project, images)) if bake.art else ()
     report = build_report(bake, name=str(args.project), cracks=cracks)
     print(json.dumps(report, indent=2) if args.json else format_report(report))
     return 0 if report["ok"] else 1
 
 
 def _examples(args) -> int:
-    width = max(map(len, DESCRIPTIONS))
-    for name, text in DESCRIPTIONS.items():
+    width = max(map(len, ALL_DESCRIPTIONS))
+    for name, text in ALL_DESCRIPTIONS.items():
         print(f"{name:<{width}}  {text}")
     return 0
 
@@ -262,7 +262,7 @@ def _render(args) -> int:
     if out.suffix.lower() != ".png":
         raise _Usage(out, [f"-o: render writes PNG images; use a .png name, got {out.name!r}"])
     size = _size(args.size, args.project)
-    project = open_project(args.project)
+    project, images = resolve_project(args.project)
     tl = project.timeline
     if not tl.start <= args.frame <= tl.end:
         raise _Usage(args.project, [f"--frame: {args.frame} is outside the timeline ({tl.start}-{tl.end})"])
@@ -274,7 +274,7 @@ def _render(args) -> int:
     from rigeditor.app.render import render_png
 
     export_write(out, render_png(bake, bake.index(args.frame), size=size,
-                                 project=project, images=Path(args.project).parent))
+                                 project=project, images=images))
     return 0
 
 

@@ -80,7 +80,7 @@ def crack_points(project: Project, bake: Bake, masks: dict, row: int,
     out = []
     for joint in joints(project, bake, masks) if prepared is None else prepared:
         gap = joint.gap(row, row + 1)[0]
-        world = bake.bone_world.take((row, bake.column(joint.slot_a.bone))).apply(joint.grid[gap])
+        world = bake.bone(joint.slot_a.bone).world.take(row).apply(joint.grid[gap])
         crack = JointCrack(joint.child.name, joint.slot_a.name, joint.slot_b.name, joint.radius,
                            np.array([gap.sum() * joint.cell ** 2]))
         out.append((crack, world))
@@ -136,9 +136,7 @@ class _Joint:
         # The parent's pictures do not move in the parent's frame: their cover is fixed.
         self.cover_a = [self.cover(a, slot_a, self.grid) for a in slot_a.attachments]
         self.bind_a_in_child = bind_child.inverse().compose(bind_a.local())  # the union carried by the child
-        pk, ck = bake.column(slot_a.bone), bake.column(child.name)
-        self.child_in_parent = bake.bone_world.take((slice(None), pk)).inverse().compose(
-            bake.bone_world.take((slice(None), ck)))
+        self.child_in_parent = bake.bone(slot_a.bone).world.inverse().compose(bake.bone(child.name).world)
         self.code_a = bake.art.attachment[:, bake.art.column(slot_a.name)]
         self.code_b = bake.art.attachment[:, bake.art.column(slot_b.name)]
         return self

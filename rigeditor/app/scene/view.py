@@ -103,7 +103,7 @@ class SceneView(Guarded, InteractionMixin, NavigationMixin, QGraphicsView):
 
         ctx = self.ctx
         self._layers = {
-            "art": ArtLayer(ctx, -1, lambda: doc.path.parent if doc.path else None),
+            "art": ArtLayer(ctx, -1, lambda: doc.images),
             "onion": OnionLayer(ctx, 0),
             "reach": ReachLayer(ctx, 1),
             "spaces": SpaceLayer(ctx, 2),
@@ -113,7 +113,7 @@ class SceneView(Guarded, InteractionMixin, NavigationMixin, QGraphicsView):
             "jitter": JitterLayer(ctx, 6),
             "residual": ResidualLayer(ctx, 7),
             "targets": TargetLayer(ctx, 8),
-            "cracks": CrackLayer(ctx, 8.5, doc, lambda: doc.path.parent if doc.path else None),
+            "cracks": CrackLayer(ctx, 8.5, doc, lambda: doc.images),
         }
         self._layers["labels"] = LabelLayer(ctx, 9, [
             self._layers["targets"].labels, self._layers["residual"].labels,
@@ -133,6 +133,7 @@ class SceneView(Guarded, InteractionMixin, NavigationMixin, QGraphicsView):
         doc.projectChanged.connect(self._on_project_changed)
         doc.pathChanged.connect(self._on_path_changed)
         doc.bakeChanged.connect(self.refresh)
+        doc.rangeChanged.connect(self._on_range_changed)
         doc.frameChanged.connect(self._on_frame_changed)
         doc.selectionChanged.connect(self._on_selection_changed)
         doc.modeChanged.connect(self._update_hud)
@@ -267,6 +268,12 @@ class SceneView(Guarded, InteractionMixin, NavigationMixin, QGraphicsView):
             self._auto_frame = True
             if self.isVisible():
                 self._auto_frame_now()
+
+    def _on_range_changed(self) -> None:
+        # The current frame was exact before the range landed; the onion skin shows
+        # other frames and waits for the range.
+        if self._overlays["onion"]:
+            self.refresh()
 
     def _on_frame_changed(self, _frame: int) -> None:
         self.refresh()

@@ -22,10 +22,10 @@ from PySide6.QtWidgets import (
 
 from rigeditor.app.guard import Guarded
 from rigeditor.app import style
-from rigeditor.app.timeline_clips import AnimationBar
-from rigeditor.app.timeline_edit import KeyEditing
-from rigeditor.app.timeline_gestures import KeyGestures
-from rigeditor.app.timeline_items import _TrackView, _RulerView, _LoopBar, _Keys, _FrameAxis, _TrackAxis, _path_item
+from rigeditor.app.timeline.clips import AnimationBar
+from rigeditor.app.timeline.edit import KeyEditing
+from rigeditor.app.timeline.gestures import KeyGestures
+from rigeditor.app.timeline.items import _TrackView, _RulerView, _LoopBar, _Keys, _FrameAxis, _TrackAxis, _path_item
 from rigeditor.app.tracks import (
     Path, Track, delete_keys, key_item, keyed_tracks, touched,
 )
