@@ -152,3 +152,36 @@ def test_animation_list_opens_adds_duplicates_renames_and_deletes(window):
         doc.undo_stack.undo()
     assert clips.names(doc.project) == ["animation"] and doc.project.animation == "animation"
     assert doc.project == walk()
+
+
+def test_auto_key_off_a_drag_previews_the_pose_unkeyed_until_k(window, qtbot):
+    from PySide6.QtCore import QPoint
+
+    from test_first_hour import drag as scene_drag, px
+
+    w, doc = window
+    view, tl = w.scene, w.timeline
+    tl.auto_key_action.trigger()
+    assert doc.auto_key is False
+    doc.set_frame(30)
+    settle()
+    keyed, steps = doc.project, doc.undo_stack.count()
+    foot = doc.bake.chains["leg_l"].target_world[doc.row].copy()
+    handle = view.ctx.state.handle[view.ctx.state.targets.index("foot_l")]
+    scene_drag(view.viewport(), px(view, handle), px(view, handle) + QPoint(40, -30))
+    # The pose moved, nothing was keyed, and the timeline says so.
+    assert doc.unkeyed and tl.unkeyed_label.isVisible()
+    assert doc.undo_stack.count() == steps
+    assert not np.allclose(doc.settled_bake().chains["leg_l"].target_world[doc.row], foot)
+    # K keys what is shown, as one step that undoes to the keyed project.
+    doc.select([("target", "foot_l")])
+    tl.key_action.trigger()
+    assert not doc.unkeyed and not tl.unkeyed_label.isVisible()
+    assert 30 in _keys(doc.project) and 30 not in _keys(keyed)
+    doc.undo_stack.undo()
+    assert doc.project == keyed
+    # Another preview is dropped by going to another frame.
+    scene_drag(view.viewport(), px(view, handle), px(view, handle) + QPoint(-30, 20))
+    assert doc.unkeyed
+    doc.set_frame(31)
+    assert not doc.unkeyed and doc.project == keyed

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup
-from PySide6.QtWidgets import QComboBox, QInputDialog, QMenu, QToolButton
+from PySide6.QtWidgets import QComboBox, QInputDialog, QLabel, QMenu, QToolButton
 
+from rigeditor.app import style
 from rigeditor.app.tracks import touched
 from rigeditor.model import key_edits
 from rigeditor.model.timeline import INTERPOLATIONS
@@ -55,6 +56,15 @@ class KeyEditing:
         interp.setPopupMode(QToolButton.InstantPopup)
         interp.setFocusPolicy(Qt.NoFocus)
         bar.insertWidget(at + 1, interp)
+        self.unkeyed_label = QLabel("● unkeyed: K keys it", self)
+        self.unkeyed_label.setToolTip("Auto-key is off: the pose shown is not keyed. K keys it; "
+                                      "another frame or Esc drops it")
+        self.unkeyed_label.setStyleSheet(f"color: {style.MODE_COLORS['animate'].name()}; font-weight: bold")
+        self.unkeyed_label.hide()
+        bar.insertWidget(at + 1, self.unkeyed_label)
+        at += 1
+        if hasattr(self.doc, "unkeyedChanged"):
+            self.doc.unkeyedChanged.connect(self.unkeyed_label.setVisible)
         self.speed_box = QComboBox(self)
         self.speed_box.setToolTip("Playback speed")
         self.speed_box.setFocusPolicy(Qt.NoFocus)
