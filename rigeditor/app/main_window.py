@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QSplitter, QUndo
 from rigeditor.app import guard, style
 from rigeditor.app.curves import CurvesWidget
 from rigeditor.app.graph import GraphEditor
+from rigeditor.app.pose_actions import PoseActions
 from rigeditor.app.dialogs import Dialogs
 from rigeditor.app.files import EXPORTS, FileController
 from rigeditor.app.inspector import Inspector, chain_readout, current_chain
@@ -50,6 +51,8 @@ class MainWindow(guard.Guarded, QMainWindow):
         self.undo_view = QUndoView(doc.undo_stack)
         self.undo_view.setEmptyLabel("(opened)")
         self.timeline = TimelineWidget(doc)
+        if hasattr(self.scene, "set_onion"):
+            self.timeline.onionChanged.connect(self.scene.set_onion)
         self.curves = CurvesWidget(doc)
         self.graph = GraphEditor(doc)
         # The curve editor on top, the solver's residual and jitter curves below it.
@@ -164,6 +167,9 @@ class MainWindow(guard.Guarded, QMainWindow):
                     continue
                 self.addAction(a)
                 self.timeline_actions.append(a)
+        self.pose = PoseActions(self.doc, self, lambda text: self.statusBar().showMessage(text, 5000))
+        for a in self.pose.actions():
+            self.addAction(a)
         for a in (self.undo_action, self.redo_action, self.delete_action, self.select_all_action, self.rig.flip_action,
                   self.rig.select_tool_action, self.rig.bone_tool_action, self.rig.add_chain_action):
             self.addAction(a)
@@ -224,10 +230,21 @@ class MainWindow(guard.Guarded, QMainWindow):
                 a.toggled.connect(lambda on, n=name: self._set_overlay(n, on))
                 o.addAction(a)
                 self.overlay_actions[name] = a
+        editing = list(getattr(self.timeline, "editing_actions", list)())
         if self.timeline_actions:
             m = mb.addMenu("&Playback")
             for a in self.timeline_actions:
-                m.addAction(a)
+                if a not in editing:
+                    m.addAction(a)
+        m = mb.addMenu("&Animate")
+        for a in editing:
+            m.addAction(a)
+        if hasattr(self.timeline, "interp_menu"):
+            m.addMenu(self.timeline.interp_menu)
+            m.addAction(self.timeline.auto_key_action)
+        m.addSeparator()
+        for a in self.pose.actions():
+            m.addAction(a)
 
     def _build_recent_menu(self):
         menu = self.recent_menu

@@ -185,3 +185,22 @@ def test_auto_key_off_a_drag_previews_the_pose_unkeyed_until_k(window, qtbot):
     assert doc.unkeyed
     doc.set_frame(31)
     assert not doc.unkeyed and doc.project == keyed
+
+
+def test_pose_tools_and_onion_settings_from_the_window(window):
+    w, doc = window
+    doc.set_frame(10)
+    doc.select([("bone", "spine")])
+    spine = doc.project.bone("spine").rotation.value_at(10)
+    w.pose.copy_action.trigger()
+    doc.set_frame(40)
+    w.pose.paste_action.trigger()
+    assert doc.project.bone("spine").rotation.value_at(40) == spine
+    assert doc.undo_stack.undoText() == "Paste pose at frame 40"
+    w.pose.reset_action.trigger()
+    assert doc.project.bone("spine").rotation.value_at(40) == (0.0,)
+    # Onion skin: 2 ghosts before, 1 after, 3 frames apart, drawn by the scene.
+    w.set_overlay("onion", True) if hasattr(w, "set_overlay") else w.scene.set_overlay("onion", True)
+    w.timeline.set_onion(2, 1, 3)
+    settle()
+    assert [off for off, _, _ in w.scene.ctx.state.onion] == [-6, -3, 3]

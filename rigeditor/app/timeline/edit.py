@@ -6,9 +6,12 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup
-from PySide6.QtWidgets import QComboBox, QInputDialog, QLabel, QMenu, QToolButton
+from PySide6.QtWidgets import (
+    QComboBox, QFormLayout, QHBoxLayout, QInputDialog, QLabel, QMenu, QSpinBox, QToolButton, QWidget, QWidgetAction,
+)
 
 from rigeditor.app import style
+from rigeditor.app.timeline.clips import AnimationBar
 from rigeditor.app.tracks import touched
 from rigeditor.model import key_edits
 from rigeditor.model.timeline import INTERPOLATIONS
@@ -43,8 +46,15 @@ class KeyEditing:
                                         "previews it (marked unkeyed) until you press K")
         self.auto_key_action.toggled.connect(self._auto_key_toggled)
 
-        bar = self._bar.layout()
-        at = bar.count() - 2  # before the stretch and the status
+        # A second row: the animation list and how keys are made and played.
+        self._edit_bar = QWidget(self)
+        bar = QHBoxLayout(self._edit_bar)
+        bar.setContentsMargins(4, 0, 4, 2)
+        bar.setSpacing(4)
+        self.animations = AnimationBar(self.doc, self._edit_bar)
+        bar.addWidget(self.animations)
+        bar.addSpacing(12)
+        at = bar.count()
         auto = QToolButton(self)
         auto.setDefaultAction(self.auto_key_action)
         auto.setFocusPolicy(Qt.NoFocus)
@@ -73,6 +83,42 @@ class KeyEditing:
         self.speed_box.setCurrentIndex(SPEEDS.index(1.0))
         self.speed_box.currentIndexChanged.connect(lambda i: self.set_speed(SPEEDS[i]))
         bar.insertWidget(at + 2, self.speed_box)
+        bar.insertWidget(at + 3, self._onion_button())
+        bar.addStretch(1)
+
+    def _onion_button(self) -> QToolButton:
+        """Onion skin settings: ghosts before and after the frame, frames apart."""
+        panel = QWidget(self)
+        form = QFormLayout(panel)
+        self.onion_spins = {}
+        for key, label, lo, hi, value in (("before", "Frames before", 0, 20, 3), ("after", "Frames after", 0, 20, 3),
+                                          ("step", "Every", 1, 50, 2)):
+            spin = QSpinBox(panel)
+            spin.setRange(lo, hi)
+            spin.setValue(value)
+            spin.valueChanged.connect(lambda _v: self.set_onion(**{k: s.value() for k, s in self.onion_spins.items()}))
+            form.addRow(label, spin)
+            self.onion_spins[key] = spin
+        menu = QMenu(self)
+        holder = QWidgetAction(menu)
+        holder.setDefaultWidget(panel)
+        menu.addAction(holder)
+        button = QToolButton(self)
+        button.setText("Onion")
+        button.setToolTip("Onion skin: ghosts before and after the frame (View > Overlays > Onion Skin shows it)")
+        button.setMenu(menu)
+        button.setPopupMode(QToolButton.InstantPopup)
+        button.setFocusPolicy(Qt.NoFocus)
+        return button
+
+    def set_onion(self, before: int, after: int, step: int) -> None:
+        for key, value in (("before", before), ("after", after), ("step", step)):
+            spin = self.onion_spins[key]
+            if spin.value() != value:
+                spin.blockSignals(True)
+                spin.setValue(value)
+                spin.blockSignals(False)
+        self.onionChanged.emit(int(before), int(after), int(step))
 
     def editing_actions(self) -> list[QAction]:
         return [self.copy_action, self.paste_action, self.scale_action, self.cycle_action]

@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
 
 from rigeditor.app.guard import Guarded
 from rigeditor.app import style
-from rigeditor.app.timeline.clips import AnimationBar
 from rigeditor.app.timeline.edit import KeyEditing
 from rigeditor.app.timeline.gestures import KeyGestures
 from rigeditor.app.timeline.items import _TrackView, _RulerView, _LoopBar, _Keys, _FrameAxis, _TrackAxis, _path_item
@@ -34,10 +33,12 @@ RULER_PX = 44
 
 
 class TimelineWidget(Guarded, KeyGestures, KeyEditing, QWidget):
-    """Signals: keySelectionChanged(), playingChanged(bool)."""
+    """Signals: keySelectionChanged(), playingChanged(bool), onionChanged(before,
+    after, step) (the onion skin settings, for the scene)."""
 
     keySelectionChanged = Signal()
     playingChanged = Signal(bool)
+    onionChanged = Signal(int, int, int)
 
     def __init__(self, doc, parent=None):
         super().__init__(parent)
@@ -65,6 +66,7 @@ class TimelineWidget(Guarded, KeyGestures, KeyEditing, QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
         layout.addWidget(self._bar)
+        layout.addWidget(self._edit_bar)
         body = QHBoxLayout()
         body.setSpacing(0)
         body.addWidget(self.plot)
@@ -225,9 +227,6 @@ class TimelineWidget(Guarded, KeyGestures, KeyEditing, QWidget):
         row = QHBoxLayout(self._bar)
         row.setContentsMargins(4, 2, 4, 2)
         row.setSpacing(4)
-        self.animations = AnimationBar(self.doc, self._bar)
-        row.addWidget(self.animations)
-        row.addSpacing(8)
         self._button("First frame of the loop", lambda: self._jump(0), QStyle.SP_MediaSkipBackward)
         self._button(self.prev_action)
         self._play_button = self._button(self.play_action)
