@@ -59,8 +59,8 @@ class MainWindow(guard.Guarded, QMainWindow):
         curves_dock = QSplitter(Qt.Vertical)
         curves_dock.addWidget(self.graph)
         curves_dock.addWidget(self.curves)
-        curves_dock.setStretchFactor(0, 3)
-        curves_dock.setStretchFactor(1, 2)
+        curves_dock.setStretchFactor(0, 1)
+        curves_dock.setStretchFactor(1, 1)
 
         self.docks = {}
         self._dock("outliner", "Outliner", self.outliner, Qt.LeftDockWidgetArea)

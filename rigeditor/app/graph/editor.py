@@ -10,20 +10,25 @@ command; the editor only reads the Document and hands it new Projects.
 """
 from __future__ import annotations
 
+from html import escape
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QAction, QBrush, QKeySequence
-from PySide6.QtWidgets import QGraphicsRectItem, QLabel, QMenu, QVBoxLayout, QWidget
+from PySide6.QtGui import QAction, QBrush, QColor, QKeySequence
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QLabel, QMenu, QVBoxLayout, QWidget
 
 from rigeditor.app import style
-from rigeditor.app.graph.geometry import Component, components, drawn
+from rigeditor.app.graph.geometry import Component, components, drawn, frame_keyed
 from rigeditor.app.guard import Guarded
 from rigeditor.app.tracks import ATTRIBUTES, touched
 from rigeditor.model import clips, key_edits
 from rigeditor.model.timeline import INTERPOLATIONS, control_points
 
 HIT_PX = 7
+# Curve colours, none of them the playhead's orange or the selection's pink.
+CURVE_COLORS = [QColor("#5fb3f9"), QColor("#6fcf97"), QColor("#bb6bd9"), QColor("#e8d25a"), QColor("#4fd1c5"),
+                QColor("#9aa7ff")]
 KEY_PX = 9
 HANDLE_PX = 7
 
@@ -52,7 +57,7 @@ class GraphEditor(Guarded, QWidget):
         self.plot = pg.PlotWidget(self, viewBox=self.view, background=style.BACKGROUND)
         self.plot.setMenuEnabled(False)
         self.plot.hideButtons()
-        self.plot.showGrid(x=True, y=True, alpha=0.15)
+        # No grid: its full-height lines cost more to paint than all the curves.
         self.plot.setFocusPolicy(Qt.NoFocus)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -81,6 +86,7 @@ class GraphEditor(Guarded, QWidget):
         self.frame_action = self._action("Frame selection", Qt.Key_F, self.frame_selection)
         self.delete_action = self._action("Delete keys", Qt.Key_Delete, self.delete_selected)
 
+        self.view.sigXRangeChanged.connect(lambda *_: self._level_of_detail())
         doc.projectChanged.connect(self.refresh)
         doc.selectionChanged.connect(self.refresh)
         doc.frameChanged.connect(lambda f: self.playhead.setValue(f))
@@ -154,15 +160,22 @@ class GraphEditor(Guarded, QWidget):
                 self._shown.pop(comp, None)
             for i, comp in enumerate(comps):
                 if comp not in self._items:
-                    color = style.BONE_CURVE_CYCLE[i % len(style.BONE_CURVE_CYCLE)]
-                    curve = pg.PlotDataItem(pen=pg.mkPen(color, width=2))
+                    color = CURVE_COLORS[i % len(CURVE_COLORS)]
+                    curve = pg.PlotDataItem(pen=pg.mkPen(color, width=1))
+                    # Only what is in view, at most a few points a pixel.
+                    curve.setClipToView(True)
+                    curve.setDownsampling(auto=True, method="peak")
                     keys = _Dots(size=KEY_PX, symbol="d", pen=pg.mkPen(style.KEY_OUTLINE),
                                               brush=QBrush(color))
                     keys.setZValue(5)
+                    # Cached images: a drag repaints the dragged curve, the others are blitted.
+                    for item in (curve.curve, keys):  # (a PlotDataItem paints through its curve)
+                        item.setCacheMode(QGraphicsItem.DeviceCoordinateCache)
                     self.view.addItem(curve)
                     self.view.addItem(keys)
                     self._items[comp] = (curve, keys)
             self.components = comps
+        redrawn = False
         for comp in comps:
             ch = clips.channel(project, comp.path)
             if self._shown.get(comp) is ch:
@@ -172,13 +185,29 @@ class GraphEditor(Guarded, QWidget):
             curve.setData(d.curve_x, d.curve_y)
             keys.setData(d.key_x, d.key_y)
             self._shown[comp] = ch
-        existing = {(c, int(f)) for c in comps for f in drawn(clips.channel(project, c.path), c).key_x}
-        if not self.selected <= existing:
-            self.selected &= existing
+            redrawn = True
+        if redrawn:
+            self._level_of_detail()
+        kept = {(c, f) for c, f in self.selected if c in self._items and frame_keyed(project, c, f)}
+        if kept != self.selected:
+            self.selected = kept
             self.selectionChanged.emit()
         self._draw_selection()
-        names = ", ".join(dict.fromkeys(f"{p[1]} · {p[2]}" for p in (c.path for c in comps)))
-        self._title.setText(names or "Curves: select a bone, target or chain with keys")
+        # The title is the legend: each component's name in its curve's colour.
+        legend = "  ".join(f'<span style="color:{CURVE_COLORS[i % len(CURVE_COLORS)].name()}">■</span> '
+                           f"{escape(c.label)}" for i, c in enumerate(comps))
+        self._title.setText(legend or "Curves: select a bone, target or chain with keys")
+
+    def _level_of_detail(self) -> None:
+        """Draw a channel's keys only where they stand apart: keys closer than their
+        own size merge into a band that shows nothing the curve does not (selected
+        keys are always drawn)."""
+        (x0, x1), width = self.view.viewRange()[0], max(self.view.width(), 1.0)
+        project = self.doc.project
+        for comp, (_, keys) in self._items.items():
+            d = drawn(clips.channel(project, comp.path), comp)
+            n = int(np.searchsorted(d.key_x, x1, side="right") - np.searchsorted(d.key_x, x0))
+            keys.setVisible(n * KEY_PX <= width)
 
     def _draw_selection(self) -> None:
         project = self.doc.project
@@ -352,9 +381,11 @@ class GraphEditor(Guarded, QWidget):
                 value[comp.d] += dv / comp.scale
             project = key_edits.move_key(project, path, frame, frame + dt, value)
         n = len(by_key)
-        if self.doc.apply(f"Move {n} key{'s' * (n != 1)}", project, touched=touched(p for p, _ in by_key),
-                          merge_key=("graph keys", d["gesture"])):
-            self.selected = {(c, f + dt) for c, f in d["keys"]}
+        # The selection moves with the keys before the Document redraws us, once.
+        before, self.selected = self.selected, {(c, f + dt) for c, f in d["keys"]}
+        if not self.doc.apply(f"Move {n} key{'s' * (n != 1)}", project, touched=touched(p for p, _ in by_key),
+                              merge_key=("graph keys", d["gesture"])):
+            self.selected = before
             self._draw_selection()
 
     def _move_handle(self, d, pos, aligned: bool) -> None:

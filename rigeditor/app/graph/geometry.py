@@ -28,7 +28,7 @@ class Component:
     @property
     def label(self) -> str:
         kind, name, attr = self.path
-        return f"{name} · {attr}{NAMES[2][self.d] if self.path[2] in ('position', 'translate', 'scale') else ''}"
+        return f"{name} · {attr}{NAMES[2][self.d] if attr in ('position', 'translate', 'scale') else ''}"
 
 
 def components(project, paths) -> list[Component]:
@@ -61,9 +61,18 @@ class Drawn:
 _cache: dict = {}
 
 
-def drawn(ch: Channel, comp: Component, samples_per_frame: float = 2.0, max_samples: int = 20000) -> Drawn:
+def frame_keyed(project, comp: Component, frame: int) -> bool:
+    """Does ``comp``'s channel have a key at ``frame``?"""
+    d = drawn(clips.channel(project, comp.path), comp)
+    i = int(np.searchsorted(d.key_x, frame))
+    return i < len(d.key_x) and d.key_x[i] == frame
+
+
+def drawn(ch: Channel, comp: Component, samples_per_frame: float = 2.0, per_segment: int = 12) -> Drawn:
     """The curve of ``comp`` over its keyed range (plus nothing outside: the value
-    holds there), the keys and their effective handles."""
+    holds there), the keys and their effective handles. Sampled ``samples_per_frame``
+    a frame, and at most ``per_segment`` times between two keys on average (a long
+    animation's curve stays a few points per key; the view downsamples further)."""
     key = (id(ch), comp.d, comp.scale, samples_per_frame)
     hit = _cache.get(key)
     if hit is not None and hit[0] is ch:
@@ -71,7 +80,7 @@ def drawn(ch: Channel, comp: Component, samples_per_frame: float = 2.0, max_samp
     frames = np.array([k.frame for k in ch.keys], float)
     values = np.array([k.value[comp.d] for k in ch.keys], float) * comp.scale
     lo, hi = frames[0], frames[-1]
-    n = int(min(max((hi - lo) * samples_per_frame, 2), max_samples))
+    n = int(max(min((hi - lo) * samples_per_frame, per_segment * len(frames)), 2))
     # Keys are samples too, so a key is never cut off between two samples.
     x = np.union1d(np.linspace(lo, hi, n + 1), frames)
     y = ch.sample(x)[:, comp.d] * comp.scale
