@@ -48,3 +48,58 @@ def test_a_monotone_run_keeps_its_catmull_rom_slope():
     h = 1e-6
     slope = (ch.sample([10 + h])[0, 0] - ch.sample([10 - h])[0, 0]) / (2 * h)
     assert abs(slope - 1.5) < 1e-5
+
+
+def _reference(key0, key1, h_out, h_in, frame):
+    """The Bézier from (f0, v0) through (f0 + dt_out, v0 + dv_out) and (f1 + dt_in,
+    v1 + dv_in) to (f1, v1): its parameter found for ``frame`` by bisection (time
+    rises along the curve), the value by de Casteljau."""
+    p = np.array([[key0.frame, *key0.value], [key0.frame + h_out[0], *(np.add(key0.value, h_out[1:]))],
+                  [key1.frame + h_in[0], *(np.add(key1.value, h_in[1:]))], [key1.frame, *key1.value]], float)
+
+    def at(t):
+        q = p
+        while len(q) > 1:
+            q = (1 - t) * q[:-1] + t * q[1:]
+        return q[0]
+    lo, hi = 0.0, 1.0
+    for _ in range(80):
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if at(mid)[0] < frame else (lo, mid)
+    return at(0.5 * (lo + hi))[1:]
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 20), st.floats(-100, 100),
+                          st.one_of(st.none(), st.tuples(st.floats(0, 1), st.floats(-50, 50)))),
+                min_size=3, max_size=8),
+       st.floats(0.0, 1.0))
+def test_sampling_matches_a_reference_bezier_solved_in_time(steps, u):
+    # Keys with automatic (clamped) or explicit handles; the reference takes the
+    # automatic ones from the rule as documented: the neighbours' secant, flat at an
+    # extreme or an end, limited to 3x either neighbouring secant.
+    frame, keys = 0, []
+    for gap, v, h in steps:
+        keys.append((frame, v, h))
+        frame += gap
+    f = np.array([k[0] for k in keys], float)
+    v = np.array([k[1] for k in keys], float)
+    slope = np.zeros(len(keys))
+    for i in range(1, len(keys) - 1):
+        before, after = (v[i] - v[i - 1]) / (f[i] - f[i - 1]), (v[i + 1] - v[i]) / (f[i + 1] - f[i])
+        if before * after > 0:
+            s = (v[i + 1] - v[i - 1]) / (f[i + 1] - f[i - 1])
+            slope[i] = np.sign(s) * min(abs(s), 3 * abs(before), 3 * abs(after))
+    model_keys = []
+    for i, (fr, val, h) in enumerate(keys):
+        gap_next = f[i + 1] - fr if i + 1 < len(keys) else 1.0
+        out_h = None if h is None else (h[0] * gap_next, h[1])
+        model_keys.append(Key(int(fr), (val,), "bezier", out_h))
+    ch = Channel((0.0,), tuple(model_keys))
+    for i in range(len(keys) - 1):
+        g = f[i + 1] - f[i]
+        h_out = (g / 3, slope[i] * g / 3) if keys[i][2] is None else model_keys[i].out_handle
+        h_in = (-g / 3, -slope[i + 1] * g / 3)
+        frame = f[i] + u * g
+        want = _reference(model_keys[i], model_keys[i + 1], h_out, h_in, frame)
+        assert abs(ch.sample([frame])[0, 0] - want[0]) <= 1e-9 * (1 + abs(want[0]))
