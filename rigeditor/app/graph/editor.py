@@ -47,6 +47,7 @@ class GraphEditor(Guarded, QWidget):
         self._paths = None  # None: the selected items' channels
         self._items: dict[Component, tuple] = {}
         self._shown: dict[Component, object] = {}  # component -> channel drawn
+        self._key_window: dict[Component, tuple] = {}  # component -> (channel, first, last key drawn)
         self._drag = None
         self._keys = {}
         self.setFocusPolicy(Qt.StrongFocus)
@@ -158,6 +159,7 @@ class GraphEditor(Guarded, QWidget):
                 for item in self._items.pop(comp):
                     self.view.removeItem(item)
                 self._shown.pop(comp, None)
+                self._key_window.pop(comp, None)
             for i, comp in enumerate(comps):
                 if comp not in self._items:
                     color = CURVE_COLORS[i % len(CURVE_COLORS)]
@@ -183,7 +185,6 @@ class GraphEditor(Guarded, QWidget):
             d = drawn(ch, comp)
             curve, keys = self._items[comp]
             curve.setData(d.curve_x, d.curve_y)
-            keys.setData(d.key_x, d.key_y)
             self._shown[comp] = ch
             redrawn = True
         if redrawn:
@@ -205,9 +206,20 @@ class GraphEditor(Guarded, QWidget):
         (x0, x1), width = self.view.viewRange()[0], max(self.view.width(), 1.0)
         project = self.doc.project
         for comp, (_, keys) in self._items.items():
-            d = drawn(clips.channel(project, comp.path), comp)
+            ch = clips.channel(project, comp.path)
+            d = drawn(ch, comp)
             n = int(np.searchsorted(d.key_x, x1, side="right") - np.searchsorted(d.key_x, x0))
-            keys.setVisible(n * KEY_PX <= width)
+            shown = n * KEY_PX <= width
+            keys.setVisible(shown)
+            if not shown:
+                continue
+            # Only the keys in and beside the view: a drag re-sets a few, not a thousand.
+            span = x1 - x0
+            i0, i1 = np.searchsorted(d.key_x, x0 - span), np.searchsorted(d.key_x, x1 + span, side="right")
+            last = self._key_window.get(comp)
+            if last is None or last[0] is not ch or last[1:] != (int(i0), int(i1)):
+                keys.setData(d.key_x[i0:i1], d.key_y[i0:i1])
+                self._key_window[comp] = (ch, int(i0), int(i1))
 
     def _draw_selection(self) -> None:
         project = self.doc.project
