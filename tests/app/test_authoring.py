@@ -204,3 +204,23 @@ def test_pose_tools_and_onion_settings_from_the_window(window):
     w.timeline.set_onion(2, 1, 3)
     settle()
     assert [off for off, _, _ in w.scene.ctx.state.onion] == [-6, -3, 3]
+
+
+def test_the_inspector_keys_a_bone_s_translate_and_scale(window):
+    w, doc = window
+    doc.set_mode("animate")
+    doc.set_frame(12)
+    doc.select([("bone", "spine")])
+    settle()
+    widget = w.inspector.field("bone.spine.scale.x")
+    widget.setValue(0.8)
+    settle()
+    assert doc.project.bone("spine").scale.value_at(12) == (0.8, 1.0)
+    assert doc.undo_stack.undoText() == "Key scale of spine"
+    # The spine's frame is squashed along it: the head's origin (at the spine's tip) comes 20 % nearer.
+    bake = doc.settled_bake()
+    k, h = bake.column("spine"), bake.column("head")
+    ox, oy = doc.project.bone("head").rest_offset
+    assert ox > 0
+    np.testing.assert_allclose(np.linalg.norm(bake.joint_world[doc.row, h] - bake.joint_world[doc.row, k]),
+                               np.hypot(ox * 0.8, oy), atol=1e-9)
