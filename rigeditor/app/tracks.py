@@ -23,13 +23,7 @@ from rigeditor.model.timeline import Channel, Key, StepChannel
 Path = tuple[str, str, str]
 
 # Every animatable attribute per kind, in the order rows are listed.
-ATTRIBUTES: dict[str, tuple[str, ...]] = {
-    "target": ("space", "position"),
-    "chain": ("bend", "softness", "mix"),
-    "space": ("position", "rotation", "scale"),
-    "bone": ("rotation", "translate", "scale"),
-    "slot": ("attachment",),
-}
+ATTRIBUTES: dict[str, tuple[str, ...]] = clips.TRACKS
 STEPPED = {("target", "space"), ("chain", "bend"), ("slot", "attachment")}
 """Tracks whose value holds from key to key (their keys are always ``constant``)."""
 

@@ -6,20 +6,7 @@ import math
 
 import numpy as np
 
-
-def _bezier_at(t, p0, p1, p2, p3):
-    """Value of a cubic Bézier over (time, value) at time t: the parameter found by
-    bisection (time rises along the curve), the value by de Casteljau."""
-    def point(u):
-        pts = [np.asarray(p, float) for p in (p0, p1, p2, p3)]
-        while len(pts) > 1:
-            pts = [(1 - u) * a + u * b for a, b in zip(pts, pts[1:])]
-        return pts[0]
-    lo, hi = 0.0, 1.0
-    for _ in range(60):
-        mid = 0.5 * (lo + hi)
-        lo, hi = (mid, hi) if point(mid)[0] < t else (lo, mid)
-    return point(0.5 * (lo + hi))[1]
+from bezier_reference import bezier_at
 
 
 def timeline_value(keys, t, fields):
@@ -40,8 +27,8 @@ def timeline_value(keys, t, fields):
     if curve is None:
         u = (t - t0) / (t1 - t0)
         return [a + u * (nxt[f] - a) for f, a in zip(fields, here)]
-    return [_bezier_at(t, (t0, here[d]), curve[4 * d:4 * d + 2], curve[4 * d + 2:4 * d + 4], (t1, nxt[f]))
-            for d, f in enumerate(fields)]
+    return [float(bezier_at([(t0, here[d]), curve[4 * d:4 * d + 2], curve[4 * d + 2:4 * d + 4], (t1, nxt[f])], t,
+                            steps=60)[0]) for d, f in enumerate(fields)]
 
 
 def spine_pose(doc, t, animation=None):

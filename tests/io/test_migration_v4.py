@@ -12,7 +12,9 @@ import pytest
 from rigeditor.io import ProjectFileError, dumps_project, load_project, loads_project
 from rigeditor.model import clips
 from rigeditor.model.examples import arm
-from rigeditor.model.timeline import Key, keyed
+from rigeditor.model.timeline import keyed
+
+from bezier_reference import bezier_at
 
 FIXTURE = Path(__file__).parent / "fixtures" / "v3_auto_handles.rigproj"
 
@@ -30,17 +32,7 @@ def _v3_reference(frames, values, t_frames):
         g = f[s + 1] - f[s]
         pts = np.array([np.r_[f[s], v[s]], np.r_[f[s] + g / 3, v[s] + m[s] * g / 3],
                         np.r_[f[s + 1] - g / 3, v[s + 1] - m[s + 1] * g / 3], np.r_[f[s + 1], v[s + 1]]])
-
-        def point(t):
-            p = pts
-            while len(p) > 1:
-                p = (1 - t) * p[:-1] + t * p[1:]
-            return p[0]
-        lo, hi = 0.0, 1.0
-        for _ in range(100):
-            mid = 0.5 * (lo + hi)
-            lo, hi = (mid, hi) if point(mid)[0] < x else (lo, mid)
-        out.append(point(0.5 * (lo + hi))[1:])
+        out.append(bezier_at(pts, x, steps=100))
         seg.append(s)
     return np.array(out), np.array(seg)
 

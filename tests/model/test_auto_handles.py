@@ -6,6 +6,8 @@ from hypothesis import given, settings, strategies as st
 from rigeditor.model.examples import arm
 from rigeditor.model.timeline import Channel, Key
 
+from bezier_reference import bezier_at
+
 
 def _within_segments(ch: Channel, per_frame: int = 64) -> float:
     """The largest excursion (value units) of the sampled curve outside the range of
@@ -54,19 +56,8 @@ def _reference(key0, key1, h_out, h_in, frame):
     """The Bézier from (f0, v0) through (f0 + dt_out, v0 + dv_out) and (f1 + dt_in,
     v1 + dv_in) to (f1, v1): its parameter found for ``frame`` by bisection (time
     rises along the curve), the value by de Casteljau."""
-    p = np.array([[key0.frame, *key0.value], [key0.frame + h_out[0], *(np.add(key0.value, h_out[1:]))],
-                  [key1.frame + h_in[0], *(np.add(key1.value, h_in[1:]))], [key1.frame, *key1.value]], float)
-
-    def at(t):
-        q = p
-        while len(q) > 1:
-            q = (1 - t) * q[:-1] + t * q[1:]
-        return q[0]
-    lo, hi = 0.0, 1.0
-    for _ in range(80):
-        mid = 0.5 * (lo + hi)
-        lo, hi = (mid, hi) if at(mid)[0] < frame else (lo, mid)
-    return at(0.5 * (lo + hi))[1:]
+    return bezier_at([[key0.frame, *key0.value], [key0.frame + h_out[0], *np.add(key0.value, h_out[1:])],
+                      [key1.frame + h_in[0], *np.add(key1.value, h_in[1:])], [key1.frame, *key1.value]], frame)
 
 
 @settings(max_examples=80, deadline=None)

@@ -10,6 +10,17 @@ from rigeditor.app.guard import Guarded
 from rigeditor.model import clips
 
 
+def menu_button(parent, text: str, tip: str, menu: QMenu) -> QToolButton:
+    """A tool button that opens ``menu`` (and never takes the keyboard focus)."""
+    button = QToolButton(parent)
+    button.setText(text)
+    button.setToolTip(tip)
+    button.setMenu(menu)
+    button.setPopupMode(QToolButton.InstantPopup)
+    button.setFocusPolicy(Qt.NoFocus)
+    return button
+
+
 class AnimationBar(Guarded, QWidget):
     """A list of the project's animations (the open one shown) and a menu of edits."""
 
@@ -31,13 +42,7 @@ class AnimationBar(Guarded, QWidget):
         self.duplicate_action = menu.addAction("Duplicate…", self._ask_duplicate)
         self.rename_action = menu.addAction("Rename…", self._ask_rename)
         self.delete_action = menu.addAction("Delete", lambda: self.delete_animation(self.doc.project.animation))
-        more = QToolButton(self)
-        more.setText("⋯")
-        more.setToolTip("New, duplicate, rename or delete an animation")
-        more.setMenu(menu)
-        more.setPopupMode(QToolButton.InstantPopup)
-        more.setFocusPolicy(Qt.NoFocus)
-        row.addWidget(more)
+        row.addWidget(menu_button(self, "⋯", "New, duplicate, rename or delete an animation", menu))
         doc.projectChanged.connect(self._refresh)
         self._refresh()
 

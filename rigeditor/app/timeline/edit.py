@@ -11,7 +11,7 @@ from PySide6.QtWidgets import (
 )
 
 from rigeditor.app import style
-from rigeditor.app.timeline.clips import AnimationBar
+from rigeditor.app.timeline.clips import AnimationBar, menu_button
 from rigeditor.app.tracks import touched
 from rigeditor.model import key_edits
 from rigeditor.model.timeline import INTERPOLATIONS
@@ -59,13 +59,8 @@ class KeyEditing:
         auto.setDefaultAction(self.auto_key_action)
         auto.setFocusPolicy(Qt.NoFocus)
         bar.insertWidget(at, auto)
-        interp = QToolButton(self)
-        interp.setText("Interpolation")
-        interp.setToolTip("Interpolation of the selected keys (T cycles)")
-        interp.setMenu(menu)
-        interp.setPopupMode(QToolButton.InstantPopup)
-        interp.setFocusPolicy(Qt.NoFocus)
-        bar.insertWidget(at + 1, interp)
+        bar.insertWidget(at + 1, menu_button(self, "Interpolation", "Interpolation of the selected keys (T cycles)",
+                                             menu))
         self.unkeyed_label = QLabel("● unkeyed: K keys it", self)
         self.unkeyed_label.setToolTip("Auto-key is off: the pose shown is not keyed. K keys it; "
                                       "another frame or Esc drops it")
@@ -103,13 +98,8 @@ class KeyEditing:
         holder = QWidgetAction(menu)
         holder.setDefaultWidget(panel)
         menu.addAction(holder)
-        button = QToolButton(self)
-        button.setText("Onion")
-        button.setToolTip("Onion skin: ghosts before and after the frame (View > Overlays > Onion Skin shows it)")
-        button.setMenu(menu)
-        button.setPopupMode(QToolButton.InstantPopup)
-        button.setFocusPolicy(Qt.NoFocus)
-        return button
+        return menu_button(self, "Onion", "Onion skin: ghosts before and after the frame "
+                           "(View > Overlays > Onion Skin shows it)", menu)
 
     def set_onion(self, before: int, after: int, step: int) -> None:
         for key, value in (("before", before), ("after", after), ("step", step)):
