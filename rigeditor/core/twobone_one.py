@@ -15,6 +15,7 @@ words every error.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from numbers import Real
 
 import numpy as np
@@ -81,14 +82,20 @@ def _direction(prev_direction):
     return (p[0] / norm, p[1] / norm) if norm > 0 else None
 
 
+@lru_cache(maxsize=64)
+def _pieces(lo, hi, bend):
+    """limits.elbow_pieces, remembered: a drag solves the same limits on every move."""
+    return elbow_pieces((lo, hi), bend)[0]
+
+
 def _within_limits(shoulder, elbow, bend, limits):
     """limits.nearest_within_limits for one frame whose pose already lies within the
     limits: the elbow as that function writes it (in the turn of the piece holding it),
     or None when a limit binds (the vectorised path finds the nearest allowed pose)."""
-    (slo, shi), bounds = (float(limits[0][0]), float(limits[0][1])), limits[1]
+    (slo, shi), (elo, ehi) = limits.tolist()
     if not (shi - slo >= _TAU or (shoulder - slo) % _TAU <= shi - slo):
         return None
-    pieces = elbow_pieces(bounds, bend)[0]
+    pieces = _pieces(elo, ehi, bend)
     if not any(p0 <= elbow + t <= p1 for p0, p1, t in pieces):
         return None
     for p0, p1, t in pieces:
