@@ -58,7 +58,8 @@ class RigActions(Guarded, QObject):
         self.update_enabled()
 
     def _tool_changed(self, name):
-        (self.bone_tool_action if name == "bone" else self.select_tool_action).setChecked(True)
+        if name in ("select", "bone"):  # the mesh tools' actions check themselves (mesh_actions)
+            (self.bone_tool_action if name == "bone" else self.select_tool_action).setChecked(True)
 
     def update_enabled(self):
         bones = self.doc.selected("bone")

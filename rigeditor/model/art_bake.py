@@ -6,7 +6,7 @@ read these arrays and never place images themselves.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -54,18 +54,21 @@ class ArtBake:
         """Everything drawn at row ``i``."""
         return ArtRow(self.attachment[i], np.stack([np.broadcast_to(np.asarray(f)[i], (len(self.slots),))
                                                     for f in self.image_world.fields()], axis=-1),
-                      self.corners[i], self.order[i])
+                      self.corners[i], self.order[i],
+                      {m.column: m.vertices(i) for m in self.meshes if m.shown[i]})
 
 
 @dataclass(frozen=True)
 class ArtRow:
     """One frame of an ArtBake: attachment (S,), image_world (S, 6) affine fields
-    (a, b, c, d, tx, ty), corners (S, 4, 2), order (S,) back to front."""
+    (a, b, c, d, tx, ty), corners (S, 4, 2), order (S,) back to front; meshes:
+    {slot column: (V, 2) world vertices} of the slots showing a mesh."""
 
     attachment: np.ndarray
     image_world: np.ndarray
     corners: np.ndarray
     order: np.ndarray
+    meshes: dict = field(default_factory=dict)
 
     def drawn(self) -> list[int]:
         return [int(s) for s in self.order if self.attachment[s] >= 0]

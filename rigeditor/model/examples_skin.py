@@ -58,7 +58,7 @@ def skinned_arm(alpha) -> Project:
                 StepChannel("arm"))
     project = _rig("skinned_arm", Art((slot,)))
     return mesh_from_image(project, "arm", "arm", alpha, bones=("upper_arm", "forearm"), detail=1.5,
-                           spacing=20.0, joint_spacing=8.0, blend_width=BLEND_WIDTH)
+                           spacing=16.0, joint_spacing=6.0, blend_width=BLEND_WIDTH)
 
 
 __all__ = ["rigid_arm", "skinned_arm", "SKIN_DIR", "SIZES", "MAX_BEND", "BLEND_WIDTH"]

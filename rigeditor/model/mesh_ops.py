@@ -14,6 +14,7 @@ from dataclasses import replace
 import numpy as np
 
 from rigeditor.core import weights as cw
+from rigeditor.core.mesh.triangulate import edges_of as cw_edges
 from rigeditor.core.geometry import Affine
 from rigeditor.model.attachments import ImageAttachment
 from rigeditor.model.mesh_attachment import MeshAttachment, image_to_pixels, pixels_to_image
@@ -90,7 +91,7 @@ def _to_core(m: MeshAttachment):
 
 def mesh_from_image(project: Project, slot: str, attachment: str, alpha, *, bones=(), detail=1.5,
                     spacing=24.0, joint_spacing=None, blend_width=DEFAULT_BLEND_WIDTH,
-                    min_angle=25.0) -> Project:
+                    min_angle=25.0, level=0.1) -> Project:
     """Replace image attachment ``attachment`` of ``slot`` by a mesh of its picture.
 
     alpha: (H, W) opacity in [0, 1] of the picture (its pixel size). detail: outline
@@ -98,6 +99,7 @@ def mesh_from_image(project: Project, slot: str, attachment: str, alpha, *, bone
     (``joint_spacing``, default spacing / 2) near the joints between the picked
     ``bones`` (names; empty: a rigid mesh on the slot's bone). With bones, automatic
     weights (bounded biharmonic, ``blend_width`` model units at each joint) bind it.
+    level: the opacity the outline follows (low: the soft edge of the drawing is in).
     Raises KeyError (unknown names) or ValueError (nothing opaque, bad numbers).
     """
     from rigeditor.core.mesh import mesh_from_alpha
@@ -114,7 +116,7 @@ def mesh_from_image(project: Project, slot: str, attachment: str, alpha, *, bone
     joints = _joint_pixels(project, s.bone, image, bones)
     mesh = mesh_from_alpha(a, tolerance=detail, spacing=spacing, joints=joints,
                            joint_spacing=(joint_spacing or spacing / 2) if len(joints) else None,
-                           min_angle=min_angle)
+                           min_angle=min_angle, level=level)
     made = _from_core(image, mesh)
     if bones:
         made = _weighted(project, s.bone, made, bones, blend_width)
@@ -132,7 +134,14 @@ def _joint_pixels(project, slot_bone, image, bones) -> np.ndarray:
 
 def _weighted(project, slot_bone, mesh: MeshAttachment, bones, blend_width) -> MeshAttachment:
     seg = bone_segments(project, slot_bone, bones)
-    w = cw.automatic_weights(mesh.in_slot_frame(), mesh.triangles, seg, blend_width=float(blend_width))
+    v = mesh.in_slot_frame()
+    # Handles: vertices this close to a bone are bound to it. The core's default (3/4 of
+    # the mean edge) shrinks when the joints are meshed finely, leaving a bone a couple
+    # of handle vertices and letting its weight leak far along the limb; the coarse
+    # interior edges (90th percentile) keep a row of interior vertices on each bone.
+    e = cw_edges(mesh.triangles)
+    radius = 0.6 * float(np.percentile(np.hypot(*(v[e[:, 1]] - v[e[:, 0]]).T), 90))
+    w = cw.automatic_weights(v, mesh.triangles, seg, blend_width=float(blend_width), handle_radius=radius)
     idx, val = cw.to_padded(w)
     return replace(mesh, bones=tuple(bones), bind=bind_of(project, slot_bone, bones), indices=idx, weights=val,
                    blend_width=float(blend_width))
@@ -238,3 +247,52 @@ def paint_weights(project: Project, slot: str, attachment: str, bone: str, centr
         w = cw.paint(w, v, m.triangles, j, c, radius, strength, mode)
     idx, val = cw.to_padded(w)
     return _put(project, slot, attachment, replace(m, indices=idx, weights=val))
+
+
+def carry_bind(a, to_new: Affine):
+    """``a`` after its slot's frame changed by ``to_new`` (old slot frame -> new): a
+    skinned mesh's bind frames are in the slot's frame, so they move along (the
+    deformation stays the same); anything else is returned as it is."""
+    if not (isinstance(a, MeshAttachment) and a.skinned):
+        return a
+    bind = np.array([[float(v) for v in to_new.compose(Affine(*f)).fields()] for f in a.bind])
+    return replace(a, bind=bind)
+
+
+def _map_meshes(project: Project, change) -> Project:
+    slots = []
+    for s in project.art.slots:
+        atts = tuple(change(a) if isinstance(a, MeshAttachment) and a.skinned else a for a in s.attachments)
+        slots.append(replace(s, attachments=atts))
+    return replace(project, art=replace(project.art, slots=tuple(slots)))
+
+
+def renamed_bone_in_meshes(project: Project, old: str, new: str) -> Project:
+    """Meshes weighted to bone ``old`` now name it ``new``."""
+    return _map_meshes(project, lambda a: replace(a, bones=tuple(new if b == old else b for b in a.bones)))
+
+
+def drop_bones_from_meshes(project: Project, gone) -> Project:
+    """Before deleting the bones ``gone``: meshes lose their weights on them (each
+    vertex's other weights renormalised; a vertex left with none follows the kept bone
+    it was weighted most to among its mesh's bones, and a mesh left with no bone becomes
+    rigid on its slot)."""
+    gone = set(gone)
+
+    def change(a):
+        keep = [j for j, b in enumerate(a.bones) if b not in gone]
+        if len(keep) == len(a.bones):
+            return a
+        if not keep:
+            return replace(a, bones=(), bind=np.zeros((0, 6)), indices=np.zeros((0, 4)), weights=np.zeros((0, 4)))
+        w = a.dense_weights()[:, keep]
+        empty = w.sum(axis=1) <= 0
+        w[empty, 0] = 1.0
+        w /= w.sum(axis=1, keepdims=True)
+        idx, val = cw.to_padded(w)
+        return replace(a, bones=tuple(a.bones[j] for j in keep), bind=a.bind[keep], indices=idx, weights=val)
+
+    return _map_meshes(project, change)
+
+
+__all__ += ["carry_bind", "renamed_bone_in_meshes", "drop_bones_from_meshes"]

@@ -371,7 +371,7 @@ def test_overlays_toggle(qtbot):
     doc, view = make_view(qtbot, "walk", frame=12)
     assert list(view.overlays) == list(OVERLAY_NAMES)
     assert all(isinstance(label, str) and label for label in OVERLAY_NAMES.values())
-    assert {n for n, on in view.overlays.items() if not on} == {"onion", "art_dim", "cracks"}
+    assert {n for n, on in view.overlays.items() if not on} == {"onion", "art_dim", "cracks", "mesh", "weights", "collapse"}
     seen = []
     view.overlayChanged.connect(lambda n, on: seen.append((n, on)))
     for name in OVERLAY_NAMES:
