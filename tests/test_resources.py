@@ -111,3 +111,26 @@ def test_the_installed_wheel_opens_every_example(wheel):
                          capture_output=True, text=True, timeout=120).stdout.splitlines()
     assert out[0].startswith(str(wheel)), out[0]
     assert out[1:] == [f"{name} {len(load_example(name).bones)}" for name in EXAMPLES]
+
+
+def test_the_installed_wheel_opens_a_dressed_example_with_its_pictures(wheel, tmp_path):
+    # Imported from the zip: the pictures are found (extracted), as the editor and the
+    # commands find them, and read as the repository's files.
+    code = ("import sys\n"
+            "from rigeditor.io.examples import resolve_project\n"
+            "from rigeditor.io.images import image_problems, image_file\n"
+            "for name in sys.argv[1:]:\n"
+            "    project, folder = resolve_project(name)\n"
+            "    print(name, len(project.art.slots), image_problems(project, folder))\n"
+            "    for s in project.art.slots:\n"
+            "        for a in s.attachments: print(a.path, image_file(folder, a.path).read_bytes().hex())\n")
+    env = dict(os.environ, PYTHONPATH=str(wheel))
+    out = subprocess.run([sys.executable, "-c", code, *DRESSED], env=env, cwd=tmp_path, check=True,
+                         capture_output=True, text=True, timeout=120).stdout.splitlines()
+    for name in DRESSED:
+        project = load_example(name)
+        (line,) = [row for row in out if row.startswith(f"{name} ")]
+        assert line == f"{name} {len(project.art.slots)} []"
+        for s in project.art.slots:
+            for a in s.attachments:
+                assert f"{a.path} {(RESOURCES / 'examples' / name / a.path).read_bytes().hex()}" in out

@@ -24,7 +24,7 @@ from rigeditor.app.rig_actions import RigActions
 from rigeditor.app.scene import SceneView
 from rigeditor.app.shortcuts import set_standard_shortcuts
 from rigeditor.app.timeline import TimelineWidget
-from rigeditor.model.examples import EXAMPLES
+from rigeditor.io.examples import ALL_DESCRIPTIONS, EXAMPLE_NAMES
 
 
 class MainWindow(guard.Guarded, QMainWindow):
@@ -116,12 +116,15 @@ class MainWindow(guard.Guarded, QMainWindow):
         self.new_action = self._action("New", f.new, QKeySequence.New,
                                        "A new, empty project: a character space to draw bones in")
         self.example_actions = {
-            name: self._action(name.capitalize(), lambda n=name: f.new_from_example(n),
-                               tip=(build.__doc__ or "").strip().split("\n")[0])
-            for name, build in EXAMPLES.items()}
+            name: self._action(name.replace("_", " ").capitalize(), lambda n=name: f.new_from_example(n),
+                               tip=ALL_DESCRIPTIONS[name])
+            for name in EXAMPLE_NAMES}
         self.open_action = self._action("Open…", f.open, QKeySequence.Open)
         self.import_psd_action = self._action("Import PSD…", f.import_psd, None,
                                               "A new project from a layered PSD: one slot per layer")
+        self.import_images_action = self._action("Import Images…", f.import_images, None,
+                                                 "A new project from a folder of PNGs (placed by its layout.json "
+                                                 "when there is one): one slot per picture")
         self.save_action = self._action("Save", f.save, QKeySequence.Save)
         self.save_as_action = self._action("Save As…", f.save_as, QKeySequence.SaveAs)
         self.quit_action = self._action("Quit", self.close, QKeySequence.Quit)
@@ -171,6 +174,7 @@ class MainWindow(guard.Guarded, QMainWindow):
             examples.addAction(a)
         m.addAction(self.open_action)
         m.addAction(self.import_psd_action)
+        m.addAction(self.import_images_action)
         self.recent_menu = m.addMenu("Open &Recent")
         self._build_recent_menu()
         m.addSeparator()

@@ -99,7 +99,7 @@ class MeshActions(Guarded, QObject):
         if not values:
             return
         try:
-            project = commands.make_mesh(self.doc.project, slot, name, self.doc.path.parent if self.doc.path else None,
+            project = commands.make_mesh(self.doc.project, slot, name, self.doc.images,
                                          bones, detail=float(values["detail"]), spacing=float(values["spacing"]),
                                          joint_spacing=float(values["spacing"]) / 2.5,
                                          blend_width=float(values["blend_width"]))

@@ -91,7 +91,7 @@ def bake_art(project: Project, bake: Bake) -> ArtBake:
         if not slot.attachments:
             continue
         holder = (bake.spaces[CHARACTER] if slot.bone is None
-                  else bake.bone_world.take((slice(None), bake.column(slot.bone))))
+                  else bake.bone(slot.bone).world)
         table = np.array([[float(v) for v in a.local().fields()] for a in slot.attachments])  # (A, 6)
         pick = np.maximum(codes[:, s], 0)
         world = holder.compose(Affine(*table[pick].T))

@@ -43,7 +43,7 @@ def bind_to_bone(project: Project, slot: str, bone: str | None, bake: Bake, row:
 def _holder(bake: Bake, bone: str | None, row: int) -> Affine:
     if bone is None:
         return bake.spaces[CHARACTER].take(row)
-    return bake.bone_world.take((row, bake.column(bone)))
+    return bake.bone(bone).world.take(row)
 
 
 def decompose(m: Affine, where: str = "transform") -> tuple[float, float, float, float, float]:

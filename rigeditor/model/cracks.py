@@ -130,7 +130,7 @@ def crack_points(project: Project, bake: Bake, masks: dict, row: int,
     out = []
     for joint in joints(project, bake, masks) if prepared is None else prepared:
         gap = joint.gap(row, row + 1)[0]
-        world = bake.bone_world.take((row, bake.column(joint.parent))).apply(joint.grid[gap])
+        world = bake.bone(joint.parent).world.take(row).apply(joint.grid[gap])
         crack = JointCrack(joint.child.name, joint.slot_a.name, joint.slot_b.name, joint.radius,
                            np.array([gap.sum() * joint.cell ** 2]))
         out.append((crack, world))
@@ -200,9 +200,7 @@ class _Joint:
         # A rigid picture on the parent does not move in the parent's frame: its cover is fixed.
         self.cover_a = [None if isinstance(a, MeshAttachment) or slot_a.bone != parent
                         else self.cover(a, slot_a, self.grid) for a in slot_a.attachments]
-        pk, ck = bake.column(parent), bake.column(child.name)
-        self.child_in_parent = bake.bone_world.take((slice(None), pk)).inverse().compose(
-            bake.bone_world.take((slice(None), ck)))
+        self.child_in_parent = bake.bone(parent).world.inverse().compose(bake.bone(child.name).world)
         self.code_a = bake.art.attachment[:, bake.art.column(slot_a.name)]
         self.code_b = bake.art.attachment[:, bake.art.column(slot_b.name)]
         return self
@@ -254,7 +252,7 @@ class _Joint:
             pose = self.bake.art.mesh(self.bake.art.column(self.slot_a.name), k)
             rows = (self.code_a[lo:hi] == k) & (pose.worst[0][lo:hi] <= 0)
             frames = np.arange(lo, hi)[rows]
-            world = world_of(self.bake.bone_world.take((frames, self.bake.column(self.parent))), self.grid)
+            world = world_of(self.bake.bone(self.parent).world.take(frames), self.grid)
             for i, f, w in zip(np.flatnonzero(rows), frames, world):
                 v = pose.vertices(int(f))
                 out[i] = inside(w, v, a.edges) & ~mesh_cover(a, v, w, None)
@@ -265,11 +263,11 @@ class _Joint:
         by the bake (a mesh deformed; an image rigid on its own bone)."""
         bake, a = self.bake, slot.attachments[code]
         frames = np.arange(lo, hi)[rows]
-        parent = bake.bone_world.take((frames, bake.column(self.parent)))
+        parent = bake.bone(self.parent).world.take(frames)
         world = world_of(parent, self.grid)
         if isinstance(a, MeshAttachment):
             pose = bake.art.mesh(bake.art.column(slot.name), code)
             mask = self.masks.get((slot.name, a.name))
             return np.stack([mesh_cover(a, pose.vertices(int(f)), w, mask) for f, w in zip(frames, world)])
-        holder = bake.bone_world.take((frames, bake.column(slot.bone))) if slot.bone else bake.spaces["character"].take(frames)
+        holder = bake.bone(slot.bone).world.take(frames) if slot.bone else bake.spaces["character"].take(frames)
         return np.stack([self.cover(a, slot, holder.take(i).inverse().apply(w)) for i, w in enumerate(world)])

@@ -38,25 +38,43 @@ def operator_of(mesh: MeshAttachment, n_bones: int) -> np.ndarray:
     return g
 
 
+class MeshStatic:
+    """What a mesh pose keeps that has no frame axis: the attachment, its triangles'
+    joints (the joint, a child bone name, each triangle sits at, or the slot's bone
+    away from joints) and the number of skin bones. Not a dataclass, so ``Bake.rows``
+    (which cuts every dataclass array along frames) leaves it whole."""
+
+    __slots__ = ("mesh", "joint_of", "n_bones")
+
+    def __init__(self, mesh: MeshAttachment, joint_of: tuple, n_bones: int):
+        self.mesh, self.joint_of, self.n_bones = mesh, joint_of, n_bones
+
+
 @dataclass(frozen=True, eq=False)
 class MeshPose:
     """One mesh attachment of one slot over the bake's frames.
 
     slot, column: the slot's name and ArtBake column; code: the attachment's index in
-    the slot. skins: (F, B, 2, 3) skin transforms in character space. character: the
-    character space's world transform (fields (F,)). shown: (F,) whether the slot shows
-    this attachment. joint_of: (T,) the joint (child bone name) each triangle sits at,
-    or the slot's bone for a triangle away from joints.
+    the slot; static: the attachment and what else has no frame axis. skins: (F, B, 2,
+    3) skin transforms in character space. character: the character space's world
+    transform (fields (F,)). shown: (F,) whether the slot shows this attachment.
     """
 
     slot: str
     column: int
     code: int
-    mesh: MeshAttachment
+    static: MeshStatic
     skins: np.ndarray
     character: Affine
     shown: np.ndarray
-    joint_of: tuple[str, ...]
+
+    @property
+    def mesh(self) -> MeshAttachment:
+        return self.static.mesh
+
+    @property
+    def joint_of(self) -> tuple:
+        return self.static.joint_of
 
     @property
     def operator(self) -> np.ndarray:
@@ -112,17 +130,17 @@ def mesh_poses(project, bake, column: int, slot, codes: np.ndarray) -> list[Mesh
         if not isinstance(a, MeshAttachment):
             continue
         if a.skinned:
-            world = [inv_char.compose(bake.bone_world.take((slice(None), bake.column(b)))) for b in a.bones]
+            world = [inv_char.compose(bake.bone(b).world) for b in a.bones]
             bind = np.asarray(a.bind).reshape(-1, 6)[:, [0, 1, 4, 2, 3, 5]].reshape(-1, 2, 3)
         else:
             holder = (Affine.identity() if slot.bone is None
-                      else inv_char.compose(bake.bone_world.take((slice(None), bake.column(slot.bone)))))
+                      else inv_char.compose(bake.bone(slot.bone).world))
             world, bind = [holder], np.array([[[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]])
         rows = np.stack([np.broadcast_to(sk.affine_rows(w), (len(bake), 2, 3)) for w in world], axis=1)
         skins = sk.skin_transforms(rows, bind)
         skins.flags.writeable = False
-        out.append(MeshPose(slot.name, column, k, a, skins, character, codes == k,
-                            _triangle_joints(project, slot.bone, a)))
+        static = MeshStatic(a, _triangle_joints(project, slot.bone, a), skins.shape[1])
+        out.append(MeshPose(slot.name, column, k, static, skins, character, codes == k))
     return out
 
 
@@ -141,4 +159,4 @@ def _triangle_joints(project, slot_bone, mesh: MeshAttachment) -> tuple[str, ...
     return tuple(joints[int(k)] for k in nearest)
 
 
-__all__ = ["MeshPose", "mesh_poses", "operator_of"]
+__all__ = ["MeshPose", "MeshStatic", "mesh_poses", "operator_of"]

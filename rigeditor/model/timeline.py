@@ -274,17 +274,19 @@ def sample_channel(ch: Channel, frames: np.ndarray) -> np.ndarray:
     if len(ch.keys) == 1:
         return np.broadcast_to(c.values[0], (n, ch.dim)).copy()
     seg = np.clip(np.searchsorted(c.frames, frames, side="right") - 1, 0, len(ch.keys) - 2)
-    f0 = c.frames[seg]
-    u = np.clip((frames - f0) / c.gap[seg], 0.0, 1.0)
+    # np.take: a plain gather, several times cheaper than fancy indexing.
+    f0 = np.take(c.frames, seg)
+    u = np.clip((frames - f0) / np.take(c.gap, seg), 0.0, 1.0)
     t = u
-    bent = c.curved[seg] & (u > 0.0) & (u < 1.0)
+    bent = np.take(c.curved, seg) & (u > 0.0) & (u < 1.0)
     if bent.any():
         t = u.copy()
         s = seg[bent]
         t[bent] = _bezier_time(frames[bent], f0[bent], c.x1[s], c.x2[s], c.frames[s + 1])
     mt = 1.0 - t
-    out = c.values[seg] + (3.0 * mt * mt * t)[:, None] * c.a[seg] \
-        + (3.0 * mt * t * t)[:, None] * c.b[seg] + (t * t * t)[:, None] * c.c[seg]
+    out = np.take(c.values, seg, axis=0)
+    for coef, weight in ((c.a, 3.0 * mt * mt * t), (c.b, 3.0 * mt * t * t), (c.c, t * t * t)):
+        out += weight[:, None] * np.take(coef, seg, axis=0)
     # Written relative to v0, equal keys hold exactly (a hold must compare equal frame
     # to frame, or the sliding check would miss it); the end of a segment is its key.
     end = u >= 1.0

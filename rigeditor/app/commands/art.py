@@ -1,5 +1,6 @@
 """Artwork edits: place an attachment, show another one (keyed in Animate mode), bind a
-slot to a bone, and keep slots valid when their bone is renamed or deleted.
+slot to a bone, rename a slot, tint a picture, and keep slots valid when their bone is
+renamed or deleted.
 
 Pure functions like the other command modules: each takes a Project and returns a new
 one or raises :class:`CommandError`. Radians and model units, like the model.
@@ -25,20 +26,24 @@ def _slot(project: Project, name: str):
 
 
 def set_placement(project: Project, slot: str, attachment: str, **changes) -> Project:
-    """Change an attachment's x, y (model units), rotation (radians), scale (sx, sy) or
-    opacity ([0, 1]) in its bone's frame (the setup pose)."""
+    """Change an attachment's x, y (model units), rotation (radians), scale (sx, sy),
+    opacity ([0, 1]) or tint (r, g, b, a multipliers, each [0, 1]) in its bone's frame
+    (the setup pose)."""
     s = _slot(project, slot)
     try:
         s.find(attachment)
     except KeyError:
         raise CommandError(f"Slot '{slot}' has no attachment named '{attachment}'.") from None
-    values = [v for k, v in changes.items() if k != "scale"] + list(changes.get("scale", ()))
+    values = [x for v in changes.values() for x in (v if isinstance(v, tuple) else (v,))]
     if not all(isinstance(v, (int, float)) and math.isfinite(v) for v in values):
         raise CommandError(f"Placement values must be finite numbers, got {changes!r}.")
     if "scale" in changes and 0.0 in changes["scale"]:
         raise CommandError("A scale of zero would make the picture vanish; use the attachment \"(none)\".")
     if "opacity" in changes and not 0.0 <= changes["opacity"] <= 1.0:
         raise CommandError(f"Opacity must be between 0 and 1, got {changes['opacity']!r}.")
+    if "tint" in changes and (len(changes["tint"]) != 4 or not all(0.0 <= c <= 1.0 for c in changes["tint"])):
+        raise CommandError(f"A tint is four multipliers (red, green, blue, alpha) between 0 and 1, "
+                           f"got {changes['tint']!r}.")
     return replace(project, art=project.art.with_slot(slot, attachments=s.with_attachment(attachment, **changes)
                                                        .attachments))
 
@@ -64,6 +69,13 @@ def bind_slot(project: Project, slot: str, bone: str | None, bake, row: int) -> 
         raise CommandError(str(exc).strip("'\"")) from None
     except ValueError as exc:
         raise CommandError(str(exc)) from None
+
+
+def renamed_slot(project: Project, old: str, new: str) -> Project:
+    """Slot ``old`` named ``new`` (checked unique by the caller), in every draw-order key too."""
+    art = project.art.with_slot(old, name=new)
+    keys = tuple(replace(k, order=tuple(new if n == old else n for n in k.order)) for k in art.draw_order)
+    return replace(project, art=replace(art, draw_order=keys))
 
 
 def renamed_bone_in_slots(project: Project, old: str, new: str) -> Project:
