@@ -182,3 +182,12 @@ def test_the_skinned_arm_keeps_its_triangles_up_to_a_90_degree_elbow_and_collaps
     assert (worst[:91] >= 0.3).all()
     assert (worst[100:] < 0.3).all()
     assert pose.collapsed()[100] and not pose.collapsed()[90]
+
+
+def test_rows_of_a_bake_cut_the_mesh_poses_along_frames(skinned):
+    bake = evaluate(skinned)
+    part = bake.rows(10, 20)
+    whole, cut = bake.art.meshes[0], part.art.meshes[0]
+    assert cut.mesh is whole.mesh and len(cut.shown) == 10
+    np.testing.assert_array_equal(cut.vertices(4), whole.vertices(14))
+    np.testing.assert_array_equal(cut.worst[0], whole.worst[0][10:20])
