@@ -12,9 +12,14 @@ area = uncovered samples x cell area. Vectorised over samples and frames (blocks
 frames). For two pictures of thickness h meeting end to end, a bend of theta opens
 h^2/4 tan(theta/2).
 
-Skinned meshes take part as what they are: a mesh weighted to a bone and its child
-meets itself (one picture across the joint) or another layer there, and its posed
-cover is the deformed triangles (``mesh_cover``) where the picture is opaque. Setup
+Skinned meshes take part as what they are: a mesh sits on every bone it is weighted
+to, so a mesh over a bone and its child meets itself (one picture across the joint)
+or another layer there, and its posed cover is the deformed triangles
+(``mesh_cover``) where the picture is opaque. When both pictures are skinned across
+the joint (to both of its bones) they bend with it and open no notch; their crack is
+what shows through inside their posed outlines (holes; see ``_Joint.holes``), since the
+notch measure would count the corner linear blending rounds off (350 px² on the
+example arm, more than the rigid layers' gap, with nothing showing through). Setup
 silhouettes are the pictures in the rest pose (a mesh's bind pose).
 """
 from __future__ import annotations
@@ -142,16 +147,28 @@ def joints(project: Project, bake: Bake, masks: dict) -> list["_Joint"]:
     skinned mesh is on every bone it is weighted to, so it can meet itself)."""
     if bake.art is None:
         return []
-    out = []
+    out, seen = [], set()
     for slot_a in project.art.slots:
         for parent in _riding(slot_a):
             for child in project.children(parent):
                 for slot_b in project.art.slots:
-                    if child.name in _riding(slot_b):
-                        joint = _Joint.build(project, bake, masks, slot_a, slot_b, parent, child)
+                    pair = (frozenset((slot_a.name, slot_b.name)), child.name)
+                    if child.name in _riding(slot_b) and pair not in seen:
+                        a, b = (slot_b, slot_a) if slot_b.bone == parent != slot_a.bone else (slot_a, slot_b)
+                        joint = _Joint.build(project, bake, masks, a, b, parent, child)
                         if joint is not None:
+                            seen.add(pair)  # two meshes over both bones meet once, not twice
                             out.append(joint)
     return out
+
+
+def _across(slot, parent: str, child: str) -> bool:
+    """Whether the slot's setup picture is a mesh skinned to both bones of the joint."""
+    names = [a.name for a in slot.attachments]
+    if slot.attachment.default not in names:
+        return False
+    a = slot.find(slot.attachment.default)
+    return isinstance(a, MeshAttachment) and parent in a.bones and child in a.bones
 
 
 def _riding(slot) -> list[str]:
@@ -177,6 +194,8 @@ class _Joint:
         self = cls()
         self.bake, self.masks, self.slot_a, self.slot_b, self.child = bake, masks, slot_a, slot_b, child
         self.parent = parent
+        # Both pictures skinned across the joint bend with it: holes, not a notch.
+        self.across = _across(slot_a, parent, child.name) and _across(slot_b, parent, child.name)
         bind_a, bind_b = slot_a.find(slot_a.attachment.default), slot_b.find(slot_b.attachment.default)
         self.bind_a, self.bind_b = bind_a, bind_b
         self.radius = float(min(min(bind_a.width * abs(bind_a.scale[0]), bind_a.height * abs(bind_a.scale[1])),
@@ -222,7 +241,7 @@ class _Joint:
         at_setup = self.bind_child.apply(in_child)
         union_child = (self.cover(self.bind_a, self.slot_a, self.to_a.apply(at_setup))
                        | self.cover(self.bind_b, self.slot_b, self.to_b.apply(at_setup)))
-        if self.slot_a is self.slot_b:
+        if self.across:
             return union_child & self.holes(lo, hi)
         posed = np.zeros((hi - lo, grid.shape[0]), dtype=bool)
         for k, fixed in enumerate(self.cover_a):
@@ -239,23 +258,36 @@ class _Joint:
         return union_child & ~posed
 
     def holes(self, lo, hi) -> np.ndarray:
-        """One picture across the joint cannot open a notch between two layers; what
-        can show through is a hole inside its own posed outline, which only a flipped
-        triangle makes (an orientation-keeping map of a sheet covers its outline's
-        inside). So only frames with a flip are sampled: inside the deformed outline
-        and in no deformed triangle (the triangles are the cover: edge pixels under
-        the alpha threshold are not holes)."""
+        """Pictures skinned across the joint bend with it and cannot open a notch
+        there; what can show through is a hole inside their posed outlines: (rows, P)
+        samples inside a deformed outline and in no deformed triangle (the triangles
+        are the cover: edge pixels under the alpha threshold are not holes). One sheet
+        keeping its orientation covers its outline's inside, so for one picture only
+        frames with a flipped triangle are sampled."""
         out = np.zeros((hi - lo, len(self.grid)), bool)
-        for k, a in enumerate(self.slot_a.attachments):
-            if not isinstance(a, MeshAttachment):
-                continue
-            pose = self.bake.art.mesh(self.bake.art.column(self.slot_a.name), k)
-            rows = (self.code_a[lo:hi] == k) & (pose.worst[0][lo:hi] <= 0)
-            frames = np.arange(lo, hi)[rows]
-            world = world_of(self.bake.bone(self.parent).world.take(frames), self.grid)
-            for i, f, w in zip(np.flatnonzero(rows), frames, world):
+        slots = [self.slot_a] if self.slot_a is self.slot_b else [self.slot_a, self.slot_b]
+        codes = [self.code_a[lo:hi]] if len(slots) == 1 else [self.code_a[lo:hi], self.code_b[lo:hi]]
+        poses = [[self.bake.art.mesh(self.bake.art.column(sl.name), k) for k in range(len(sl.attachments))]
+                 for sl in slots]
+        rows = np.ones(hi - lo, bool)
+        if len(slots) == 1:
+            worst = np.ones(hi - lo)
+            for k, pose in enumerate(poses[0]):
+                if pose is not None:
+                    worst = np.where(codes[0] == k, pose.worst[0][lo:hi], worst)
+            rows = worst <= 0
+        frames = np.arange(lo, hi)[rows]
+        world = world_of(self.bake.bone(self.parent).world.take(frames), self.grid)
+        for i, f, w in zip(np.flatnonzero(rows), frames, world):
+            outline, cover = np.zeros(len(w), bool), np.zeros(len(w), bool)
+            for ps, code in zip(poses, codes):
+                pose = ps[code[i]] if code[i] >= 0 else None
+                if pose is None:
+                    continue
                 v = pose.vertices(int(f))
-                out[i] = inside(w, v, a.edges) & ~mesh_cover(a, v, w, None)
+                outline |= inside(w, v, pose.mesh.edges)
+                cover |= mesh_cover(pose.mesh, v, w, None)
+            out[i] = outline & ~cover
         return out
 
     def posed(self, slot, code, lo, hi, rows) -> np.ndarray:

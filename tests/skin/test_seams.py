@@ -28,6 +28,38 @@ def test_two_rigid_layers_crack_at_the_elbow_and_one_skinned_mesh_does_not(skinn
     assert (joint.area == 0).all()
 
 
+def _layers_meshed(bones):
+    """The rigid arm with both layers meshed from their pictures, weighted to ``bones``."""
+    from rigeditor.io.example_skin import paint_arm
+    from rigeditor.model import mesh_ops
+
+    project, masks = rigid_arm(), {}
+    for name, px in paint_arm().items():
+        if name == "arm":
+            continue
+        masks[(name, name)] = px[..., 3] >= 128
+        project = mesh_ops.mesh_from_image(project, name, name, px[..., 3] / 255.0, bones=bones[name],
+                                           spacing=12.0, joint_spacing=5.0, blend_width=96.0)
+    return project, masks
+
+
+def test_two_layers_skinned_across_the_elbow_close_the_crack():
+    rigid = rigid_arm()
+    _, masks = _layers_meshed({"upper_arm": (), "forearm": ()})
+    (before,) = crack_check(rigid, evaluate(rigid), masks)
+    both = ("upper_arm", "forearm")
+    project, masks = _layers_meshed({"upper_arm": both, "forearm": both})
+    found = crack_check(project, evaluate(project), masks)
+    pairs = sorted((c.parent_slot, c.child_slot) for c in found)
+    # each layer meets itself, and the two meet once (not once each way)
+    assert pairs == [("forearm", "forearm"), ("upper_arm", "forearm"), ("upper_arm", "upper_arm")]
+    assert before.area[24] > 150 and all((c.area == 0).all() for c in found)
+    # skinned, but each to its own bone only: rigid in effect, the notch is back
+    project, masks = _layers_meshed({"upper_arm": ("upper_arm",), "forearm": ("forearm",)})
+    (same,) = crack_check(project, evaluate(project), masks)
+    assert same.area[24] == pytest.approx(before.area[24], rel=0.15)
+
+
 def test_the_mesh_cover_is_its_triangles_where_the_picture_is_opaque():
     square = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0], [0.5, 0.5]])
     fan = np.array([[0, 1, 4], [1, 2, 4], [2, 3, 4], [3, 0, 4]])
