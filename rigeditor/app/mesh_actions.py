@@ -7,10 +7,11 @@ its children. Every action is one undo step; refusals are dialogs with the reaso
 from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtGui import QActionGroup
 
 from rigeditor.app import commands
 from rigeditor.app.guard import Guarded
+from rigeditor.app.rig_actions import make_action
 from rigeditor.app.tools import KEYS, EditTool
 from rigeditor.model.mesh_attachment import MeshAttachment
 from rigeditor.model.mesh_ops import DEFAULT_BLEND_WIDTH
@@ -25,12 +26,7 @@ class MeshActions(Guarded, QObject):
         self.tool = EditTool.of(doc)
 
         def act(text, slot, shortcut=None, tip=""):
-            a = QAction(text, self)
-            a.triggered.connect(lambda _checked=False: slot())
-            if shortcut:
-                a.setShortcut(QKeySequence(shortcut))
-            a.setStatusTip(tip)
-            return a
+            return make_action(self, text, slot, shortcut, tip)
 
         self.make_mesh_action = act("Make Mesh from Picture…", self.make_mesh,
                                     tip="Cut the selected slot's picture into triangles along its outline and "
