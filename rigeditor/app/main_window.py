@@ -162,7 +162,7 @@ class MainWindow(guard.Guarded, QMainWindow):
         for a in (self.undo_action, self.redo_action, self.delete_action, self.select_all_action, self.rig.flip_action,
                   self.rig.select_tool_action, self.rig.bone_tool_action, self.rig.add_chain_action,
                   self.mesh.mesh_tool_action, self.mesh.weights_tool_action, self.mesh.bigger_action,
-                  self.mesh.smaller_action):
+                  self.mesh.smaller_action, self.mesh.stronger_action, self.mesh.weaker_action):
             self.addAction(a)
 
     def _build_menus(self):

@@ -39,6 +39,8 @@ class MeshActions(Guarded, QObject):
                                        "Paint the selected bone's weights: drag adds, Shift subtracts, Ctrl smooths")
         self.bigger_action = act("Larger brush", lambda: self._brush(1.25), "]")
         self.smaller_action = act("Smaller brush", lambda: self._brush(0.8), "[")
+        self.stronger_action = act("Stronger brush", lambda: self._strength(1.5), "Ctrl+]")
+        self.weaker_action = act("Weaker brush", lambda: self._strength(1 / 1.5), "Ctrl+[")
         for a in (self.mesh_tool_action, self.weights_tool_action):
             a.setCheckable(True)
             tool_group.addAction(a)
@@ -49,18 +51,26 @@ class MeshActions(Guarded, QObject):
 
     def actions(self):
         return [self.make_mesh_action, self.weights_action, None, self.mesh_tool_action, self.weights_tool_action,
-                self.bigger_action, self.smaller_action]
+                self.bigger_action, self.smaller_action, self.stronger_action, self.weaker_action]
 
     def _tool_changed(self, name):
         if name == "mesh":
             self.mesh_tool_action.setChecked(True)
         elif name == "weights":
             self.weights_tool_action.setChecked(True)
-            self.statusMessage.emit(f"Weight brush: radius {self.tool.brush_radius:g} units, strength "
-                                    f"{self.tool.brush_strength:g} ([ and ] resize)")
+            self._say_brush()
 
     def _brush(self, factor):
         self.tool.scale_brush(factor)
+        self._say_brush()
+
+    def _strength(self, factor):
+        self.tool.brush_strength = min(max(self.tool.brush_strength * factor, 0.02), 1.0)
+        self._say_brush()
+
+    def _say_brush(self):
+        self.statusMessage.emit(f"Weight brush: radius {self.tool.brush_radius:.3g} units, strength "
+                                f"{self.tool.brush_strength:.2g}")
 
     def _shown(self):
         """(slot, attachment name, attachment) of the one selected slot at this frame, or None."""

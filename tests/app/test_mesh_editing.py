@@ -234,3 +234,28 @@ def test_make_mesh_from_picture_meshes_the_selected_slot_in_one_step(qtbot, tmp_
     assert doc.undo_stack.count() == 1 and window.mesh.weights_action.isEnabled()
     doc.undo_stack.undo()
     assert not isinstance(doc.project.art.slot("upper_arm").find("upper_arm"), MeshAttachment)
+
+
+def test_the_weight_brush_shows_its_reach_and_the_keys_resize_it(qtbot):
+    from fakes import FakeDialogs
+    from rigeditor.app.main_window import MainWindow
+
+    doc = Document(load_project(SKINNED), SKINNED)
+    window = MainWindow(doc, dialogs=FakeDialogs(), restore_layout=False)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
+    tool = EditTool.of(doc)
+    window.mesh.weights_tool_action.trigger()
+    assert tool.tool == "weights" and window.scene.overlays["weights"]
+    r, s = tool.brush_radius, tool.brush_strength
+    window.mesh.bigger_action.trigger()
+    window.mesh.weaker_action.trigger()
+    assert tool.brush_radius == pytest.approx(1.25 * r) and tool.brush_strength == pytest.approx(s / 1.5)
+    view = window.scene
+    QTest.mouseMove(view.viewport(), QPoint(300, 300))
+    centre, radius = view.layer("weights").brush
+    np.testing.assert_allclose(centre, view.map_from_viewport(QPointF(300, 300)))
+    assert radius == tool.brush_radius
+    window.mesh.mesh_tool_action.trigger()
+    assert view.layer("weights").brush is None and view.layer("mesh").handles

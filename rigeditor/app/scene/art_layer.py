@@ -54,6 +54,11 @@ class ArtLayer(Layer):
         chosen = self.ctx.selected.get("slot", set())
         painter.setPen(pen(style.SELECTION))
         painter.setBrush(Qt.NoBrush)
+        meshes = getattr(state.art, "meshes", {})
         for s in state.art.drawn():
             if mask[s] and project.art.slots[s].name in chosen:
-                painter.drawPolygon(polygon(dm(state.art.corners[s])))
+                if s in meshes:  # a mesh: its deformed outline
+                    a = project.art.slots[s].attachments[int(state.art.attachment[s])]
+                    painter.drawPolygon(polygon(dm(meshes[s][:a.hull_count()])))
+                else:
+                    painter.drawPolygon(polygon(dm(state.art.corners[s])))

@@ -67,6 +67,7 @@ class InteractionMixin:
         self._idle_cursor()
         # The mesh tools show what they edit: the wireframe with handles, the heat map.
         self._layers["mesh"].handles = _tool == "mesh"
+        self._layers["weights"].brush = None
         if _tool == "mesh":
             self.set_overlay("mesh", True)
         elif _tool == "weights":
@@ -309,6 +310,9 @@ class InteractionMixin:
         """Hover feedback for the pointer at viewport ``pos`` (no button down)."""
         if self._mesh_tool():
             self._set_hover(None)
+            if self.edit_tool.tool == "weights":  # the brush's reach follows the pointer
+                self._layers["weights"].brush = (self.map_from_viewport(pos), self.edit_tool.brush_radius)
+                self.viewport().update()
             return
         if self._bone_tool():
             tip = self._tip_under(pos)

@@ -14,7 +14,7 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 
 from rigeditor.app.scene.layers import Layer
-from rigeditor.app.scene.paint import pen, polygon
+from rigeditor.app.scene.paint import DeviceMap, pen, polygon
 from rigeditor.core.skinning import COLLAPSE_RATIO
 from rigeditor.model.mesh_attachment import MeshAttachment
 
@@ -56,6 +56,7 @@ class MeshLayer(Layer):
         super().__init__(ctx, z)
         self.doc, self.mode = doc, mode
         self.handles = False  # vertex handles (the mesh tool is on)
+        self.brush = None  # (world centre, radius in model units): the weight brush's ring
 
     def _shown(self, state):
         """[(column, MeshAttachment, world vertices (V, 2), MeshPose)] at this frame."""
@@ -70,6 +71,19 @@ class MeshLayer(Layer):
                 continue
             out.append((s, project.art.slots[s].attachments[code], v, pose))
         return out
+
+    def paint(self, painter, option, widget=None) -> None:
+        super().paint(painter, option, widget)
+        if self.brush is not None and self.isVisible():
+            centre, radius = self.brush
+            dm = DeviceMap(painter.worldTransform())
+            c = dm(np.asarray(centre, float)[None])[0]
+            painter.save()
+            painter.resetTransform()
+            painter.setPen(pen(HANDLE))
+            painter.setBrush(Qt.NoBrush)
+            painter.drawEllipse(QPointF(*c), radius * dm.scale, radius * dm.scale)
+            painter.restore()
 
     def elements(self, state, dm):
         shown = self._shown(state)
