@@ -80,7 +80,8 @@ def _doc(project):
 @pytest.mark.parametrize("edit, problem", [
     (lambda a: a["weights"][3].__setitem__(0, 0.5), "slots[0].attachments[0].weights[3]: weights must sum to 1"),
     (lambda a: a["indices"][5].__setitem__(0, 7), "slots[0].attachments[0].indices[5]: bone indices must be in 0..1"),
-    (lambda a: a["triangles"][2].__setitem__(1, 10_000), "slots[0].attachments[0].triangles[2]: vertex indices must be"),
+    (lambda a: a["triangles"][2].__setitem__(1, 10_000),
+     "slots[0].attachments[0].triangles[2]: vertex indices must be"),
     (lambda a: a["bones"].__setitem__(1, "shin"), "slots[0].attachments[0].bones[1]: unknown bone 'shin'"),
     (lambda a: a["uvs"][0].__setitem__(0, 1.5), "slots[0].attachments[0].uvs[0]: must be within [0, 1], got [1.5"),
     (lambda a: a.__setitem__("uvs", a["uvs"][:-1]), "slots[0].attachments[0].uvs: needs one [u, v] per vertex"),
