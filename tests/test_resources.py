@@ -23,6 +23,7 @@ from rigeditor.io import load_example
 from rigeditor.model.examples import EXAMPLES
 
 DRESSED = ("dressed_arm", "dressed_walk")  # examples with pictures, each in its own folder
+SEAMS = ("rigid_arm", "skinned_arm")  # the elbow drawn as two rigid layers and as one skinned mesh
 
 REPO = Path(__file__).resolve().parents[1]
 RESOURCES = REPO / "resources"
@@ -33,10 +34,12 @@ SHIPPED = sorted(p.relative_to(RESOURCES).as_posix() for p in RESOURCES.rglob("*
 def test_the_resources_folder_holds_every_example_and_both_icons():
     assert not (REPO / "rigeditor" / "resources").exists(), "resources belong in the top-level folder"
     rigs = {f"examples/{n}.rigproj" for n in EXAMPLES}
-    dressed = {f"examples/{n}/{n}.rigproj" for n in DRESSED}
-    pictures = {p for p in SHIPPED if p.startswith(tuple(f"examples/{n}/" for n in DRESSED)) and p.endswith(".png")}
+    dressed = {f"examples/{n}/{n}.rigproj" for n in DRESSED + SEAMS}
+    pictures = {p for p in SHIPPED if p.startswith(tuple(f"examples/{n}/" for n in DRESSED + SEAMS))
+                and p.endswith(".png")}
     assert {p for p in SHIPPED if p.startswith("examples/")} == rigs | dressed | pictures
     assert all(len([p for p in pictures if p.startswith(f"examples/{n}/")]) >= 4 for n in DRESSED)
+    assert all(len([p for p in pictures if p.startswith(f"examples/{n}/")]) >= 1 for n in SEAMS)
     assert {"icons/rigeditor.png", "icons/rigeditor.svg"} <= set(SHIPPED)
 
 

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QGraphicsItem, QLabel, QVBoxLayout, QWidget
 from rigeditor.app.guard import Guarded
 from rigeditor.app import style
 from rigeditor.app.plot_export import cause_runs
+from rigeditor.app.seam_curve import SeamCurve
 from rigeditor.app.tools import KEYS
 from rigeditor.core.geometry import unwrap
 from rigeditor.model.bake import CAUSES
@@ -136,6 +137,7 @@ class CurvesWidget(Guarded, QWidget):
             plot.addItem(line, ignoreBounds=True)
             self.playheads.append(line)
         self.view.scene().sigMouseClicked.connect(self._clicked)
+        self.seam = SeamCurve(self, row=len(self.plots))  # shown while the project has meshes
 
         # Edits in quick succession (outside a drag, which the curves sit out) re-plot
         # at most every THROTTLE_S; the last change always lands.
@@ -176,6 +178,7 @@ class CurvesWidget(Guarded, QWidget):
         self._stale = False
         self._last_update = time.monotonic()
         bake, project = self.doc.range_bake, self.doc.project
+        self.seam.update(bake)
         name = shown_chain(project, self.doc.selection)
         cb = bake.chains.get(name) if name else None
         if self._shown is not None and self._shown[0] == name and self._shown[1] is cb:
@@ -263,6 +266,7 @@ class CurvesWidget(Guarded, QWidget):
 
     def _frame_changed(self, frame):
         self._syncing = True
+        self.seam.frame(frame)
         try:
             for line in self.playheads:
                 if line.value() != frame:

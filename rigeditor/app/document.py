@@ -25,6 +25,7 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from rigeditor.app.guard import Guarded
 from rigeditor.app.range_worker import RangeWorker
+from rigeditor.core.twobone import EPS
 from rigeditor.model import Bake, Project, evaluate
 from rigeditor.model.evaluate import frame_local
 
@@ -409,8 +410,9 @@ class Document(Guarded, QObject):
             previous = self._range_bake.rows(row, row + 1)
         bake = evaluate(project, previous.frames, previous=previous, changed=touched)
         for name, cb in bake.chains.items():
-            # A target on the shoulder takes the direction of earlier frames.
-            if cb is not previous.chains[name] and not cb.distance[0] > 1e-6:
+            # A target on the shoulder (within the solver's guard) takes the direction
+            # of earlier frames.
+            if cb is not previous.chains[name] and not cb.distance[0] > EPS * cb.reach[1]:
                 return None
         self._frame_candidate = bake
         return bake

@@ -21,6 +21,7 @@ from rigeditor.app.files import EXPORTS, FileController
 from rigeditor.app.inspector import Inspector, chain_readout, current_chain
 from rigeditor.app.inspector.readouts import set_style
 from rigeditor.app.outliner import Outliner
+from rigeditor.app.mesh_actions import MeshActions
 from rigeditor.app.rig_actions import RigActions
 from rigeditor.app.scene import SceneView
 from rigeditor.app.shortcuts import set_standard_shortcuts
@@ -38,6 +39,7 @@ class MainWindow(guard.Guarded, QMainWindow):
         self.files = FileController(doc, self, settings=self.settings, dialogs=self.dialogs,
                                     data_dir=data_dir, autosave_ms=autosave_ms)
         self.rig = RigActions(doc, self.dialogs, self)
+        self.mesh = MeshActions(doc, self.dialogs, self, self.rig.tool_group)
         self.edit_tool = self.rig.tool
         self.setObjectName("RigEditorMainWindow")
         self.setDockNestingEnabled(True)
@@ -90,6 +92,7 @@ class MainWindow(guard.Guarded, QMainWindow):
         self.files.recentChanged.connect(self._build_recent_menu)
         self.scene.statusMessage.connect(lambda msg: self.statusBar().showMessage(msg, 4000))
         self.rig.statusMessage.connect(lambda msg: self.statusBar().showMessage(msg, 10_000))
+        self.mesh.statusMessage.connect(lambda msg: self.statusBar().showMessage(msg, 10_000))
         self.scene.overlayChanged.connect(self._overlay_changed)
         self.scene.playToggleRequested.connect(self.toggle_playback)  # Space tapped in the scene
         self._mode_changed(doc.mode)
@@ -171,7 +174,9 @@ class MainWindow(guard.Guarded, QMainWindow):
         for a in self.pose.actions():
             self.addAction(a)
         for a in (self.undo_action, self.redo_action, self.delete_action, self.select_all_action, self.rig.flip_action,
-                  self.rig.select_tool_action, self.rig.bone_tool_action, self.rig.add_chain_action):
+                  self.rig.select_tool_action, self.rig.bone_tool_action, self.rig.add_chain_action,
+                  self.mesh.mesh_tool_action, self.mesh.weights_tool_action, self.mesh.bigger_action,
+                  self.mesh.smaller_action, self.mesh.stronger_action, self.mesh.weaker_action):
             self.addAction(a)
 
     def _build_menus(self):
@@ -209,6 +214,10 @@ class MainWindow(guard.Guarded, QMainWindow):
         m = mb.addMenu("&Rig")
         for a in (r.select_tool_action, r.bone_tool_action, None, r.add_root_bone_action, r.add_child_bone_action,
                   r.add_chain_action, r.flip_action, None, r.add_object_action):
+            m.addSeparator() if a is None else m.addAction(a)
+
+        m = mb.addMenu("&Mesh")
+        for a in self.mesh.actions():
             m.addSeparator() if a is None else m.addAction(a)
 
         m = mb.addMenu("&View")

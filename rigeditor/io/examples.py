@@ -24,6 +24,8 @@ from rigeditor.resource_files import SOURCE_RESOURCES, resource
 DRESSED = {
     "dressed_arm": "the arm in layered pictures: the hand closes into a fist and passes behind the torso",
     "dressed_walk": "the walk in clothes: a picture on every bone, the far leg drawn behind",
+    "rigid_arm": "an elbow bending to 90 degrees drawn as two rigid layers: a crack opens",
+    "skinned_arm": "the same elbow as one skinned mesh: no crack, no collapse up to 91 degrees",
 }
 """The examples that carry pictures (each a folder of its name), with a line each."""
 

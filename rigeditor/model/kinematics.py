@@ -133,20 +133,24 @@ class Pose:
 def world_rotations(project: Project, order: list[str], pose: Pose, columns, previous=None) -> dict[int, np.ndarray]:
     """World rotation (radians, wrapped into [-pi, pi]) of the bones at ``columns``.
 
-    A bone's frame is its parent's turned by its local rotation, so while every
-    space the character sits in turns and scales uniformly (no mirror, no squash)
+    A bone's frame is its parent's turned by its local rotation, so on a frame where
+    every space the character sits in turns and scales uniformly (no mirror, no squash)
     the world rotation is the parent's plus the local one, wrapped: a sum instead of
-    an atan2 per bone and frame. Otherwise it is read off the world transform.
+    an atan2 per bone and frame. On other frames it is read off the world transform.
+    Chosen frame by frame, so a frame comes out the same evaluated alone or in a range.
     ``previous``: world rotations of bones not in ``columns`` (a previous bake's).
     """
     ch = pose.character
-    # A scaled bone may squash or mirror its frame: read every angle off the transforms.
-    conformal = _conformal(ch) and all(s is pose.unit for s in pose.scale)
+    conformal = _conformal(ch)
+    if not all(s is pose.unit for s in pose.scale):
+        # A scaled bone may squash or mirror its frame: read every angle off the transforms.
+        conformal = np.zeros(np.shape(conformal), dtype=bool)
+    every, none = bool(conformal.all()), not conformal.any()
     out: dict[int, np.ndarray] = {}
-    base = np.arctan2(ch.c, ch.a) if conformal else None
+    base = None if none else np.arctan2(ch.c, ch.a)
     for k in columns:
         w = pose.world[k]
-        if not conformal:
+        if none:
             out[k] = np.arctan2(w.c, w.a)
             continue
         parent = project.bone(order[k]).parent
@@ -155,22 +159,22 @@ def world_rotations(project: Project, order: list[str], pose: Pose, columns, pre
         else:
             p = pose.column[parent]
             up = out[p] if p in out else previous(p)
-        out[k] = wrap_angle(up + pose.rotation[k])
+        summed = wrap_angle(up + pose.rotation[k])
+        out[k] = summed if every else np.where(conformal, summed, np.arctan2(w.c, w.a))
     return out
 
 
 _conformals: dict[int, tuple] = {}
 
 
-def _conformal(t: Affine) -> bool:
-    """Does ``t`` turn and scale uniformly on every frame (no mirror, no squash)?
+def _conformal(t: Affine) -> np.ndarray:
+    """Per frame: does ``t`` turn and scale uniformly (no mirror, no squash)?
     Remembered per transform (an incremental evaluation reuses the spaces)."""
     hit = _conformals.get(id(t))
     if hit is not None and hit[0] is t:
         return hit[1]
-    result = bool(np.allclose(t.a, t.d, rtol=1e-12, atol=1e-12)
-                  and np.allclose(t.b, -t.c, rtol=1e-12, atol=1e-12)
-                  and np.all(np.abs(t.a) + np.abs(t.c) > 0))
+    result = (np.isclose(t.a, t.d, rtol=1e-12, atol=1e-12) & np.isclose(t.b, -t.c, rtol=1e-12, atol=1e-12)
+              & (np.abs(t.a) + np.abs(t.c) > 0))
     if len(_conformals) > 8:  # each holds a space transform over all frames
         _conformals.clear()
     _conformals[id(t)] = (t, result)

@@ -45,10 +45,18 @@ def solve_chain(project: Project, chain: Chain, pose: Pose, spaces: dict[str, Af
     for c in cols:
         pose.stretch[c] = stretch
     pose.shift[cols[0]] = mix[:, None] * ik.root_offset
-    # With the whole IK pose shown, forward kinematics takes the bones' directions
-    # from the solver instead of computing sin and cos of the angles again.
-    full_ik = ik.directions is not None and bool(np.all(mix == 1.0))
-    pose.update([first], directions=dict(zip(chain.bones, ik.directions)) if full_ik else None)
+    # Where the IK pose is shown whole (mix 1), forward kinematics takes the bones'
+    # directions from the solver instead of computing sin and cos of the angles again.
+    # Chosen frame by frame: a frame comes out the same evaluated alone or in a range.
+    directions = None
+    if ik.directions is not None:
+        full = mix == 1.0
+        if full.all():
+            directions = dict(zip(chain.bones, ik.directions))
+        elif full.any():
+            directions = {bn: (np.where(full, cos, np.cos(pose.rotation[c])), np.where(full, sin, np.sin(pose.rotation[c])))
+                          for bn, c, (cos, sin) in zip(chain.bones, cols, ik.directions)}
+    pose.update([first], directions=directions)
 
     end_world = pose.tip(chain.bones[-1])
     end = to_shoulder.apply(end_world)

@@ -97,7 +97,8 @@ def test_new_is_an_empty_rig_in_setup_mode_and_examples_are_one_menu_away(qtbot,
     # File > New from Example lists every example; each opens as a new, unsaved project.
     file_menu = w.menuBar().actions()[0].menu()
     sub = next(a.menu() for a in file_menu.actions() if a.menu() and "Example" in a.text().replace("&", ""))
-    assert [a.text().lower().replace(" ", "_") for a in sub.actions()] == [*EXAMPLES, "dressed_arm", "dressed_walk"]
+    assert [a.text().lower().replace(" ", "_") for a in sub.actions()] == [
+        *EXAMPLES, "dressed_arm", "dressed_walk", "rigid_arm", "skinned_arm"]
     for action in sub.actions():
         action.trigger()
         name = action.text().lower().replace(" ", "_")

@@ -4,7 +4,7 @@ must be the Bake a full evaluation gives, bit for bit, whatever the edits and ho
 they interleave with the worker; the current frame must be exact all along."""
 import math
 import threading
-from dataclasses import fields
+from dataclasses import fields, replace
 
 import numpy as np
 import pytest
@@ -12,7 +12,8 @@ import pytest
 from rigeditor.app.document import Document
 from rigeditor.core.filters import Smoothing
 from rigeditor.core.geometry import Affine
-from rigeditor.model import CHARACTER, WORLD, Bone, Chain, Project, Space, StepChannel, Target, Timeline, evaluate, keyed
+from rigeditor.model import (CHARACTER, WORLD, Bone, Chain, Channel, Key, Project, Space, StepChannel, Target, Timeline,
+                             evaluate, keyed)
 from rigeditor.model.ops import set_target_key, turn_bone
 
 FRAMES = 400
@@ -127,6 +128,50 @@ def test_the_range_the_worker_delivers_is_a_full_evaluation(qtbot, seed):
     assert_same_bake(doc.bake, evaluate(doc.project))
 
 
+def shaped(path):
+    """Bezier keys with handles off the thirds of their segments (a curve the animator
+    shaped): the time of a frame is then found by Newton steps, not read off."""
+    return Channel((0.0, 0.0), tuple(Key(f, v, "bezier", out_handle=(4.0, 30.0, -20.0), in_handle=(-9.0, 10.0, 25.0))
+                                     for f, v in path))
+
+
+def variant(kind) -> Project:
+    """arms() with one thing that is decided over the whole range unless care is taken."""
+    p = arms()
+    if kind == "shaped curve":  # arm_1 hangs below arm_0: its target is sampled off its keys
+        path = [(f, (120.0 * math.cos(f / 30), 100.0 * math.sin(f / 20))) for f in range(0, FRAMES, 25)]
+        return p.with_target("hand_1", position=shaped(path))
+    if kind == "squashed early":  # the character squashes on early frames only
+        squash = keyed([(0, (1.3, 0.8)), (100, (1.3, 0.8)), (150, (1.0, 1.0))], "linear")
+        return replace(p, spaces=(Space(CHARACTER, scale=squash),))
+    if kind == "mixed early":  # arm_0 blends with FK on early frames only
+        return p.with_chain("arm_0", mix=keyed([(0, (0.5,)), (100, (1.0,))], "linear"))
+    # A long limb: its zero-distance guard (1e-9 of its length) is above a micron.
+    long = {"upper_0": 2000.0, "lower_0": 1600.0}
+    return replace(p, bones=tuple(replace(b, length=long.get(b.name, b.length)) for b in p.bones))
+
+
+@pytest.mark.parametrize("kind", ["shaped curve", "squashed early", "mixed early", "long limb"])
+def test_the_frame_on_screen_is_that_frame_of_the_range(qtbot, kind):
+    doc = Document(variant(kind))
+    doc.set_frame(213)  # between keys
+    gate = Gate(doc)
+    gate.release.clear()  # the range waits: the frame alone is on screen
+    key = ("drag", doc.begin_gesture())
+    if kind == "long limb":  # the target a hair's breadth from the shoulder
+        doc.apply("Move target", set_target_key(doc.project, "hand_0", 213, (2e-6, 0.0)),
+                  touched={"target:hand_0"}, merge_key=key)
+    else:  # arm_0 and the arm below it solved again at this frame
+        doc.apply("Turn", turn_bone(doc.project, "upper_0", 213, 0.3, "animate"), touched={"bone:upper_0"},
+                  merge_key=key)
+        assert doc.range_pending and len(doc.bake) == 1
+    full = evaluate(doc.project)
+    assert_same_bake(doc.bake, full, rows=slice(213, 214) if doc.range_pending else None)
+    gate.release.set()
+    qtbot.waitUntil(lambda: not doc.range_pending, timeout=10_000)
+    assert_same_bake(doc.bake, full)
+
+
 def test_a_drag_takes_the_frame_path_and_the_curves_follow_when_it_ends(qtbot):
     from rigeditor.app.curves import CurvesWidget
 
@@ -154,10 +199,14 @@ def test_a_drag_takes_the_frame_path_and_the_curves_follow_when_it_ends(qtbot):
     assert "updating" not in curves._title.text()
 
 
-def test_a_smoothed_target_is_evaluated_over_the_whole_range_at_once():
-    doc = Document(arms())
-    doc.apply("Move target", set_target_key(doc.project, "hand_3", 0, (900.0, 30.0)),
-              touched={"target:hand_3"}, merge_key=("drag", doc.begin_gesture()))
+@pytest.mark.parametrize("target", ["hand_3", "hand_2"])
+def test_a_smoothed_or_iterative_chain_is_evaluated_over_the_whole_range_at_once(target):
+    # arm_3 filters its target over time; FABRIK warm-starts each frame from the one
+    # before. Either way a frame alone is not that frame of the range.
+    doc = Document(arms().with_chain("arm_2", solver="fabrik"))
+    doc.set_frame(213)
+    doc.apply("Move target", set_target_key(doc.project, target, 213, (900.0, 30.0)),
+              touched={f"target:{target}"}, merge_key=("drag", doc.begin_gesture()))
     assert not doc.range_pending
     assert_same_bake(doc.bake, evaluate(doc.project))
 

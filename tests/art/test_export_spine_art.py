@@ -22,6 +22,8 @@ from rigeditor.model.timeline import keyed
 sys.path.insert(0, str(Path(__file__).parents[1] / "io"))
 import spine_rules  # noqa: E402
 
+from spine_pose import timeline_value
+
 
 def _stressed(project):
     """Rotating, scaling, moving character; a rotated, mirrored, pivoted, tinted forearm."""
@@ -34,19 +36,23 @@ def _stressed(project):
 
 
 def _bone_worlds(doc, i):
-    """3x3 world matrix per bone at key index i (setup + timeline key), as Spine poses bones."""
+    """3x3 world matrix per bone at baked row i (setup + timeline values at that row's
+    time; keys need not sit on every frame), as Spine poses bones."""
     anim = next(iter(doc["animations"].values()))
+    t = i / doc["skeleton"]["fps"]
     world = {}
     for bone in doc["bones"]:
         tl = anim.get("bones", {}).get(bone["name"], {})
         x, y, rot = bone.get("x", 0.0), bone.get("y", 0.0), bone.get("rotation", 0.0)
         sx, sy = bone.get("scaleX", 1.0), bone.get("scaleY", 1.0)
         if "translate" in tl:
-            x, y = x + tl["translate"][i]["x"], y + tl["translate"][i]["y"]
+            dx, dy = timeline_value(tl["translate"], t, ("x", "y"))
+            x, y = x + dx, y + dy
         if "rotate" in tl:
-            rot += tl["rotate"][i]["value"]
+            rot += timeline_value(tl["rotate"], t, ("value",))[0]
         if "scale" in tl:
-            sx, sy = sx * tl["scale"][i]["x"], sy * tl["scale"][i]["y"]
+            kx, ky = timeline_value(tl["scale"], t, ("x", "y"))
+            sx, sy = sx * kx, sy * ky
         c, s = math.cos(math.radians(rot)), math.sin(math.radians(rot))
         local = np.array([[c * sx, -s * sy, x], [s * sx, c * sy, y], [0, 0, 1]])
         world[bone["name"]] = local if "parent" not in bone else world[bone["parent"]] @ local

@@ -14,6 +14,7 @@ from rigeditor.app.commands.common import CommandError
 from rigeditor.core.geometry import Affine
 from rigeditor.model.art_ops import bind_to_bone, decompose
 from rigeditor.model.attachments import NONE
+from rigeditor.model.mesh_ops import carry_bind, drop_bones_from_meshes, renamed_bone_in_meshes
 from rigeditor.model.project import Project
 
 
@@ -79,7 +80,7 @@ def renamed_slot(project: Project, old: str, new: str) -> Project:
 
 def renamed_bone_in_slots(project: Project, old: str, new: str) -> Project:
     slots = tuple(replace(s, bone=new) if s.bone == old else s for s in project.art.slots)
-    return replace(project, art=replace(project.art, slots=slots))
+    return renamed_bone_in_meshes(replace(project, art=replace(project.art, slots=slots)), old, new)
 
 
 def rehome_slots(project: Project, gone: set) -> Project:
@@ -99,9 +100,9 @@ def rehome_slots(project: Project, gone: set) -> Project:
         for a in s.attachments:
             m = carry.compose(a.local()).compose(Affine.trs(a.pivot[0], a.pivot[1]))
             x, y, rotation, sx, sy = decompose(m, where=f"slot {s.name!r}")
-            attachments.append(replace(a, x=x, y=y, rotation=rotation, scale=(sx, sy)))
+            attachments.append(carry_bind(replace(a, x=x, y=y, rotation=rotation, scale=(sx, sy)), carry))
         slots.append(replace(s, bone=bone, attachments=tuple(attachments)))
-    return replace(project, art=replace(project.art, slots=tuple(slots)))
+    return drop_bones_from_meshes(replace(project, art=replace(project.art, slots=tuple(slots))), gone)
 
 
 def restack_slot(project: Project, slot: str, step: int, frame: int, *, animate: bool) -> Project:

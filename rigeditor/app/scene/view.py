@@ -22,6 +22,7 @@ from rigeditor.app.scene.hint import draw_start_hint
 from rigeditor.app.scene.hud import Hud, JitterLegend
 from rigeditor.app.scene.art_layer import ArtLayer
 from rigeditor.app.scene.crack_layer import CrackLayer
+from rigeditor.app.scene.mesh_layer import MeshLayer
 from rigeditor.app.scene.layers import (
     BoneLayer, LabelLayer, OnionLayer, SceneContext, TargetLayer, report_paint_error,
 )
@@ -61,8 +62,11 @@ class SceneView(Guarded, InteractionMixin, NavigationMixin, QGraphicsView):
         "art_dim": "Dim Artwork",
         "bones": "Bones",
         "cracks": "Cracks at Joints",
+        "mesh": "Mesh Wireframe",
+        "weights": "Weight Heat Map",
+        "collapse": "Collapse (Area Ratio)",
     }
-    DEFAULT_OFF = ("onion", "art_dim", "cracks")  # cracks: about 2 ms a joint per frame
+    DEFAULT_OFF = ("onion", "art_dim", "cracks", "mesh", "weights", "collapse")  # cracks: about 2 ms a joint per frame
 
     overlayChanged = Signal(str, bool)
     statusMessage = Signal(str)
@@ -114,6 +118,9 @@ class SceneView(Guarded, InteractionMixin, NavigationMixin, QGraphicsView):
             "residual": ResidualLayer(ctx, 7),
             "targets": TargetLayer(ctx, 8),
             "cracks": CrackLayer(ctx, 8.5, doc, lambda: doc.images),
+            "weights": MeshLayer(ctx, -0.8, doc, "weights"),
+            "collapse": MeshLayer(ctx, -0.7, doc, "collapse"),
+            "mesh": MeshLayer(ctx, -0.6, doc, "wire"),
         }
         self._layers["labels"] = LabelLayer(ctx, 9, [
             self._layers["targets"].labels, self._layers["residual"].labels,
