@@ -31,12 +31,12 @@ def timeline_value(keys, t, fields):
                             steps=60)[0]) for d, f in enumerate(fields)]
 
 
-def spine_pose(doc, t, animation=None):
-    """World (origin, tip) of every bone at time t: setup pose plus timeline offsets,
-    parent world * translate(x, y) * rotate(rotation) * scale, as Spine poses bones."""
+def bone_worlds(doc, t, animation=None) -> dict:
+    """3x3 world matrix per bone at time t: setup pose plus timeline offsets, parent
+    world * translate(x, y) * rotate(rotation) * scale, as Spine poses bones."""
     anims = doc["animations"]
     anim = anims[animation] if animation else next(iter(anims.values()))
-    world, out = {}, {}
+    world = {}
     for bone in doc["bones"]:
         tl = anim.get("bones", {}).get(bone["name"], {})
         x, y = bone.get("x", 0.0), bone.get("y", 0.0)
@@ -53,6 +53,10 @@ def spine_pose(doc, t, animation=None):
         c, s = math.cos(math.radians(rotation)), math.sin(math.radians(rotation))
         local = np.array([[c * sx, -s * sy, x], [s * sx, c * sy, y], [0, 0, 1]])
         world[bone["name"]] = local if "parent" not in bone else world[bone["parent"]] @ local
-        m = world[bone["name"]]
-        out[bone["name"]] = (m[:2, 2], (m @ [bone.get("length", 0.0), 0, 1])[:2])
-    return out
+    return world
+
+
+def spine_pose(doc, t, animation=None):
+    """World (origin, tip) of every bone at time t (see bone_worlds)."""
+    lengths = {b["name"]: b.get("length", 0.0) for b in doc["bones"]}
+    return {name: (m[:2, 2], (m @ [lengths[name], 0, 1])[:2]) for name, m in bone_worlds(doc, t, animation).items()}

@@ -18,7 +18,7 @@ import numpy as np
 from rigeditor.model import clips, key_edits
 from rigeditor.model.ops import key_channel, set_target_key
 from rigeditor.model.project import Project
-from rigeditor.model.timeline import Channel, Key, StepChannel
+from rigeditor.model.timeline import Key, StepChannel
 
 Path = tuple[str, str, str]
 

@@ -18,6 +18,9 @@ from rigeditor.io.schema_art import DrawOrderKey
 
 _Keys1 = Channel1.model_fields["keys"].annotation
 _Keys2 = Channel2.model_fields["keys"].annotation
+_BendKeys = BendChannel.model_fields["keys"].annotation
+_SoftnessKeys = SoftnessChannel.model_fields["keys"].annotation
+_MixKeys = MixChannel.model_fields["keys"].annotation
 
 
 class BoneTracks(_Model):
@@ -32,9 +35,9 @@ class TargetTracks(_Model):
 
 
 class ChainTracks(_Model):
-    bend: BendChannel.model_fields["keys"].annotation = []
-    softness: SoftnessChannel.model_fields["keys"].annotation = []
-    mix: MixChannel.model_fields["keys"].annotation = []
+    bend: _BendKeys = []
+    softness: _SoftnessKeys = []
+    mix: _MixKeys = []
 
 
 class SpaceTracks(_Model):

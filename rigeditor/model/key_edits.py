@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 
 from rigeditor.model import clips
 from rigeditor.model.project import Project
-from rigeditor.model.timeline import INTERPOLATIONS, Channel, Key, StepChannel
+from rigeditor.model.timeline import INTERPOLATIONS, Channel, StepChannel
 
 Keys = Mapping[tuple, Iterable[int]]
 

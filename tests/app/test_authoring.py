@@ -8,14 +8,13 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QPointF, Qt
+from PySide6.QtCore import QPointF
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from rigeditor.app.graph.geometry import drawn
 from rigeditor.model import clips
 from rigeditor.model.examples import walk
-from rigeditor.model.timeline import Channel
 
 from test_first_hour import make_window, settle
 from test_timeline import click, drag

@@ -3,7 +3,6 @@ Spine poses bones it reproduces the baked pose exactly."""
 from __future__ import annotations
 
 import json
-import math
 
 import numpy as np
 import pytest

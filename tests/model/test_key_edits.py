@@ -7,7 +7,7 @@ from rigeditor.model import clips, evaluate
 from rigeditor.model import key_edits as ke
 from rigeditor.model import pose_tools as pt
 from rigeditor.model.project import Bone, Project
-from rigeditor.model.timeline import Channel, Key, keyed
+from rigeditor.model.timeline import keyed
 
 ROT = ("bone", "a", "rotation")
 
