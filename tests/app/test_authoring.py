@@ -223,3 +223,21 @@ def test_the_inspector_keys_a_bone_s_translate_and_scale(window):
     assert ox > 0
     np.testing.assert_allclose(np.linalg.norm(bake.joint_world[doc.row, h] - bake.joint_world[doc.row, k]),
                                np.hypot(ox * 0.8, oy), atol=1e-9)
+
+
+def test_the_curve_editor_shows_a_scene_drag_when_it_ends(window):
+    from PySide6.QtCore import QPoint
+
+    from test_first_hour import drag as scene_drag, px
+
+    w, doc = window
+    doc.select([("target", "foot_l")])
+    doc.set_frame(30)
+    settle()
+    g, view = w.graph, w.scene
+    before = g._items[g.components[0]][0].getData()[1].copy()
+    handle = view.ctx.state.handle[view.ctx.state.targets.index("foot_l")]
+    scene_drag(view.viewport(), px(view, handle), px(view, handle) + QPoint(60, 0))
+    after = g._items[g.components[0]][0].getData()[1]
+    # Keyed at frame 30 by the drag: the x curve shows the new key once the drag is over.
+    assert 30 in _keys(doc.project) and not np.array_equal(before, after)

@@ -49,6 +49,7 @@ class GraphEditor(Guarded, QWidget):
         self._shown: dict[Component, object] = {}  # component -> channel drawn
         self._key_window: dict[Component, tuple] = {}  # component -> (channel, first, last key drawn)
         self._drag = None
+        self._stale = False  # an edit came during another view's drag
         self._keys = {}
         self.setFocusPolicy(Qt.StrongFocus)
 
@@ -88,8 +89,10 @@ class GraphEditor(Guarded, QWidget):
         self.delete_action = self._action("Delete keys", Qt.Key_Delete, self.delete_selected)
 
         self.view.sigXRangeChanged.connect(lambda *_: self._level_of_detail())
-        doc.projectChanged.connect(self.refresh)
+        doc.projectChanged.connect(self._project_changed)
         doc.selectionChanged.connect(self.refresh)
+        if hasattr(doc, "gestureActive"):
+            doc.gestureActive.connect(lambda active: None if active else self._catch_up())
         doc.frameChanged.connect(lambda f: self.playhead.setValue(f))
         self.refresh()
         self.playhead.setValue(doc.frame)
@@ -151,7 +154,21 @@ class GraphEditor(Guarded, QWidget):
         return self._to_viewport(x, y)
 
     # ------------------------------------------------------------------ drawing
+    def _project_changed(self) -> None:
+        """Follow every edit of our own drags; another view's drag (a target dragged
+        in the scene) is shown when it ends, as the diagnostics curves do: re-plotting
+        mid-drag would take the scene's time."""
+        if self._drag is None and getattr(self.doc, "gesture_active", False):
+            self._stale = True
+            return
+        self.refresh()
+
+    def _catch_up(self) -> None:
+        if self._stale:
+            self.refresh()
+
     def refresh(self) -> None:
+        self._stale = False
         project = self.doc.project
         comps = components(project, self.shown_paths())
         if comps != self.components:
