@@ -241,3 +241,18 @@ def test_the_curve_editor_shows_a_scene_drag_when_it_ends(window):
     after = g._items[g.components[0]][0].getData()[1]
     # Keyed at frame 30 by the drag: the x curve shows the new key once the drag is over.
     assert 30 in _keys(doc.project) and not np.array_equal(before, after)
+
+
+def test_scaling_the_selected_keys_about_the_playhead_is_one_step(window):
+    w, doc = window
+    tl = w.timeline
+    original = doc.project
+    tl.select_keys([(FOOT, 8), (FOOT, 14), (FOOT, 20)])
+    doc.set_frame(8)
+    tl.scale_selected_keys(1.5)
+    keys = _keys(doc.project)
+    assert sorted(keys) == [0, 8, 17, 26, 48]  # 8 + 6 x 1.5, 8 + 12 x 1.5
+    assert keys[17].value == _keys(original)[14].value
+    assert tl.selected_keys() == {FOOT: (8, 17, 26)}
+    doc.undo_stack.undo()
+    assert doc.project == original
