@@ -29,6 +29,10 @@ from rigeditor.app.timeline import TimelineWidget
 from rigeditor.io.examples import ALL_DESCRIPTIONS, EXAMPLE_NAMES
 
 
+BOTTOM_DOCKS_SHARE = 0.4  # of the window's height for the timeline and curves: the scene keeps the rest
+DIAGNOSTICS_MIN_PX = 200  # residual, jitter and angle plots stay readable
+GRAPH_MIN_PX = 110
+
 class MainWindow(guard.Guarded, QMainWindow):
     def __init__(self, doc, *, settings: QSettings | None = None, dialogs=None, data_dir=None,
                  autosave_ms: int = 60_000, restore_layout: bool = True):
@@ -63,6 +67,12 @@ class MainWindow(guard.Guarded, QMainWindow):
         curves_dock.addWidget(self.curves)
         curves_dock.setStretchFactor(0, 1)
         curves_dock.setStretchFactor(1, 1)
+        curves_dock.setChildrenCollapsible(False)
+        # Three diagnostics plots under ~60 px each overlap their axis labels; the
+        # curve editor reads at any height, so it gives way first.
+        self.curves.setMinimumHeight(DIAGNOSTICS_MIN_PX)
+        self.graph.setMinimumHeight(GRAPH_MIN_PX)
+        self._curves_split = curves_dock
 
         self.docks = {}
         self._dock("outliner", "Outliner", self.outliner, Qt.LeftDockWidgetArea)
@@ -375,7 +385,9 @@ class MainWindow(guard.Guarded, QMainWindow):
     def _default_dock_sizes(self):
         d = self.docks
         self.resizeDocks([d["outliner"], d["inspector"]], [200, 380], Qt.Horizontal)
-        self.resizeDocks([d["timeline"]], [300], Qt.Vertical)
+        bottom = max(DIAGNOSTICS_MIN_PX + GRAPH_MIN_PX, round(BOTTOM_DOCKS_SHARE * self.height()))
+        self.resizeDocks([d["timeline"]], [bottom], Qt.Vertical)
+        self._curves_split.setSizes([GRAPH_MIN_PX + 40, bottom])
         self.resizeDocks([d["timeline"], d["curves"]], [560, 680], Qt.Horizontal)
 
     def showEvent(self, event):  # noqa: N802 - Qt's name
