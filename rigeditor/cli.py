@@ -8,6 +8,7 @@
     rigeditor examples                         list the built-in examples
     rigeditor import-psd ART.psd -o PROJECT [--force]
     rigeditor import-images DIR -o PROJECT [--force]
+    rigeditor import-spine SKELETON.json [--atlas A.atlas] -o PROJECT [--animation NAME] [--force]
     rigeditor --version
 
 PROJECT is a project file, or the name of a built-in example (``arm``) when no such
@@ -49,7 +50,7 @@ from rigeditor.model.cracks import crack_check
 from rigeditor.model.examples import DESCRIPTIONS
 from rigeditor.model.ranges import bake_bytes, bake_rows, evaluation_span
 
-COMMANDS = ("bake", "validate", "report", "render", "examples", "import-psd", "import-images")
+COMMANDS = ("bake", "validate", "report", "render", "examples", "import-psd", "import-images", "import-spine")
 FORMATS = {".csv": "csv", ".json": "json", ".png": "png"}
 
 
@@ -149,6 +150,14 @@ def _parser() -> argparse.ArgumentParser:
         imp.add_argument("-o", "--output", required=True, metavar="PROJECT")
         imp.add_argument("--force", action="store_true", help="replace an existing project (and images)")
         imp.set_defaults(run=run)
+    spine = sub.add_parser("import-spine", help="a new project from a Spine 4.0-4.2 skeleton (JSON + atlas); "
+                           "what cannot be imported is listed, one warning per kind")
+    spine.add_argument("project", metavar="SKELETON.json")
+    spine.add_argument("--atlas", metavar="A.atlas", help="the texture atlas (default: SKELETON.atlas beside it)")
+    spine.add_argument("-o", "--output", required=True, metavar="PROJECT")
+    spine.add_argument("--animation", metavar="NAME", help="the animation to import (default: the first)")
+    spine.add_argument("--force", action="store_true", help="replace an existing project (and images)")
+    spine.set_defaults(run=_import_spine)
     return p
 
 
@@ -259,6 +268,18 @@ def _import_images(args) -> int:
 
     import_images(args.project, args.output, force=args.force)
     print(f"{args.output}: imported the images of {args.project}")
+    return 0
+
+
+def _import_spine(args) -> int:
+    from rigeditor.io.import_spine import import_spine
+
+    result = import_spine(args.project, args.output, atlas=args.atlas, animation=args.animation, force=args.force)
+    for line in result.warnings:
+        print(f"rigeditor: {args.project}: not imported: {line}", file=sys.stderr)
+    what = f"animation {result.animation!r}" if result.animation else "setup pose"
+    print(f"{args.output}: imported {args.project} ({what}, {len(result.project.bones)} bones, "
+          f"{len(result.project.chains)} chains, {len(result.images)} pictures)")
     return 0
 
 

@@ -1,0 +1,213 @@
+"""One Spine animation onto an imported project, and the target spaces that follow
+their bones.
+
+Timelines mapped: the root bone's rotate, translate and scale (the ``character``
+space); every other bone's rotate (the bone's rotation channel: an offset from its
+setup rotation, as in Spine); an IK target bone's translate (the target's position);
+slot attachment keys; draw order keys; IK mix, softness and bendPositive. Everything
+else is listed as not imported, one line per kind.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+
+from rigeditor.core.geometry import Affine
+from rigeditor.io.spine_curves import channel, frame_rate, key_times, step_channel
+from rigeditor.model.attachments import NONE, DrawOrderKey
+from rigeditor.model.project import CHARACTER, Project, Timeline
+from rigeditor.model.timeline import Channel, Key
+
+_BONE_OTHER = {
+    "translate": "bone translate timelines (RigEditor bones do not translate yet)",
+    "translatex": "bone translate timelines (RigEditor bones do not translate yet)",
+    "translatey": "bone translate timelines (RigEditor bones do not translate yet)",
+    "scale": "bone scale timelines (RigEditor bones do not scale yet)",
+    "scalex": "bone scale timelines (RigEditor bones do not scale yet)",
+    "scaley": "bone scale timelines (RigEditor bones do not scale yet)",
+    "shear": "bone shear timelines (not supported)",
+    "shearx": "bone shear timelines (not supported)",
+    "sheary": "bone shear timelines (not supported)",
+    "inherit": "inherit timelines (not supported)",
+}
+
+
+def apply_animation(project: Project, skel, name: str, chains: dict, notes) -> Project:
+    """``project`` with animation ``name`` of ``skel`` on its timeline."""
+    anim = skel.animations[name]
+    fps, shift = frame_rate(key_times(anim), skel.fps)
+    if shift > 1e-3:
+        notes.add(f"key times off the frame grid (moved to the nearest frame at {fps:g} fps, "
+                  f"up to {shift / fps * 1000:.1f} ms)")
+    times = key_times(anim)
+    end = max((int(round(t * fps)) for t in times), default=0)
+    project = replace(project, timeline=Timeline(fps=fps, start=0, end=end))
+    spine = {b.name: b for b in skel.bones}
+    root = skel.bones[0]
+    bone_names = {b.name for b in project.bones}
+    target_names = {t.name for t in project.targets}
+    approx = []
+    for bone, timelines in anim.get("bones", {}).items():
+        for kind, keys in timelines.items():
+            if not keys:
+                continue
+            b = spine[bone]
+            if bone == root.name and kind in ("rotate", "translate", "scale"):
+                project, exact = _root(project, root, kind, keys, fps)
+                approx += [] if exact else [f"{bone}.{kind}"]
+                continue
+            if kind == "translate" and bone in target_names:
+                ch, exact = channel(keys, ("x", "y"), 0.0, fps, setup=(b.x, b.y), add=(b.x, b.y))
+                project = project.with_target(bone, position=ch)
+                approx += [] if exact else [f"{bone}.{kind}"]
+                if bone not in bone_names:
+                    continue
+            if bone not in bone_names:
+                continue  # a target bone's own rotation or scale moves nothing
+            if kind == "rotate":
+                ch, _ = channel(keys, ("value",), 0.0, fps, setup=(0.0,), mul=math.radians(1.0))
+                project = project.with_bone(bone, rotation=ch)
+            else:
+                notes.add(_BONE_OTHER.get(kind, f"bone {kind} timelines (not supported)"), bone)
+    if approx:
+        notes.add("curves whose x and y ease with different timing, or keys on one frame "
+                  "(approximated)", ", ".join(approx))
+    project = _slots(project, anim, fps, notes)
+    project = _draw_order(project, skel, anim, fps)
+    project = _ik(project, skel, anim, fps, chains, notes)
+    for kind, label in (("transform", "transform constraint timelines"), ("path", "path constraint timelines"),
+                        ("physics", "physics timelines"), ("events", "event keys"),
+                        ("attachments", "deform and sequence timelines")):
+        if anim.get(kind):
+            notes.add(f"{label} (not supported)", name)
+    return project
+
+
+def _root(project, root, kind, keys, fps):
+    space = project.space(CHARACTER)
+    if kind == "rotate":
+        ch, exact = channel(keys, ("value",), 0.0, fps, setup=(math.radians(root.rotation),),
+                            mul=math.radians(1.0), add=math.radians(root.rotation))
+        return project.with_space(CHARACTER, rotation=ch), exact
+    if kind == "translate":
+        ch, exact = channel(keys, ("x", "y"), 0.0, fps, setup=(root.x, root.y), add=(root.x, root.y))
+        return project.with_space(CHARACTER, position=ch), exact
+    ch, exact = channel(keys, ("x", "y"), 1.0, fps, setup=root.scale, mul=root.scale)
+    del space
+    return project.with_space(CHARACTER, scale=ch), exact
+
+
+def _slots(project, anim, fps, notes):
+    art = project.art
+    for slot_name, timelines in anim.get("slots", {}).items():
+        for kind, keys in timelines.items():
+            if kind != "attachment":
+                notes.add("slot colour timelines (not supported)", slot_name)
+                continue
+            slot = art.slot(slot_name)
+            names = {a.name for a in slot.attachments}
+            pairs = [(float(k.get("time", 0.0)), k.get("name") if k.get("name") in names else NONE) for k in keys]
+            art = art.with_slot(slot_name, attachment=step_channel(pairs, fps, slot.attachment.default))
+    return replace(project, art=art)
+
+
+def _draw_order(project, skel, anim, fps):
+    if not anim.get("drawOrder"):
+        return project
+    names = [s.name for s in skel.slots]
+    keys = {}
+    for key in anim["drawOrder"]:
+        keys[int(round(float(key.get("time", 0.0)) * fps))] = tuple(names[i] for i in spine_order(
+            names, key.get("offsets") or []))
+    art = project.art
+    for frame in sorted(keys):
+        art = art.with_draw_order_key(frame, keys[frame])
+    return replace(project, art=art)
+
+
+def spine_order(names: list[str], offsets: list[dict]) -> list[int]:
+    """Slot indices back to front for a Spine draw-order key: each listed slot (in
+    setup order) moves by its offset; the others keep their setup order around them."""
+    n = len(names)
+    order = [-1] * n
+    unchanged, original = [], 0
+    for o in offsets:
+        index = names.index(o["slot"])
+        while original != index:
+            unchanged.append(original)
+            original += 1
+        order[original + int(o["offset"])] = original
+        original += 1
+    unchanged.extend(range(original, n))
+    for i in range(n - 1, -1, -1):
+        if order[i] == -1:
+            order[i] = unchanged.pop()
+    return order
+
+
+def _ik(project, skel, anim, fps, chains, notes):
+    spine = {c.name: c for c in skel.ik}
+    for name, keys in anim.get("ik", {}).items():
+        if name not in chains or not keys:
+            continue
+        _, total = chains[name]
+        c = spine[name]
+        mix, _ = channel(keys, ("mix",), 1.0, fps, setup=(c.mix,))
+        soft, _ = channel(keys, ("softness",), 0.0, fps, setup=(c.softness / total,), mul=1.0 / total)
+        if any(k.value[0] > 0.5 for k in soft.keys):
+            notes.add("IK softness beyond half the chain (capped)", name)
+            soft = replace(soft, keys=tuple(replace(k, value=(min(k.value[0], 0.5),)) for k in soft.keys))
+        mix = replace(mix, keys=tuple(replace(k, value=(min(max(k.value[0], 0.0), 1.0),)) for k in mix.keys))
+        bends = [Key(0, (1.0 if c.bend_positive else -1.0,), "constant")] if keys[0].get("time", 0.0) > 0 else []
+        bends += [Key(int(round(float(k.get("time", 0.0)) * fps)), (1.0 if k.get("bendPositive", True) else -1.0,),
+                      "constant") for k in keys]
+        bend = Channel(default=(1.0 if c.bend_positive else -1.0,),
+                       keys=tuple({k.frame: k for k in bends}.values()))
+        if any(bool(k.get("stretch", False)) != c.stretch or bool(k.get("compress", False)) != c.compress
+               for k in keys):
+            notes.add("IK stretch/compress keys (not supported)", name)
+        project = project.with_chain(name, mix=mix, softness=soft, bend=bend)
+    return project
+
+
+def bake_target_spaces(project: Project, skel, spaces: dict, turns: dict) -> Project:
+    """Give every target space (named after an IK target's parent bone) the
+    transform of that bone in character space, per frame of the timeline (linear
+    keys; defaults only when it never moves). The bone's pose may itself depend on
+    chains, so this repeats until nothing changes (at most once per chain, plus one)."""
+    if not spaces:
+        return project
+    from rigeditor.model.evaluate import evaluate
+
+    for _ in range(len(project.chains) + 1):
+        bake = evaluate(project)
+        to_char = bake.spaces[CHARACTER].inverse()
+        changed = False
+        for bone, space in spaces.items():
+            world = bake.bone_world.take((slice(None), bake.column(bone)))
+            local = to_char.compose(world)
+            if bone in turns:  # Spine's frame of a turned bone
+                local = local.compose(Affine.rotation_about_origin(-turns[bone]))
+            new = _space_channels(local, bake.frames)
+            old = project.space(space.name)
+            if (old.position, old.rotation) != new:
+                project = project.with_space(space.name, position=new[0], rotation=new[1])
+                changed = True
+        if not changed:
+            break
+    return project
+
+
+def _space_channels(local: Affine, frames) -> tuple[Channel, Channel]:
+    n = frames.shape[0]
+    tx, ty = (np.broadcast_to(np.asarray(v, dtype=float), (n,)) for v in (local.tx, local.ty))
+    angle = np.unwrap(np.arctan2(np.broadcast_to(local.c, (n,)), np.broadcast_to(local.a, (n,))))
+    xy = np.stack([tx, ty], axis=-1)
+    if np.ptp(xy, axis=0).max() <= 1e-12 and np.ptp(angle) <= 1e-15:
+        return Channel((float(tx[0]), float(ty[0]))), Channel((float(angle[0]),))
+    frames = frames.astype(int)
+    pos = Channel((float(tx[0]), float(ty[0])), tuple(Key(int(f), (float(x), float(y))) for f, x, y in zip(frames, tx, ty)))
+    rot = Channel((float(angle[0]),), tuple(Key(int(f), (float(a),)) for f, a in zip(frames, angle)))
+    return pos, rot

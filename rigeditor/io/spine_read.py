@@ -1,0 +1,355 @@
+"""Read and check a Spine 4.0-4.2 skeleton (JSON): plain data with Spine's defaults
+filled in, or one :class:`SpineError` naming the file, the field and the value.
+
+Only what the import maps is normalised here (bones, slots, the skins' attachments,
+IK constraints, animations); other sections are kept as they are so the import can
+list them. Units are Spine's: skeleton units (y-up), degrees counter-clockwise,
+seconds. Field defaults follow Spine's JSON format documentation (a missing ``x`` is
+0, ``scaleX`` 1, ``bendPositive`` true, ``mix`` 1, a key's ``time`` 0, ...).
+"""
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rigeditor.io.import_art import ImportError_
+
+SUPPORTED = ((4, 0), (4, 1), (4, 2))
+SUPPORTED_TEXT = "4.0\u20134.2"
+
+
+class SpineError(ImportError_):
+    """A Spine file that cannot be imported (nothing was written)."""
+
+
+@dataclass(frozen=True)
+class SpineBone:
+    name: str
+    parent: str | None
+    length: float = 0.0
+    x: float = 0.0
+    y: float = 0.0
+    rotation: float = 0.0  # degrees
+    scale: tuple[float, float] = (1.0, 1.0)
+    shear: tuple[float, float] = (0.0, 0.0)
+    inherit: str = "normal"
+
+
+@dataclass(frozen=True)
+class SpineSlot:
+    name: str
+    bone: str
+    attachment: str | None = None
+    color: tuple[float, float, float, float] = (1.0, 1.0, 1.0, 1.0)
+    dark: bool = False
+    blend: str = "normal"
+
+
+@dataclass(frozen=True)
+class SpineIk:
+    name: str
+    bones: tuple[str, ...]
+    target: str
+    order: int = 0
+    mix: float = 1.0
+    softness: float = 0.0
+    bend_positive: bool = True
+    compress: bool = False
+    stretch: bool = False
+    uniform: bool = False
+
+
+@dataclass(frozen=True)
+class SpineSkeleton:
+    """bones parents first (Spine's order); skins: {skin: {slot: {attachment: map}}}
+    (attachment maps as in the file); animations: {name: map} (checked: every key
+    has a finite ``time``, times do not decrease, curves are well formed)."""
+
+    version: str
+    fps: float | None
+    bones: tuple[SpineBone, ...]
+    slots: tuple[SpineSlot, ...]
+    skins: dict
+    ik: tuple[SpineIk, ...]
+    animations: dict
+    other: dict = field(default_factory=dict)  # sections read but not mapped
+
+
+def read_spine(path) -> SpineSkeleton:
+    """Read and check the skeleton at ``path``; SpineError(path, [one problem]) if unusable."""
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise SpineError(path, ["open: file not found"]) from None
+    except IsADirectoryError:
+        raise SpineError(path, ["open: is a folder, not a Spine skeleton (.json)"]) from None
+    except OSError as exc:
+        raise SpineError(path, [f"open: {exc.strerror or exc}"]) from None
+    return parse_spine(raw, path)
+
+
+def parse_spine(raw: bytes | str, path=None) -> SpineSkeleton:
+    try:
+        text = raw.decode("utf-8-sig") if isinstance(raw, bytes) else raw
+        doc = json.loads(text)
+    except UnicodeDecodeError:
+        raise SpineError(path, ["JSON: not a text file (a binary .skel? export JSON from Spine)"]) from None
+    except json.JSONDecodeError as exc:
+        if _unclosed(text):
+            raise SpineError(path, [f"JSON: truncated: the file ends inside an unfinished {_unclosed(text)} "
+                                    f"(line {text.count(chr(10)) + 1})"]) from None
+        raise SpineError(path, [f"JSON: not valid JSON at line {exc.lineno} column {exc.colno} ({exc.msg})"]) from None
+    try:
+        return _skeleton(doc)
+    except _Bad as bad:
+        raise SpineError(path, [str(bad)]) from None
+
+
+def _unclosed(text: str) -> str:
+    """What a JSON text ends inside of ("string", "object", "list"), or "" if nothing."""
+    stack, in_string, escaped = [], False, False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "{[":
+            stack.append("object" if ch == "{" else "list")
+        elif ch in "}]" and stack:
+            stack.pop()
+    return "string" if in_string else (stack[-1] if stack else "")
+
+
+class _Bad(Exception):
+    """One problem, "where: what"."""
+
+
+def _skeleton(doc) -> SpineSkeleton:
+    if not isinstance(doc, dict) or not isinstance(doc.get("skeleton"), dict):
+        raise _Bad("skeleton: not a Spine skeleton (no \"skeleton\" section)")
+    version = doc["skeleton"].get("spine")
+    if not isinstance(version, str):
+        raise _Bad(f"skeleton.spine: missing or not a version string ({SUPPORTED_TEXT} expected)")
+    m = re.match(r"^(\d+)\.(\d+)", version)
+    if not m or (int(m.group(1)), int(m.group(2))) not in SUPPORTED:
+        shown = f"{m.group(1)}.{m.group(2)}" if m else repr(version)
+        raise _Bad(f"skeleton.spine: version {shown} is not supported ({SUPPORTED_TEXT})")
+    fps = doc["skeleton"].get("fps")
+    fps = float(fps) if _is_number(fps) and fps > 0 else None
+    bones = _bones(_list(doc, "bones", required=True))
+    names = {b.name for b in bones}
+    slots = _slots(_list(doc, "slots"), names)
+    slot_names = {s.name for s in slots}
+    skins = _skins(_list(doc, "skins"), slot_names)
+    ik = _iks(_list(doc, "ik"), names)
+    animations = doc.get("animations", {})
+    if not isinstance(animations, dict):
+        raise _Bad(f"animations: must be an object of animations, got {_kind(animations)}")
+    for name, anim in animations.items():
+        _animation(f"animations.{name}", anim, names, slot_names, {c.name for c in ik})
+    other = {k: doc[k] for k in ("transform", "path", "physics", "events") if doc.get(k)}
+    return SpineSkeleton(version, fps, bones, slots, skins, ik, animations, other)
+
+
+# ----------------------------------------------------------------- sections
+
+def _bones(items) -> tuple[SpineBone, ...]:
+    if not items:
+        raise _Bad("bones: a skeleton needs at least one bone")
+    out, seen = [], set()
+    for i, b in enumerate(items):
+        where = f"bones[{i}]"
+        name = _name(b, where)
+        if name in seen:
+            raise _Bad(f"{where}.name: duplicate bone {name!r}")
+        parent = b.get("parent")
+        if i == 0 and parent is not None:
+            raise _Bad(f"{where}.parent: the first bone is the root and has no parent, got {parent!r}")
+        if i > 0 and parent not in seen:
+            raise _Bad(f"{where}.parent: must name a bone listed before it, got {parent!r}")
+        inherit = b.get("inherit", b.get("transform", "normal"))
+        if not isinstance(inherit, str):
+            raise _Bad(f"{where}.inherit: must be a mode name, got {_kind(inherit)}")
+        out.append(SpineBone(
+            name, parent, _num(b, "length", 0.0, where, lo=0.0), _num(b, "x", 0.0, where),
+            _num(b, "y", 0.0, where), _num(b, "rotation", 0.0, where),
+            (_num(b, "scaleX", 1.0, where), _num(b, "scaleY", 1.0, where)),
+            (_num(b, "shearX", 0.0, where), _num(b, "shearY", 0.0, where)), inherit))
+        seen.add(name)
+    return tuple(out)
+
+
+def _slots(items, bones) -> tuple[SpineSlot, ...]:
+    out, seen = [], set()
+    for i, s in enumerate(items):
+        where = f"slots[{i}]"
+        name = _name(s, where)
+        if name in seen:
+            raise _Bad(f"{where}.name: duplicate slot {name!r}")
+        if s.get("bone") not in bones:
+            raise _Bad(f"{where}.bone: unknown bone {s.get('bone')!r}")
+        attachment = s.get("attachment")
+        if attachment is not None and not isinstance(attachment, str):
+            raise _Bad(f"{where}.attachment: must be a name, got {_kind(attachment)}")
+        out.append(SpineSlot(name, s["bone"], attachment, color(s.get("color", "ffffffff"), f"{where}.color"),
+                             s.get("dark") is not None, str(s.get("blend", "normal"))))
+        seen.add(name)
+    return tuple(out)
+
+
+def _skins(items, slots) -> dict:
+    out = {}
+    for i, skin in enumerate(items):
+        where = f"skins[{i}]"
+        name = _name(skin, where)
+        attachments = skin.get("attachments", {})
+        if not isinstance(attachments, dict):
+            raise _Bad(f"{where}.attachments: must be an object of slots, got {_kind(attachments)}")
+        for slot, entries in attachments.items():
+            if slot not in slots:
+                raise _Bad(f"{where}.attachments.{slot}: unknown slot {slot!r}")
+            if not isinstance(entries, dict) or not all(isinstance(a, dict) for a in entries.values()):
+                raise _Bad(f"{where}.attachments.{slot}: must map attachment names to attachments")
+            for key, a in entries.items():
+                at = f"{where}.attachments.{slot}.{key}"
+                kind = a.get("type", "region")
+                if kind == "region":
+                    for f, d in (("x", 0.0), ("y", 0.0), ("rotation", 0.0), ("scaleX", 1.0), ("scaleY", 1.0)):
+                        _num(a, f, d, at)
+                    for f in ("width", "height"):
+                        _num(a, f, 32.0, at, lo=0.0)
+                    color(a.get("color", "ffffffff"), f"{at}.color")
+        out[name] = skin
+    return out
+
+
+def _iks(items, bones) -> tuple[SpineIk, ...]:
+    out = []
+    for i, c in enumerate(items):
+        where = f"ik[{i}]"
+        name = _name(c, where)
+        chain = c.get("bones")
+        if not isinstance(chain, list) or not chain or not all(b in bones for b in chain):
+            raise _Bad(f"{where}.bones: must list known bones, got {chain!r}")
+        if c.get("target") not in bones:
+            raise _Bad(f"{where}.target: unknown bone {c.get('target')!r}")
+        out.append(SpineIk(name, tuple(chain), c["target"], int(_num(c, "order", 0.0, where)),
+                           _num(c, "mix", 1.0, where), _num(c, "softness", 0.0, where, lo=0.0),
+                           bool(c.get("bendPositive", True)), bool(c.get("compress", False)),
+                           bool(c.get("stretch", False)), bool(c.get("uniform", False))))
+    return tuple(sorted(out, key=lambda k: k.order))
+
+
+def _animation(where, anim, bones, slots, iks) -> None:
+    if not isinstance(anim, dict):
+        raise _Bad(f"{where}: must be an object of timelines, got {_kind(anim)}")
+    for name, timelines in anim.get("bones", {}).items():
+        if name not in bones:
+            raise _Bad(f"{where}.bones.{name}: unknown bone")
+        for kind, keys in timelines.items():
+            _keys(f"{where}.bones.{name}.{kind}", keys, 2 if kind in ("translate", "scale", "shear") else 1)
+    for name, timelines in anim.get("slots", {}).items():
+        if name not in slots:
+            raise _Bad(f"{where}.slots.{name}: unknown slot")
+        for kind, keys in timelines.items():
+            _keys(f"{where}.slots.{name}.{kind}", keys, 0 if kind == "attachment" else 4)
+    for name, keys in anim.get("ik", {}).items():
+        if name not in iks:
+            raise _Bad(f"{where}.ik.{name}: unknown IK constraint")
+        _keys(f"{where}.ik.{name}", keys, 2)
+    if "drawOrder" in anim:
+        _keys(f"{where}.drawOrder", anim["drawOrder"], 0)
+        for k, key in enumerate(anim["drawOrder"]):
+            for j, o in enumerate(key.get("offsets") or []):
+                if not isinstance(o, dict) or o.get("slot") not in slots or not isinstance(o.get("offset"), int):
+                    raise _Bad(f"{where}.drawOrder[{k}].offsets[{j}]: must name a known slot and an "
+                               f"integer offset, got {o!r}")
+
+
+def _keys(where, keys, curves) -> None:
+    """Keys: objects with a finite, non-decreasing ``time``; a ``curve`` is "stepped"
+    or 4 numbers per value (``curves`` values; 0 = no curves)."""
+    if not isinstance(keys, list):
+        raise _Bad(f"{where}: must be a list of keys, got {_kind(keys)}")
+    last = -math.inf
+    for k, key in enumerate(keys):
+        if not isinstance(key, dict):
+            raise _Bad(f"{where}[{k}]: must be a key object, got {_kind(key)}")
+        t = _num(key, "time", 0.0, f"{where}[{k}]", lo=0.0)
+        if t < last:
+            raise _Bad(f"{where}[{k}].time: keys must not go back in time, got {t:g} after {last:g}")
+        last = t
+        for f, v in key.items():
+            if f not in ("time", "curve", "name", "offsets", "bendPositive", "compress", "stretch", "color",
+                         "light", "dark", "inherit") and not _is_number(v) and v is not None:
+                raise _Bad(f"{where}[{k}].{f}: must be a number, got {_kind(v)}")
+        curve = key.get("curve")
+        if curve is None or curve == "stepped" or curves == 0:
+            continue
+        if not (isinstance(curve, list) and len(curve) % 4 == 0 and 4 <= len(curve) <= 4 * max(curves, 1)
+                and all(_is_number(c) for c in curve)):
+            raise _Bad(f"{where}[{k}].curve: must be \"stepped\" or 4 numbers per value, got {curve!r}")
+
+
+# ----------------------------------------------------------------- fields
+
+def color(value, where) -> tuple[float, float, float, float]:
+    """RGBA in [0, 1] from Spine's "rrggbbaa" (or "rrggbb") hex."""
+    if not isinstance(value, str) or not re.fullmatch(r"[0-9a-fA-F]{6}([0-9a-fA-F]{2})?", value):
+        raise _Bad(f"{where}: must be a colour \"rrggbbaa\", got {value!r}")
+    value = value if len(value) == 8 else value + "ff"
+    return tuple(int(value[i:i + 2], 16) / 255.0 for i in (0, 2, 4, 6))
+
+
+def _list(doc, key, required=False) -> list:
+    value = doc.get(key)
+    if value is None:
+        if required:
+            raise _Bad(f"{key}: missing (a Spine skeleton lists its {key})")
+        return []
+    if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+        raise _Bad(f"{key}: must be a list of objects, got {_kind(value)}")
+    return value
+
+
+def _name(item, where) -> str:
+    name = item.get("name")
+    if not isinstance(name, str) or not name:
+        raise _Bad(f"{where}.name: must be a non-empty name, got {name!r}")
+    return name
+
+
+def _num(item, key, default, where, lo=None) -> float:
+    value = item.get(key, default)
+    if not _is_number(value):
+        raise _Bad(f"{where}.{key}: must be a finite number, got {_kind(value)}")
+    if lo is not None and value < lo:
+        raise _Bad(f"{where}.{key}: must be >= {lo:g}, got {value!r}")
+    return float(value)
+
+
+def _is_number(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def _kind(v) -> str:
+    if isinstance(v, str):
+        return repr(v) if len(v) < 40 else "a string"
+    if isinstance(v, bool) or v is None:
+        return json.dumps(v)
+    if isinstance(v, (int, float)):
+        return repr(v)
+    return {dict: "an object", list: "a list"}.get(type(v), type(v).__name__)
+
+
+__all__ = ["SpineError", "SpineBone", "SpineSlot", "SpineIk", "SpineSkeleton", "read_spine", "parse_spine",
+           "color", "SUPPORTED_TEXT"]
