@@ -276,7 +276,7 @@ def _import_spine(args) -> int:
 
     result = import_spine(args.project, args.output, atlas=args.atlas, animation=args.animation, force=args.force)
     for line in result.warnings:
-        print(f"rigeditor: {args.project}: not imported: {line}", file=sys.stderr)
+        print(f"rigeditor: {args.project}: warning: {line}", file=sys.stderr)
     what = f"animation {result.animation!r}" if result.animation else "setup pose"
     print(f"{args.output}: imported {args.project} ({what}, {len(result.project.bones)} bones, "
           f"{len(result.project.chains)} chains, {len(result.images)} pictures)")

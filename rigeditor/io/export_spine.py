@@ -11,7 +11,8 @@ Mapping (Spine is y-up with degrees counter-clockwise, like the model):
   (unwrapped, so no key jumps by a turn), and ``translate`` keys where the bone's
   origin moves in its parent's frame (the move-root shift, or a stretched parent).
   Stretch itself is not a Spine scale: the scale would be inherited by the children.
-- One target bone per IK target (child of the root), keyed to the target's baked
+- One target bone per IK target (child of the root, named like the target, or
+  "NAME_target" if a bone has its name), keyed to the target's baked
   position, and per two-bone chain an ``ik`` constraint on it (bendPositive, softness
   in model units, mix) with an IK timeline keyed to mix 0 at time 0: the baked
   rotations play exactly as evaluated, and setting the mix back to 1 in Spine brings
@@ -73,7 +74,10 @@ def spine_document(project: Project, bake: Bake, *, animation: str | None = None
     for name, cb in bake.chains.items():
         chain = project.chain(name)
         if chain.target not in target_bone:
-            target_bone[chain.target] = tb = _unique(f"{chain.target}_target", taken)
+            # Named like the target (the import maps it back to that target), unless a
+            # bone has that name.
+            target_bone[chain.target] = tb = _unique(chain.target if chain.target not in taken
+                                                     else f"{chain.target}_target", taken)
             local = to_root.apply(cb.target_world)
             bones.append({"name": tb, "parent": root, "x": _r(local[0, 0]), "y": _r(local[0, 1])})
             if np.abs(local - local[0]).max() > _STILL:

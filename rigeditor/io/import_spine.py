@@ -276,7 +276,9 @@ def _art(skel, pages, bones, root, folder, notes):
             if pages is None:
                 raise SpineError(None, ["atlas: the skeleton has pictures but no atlas was given"])
             if region not in files:
-                files[region] = unique_names(list(files.values()) + [file_stem(region) + ".png"])[-1]
+                # The region's own name, without its folders (Spine names regions by their
+                # image path: "images/head").
+                files[region] = unique_names(list(files.values()) + [file_stem(region.rsplit("/", 1)[-1]) + ".png"])[-1]
                 images[files[region]] = pages.picture(region)
             picture = images[files[region]]
             oh, ow = picture.shape[:2]
