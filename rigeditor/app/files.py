@@ -165,6 +165,35 @@ class FileController(Guarded, QObject):
             return False
         return self.load(out)
 
+    def import_spine(self, skeleton=None, out=None) -> bool:
+        """A new project from a Spine 4.0-4.2 skeleton (``rigeditor.io.import_spine``,
+        its atlas beside it): asks for the JSON and where the project goes (the pictures
+        go beside it), opens it and lists what could not be imported."""
+        if not self.maybe_save():
+            return False
+        skeleton = skeleton or self.dialogs.open_file(self.window, "Import Spine", self._last_dir(),
+                                                      "Spine skeletons (*.json);;All files (*)")
+        if not skeleton:
+            return False
+        if out is None:
+            start = str(Path(self._last_dir()) / (Path(skeleton).stem + PROJECT_SUFFIX))
+            out = self.dialogs.save_file(self.window, "Save the imported project as", start, PROJECT_FILTER)
+            if not out:
+                return False
+        from rigeditor.io.import_spine import import_spine
+
+        try:
+            result = import_spine(skeleton, out, force=True)  # the save dialog asked before replacing
+        except file_errors() as exc:
+            self.dialogs.error(self.window, "Cannot import Spine skeleton", describe(exc, skeleton))
+            return False
+        if not self.load(out):
+            return False
+        if result.warnings:
+            self.dialogs.info(self.window, "Imported with warnings",
+                              "Not imported (one line per kind):\n" + "\n".join(result.warnings))
+        return True
+
     def load(self, path) -> bool:
         """Open ``path`` (no question asked); a bad file shows the io layer's message and
         leaves the current document as it was."""

@@ -119,6 +119,8 @@ class MainWindow(guard.Guarded, QMainWindow):
         self.open_action = self._action("Open…", f.open, QKeySequence.Open)
         self.import_psd_action = self._action("Import PSD…", f.import_psd, None,
                                               "A new project from a layered PSD: one slot per layer")
+        self.import_spine_action = self._action("Import Spine…", f.import_spine, None,
+                                                "A new project from a Spine 4.0-4.2 skeleton (JSON + atlas)")
         self.save_action = self._action("Save", f.save, QKeySequence.Save)
         self.save_as_action = self._action("Save As…", f.save_as, QKeySequence.SaveAs)
         self.quit_action = self._action("Quit", self.close, QKeySequence.Quit)
@@ -166,6 +168,7 @@ class MainWindow(guard.Guarded, QMainWindow):
             examples.addAction(a)
         m.addAction(self.open_action)
         m.addAction(self.import_psd_action)
+        m.addAction(self.import_spine_action)
         self.recent_menu = m.addMenu("Open &Recent")
         self._build_recent_menu()
         m.addSeparator()
