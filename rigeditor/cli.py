@@ -8,7 +8,8 @@
     rigeditor examples                         list the built-in examples
     rigeditor import-psd ART.psd -o PROJECT [--force]
     rigeditor import-images DIR -o PROJECT [--force]
-    rigeditor import-spine SKELETON.json [--atlas A.atlas] -o PROJECT [--animation NAME] [--force]
+    rigeditor import-spine SKELETON.json [--atlas A.atlas] -o PROJECT [--animation NAME]
+                           [--curves authored|runtime] [--force]
     rigeditor --version
 
 PROJECT is a project file, or the name of a built-in example (``arm``) when no such
@@ -156,6 +157,9 @@ def _parser() -> argparse.ArgumentParser:
     spine.add_argument("--atlas", metavar="A.atlas", help="the texture atlas (default: SKELETON.atlas beside it)")
     spine.add_argument("-o", "--output", required=True, metavar="PROJECT")
     spine.add_argument("--animation", metavar="NAME", help="the animation to import (default: the first)")
+    spine.add_argument("--curves", choices=("authored", "runtime"), default="authored",
+                       help="bezier curves as authored (editable, the default) or as Spine's runtimes "
+                       "play them (a key per frame; matches a game frame for frame)")
     spine.add_argument("--force", action="store_true", help="replace an existing project (and images)")
     spine.set_defaults(run=_import_spine)
     return p
@@ -274,7 +278,8 @@ def _import_images(args) -> int:
 def _import_spine(args) -> int:
     from rigeditor.io.import_spine import import_spine
 
-    result = import_spine(args.project, args.output, atlas=args.atlas, animation=args.animation, force=args.force)
+    result = import_spine(args.project, args.output, atlas=args.atlas, animation=args.animation, force=args.force,
+                          curves=args.curves)
     for line in result.warnings:
         print(f"rigeditor: {args.project}: warning: {line}", file=sys.stderr)
     what = f"animation {result.animation!r}" if result.animation else "setup pose"

@@ -73,10 +73,12 @@ class Notes:
         return out
 
 
-def import_spine(skeleton, out, *, atlas=None, animation: str | None = None, force: bool = False) -> ImportResult:
+def import_spine(skeleton, out, *, atlas=None, animation: str | None = None, force: bool = False,
+                 curves: str = "authored") -> ImportResult:
     """Read ``skeleton`` (and its atlas: ``atlas`` or the .atlas beside it), write the
     project to ``out`` and its pictures to ``OUT_STEM_images/``. Nothing is written
-    when anything is wrong (SpineError)."""
+    when anything is wrong (SpineError). curves: "authored" (editable bezier curves) or
+    "runtime" (as Spine's runtimes play them, see ``spine_anim.apply_animation``)."""
     skeleton, out = Path(skeleton), Path(out)
     skel = read_spine(skeleton)
     folder = out.with_name(f"{out.stem}_images")
@@ -89,7 +91,7 @@ def import_spine(skeleton, out, *, atlas=None, animation: str | None = None, for
         pages = AtlasPages(atlas_path)
     base = out.parent if str(out.parent) else Path(".")
     result = spine_project(skel, pages, name=out.stem, animation=animation,
-                           image_folder=relative(folder, base), source=skeleton)
+                           image_folder=relative(folder, base), source=skeleton, curves=curves)
     from rigeditor.io.images import encode_png
 
     write_import(result.project, out, folder, {n: encode_png(img) for n, img in result.images.items()})
@@ -124,7 +126,8 @@ class AtlasPages:
 
 
 def spine_project(skel: SpineSkeleton, pages: AtlasPages | None, *, name: str = "spine",
-                  animation: str | None = None, image_folder: str = "images", source=None) -> ImportResult:
+                  animation: str | None = None, image_folder: str = "images", source=None,
+                  curves: str = "authored") -> ImportResult:
     """The project of ``skel`` (pictures from ``pages``), without writing anything."""
     from rigeditor.io.spine_anim import apply_animation, bake_target_spaces
 
@@ -159,7 +162,7 @@ def spine_project(skel: SpineSkeleton, pages: AtlasPages | None, *, name: str = 
                       targets=tuple(targets.values()), chains=tuple(chains), art=art)
     chosen = _choose_animation(skel, animation, notes, source)
     if chosen is not None:
-        project = apply_animation(project, skel, chosen, target_of, notes)
+        project = apply_animation(project, skel, chosen, target_of, notes, curves=curves)
     project = bake_target_spaces(project, skel, spaces, turns)
     for kind, items in (("path constraints", skel.other.get("path")),
                         ("transform constraints", skel.other.get("transform")),

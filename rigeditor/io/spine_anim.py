@@ -9,13 +9,14 @@ else is listed as not imported, one line per kind.
 """
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import replace
 
 import numpy as np
 
 from rigeditor.core.geometry import Affine
-from rigeditor.io.spine_curves import channel, frame_rate, key_times, step_channel
+from rigeditor.io.spine_curves import channel as _channel, frame_rate, key_times, step_channel
 from rigeditor.model.attachments import NONE, DrawOrderKey
 from rigeditor.model.project import CHARACTER, Project, Timeline
 from rigeditor.model.timeline import Channel, Key
@@ -34,9 +35,12 @@ _BONE_OTHER = {
 }
 
 
-def apply_animation(project: Project, skel, name: str, chains: dict, notes) -> Project:
-    """``project`` with animation ``name`` of ``skel`` on its timeline."""
+def apply_animation(project: Project, skel, name: str, chains: dict, notes, *, curves: str = "authored") -> Project:
+    """``project`` with animation ``name`` of ``skel`` on its timeline. curves:
+    "authored" keeps Spine's bezier curves as curves; "runtime" plays them as Spine's
+    runtimes do (linear keys on every frame inside a bezier segment)."""
     anim = skel.animations[name]
+    channel = functools.partial(_channel, runtime=curves == "runtime")
     fps, shift = frame_rate(key_times(anim), skel.fps)
     if shift > 1e-3:
         notes.add(f"key times off the frame grid (moved to the nearest frame at {fps:g} fps, "
@@ -55,7 +59,7 @@ def apply_animation(project: Project, skel, name: str, chains: dict, notes) -> P
                 continue
             b = spine[bone]
             if bone == root.name and kind in ("rotate", "translate", "scale"):
-                project, exact = _root(project, root, kind, keys, fps)
+                project, exact = _root(project, root, kind, keys, fps, channel)
                 approx += [] if exact else [f"{bone}.{kind}"]
                 continue
             if kind == "translate" and bone in target_names:
@@ -76,7 +80,7 @@ def apply_animation(project: Project, skel, name: str, chains: dict, notes) -> P
                   "(approximated)", ", ".join(approx))
     project = _slots(project, anim, fps, notes)
     project = _draw_order(project, skel, anim, fps)
-    project = _ik(project, skel, anim, fps, chains, notes)
+    project = _ik(project, skel, anim, fps, chains, notes, channel)
     for kind, label in (("transform", "transform constraint timelines"), ("path", "path constraint timelines"),
                         ("physics", "physics timelines"), ("events", "event keys"),
                         ("attachments", "deform and sequence timelines")):
@@ -85,7 +89,7 @@ def apply_animation(project: Project, skel, name: str, chains: dict, notes) -> P
     return project
 
 
-def _root(project, root, kind, keys, fps):
+def _root(project, root, kind, keys, fps, channel):
     space = project.space(CHARACTER)
     if kind == "rotate":
         ch, exact = channel(keys, ("value",), 0.0, fps, setup=(math.radians(root.rotation),),
@@ -147,7 +151,7 @@ def spine_order(names: list[str], offsets: list[dict]) -> list[int]:
     return order
 
 
-def _ik(project, skel, anim, fps, chains, notes):
+def _ik(project, skel, anim, fps, chains, notes, channel):
     spine = {c.name: c for c in skel.ik}
     for name, keys in anim.get("ik", {}).items():
         if name not in chains or not keys:

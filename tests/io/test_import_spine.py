@@ -226,3 +226,32 @@ def test_reading_fills_spine_defaults():
     assert skel.bones[0].scale == (1.0, 1.0) and skel.bones[0].length == 0.0
     project = spine_project(skel, None).project
     assert project.bones == () and project.timeline.end >= 0
+
+
+def _de_casteljau(points, u):
+    while len(points) > 1:
+        points = [(1 - u) * np.asarray(a) + u * np.asarray(b) for a, b in zip(points, points[1:])]
+    return points[0]
+
+
+def test_runtime_curves_play_beziers_as_spines_runtimes_do(tmp_path):
+    doc = copy.deepcopy(LEG)
+    doc["ik"] = []
+    doc["animations"] = {"swing": {"bones": {"thigh": {"rotate": [
+        {"value": 0, "curve": [0.3, 0, 0.35, 90]}, {"time": 0.4, "value": 90}]}}}}
+    src = write_rig(tmp_path / "src", doc)
+    rotations = {}
+    for curves in ("authored", "runtime"):
+        out = tmp_path / curves / "leg.rigproj"
+        out.parent.mkdir()
+        import_spine(src, out, curves=curves)
+        project = load_project(out)
+        bake = evaluate(project)
+        rotations[curves] = np.degrees(bake.local_rotation[:, bake.column("thigh")] - project.bone("thigh").rest_rotation)
+    # Spine's runtimes: straight between the curve's points at parameters 0, 0.1, ..., 1.
+    grid = np.array([_de_casteljau([(0, 0), (0.3, 0), (0.35, 90), (0.4, 90)], u) for u in np.linspace(0, 1, 11)])
+    played = np.interp(np.arange(13) / 30, grid[:, 0], grid[:, 1])
+    assert np.allclose(rotations["runtime"], played, atol=1e-9)
+    authored = [_spine_bezier(0, 0, 0.3, 0, 0.35, 90, 0.4, 90, f / 30) for f in range(13)]
+    assert np.allclose(rotations["authored"], authored, atol=1e-6)
+    assert np.abs(rotations["runtime"] - rotations["authored"]).max() > 0.05  # the two really differ
