@@ -144,17 +144,9 @@ class FileController(Guarded, QObject):
     def import_psd(self, psd=None, out=None) -> bool:
         """A new project from a layered PSD (``rigeditor.io.import_psd``): asks for the
         PSD and where the project goes (its PNGs go beside it), then opens it."""
-        if not self.maybe_save():
+        psd, out = self._import_paths(psd, out, "Import PSD", "Photoshop documents (*.psd);;All files (*)")
+        if not out:
             return False
-        psd = psd or self.dialogs.open_file(self.window, "Import PSD", self._last_dir(),
-                                            "Photoshop documents (*.psd);;All files (*)")
-        if not psd:
-            return False
-        if out is None:
-            start = str(Path(self._last_dir()) / (Path(psd).stem + PROJECT_SUFFIX))
-            out = self.dialogs.save_file(self.window, "Save the imported project as", start, PROJECT_FILTER)
-            if not out:
-                return False
         from rigeditor.io.import_psd import import_psd  # psd-tools loads only now
 
         try:
@@ -169,17 +161,9 @@ class FileController(Guarded, QObject):
         """A new project from a Spine 4.0-4.2 skeleton (``rigeditor.io.import_spine``,
         its atlas beside it): asks for the JSON and where the project goes (the pictures
         go beside it), opens it and lists what could not be imported."""
-        if not self.maybe_save():
+        skeleton, out = self._import_paths(skeleton, out, "Import Spine", "Spine skeletons (*.json);;All files (*)")
+        if not out:
             return False
-        skeleton = skeleton or self.dialogs.open_file(self.window, "Import Spine", self._last_dir(),
-                                                      "Spine skeletons (*.json);;All files (*)")
-        if not skeleton:
-            return False
-        if out is None:
-            start = str(Path(self._last_dir()) / (Path(skeleton).stem + PROJECT_SUFFIX))
-            out = self.dialogs.save_file(self.window, "Save the imported project as", start, PROJECT_FILTER)
-            if not out:
-                return False
         from rigeditor.io.import_spine import import_spine
 
         try:
@@ -193,6 +177,19 @@ class FileController(Guarded, QObject):
             self.dialogs.info(self.window, "Imported with warnings",
                               "Not imported (one line per kind):\n" + "\n".join(result.warnings))
         return True
+
+    def _import_paths(self, source, out, title: str, filters: str):
+        """(source, project path) for an import, asking for what is not given once the
+        current work is saved or dropped; (None, None) when the user backs out."""
+        if not self.maybe_save():
+            return None, None
+        source = source or self.dialogs.open_file(self.window, title, self._last_dir(), filters)
+        if not source:
+            return None, None
+        if out is None:
+            start = str(Path(self._last_dir()) / (Path(source).stem + PROJECT_SUFFIX))
+            out = self.dialogs.save_file(self.window, "Save the imported project as", start, PROJECT_FILTER)
+        return (source, out) if out else (None, None)
 
     def load(self, path) -> bool:
         """Open ``path`` (no question asked); a bad file shows the io layer's message and

@@ -162,15 +162,23 @@ def _skeleton(doc) -> SpineSkeleton:
 
 # ----------------------------------------------------------------- sections
 
+def _named(items, section, kind):
+    """(index, where, name, item, names before it) per item; a repeated name is refused."""
+    seen: set[str] = set()
+    for i, item in enumerate(items):
+        where = f"{section}[{i}]"
+        name = _name(item, where)
+        if name in seen:
+            raise _Bad(f"{where}.name: duplicate {kind} {name!r}")
+        yield i, where, name, item, seen
+        seen.add(name)
+
+
 def _bones(items) -> tuple[SpineBone, ...]:
     if not items:
         raise _Bad("bones: a skeleton needs at least one bone")
-    out, seen = [], set()
-    for i, b in enumerate(items):
-        where = f"bones[{i}]"
-        name = _name(b, where)
-        if name in seen:
-            raise _Bad(f"{where}.name: duplicate bone {name!r}")
+    out = []
+    for i, where, name, b, seen in _named(items, "bones", "bone"):
         parent = b.get("parent")
         if i == 0 and parent is not None:
             raise _Bad(f"{where}.parent: the first bone is the root and has no parent, got {parent!r}")
@@ -184,17 +192,12 @@ def _bones(items) -> tuple[SpineBone, ...]:
             _num(b, "y", 0.0, where), _num(b, "rotation", 0.0, where),
             (_num(b, "scaleX", 1.0, where), _num(b, "scaleY", 1.0, where)),
             (_num(b, "shearX", 0.0, where), _num(b, "shearY", 0.0, where)), inherit))
-        seen.add(name)
     return tuple(out)
 
 
 def _slots(items, bones) -> tuple[SpineSlot, ...]:
-    out, seen = [], set()
-    for i, s in enumerate(items):
-        where = f"slots[{i}]"
-        name = _name(s, where)
-        if name in seen:
-            raise _Bad(f"{where}.name: duplicate slot {name!r}")
+    out = []
+    for _, where, name, s, _ in _named(items, "slots", "slot"):
         if s.get("bone") not in bones:
             raise _Bad(f"{where}.bone: unknown bone {s.get('bone')!r}")
         attachment = s.get("attachment")
@@ -202,7 +205,6 @@ def _slots(items, bones) -> tuple[SpineSlot, ...]:
             raise _Bad(f"{where}.attachment: must be a name, got {_kind(attachment)}")
         out.append(SpineSlot(name, s["bone"], attachment, color(s.get("color", "ffffffff"), f"{where}.color"),
                              s.get("dark") is not None, str(s.get("blend", "normal"))))
-        seen.add(name)
     return tuple(out)
 
 

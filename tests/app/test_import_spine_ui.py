@@ -4,23 +4,9 @@ from __future__ import annotations
 import copy
 import json
 
-from PySide6.QtCore import QSettings
-
-from fakes import FakeDialogs
-from rigeditor.app.document import Document
-from rigeditor.app.main_window import MainWindow
-from rigeditor.model.examples import arm
+from fakes import window_with_dialogs as _window
 
 from tests.io.spine_rigs import LEG, write_rig
-
-
-def _window(qtbot, tmp_path, **answers):
-    doc = Document(arm())
-    dialogs = FakeDialogs(**answers)
-    w = MainWindow(doc, settings=QSettings(str(tmp_path / "s.ini"), QSettings.IniFormat), dialogs=dialogs,
-                   data_dir=tmp_path / "data", restore_layout=False)
-    qtbot.addWidget(w)
-    return w, doc, dialogs
 
 
 def test_file_import_spine_opens_the_skeleton_and_lists_what_it_dropped(qtbot, tmp_path):

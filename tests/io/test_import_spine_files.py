@@ -114,23 +114,22 @@ def test_report_on_an_imported_rig_names_the_frames_a_chain_misses(tmp_path, cap
     assert f"misses       out_of_reach on {first}-{last}" in capsys.readouterr()[0]
 
 
+def _through_spine(project, images, folder):
+    """``project`` exported to Spine JSON (pictures from ``images``) and imported back
+    as ``folder/arm.rigproj``: (project file, project)."""
+    folder.mkdir()
+    skeleton = folder / "arm.json"
+    export_spine_json(project, evaluate(project), skeleton, images=images)
+    out = folder / "arm.rigproj"
+    import_spine(skeleton, out)
+    return out, load_project(out)
+
+
 def test_a_rig_exported_by_rigeditor_survives_import_export_import(tmp_path):
     original_file = write_dressed_example(tmp_path / "example")
     original = load_project(original_file)
-    first_json = tmp_path / "one" / "arm.json"
-    first_json.parent.mkdir()
-    export_spine_json(original, evaluate(original), first_json, images=original_file.parent)
-    a_file = tmp_path / "a" / "arm.rigproj"
-    a_file.parent.mkdir()
-    import_spine(first_json, a_file)
-    a = load_project(a_file)
-    second_json = tmp_path / "two" / "arm.json"
-    second_json.parent.mkdir()
-    export_spine_json(a, evaluate(a), second_json, images=a_file.parent)
-    b_file = tmp_path / "b" / "arm.rigproj"
-    b_file.parent.mkdir()
-    import_spine(second_json, b_file)
-    b = load_project(b_file)
+    a_file, a = _through_spine(original, original_file.parent, tmp_path / "a")
+    b_file, b = _through_spine(a, a_file.parent, tmp_path / "b")
     assert a == b
     assert a_file.read_text() == b_file.read_text()
     for slot in a.art.slots:
