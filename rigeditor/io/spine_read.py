@@ -182,7 +182,7 @@ def _bones(items) -> tuple[SpineBone, ...]:
         parent = b.get("parent")
         if i == 0 and parent is not None:
             raise _Bad(f"{where}.parent: the first bone is the root and has no parent, got {parent!r}")
-        if i > 0 and parent not in seen:
+        if i > 0 and (not isinstance(parent, str) or parent not in seen):
             raise _Bad(f"{where}.parent: must name a bone listed before it, got {parent!r}")
         inherit = b.get("inherit", b.get("transform", "normal"))
         if not isinstance(inherit, str):
@@ -198,7 +198,7 @@ def _bones(items) -> tuple[SpineBone, ...]:
 def _slots(items, bones) -> tuple[SpineSlot, ...]:
     out = []
     for _, where, name, s, _ in _named(items, "slots", "slot"):
-        if s.get("bone") not in bones:
+        if not isinstance(s.get("bone"), str) or s["bone"] not in bones:
             raise _Bad(f"{where}.bone: unknown bone {s.get('bone')!r}")
         attachment = s.get("attachment")
         if attachment is not None and not isinstance(attachment, str):
@@ -224,11 +224,17 @@ def _skins(items, slots) -> dict:
             for key, a in entries.items():
                 at = f"{where}.attachments.{slot}.{key}"
                 kind = a.get("type", "region")
+                if not isinstance(kind, str):
+                    raise _Bad(f"{at}.type: must be an attachment type, got {_kind(kind)}")
+                for f in ("path", "name"):
+                    if f in a and not isinstance(a[f], str):
+                        raise _Bad(f"{at}.{f}: must be a name, got {_kind(a[f])}")
                 if kind == "region":
                     for f, d in (("x", 0.0), ("y", 0.0), ("rotation", 0.0), ("scaleX", 1.0), ("scaleY", 1.0)):
                         _num(a, f, d, at)
                     for f in ("width", "height"):
-                        _num(a, f, 32.0, at, lo=0.0)
+                        if _num(a, f, 32.0, at, lo=0.0) <= 0:
+                            raise _Bad(f"{at}.{f}: must be > 0, got {a[f]!r}")
                     color(a.get("color", "ffffffff"), f"{at}.color")
         out[name] = skin
     return out
@@ -240,9 +246,9 @@ def _iks(items, bones) -> tuple[SpineIk, ...]:
         where = f"ik[{i}]"
         name = _name(c, where)
         chain = c.get("bones")
-        if not isinstance(chain, list) or not chain or not all(b in bones for b in chain):
+        if not isinstance(chain, list) or not chain or not all(isinstance(b, str) and b in bones for b in chain):
             raise _Bad(f"{where}.bones: must list known bones, got {chain!r}")
-        if c.get("target") not in bones:
+        if not isinstance(c.get("target"), str) or c["target"] not in bones:
             raise _Bad(f"{where}.target: unknown bone {c.get('target')!r}")
         out.append(SpineIk(name, tuple(chain), c["target"], int(_num(c, "order", 0.0, where)),
                            _num(c, "mix", 1.0, where), _num(c, "softness", 0.0, where, lo=0.0),
@@ -251,35 +257,66 @@ def _iks(items, bones) -> tuple[SpineIk, ...]:
     return tuple(sorted(out, key=lambda k: k.order))
 
 
+NUM, FLAG, NAME = "number", "true or false", "an attachment name or null"
+_BONE_TIMELINES = {"rotate": {"value": NUM}, "translate": {"x": NUM, "y": NUM}, "scale": {"x": NUM, "y": NUM},
+                   "shear": {"x": NUM, "y": NUM}, "translatex": {"value": NUM}, "translatey": {"value": NUM},
+                   "scalex": {"value": NUM}, "scaley": {"value": NUM}, "shearx": {"value": NUM},
+                   "sheary": {"value": NUM}}
+_IK_FIELDS = {"mix": NUM, "softness": NUM, "bendPositive": FLAG, "compress": FLAG, "stretch": FLAG}
+
+
 def _animation(where, anim, bones, slots, iks) -> None:
+    """Check what the import reads of an animation; other timelines are only listed."""
     if not isinstance(anim, dict):
         raise _Bad(f"{where}: must be an object of timelines, got {_kind(anim)}")
-    for name, timelines in anim.get("bones", {}).items():
-        if name not in bones:
-            raise _Bad(f"{where}.bones.{name}: unknown bone")
+    for name, timelines in _group(anim, "bones", where, bones, "bone"):
         for kind, keys in timelines.items():
-            _keys(f"{where}.bones.{name}.{kind}", keys, 2 if kind in ("translate", "scale", "shear") else 1)
-    for name, timelines in anim.get("slots", {}).items():
-        if name not in slots:
-            raise _Bad(f"{where}.slots.{name}: unknown slot")
+            _keys(f"{where}.bones.{name}.{kind}", keys, _BONE_TIMELINES.get(kind, {}))
+    for name, timelines in _group(anim, "slots", where, slots, "slot"):
         for kind, keys in timelines.items():
-            _keys(f"{where}.slots.{name}.{kind}", keys, 0 if kind == "attachment" else 4)
-    for name, keys in anim.get("ik", {}).items():
-        if name not in iks:
-            raise _Bad(f"{where}.ik.{name}: unknown IK constraint")
-        _keys(f"{where}.ik.{name}", keys, 2)
+            _keys(f"{where}.slots.{name}.{kind}", keys, {"name": NAME} if kind == "attachment" else None)
+    for name, keys in _group(anim, "ik", where, iks, "IK constraint", timelines=False):
+        _keys(f"{where}.ik.{name}", keys, _IK_FIELDS)
     if "drawOrder" in anim:
-        _keys(f"{where}.drawOrder", anim["drawOrder"], 0)
+        _keys(f"{where}.drawOrder", anim["drawOrder"], {"offsets": "offsets"})
         for k, key in enumerate(anim["drawOrder"]):
-            for j, o in enumerate(key.get("offsets") or []):
-                if not isinstance(o, dict) or o.get("slot") not in slots or not isinstance(o.get("offset"), int):
-                    raise _Bad(f"{where}.drawOrder[{k}].offsets[{j}]: must name a known slot and an "
-                               f"integer offset, got {o!r}")
+            _offsets(f"{where}.drawOrder[{k}].offsets", key.get("offsets") or [], slots)
 
 
-def _keys(where, keys, curves) -> None:
-    """Keys: objects with a finite, non-decreasing ``time``; a ``curve`` is "stepped"
-    or 4 numbers per value (``curves`` values; 0 = no curves)."""
+def _group(anim, key, where, known, kind, timelines=True):
+    """(name, timelines) of section ``key`` of an animation, every name known."""
+    group = anim.get(key, {})
+    if not isinstance(group, dict):
+        raise _Bad(f"{where}.{key}: must be an object, got {_kind(group)}")
+    for name, value in group.items():
+        if name not in known:
+            raise _Bad(f"{where}.{key}.{name}: unknown {kind}")
+        if timelines and not isinstance(value, dict):
+            raise _Bad(f"{where}.{key}.{name}: must be an object of timelines, got {_kind(value)}")
+        yield name, value
+
+
+def _offsets(where, offsets, slots) -> None:
+    """Draw-order offsets: known slots in setup order, each moved to a free place."""
+    names = list(slots)
+    if not isinstance(offsets, list):
+        raise _Bad(f"{where}: must be a list, got {_kind(offsets)}")
+    taken, last = set(), -1
+    for j, o in enumerate(offsets):
+        ok = (isinstance(o, dict) and isinstance(o.get("slot"), str) and o["slot"] in slots
+              and isinstance(o.get("offset"), int) and not isinstance(o.get("offset"), bool))
+        place = names.index(o["slot"]) + o["offset"] if ok else -1
+        if not ok or names.index(o["slot"]) <= last or not 0 <= place < len(names) or place in taken:
+            raise _Bad(f"{where}[{j}]: must move a slot (in setup order) to a free place among "
+                       f"{len(names)} slots, got {o!r}")
+        taken.add(place)
+        last = names.index(o["slot"])
+
+
+def _keys(where, keys, fields) -> None:
+    """Keys: objects with a finite, non-decreasing ``time`` and the ``fields`` the
+    import reads ({name: kind}; None: the timeline is only listed, not read). A
+    ``curve`` is "stepped" or 4 numbers per numeric field."""
     if not isinstance(keys, list):
         raise _Bad(f"{where}: must be a list of keys, got {_kind(keys)}")
     last = -math.inf
@@ -290,16 +327,22 @@ def _keys(where, keys, curves) -> None:
         if t < last:
             raise _Bad(f"{where}[{k}].time: keys must not go back in time, got {t:g} after {last:g}")
         last = t
-        for f, v in key.items():
-            if f not in ("time", "curve", "name", "offsets", "bendPositive", "compress", "stretch", "color",
-                         "light", "dark", "inherit") and not _is_number(v) and v is not None:
-                raise _Bad(f"{where}[{k}].{f}: must be a number, got {_kind(v)}")
+        if fields is None:
+            continue
+        for f, kind in fields.items():
+            if f not in key:
+                continue
+            v = key[f]
+            good = {NUM: _is_number(v), FLAG: isinstance(v, bool), NAME: v is None or isinstance(v, str)}.get(kind, True)
+            if not good:
+                raise _Bad(f"{where}[{k}].{f}: must be {'a ' if kind == NUM else ''}{kind}, got {_kind(v)}")
+        curves = sum(kind == NUM for kind in fields.values())
         curve = key.get("curve")
         if curve is None or curve == "stepped" or curves == 0:
             continue
-        if not (isinstance(curve, list) and len(curve) % 4 == 0 and 4 <= len(curve) <= 4 * max(curves, 1)
+        if not (isinstance(curve, list) and len(curve) % 4 == 0 and 4 <= len(curve) <= 4 * curves
                 and all(_is_number(c) for c in curve)):
-            raise _Bad(f"{where}[{k}].curve: must be \"stepped\" or 4 numbers per value, got {curve!r}")
+            raise _Bad(f"{where}[{k}].curve: must be \"stepped\" or 4 numbers per value, got {_kind(curve)}")
 
 
 # ----------------------------------------------------------------- fields

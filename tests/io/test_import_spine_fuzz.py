@@ -1,0 +1,74 @@
+"""Fuzzing the Spine import: random mutations of a valid skeleton either import or
+raise SpineError with one located problem; never any other exception."""
+from __future__ import annotations
+
+import copy
+import json
+
+import numpy as np
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rigeditor.io.import_spine import spine_project
+from rigeditor.io.spine_read import SpineError, parse_spine
+from rigeditor.model.validate import problems
+
+from tests.io.spine_rigs import LEG
+
+DOC = copy.deepcopy(LEG)
+DOC["skins"][0]["attachments"]["shin"]["mesh"] = {"type": "mesh", "vertices": [0, 0]}
+DOC["skins"].append({"name": "red", "attachments": {"thigh": {"thigh": {"width": 5, "height": 5}}}})
+DOC["animations"]["walk"].update({
+    "slots": {"shin": {"attachment": [{"time": 0.1, "name": None}]}},
+    "drawOrder": [{"time": 0.2, "offsets": [{"slot": "thigh", "offset": 1}]}],
+    "ik": {"leg": [{"mix": 0.5, "curve": [0.1, 0.5, 0.2, 1, 0.1, 0, 0.2, 0]}, {"time": 0.3, "bendPositive": True}]},
+})
+DOC["animations"]["walk"]["bones"]["thigh"] = {"rotate": [{"value": 5, "curve": [0.1, 5, 0.2, 9]}, {"time": 0.4}]}
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**6, 10**6)
+    | st.floats(allow_nan=False, allow_infinity=False, width=32) | st.text(max_size=6),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+    max_leaves=5,
+)
+
+
+def _paths(node, path=()):
+    yield path
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from _paths(v, path + (k,))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from _paths(v, path + (i,))
+
+
+PATHS = [p for p in _paths(DOC) if p]
+
+
+class _Pages:
+    """Every region is a small opaque picture (the atlas is tested elsewhere)."""
+
+    def picture(self, region):
+        assert isinstance(region, str)
+        return np.full((6, 4, 4), 255, dtype=np.uint8)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.sampled_from(PATHS), json_values), min_size=1, max_size=3))
+def test_mutated_skeletons_import_or_say_where(mutations):
+    doc = copy.deepcopy(DOC)
+    for path, value in mutations:
+        node = doc
+        try:
+            for k in path[:-1]:
+                node = node[k]
+            node[path[-1]] = value
+        except (KeyError, IndexError, TypeError):
+            continue
+    try:
+        result = spine_project(parse_spine(json.dumps(doc)), _Pages())
+    except SpineError as exc:
+        assert len(exc.problems) == 1 and ": " in exc.problems[0]
+        return
+    assert problems(result.project) == []
