@@ -148,7 +148,7 @@ def _skeleton(doc) -> SpineSkeleton:
     bones = _bones(_list(doc, "bones", required=True))
     names = {b.name for b in bones}
     slots = _slots(_list(doc, "slots"), names)
-    slot_names = {s.name for s in slots}
+    slot_names = {s.name: None for s in slots}  # in setup order (draw-order offsets count on it)
     skins = _skins(_list(doc, "skins"), slot_names)
     ik = _iks(_list(doc, "ik"), names)
     animations = doc.get("animations", {})

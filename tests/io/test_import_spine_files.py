@@ -56,6 +56,11 @@ def test_an_unsupported_version_is_one_line(tmp_path, capsys):
      '{"rotate": [{"time": 1}, {"time": 0.5}]}}}}}', "animations.a.bones.root.rotate[1].time: keys must not go back"),
     ('{"skeleton": {"spine": "4.2"}, "bones": [{"name": "root"}], "ik": [{"name": "k", "bones": ["root"], '
      '"target": "nope"}]}', "ik[0].target: unknown bone 'nope'"),
+    ('{"skeleton": {"spine": "4.2"}, "bones": [{"name": "root"}], "slots": [{"name": "a", "bone": "root"}, '
+     '{"name": "b", "bone": "root"}], "animations": {"x": {"drawOrder": [{"offsets": [{"slot": "b", "offset": 1}]}]}}}',
+     "animations.x.drawOrder[0].offsets[0]: must move a slot (in setup order) to a free place among 2 slots"),
+    ('{"skeleton": {"spine": "4.2"}, "bones": [{"name": "root"}], "animations": {"x": {"bones": {"root": '
+     '{"rotate": [{"value": null}]}}}}}', "animations.x.bones.root.rotate[0].value: must be a number, got null"),
 ])
 def test_bad_skeletons_are_one_line(tmp_path, capsys, text, expected):
     src = tmp_path / "hero.json"
