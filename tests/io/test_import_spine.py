@@ -255,3 +255,39 @@ def test_runtime_curves_play_beziers_as_spines_runtimes_do(tmp_path):
     authored = [_spine_bezier(0, 0, 0.3, 0, 0.35, 90, 0.4, 90, f / 30) for f in range(13)]
     assert np.allclose(rotations["authored"], authored, atol=1e-6)
     assert np.abs(rotations["runtime"] - rotations["authored"]).max() > 0.05  # the two really differ
+
+
+# What spine-core 4.2 computes for the LEG rig's region attachments (RegionAttachment
+# ``offset``: the quad's corners in the bone frame; ``uvs``: their texture coordinates
+# on the 96 x 64 page), printed by the official runtime once and kept here.
+SPINE_CORE_QUADS = {
+    "thigh": ([52, -8, 0, -8, 0, 7, 52, 7],
+              [0.59375, 0.28125, 0.0520833320915699, 0.28125, 0.0520833320915699, 0.046875, 0.59375, 0.046875]),
+    "shin": ([39.88311767578125, -3.696161985397339, 1.906266689300537, -2.3699820041656494, 2.089488983154297,
+              2.8768198490142822, 40.066341400146484, 1.5506398677825928],
+             [0.625, 0.90625, 0.625, 0.3125, 0.84375, 0.3125, 0.84375, 0.90625]),
+}
+
+
+def test_pictures_show_the_page_pixels_spine_core_maps_there(tmp_path):
+    """Any point of a region's quad shows, in our cut-out picture, the page pixel the
+    official runtime samples there (rotated packing, trimmed margins, scale)."""
+    _, project, out = _imported(tmp_path)
+    page = read_rgba(tmp_path / "src" / "leg.png")
+    rng = np.random.default_rng(5)
+    compared = 0
+    for slot_name, (corners, uvs) in SPINE_CORE_QUADS.items():
+        a = project.art.slot(slot_name).attachments[0]
+        picture = read_rgba(out.parent / a.path)
+        to_image = a.local().inverse()
+        corners, uvs = np.reshape(corners, (4, 2)), np.reshape(uvs, (4, 2))
+        for s, t in rng.uniform(0.02, 0.98, (300, 2)):
+            weights = np.array([(1 - s) * (1 - t), s * (1 - t), s * t, (1 - s) * t])
+            x, y = to_image.apply((weights @ corners)[None])[0]
+            col, row = x + a.width / 2, a.height / 2 - y
+            u, v = weights @ uvs * (page.shape[1], page.shape[0])
+            if min(abs(c - round(c)) for c in (col, row, u, v)) < 0.02:
+                continue  # on a pixel border: either side is right
+            assert np.array_equal(picture[int(row), int(col)], page[int(v), int(u)])
+            compared += 1
+    assert compared > 500
