@@ -272,7 +272,7 @@ SPINE_CORE_QUADS = {
 def test_pictures_show_the_page_pixels_spine_core_maps_there(tmp_path):
     """Any point of a region's quad shows, in our cut-out picture, the page pixel the
     official runtime samples there (rotated packing, trimmed margins, scale)."""
-    _, project, out = _imported(tmp_path)
+    result, project, out = _imported(tmp_path)
     page = read_rgba(tmp_path / "src" / "leg.png")
     rng = np.random.default_rng(5)
     compared = 0
@@ -280,7 +280,9 @@ def test_pictures_show_the_page_pixels_spine_core_maps_there(tmp_path):
         a = project.art.slot(slot_name).attachments[0]
         picture = read_rgba(out.parent / a.path)
         to_image = a.local().inverse()
-        corners, uvs = np.reshape(corners, (4, 2)), np.reshape(uvs, (4, 2))
+        # Spine's bone frame to ours (the thigh's frame is turned for its chain).
+        corners = np.reshape(corners, (4, 2)) @ _rot(-math.degrees(result.turns.get(slot_name, 0.0))).T
+        uvs = np.reshape(uvs, (4, 2))
         for s, t in rng.uniform(0.02, 0.98, (300, 2)):
             weights = np.array([(1 - s) * (1 - t), s * (1 - t), s * t, (1 - s) * t])
             x, y = to_image.apply((weights @ corners)[None])[0]
