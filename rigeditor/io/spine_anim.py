@@ -81,11 +81,12 @@ def apply_animation(project: Project, skel, name: str, chains: dict, notes, *, c
     project = _slots(project, anim, fps, notes)
     project = _draw_order(project, skel, anim, fps)
     project = _ik(project, skel, anim, fps, chains, notes, channel)
-    for kind, label in (("transform", "transform constraint timelines"), ("path", "path constraint timelines"),
-                        ("physics", "physics timelines"), ("events", "event keys"),
-                        ("attachments", "deform and sequence timelines")):
-        if anim.get(kind):
-            notes.add(f"{label} (not supported)", name)
+    labels = {"transform": "transform constraint timelines", "path": "path constraint timelines",
+              "physics": "physics timelines", "events": "event keys", "attachments": "deform and sequence timelines",
+              "deform": "deform and sequence timelines"}
+    for kind, value in anim.items():
+        if kind not in ("bones", "slots", "ik", "drawOrder") and value:
+            notes.add(f"{labels.get(kind, kind + ' timelines')} (not supported)", name)
     return project
 
 
