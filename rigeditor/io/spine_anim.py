@@ -16,7 +16,7 @@ from dataclasses import replace
 import numpy as np
 
 from rigeditor.core.geometry import Affine
-from rigeditor.io.spine_curves import channel as _channel, frame_rate, key_times, step_channel
+from rigeditor.io.spine_keys import channel as _channel, frame_rate, key_times, step_channel
 from rigeditor.model.attachments import NONE, DrawOrderKey
 from rigeditor.model.project import CHARACTER, Project, Timeline
 from rigeditor.model.timeline import Channel, Key
