@@ -85,9 +85,12 @@ def spine_document(project: Project, bake: Bake, *, animation: str | None = None
         if len(chain.bones) != 2:
             continue
         bend_positive = bool(cb.bend[0] > 0)
+        # The constraint's setup values are the chain's own (its channels' defaults);
+        # the IK timeline below is what plays.
+        length = sum(project.bone(b).length for b in chain.bones)
         ik.append({"name": name, "order": len(ik), "bones": list(chain.bones),
-                   "target": target_bone[chain.target], "mix": _r(chain.mix.value_at(bake.frames[0])[0]),
-                   "softness": _r(cb.softness[0]), "bendPositive": bend_positive})
+                   "target": target_bone[chain.target], "mix": _r(chain.mix.default[0]),
+                   "softness": _r(chain.softness.default[0] * length), "bendPositive": chain.bend.default[0] > 0})
         # Keyed to 0: the baked rotations play as evaluated, untouched by Spine's IK.
         ik_keys[name] = [{"time": 0, "mix": 0, "softness": _r(cb.softness[0]), "bendPositive": bend_positive}]
 

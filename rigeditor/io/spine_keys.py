@@ -136,11 +136,8 @@ def _merged(keys: list[Key], setup) -> Channel:
     by_frame: dict[int, Key] = {}
     for k in keys:
         by_frame[k.frame] = k
-    keys = tuple(by_frame[f] for f in sorted(by_frame))
-    # The default only shows where nothing is keyed; a key at frame 0 decides it, so
-    # the same animation always gives the same channel.
-    default = keys[0].value if keys and keys[0].frame == 0 else tuple(float(v) for v in setup)
-    return Channel(default=default, keys=keys)
+    # The default is the setup value (what every animation of the rig starts from).
+    return Channel(default=tuple(float(v) for v in setup), keys=tuple(by_frame[f] for f in sorted(by_frame)))
 
 
 def step_channel(keys: list[tuple[float, str]], fps: float, setup: str) -> StepChannel:
