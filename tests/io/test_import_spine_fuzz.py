@@ -13,6 +13,7 @@ from rigeditor.io.import_spine import spine_project
 from rigeditor.io.spine_read import SpineError, parse_spine
 from rigeditor.model.validate import problems
 
+from tests.io.json_mutations import json_values, paths
 from tests.io.spine_rigs import LEG
 
 DOC = copy.deepcopy(LEG)
@@ -25,25 +26,7 @@ DOC["animations"]["walk"].update({
 })
 DOC["animations"]["walk"]["bones"]["thigh"] = {"rotate": [{"value": 5, "curve": [0.1, 5, 0.2, 9]}, {"time": 0.4}]}
 
-json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-10**6, 10**6)
-    | st.floats(allow_nan=False, allow_infinity=False, width=32) | st.text(max_size=6),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
-    max_leaves=5,
-)
-
-
-def _paths(node, path=()):
-    yield path
-    if isinstance(node, dict):
-        for k, v in node.items():
-            yield from _paths(v, path + (k,))
-    elif isinstance(node, list):
-        for i, v in enumerate(node):
-            yield from _paths(v, path + (i,))
-
-
-PATHS = [p for p in _paths(DOC) if p]
+PATHS = [p for p in paths(DOC) if p]
 
 
 class _Pages:
