@@ -8,7 +8,7 @@ set -eu
 
 APP=${1:-dist/rigeditor/rigeditor}
 PY=${PYTHON:-.venv/bin/python}
-EXAMPLES="arm walk door tail"
+EXAMPLES="arm walk door tail dressed_arm dressed_walk"
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT INT TERM
 

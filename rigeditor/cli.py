@@ -12,8 +12,9 @@
                            [--curves authored|runtime] [--force]
     rigeditor --version
 
-PROJECT is a project file, or the name of a built-in example (``arm``) when no such
-file exists.
+PROJECT is a project file, or the name of a built-in example (``arm``, ``dressed_walk``)
+when no such file exists; picture paths are relative to the file's folder (an
+example's: its packaged folder).
 
 Every subcommand evaluates through ``rigeditor.model.evaluate`` and reads the Bake.
 Exit status: 0 done; 1 ``report`` found an unexplained residual or an unkeyed elbow
@@ -44,11 +45,10 @@ from rigeditor.io.export_json import DEFAULT_TOLERANCE_DEG, export_curves_json
 from rigeditor.io.export_spine import export_spine_json
 from rigeditor.io.images import alpha_masks, image_problems
 from rigeditor.io.progress import Progress
-from rigeditor.io.examples import open_project
+from rigeditor.io.examples import ALL_DESCRIPTIONS, resolve_project
 from rigeditor.io.report import build_report, format_report
 from rigeditor.model import evaluate
 from rigeditor.model.cracks import crack_check
-from rigeditor.model.examples import DESCRIPTIONS
 from rigeditor.model.ranges import bake_bytes, bake_rows, evaluation_span
 
 COMMANDS = ("bake", "validate", "report", "render", "examples", "import-psd", "import-images", "import-spine")
@@ -183,7 +183,7 @@ def _bake(args) -> int:
         raise _Usage(out, ["--radians: Spine JSON is always in degrees"])
     progress = Progress()
     try:
-        project = open_project(args.project)
+        project, images = resolve_project(args.project)
         first, last = _frame_range(args.frames, project, args.project)
         _check_memory(project, first, last, args.project, fmt)
         progress(0.02, "evaluating")
@@ -195,7 +195,7 @@ def _bake(args) -> int:
             export_curves_json(project, bake, out, radians=args.radians, tolerance_deg=args.tolerance,
                                progress=stage)
         elif fmt == "spine":
-            export_spine_json(project, bake, out, progress=stage, images=Path(args.project).parent)
+            export_spine_json(project, bake, out, progress=stage, images=images)
         else:
             _qt_offscreen()
             from rigeditor.app.plot_export import plot_png
@@ -207,33 +207,33 @@ def _bake(args) -> int:
 
 
 def _validate(args) -> int:
-    project = open_project(args.project)
+    project, images = resolve_project(args.project)
     tl = project.timeline
     counts = ", ".join(_count(n, word) for n, word in (
         (len(project.bones), "bone"), (len(project.chains), "chain"), (len(project.targets), "target"),
         (_key_count(project), "key")))
     counts += f", {_count(len(project.art.slots), 'slot')}" if project.art.slots else ""
     print(f"{args.project}: valid: {counts}, frames {tl.start}-{tl.end} at {tl.fps:g} fps")
-    found = image_problems(project, Path(args.project).parent)
+    found = image_problems(project, images)
     for problem in found:
         print(f"rigeditor: {args.project}: {problem}", file=sys.stderr)
     return 1 if found else 0
 
 
 def _report(args) -> int:
-    project = open_project(args.project)
+    project, images = resolve_project(args.project)
     first, last = _frame_range(args.frames, project, args.project)
     _check_memory(project, first, last, args.project, "evaluate")
     bake = _evaluate_rows(project, first, last)
-    cracks = crack_check(project, bake, alpha_masks(project, Path(args.project).parent)) if bake.art else ()
+    cracks = crack_check(project, bake, alpha_masks(project, images)) if bake.art else ()
     report = build_report(bake, name=str(args.project), cracks=cracks)
     print(json.dumps(report, indent=2) if args.json else format_report(report))
     return 0 if report["ok"] else 1
 
 
 def _examples(args) -> int:
-    width = max(map(len, DESCRIPTIONS))
-    for name, text in DESCRIPTIONS.items():
+    width = max(map(len, ALL_DESCRIPTIONS))
+    for name, text in ALL_DESCRIPTIONS.items():
         print(f"{name:<{width}}  {text}")
     return 0
 
@@ -243,7 +243,7 @@ def _render(args) -> int:
     if out.suffix.lower() != ".png":
         raise _Usage(out, [f"-o: render writes PNG images; use a .png name, got {out.name!r}"])
     size = _size(args.size, args.project)
-    project = open_project(args.project)
+    project, images = resolve_project(args.project)
     tl = project.timeline
     if not tl.start <= args.frame <= tl.end:
         raise _Usage(args.project, [f"--frame: {args.frame} is outside the timeline ({tl.start}-{tl.end})"])
@@ -255,7 +255,7 @@ def _render(args) -> int:
     from rigeditor.app.render import render_png
 
     export_write(out, render_png(bake, bake.index(args.frame), size=size,
-                                 project=project, images=Path(args.project).parent))
+                                 project=project, images=images))
     return 0
 
 

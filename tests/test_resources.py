@@ -23,6 +23,7 @@ from rigeditor.io import load_example
 from rigeditor.model.examples import EXAMPLES
 
 DRESSED = ("dressed_arm", "dressed_walk")  # examples with pictures, each in its own folder
+SEAMS = ("rigid_arm", "skinned_arm")  # the elbow drawn as two rigid layers and as one skinned mesh
 
 REPO = Path(__file__).resolve().parents[1]
 RESOURCES = REPO / "resources"
@@ -33,10 +34,12 @@ SHIPPED = sorted(p.relative_to(RESOURCES).as_posix() for p in RESOURCES.rglob("*
 def test_the_resources_folder_holds_every_example_and_both_icons():
     assert not (REPO / "rigeditor" / "resources").exists(), "resources belong in the top-level folder"
     rigs = {f"examples/{n}.rigproj" for n in EXAMPLES}
-    dressed = {f"examples/{n}/{n}.rigproj" for n in DRESSED}
-    pictures = {p for p in SHIPPED if p.startswith(tuple(f"examples/{n}/" for n in DRESSED)) and p.endswith(".png")}
+    dressed = {f"examples/{n}/{n}.rigproj" for n in DRESSED + SEAMS}
+    pictures = {p for p in SHIPPED if p.startswith(tuple(f"examples/{n}/" for n in DRESSED + SEAMS))
+                and p.endswith(".png")}
     assert {p for p in SHIPPED if p.startswith("examples/")} == rigs | dressed | pictures
     assert all(len([p for p in pictures if p.startswith(f"examples/{n}/")]) >= 4 for n in DRESSED)
+    assert all(len([p for p in pictures if p.startswith(f"examples/{n}/")]) >= 1 for n in SEAMS)
     assert {"icons/rigeditor.png", "icons/rigeditor.svg"} <= set(SHIPPED)
 
 
@@ -108,3 +111,26 @@ def test_the_installed_wheel_opens_every_example(wheel):
                          capture_output=True, text=True, timeout=120).stdout.splitlines()
     assert out[0].startswith(str(wheel)), out[0]
     assert out[1:] == [f"{name} {len(load_example(name).bones)}" for name in EXAMPLES]
+
+
+def test_the_installed_wheel_opens_a_dressed_example_with_its_pictures(wheel, tmp_path):
+    # Imported from the zip: the pictures are found (extracted), as the editor and the
+    # commands find them, and read as the repository's files.
+    code = ("import sys\n"
+            "from rigeditor.io.examples import resolve_project\n"
+            "from rigeditor.io.images import image_problems, image_file\n"
+            "for name in sys.argv[1:]:\n"
+            "    project, folder = resolve_project(name)\n"
+            "    print(name, len(project.art.slots), image_problems(project, folder))\n"
+            "    for s in project.art.slots:\n"
+            "        for a in s.attachments: print(a.path, image_file(folder, a.path).read_bytes().hex())\n")
+    env = dict(os.environ, PYTHONPATH=str(wheel))
+    out = subprocess.run([sys.executable, "-c", code, *DRESSED], env=env, cwd=tmp_path, check=True,
+                         capture_output=True, text=True, timeout=120).stdout.splitlines()
+    for name in DRESSED:
+        project = load_example(name)
+        (line,) = [row for row in out if row.startswith(f"{name} ")]
+        assert line == f"{name} {len(project.art.slots)} []"
+        for s in project.art.slots:
+            for a in s.attachments:
+                assert f"{a.path} {(RESOURCES / 'examples' / name / a.path).read_bytes().hex()}" in out

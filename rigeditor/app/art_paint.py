@@ -6,6 +6,12 @@ map, with smooth (bilinear) sampling: full quality at any zoom. A picture whose 
 is missing or unreadable draws a dashed placeholder over its rectangle reading
 "missing: hand.png". Images are read once per (file, modification time) and tinted
 copies once per tint.
+
+A mesh attachment is drawn triangle by triangle: each triangle is filled with the
+picture as a texture brush whose transform maps the triangle's UVs (image pixels) onto
+its deformed corners (device pixels), one affine per triangle solved for all at once.
+A brush fill needs no clip path; a hairline pen of the same brush covers the seams
+between neighbours, which the rasteriser would otherwise leave one pixel apart.
 """
 from __future__ import annotations
 
@@ -13,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen, QPolygonF, QTransform
+from PySide6.QtGui import QBrush, QColor, QFont, QImage, QPainter, QPen, QPolygonF, QTransform
 
 PLACEHOLDER = QColor("#ff7a7a")
 DIM_OPACITY = 0.35
@@ -87,12 +93,50 @@ def draw_art(painter: QPainter, project, row, to_device, base: Path | None,
                 _placeholder(painter, row.corners[s], to_device, a.path)
                 continue
             painter.setOpacity(opacity)
+            mesh = getattr(row, "meshes", {}).get(s)
+            if mesh is not None:
+                draw_mesh(painter, image, a.uvs, a.triangles, to_device(mesh))
+                continue
             painter.setTransform(_image_to_device(world, to_device, a, image))
             painter.drawImage(QPointF(0.0, 0.0), image)
             painter.resetTransform()
         painter.setOpacity(1.0)
     finally:
         painter.restore()
+
+
+def triangle_affines(src, dst):
+    """(T, 3, 2) M per triangle with [x, y, 1] @ M = the destination of source point
+    (x, y): src, dst (T, 3, 2) corners. Degenerate sources give NaN rows."""
+    a = np.concatenate([src, np.ones(src.shape[:2] + (1,))], axis=2)
+    det = np.linalg.det(a)
+    ok = np.abs(det) > 1e-9
+    out = np.full(src.shape[:1] + (3, 2), np.nan)
+    if ok.any():
+        out[ok] = np.linalg.solve(a[ok], dst[ok])
+    return out
+
+
+def draw_mesh(painter: QPainter, image: QImage, uvs, triangles, device) -> None:
+    """Fill each triangle (T, 3) with ``image``, UVs (V, 2) in [0, 1] (v down) to the
+    device points (V, 2)."""
+    t = np.asarray(triangles)
+    if not len(t) or not np.all(np.isfinite(device)):
+        return
+    src = (np.asarray(uvs) * [image.width(), image.height()])[t]
+    dst = np.asarray(device, float)[t]
+    m = triangle_affines(src, dst)
+    brush = QBrush(image)
+    pen = QPen(brush, 1.0)
+    for k in np.flatnonzero(np.isfinite(m[:, 0, 0])):
+        (m11, m12), (m21, m22), (dx, dy) = m[k].tolist()
+        brush.setTransform(QTransform(m11, m12, m21, m22, dx, dy))
+        pen.setBrush(brush)
+        painter.setBrush(brush)
+        painter.setPen(pen)
+        (x0, y0), (x1, y1), (x2, y2) = dst[k].tolist()
+        painter.drawPolygon(QPolygonF([QPointF(x0, y0), QPointF(x1, y1), QPointF(x2, y2)]))
+    painter.setPen(Qt.PenStyle.NoPen)
 
 
 def _image_to_device(world, to_device, a, image: QImage) -> QTransform:

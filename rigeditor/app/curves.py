@@ -3,8 +3,10 @@ unwrapped), its residual coloured by cause, and its sensitivity (jitter) on a lo
 scale against the safe and danger levels; a playhead on each, synced to the frame.
 
 Which chain: the one of the first selected chain, bone or target; else the first
-chain. Curve data is set only when the bake or the selection changes (and only
-when the shown chain's bake is a new one); a frame change only moves the lines.
+chain. Curve data is set only when the whole-range bake or the selection changes
+(and only when the shown chain's bake is a new one), not during a drag (they follow
+when it ends); a frame change only moves the lines. While the curves are behind the
+edits the title says "updating".
 """
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from PySide6.QtWidgets import QGraphicsItem, QLabel, QVBoxLayout, QWidget
 from rigeditor.app.guard import Guarded
 from rigeditor.app import style
 from rigeditor.app.plot_export import cause_runs
+from rigeditor.app.seam_curve import SeamCurve
 from rigeditor.app.tools import KEYS
 from rigeditor.core.geometry import unwrap
 from rigeditor.model.bake import CAUSES
@@ -45,8 +48,8 @@ def shown_chain(project, selection) -> str | None:
 
 
 THROTTLE_S = 0.1
+"""Seconds between curve updates while the range keeps changing (10 per second)."""
 NO_CHAIN = f"No IK chain yet: select two joined bones and press {KEYS['add_chain']}"
-"""Seconds between curve updates while the bake keeps changing (10 per second)."""
 
 
 class CurvesWidget(Guarded, QWidget):
@@ -134,20 +137,30 @@ class CurvesWidget(Guarded, QWidget):
             plot.addItem(line, ignoreBounds=True)
             self.playheads.append(line)
         self.view.scene().sigMouseClicked.connect(self._clicked)
+        self.seam = SeamCurve(self, row=len(self.plots))  # shown while the project has meshes
 
-        # A drag changes the bake on every mouse move; the scene follows each move,
-        # the curves at most every THROTTLE_S (the last change always lands).
+        # Edits in quick succession (outside a drag, which the curves sit out) re-plot
+        # at most every THROTTLE_S; the last change always lands.
         self._last_update = 0.0
         self._pending = QTimer(self)
         self._pending.setSingleShot(True)
         self._pending.timeout.connect(self._update)
-        doc.bakeChanged.connect(self._bake_changed)
+        self._title_html = ""
+        self._stale = False  # the range changed during a drag and is not plotted yet
+        doc.rangeChanged.connect(self._bake_changed)
+        doc.rangePending.connect(self._show_title)
+        doc.gestureActive.connect(self._gesture_active)
         doc.selectionChanged.connect(self._update)
         doc.frameChanged.connect(self._frame_changed)
         self._update()
 
     # ------------------------------------------------------------------ updates
     def _bake_changed(self):
+        if self.doc.gesture_active:  # no re-plot during a drag: the scene gets the time
+            if not self._stale:
+                self._stale = True
+                self._show_title()
+            return
         if self._pending.isActive():
             return
         wait = self._last_update + THROTTLE_S - time.monotonic()
@@ -156,10 +169,16 @@ class CurvesWidget(Guarded, QWidget):
         else:
             self._pending.start(int(wait * 1000) + 1)
 
+    def _gesture_active(self, active: bool):
+        if not active and self._stale:
+            self._update()
+
     def _update(self):
         self._pending.stop()
+        self._stale = False
         self._last_update = time.monotonic()
-        bake, project = self.doc.bake, self.doc.project
+        bake, project = self.doc.range_bake, self.doc.project
+        self.seam.update(bake)
         name = shown_chain(project, self.doc.selection)
         cb = bake.chains.get(name) if name else None
         if self._shown is not None and self._shown[0] == name and self._shown[1] is cb:
@@ -171,7 +190,8 @@ class CurvesWidget(Guarded, QWidget):
         self._shown, self._span = (name, cb), span
         self.chain = name
         bones = project.chain(name).bones if cb is not None else ()
-        self._title.setText(f"<b>{escape(name)}</b> &nbsp; {escape(', '.join(bones))}" if name else NO_CHAIN)
+        self._title_html = f"<b>{escape(name)}</b> &nbsp; {escape(', '.join(bones))}" if name else NO_CHAIN
+        self._show_title()
 
         spans = []
         for bone in [b for b in self.angle_curves if b not in bones]:
@@ -184,7 +204,7 @@ class CurvesWidget(Guarded, QWidget):
                 color = style.BONE_CURVE_CYCLE[i % len(style.BONE_CURVE_CYCLE)]
                 item = self._curve(self.angle_plot, pg.mkPen(color, width=CURVE_WIDTH_PX), name=bone)
                 self.angle_curves[bone] = item
-            angles = np.degrees(unwrap(bake.local_rotation[:, bake.column(bone)]))  # as exported
+            angles = np.degrees(unwrap(bake.bone(bone).local_rotation))  # as exported
             item.setData(frames, angles)
             spans.append((angles.min(), angles.max()))
 
@@ -228,6 +248,14 @@ class CurvesWidget(Guarded, QWidget):
                    max(np.log10(jitter.max()), np.log10(style.SENSITIVITY_DANGER_DEG) + 0.3), force=first_time)
         self._frame_changed(self.doc.frame)
 
+    def _show_title(self, *_):
+        """The chain's title; while the whole range is being evaluated, a quiet
+        "updating" after it (the curves are from before the latest edit)."""
+        text = self._title_html
+        if (self.doc.range_pending or self._stale) and self.chain is not None:
+            text += f' &nbsp; <span style="color:#8b95a5">updating…</span>'
+        self._title.setText(text)
+
     @staticmethod
     def _curve(plot, pen, **kwargs) -> pg.PlotDataItem:
         """A curve that draws about one peak-downsampled sample per pixel and keeps
@@ -238,6 +266,7 @@ class CurvesWidget(Guarded, QWidget):
 
     def _frame_changed(self, frame):
         self._syncing = True
+        self.seam.frame(frame)
         try:
             for line in self.playheads:
                 if line.value() != frame:

@@ -49,6 +49,17 @@ class Dialogs:
         path, _ = QFileDialog.getOpenFileName(parent, title, directory, filters)
         return path or None
 
+    def color(self, parent, title: str, rgb: tuple) -> tuple[float, float, float] | None:
+        """A colour picked starting from ``rgb`` (each [0, 1]); None when cancelled."""
+        from PySide6.QtGui import QColor
+        from PySide6.QtWidgets import QColorDialog
+
+        c = QColorDialog.getColor(QColor.fromRgbF(*rgb), parent, title)
+        return (c.redF(), c.greenF(), c.blueF()) if c.isValid() else None
+
+    def open_folder(self, parent, title: str, directory: str) -> str | None:
+        return QFileDialog.getExistingDirectory(parent, title, directory) or None
+
     def save_file(self, parent, title: str, directory: str, filters: str) -> str | None:
         path, _ = QFileDialog.getSaveFileName(parent, title, directory, filters)
         return path or None

@@ -8,18 +8,36 @@ re-evaluates (incrementally when the command says what it touched) and emits
 Evaluation comes first, the swap after: a project that cannot be evaluated is
 refused (``refused`` carries the message) and the project, the undo stack and the
 views stay as they were. The same holds for opening another project.
+
+The frame under the hand first: during a gesture (commands with a merge key) an
+edit is evaluated synchronously at the current frame only, and the whole range is
+evaluated behind it on a :class:`RangeWorker`; ``bake`` is then that one-frame Bake
+(exact) until the range lands. Views that show the whole range read ``range_bake``
+and follow ``rangeChanged``; ``rangePending`` says the range is behind.
 """
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from rigeditor.app.guard import Guarded
+from rigeditor.app.range_worker import RangeWorker
+from rigeditor.core.twobone import EPS
 from rigeditor.model import Bake, Project, evaluate
+from rigeditor.model.evaluate import frame_local
 
 MODES = ("setup", "animate")
+POLL_MS = 4  # how often the Qt thread looks for the whole range while it is pending
+REST_MS = 30
+"""The whole range is sent to the worker once the pointer rests this long (or the drag
+ends): while it keeps moving every range would be superseded before it lands, and
+the worker would only take the second core from the UI."""
+FRAME_FIRST_MIN_FRAMES = 200
+"""Shorter ranges are evaluated whole on every edit: that costs about what the current
+frame alone does, and spares the worker's round trip."""
 
 
 class ProjectCommand(Guarded, QUndoCommand):
@@ -66,10 +84,17 @@ class ProjectCommand(Guarded, QUndoCommand):
 class Document(Guarded, QObject):
     """Signals: projectChanged(), bakeChanged(), frameChanged(int),
     selectionChanged(), modeChanged(str), pathChanged(), modifiedChanged(bool),
-    refused(title, message): an edit or an opened project could not be evaluated."""
+    refused(title, message): an edit or an opened project could not be evaluated.
+    rangeChanged() (``range_bake`` is new), rangePending(bool) (the whole range is
+    being evaluated behind the current frame, or has landed). When a pending range
+    lands only rangeChanged is emitted: the current frame it shows was exact.
+    gestureActive(bool): a drag began or ended (views of the range wait for its end)."""
 
     projectChanged = Signal()
     bakeChanged = Signal()
+    rangeChanged = Signal()
+    rangePending = Signal(bool)
+    gestureActive = Signal(bool)
     frameChanged = Signal(int)
     selectionChanged = Signal()
     modeChanged = Signal(str)
@@ -77,17 +102,38 @@ class Document(Guarded, QObject):
     modifiedChanged = Signal(bool)
     refused = Signal(str, str)
 
-    def __init__(self, project: Project, path: Path | None = None, parent=None):
+    def __init__(self, project: Project, path: Path | None = None, parent=None, *, images: Path | None = None):
         super().__init__(parent)
         self.undo_stack = QUndoStack(self)
         self.undo_stack.cleanChanged.connect(self._on_clean_changed)
         self._project = project
         self._bake = evaluate(project)
         self._path = Path(path) if path else None
+        self._images = Path(images) if images else None
         self._frame = project.timeline.start
         self._selection: tuple[tuple[str, str], ...] = ()
         self._mode = "animate"
         self._gesture = 0
+        self._gesture_active = False
+        # The whole range: the last full-range bake, what changed since (while the
+        # worker catches up), and a generation number that retires stale results.
+        self._range_bake = self._bake
+        self._range_changed: set[str] = set()
+        self._range_generation = 0
+        self._pending = False
+        self._frame_bake: Bake | None = None  # the current frame alone, once a gesture made one
+        self._frame_candidate: Bake | None = None  # a one-frame bake _evaluate made, not swapped in yet
+        # Gestures evaluate the current frame first (False: the whole range on the UI
+        # thread for every edit; benchmarks measure both side by side).
+        self.frame_first = True
+        self._worker = RangeWorker()
+        self._poll = QTimer(self)  # collects the worker's result while a range is pending
+        self._poll.setInterval(POLL_MS)
+        self._poll.timeout.connect(self._collect)
+        self._rest = QTimer(self)  # sends the range to the worker when the pointer rests
+        self._rest.setSingleShot(True)
+        self._rest.setInterval(REST_MS)
+        self._rest.timeout.connect(self._submit_range)
 
     # ------------------------------------------------------------------ state
     @property
@@ -96,11 +142,39 @@ class Document(Guarded, QObject):
 
     @property
     def bake(self) -> Bake:
+        """Exact for the current frame: the whole range, or only the current frame
+        while ``range_pending`` (a gesture's range is evaluated behind it)."""
+        return self._bake
+
+    @property
+    def range_bake(self) -> Bake:
+        """The whole frame range; while ``range_pending`` it is from before the
+        latest edits (views say so) and ``settled_bake()`` brings it up to date."""
+        return self._range_bake
+
+    @property
+    def range_pending(self) -> bool:
+        return self._pending
+
+    def settled_bake(self) -> Bake:
+        """The whole range, exact for the current project (save, export): finishes
+        a pending range evaluation here and now."""
+        if self._pending:
+            self._worker.cancel()
+            self._land(evaluate(self._project, previous=self._range_bake, changed=self._range_changed))
         return self._bake
 
     @property
     def path(self) -> Path | None:
         return self._path
+
+    @property
+    def images(self) -> Path | None:
+        """The folder the project's picture paths are relative to: the project file's
+        folder, or for an unsaved example its packaged folder (None: unsaved, no pictures)."""
+        if self._images is not None:
+            return self._images
+        return self._path.parent if self._path else None
 
     @property
     def frame(self) -> int:
@@ -131,7 +205,7 @@ class Document(Guarded, QObject):
         if after == self._project:
             return True
         try:
-            bake = self._evaluate(after, touched)
+            bake = self._evaluate(after, touched, merge_key is not None)
         except Exception as exc:  # noqa: BLE001 - any failure refuses the edit
             self.refused.emit(label, f"{label}: refused, the project cannot be evaluated ({exc}). "
                                      "Nothing was changed.")
@@ -140,8 +214,14 @@ class Document(Guarded, QObject):
         self.undo_stack.push(ProjectCommand(self, label, self._project, after, touched, merge_key, bake))
         return True
 
+    @property
+    def gesture_active(self) -> bool:
+        """A drag is under way (between begin_gesture and end/cancel_gesture)."""
+        return self._gesture_active
+
     def begin_gesture(self) -> int:
         """A fresh id for one drag: commands keyed with it merge into one undo step."""
+        self._set_gesture_active(True)
         self._gesture += 1
         return self._gesture
 
@@ -155,13 +235,24 @@ class Document(Guarded, QObject):
             command.setObsolete(True)
             self.undo_stack.undo()  # ...and the stack drops an obsolete command unreplayed
         self._gesture += 1
+        self._set_gesture_active(False)
 
     def end_gesture(self) -> None:
         # Close the merge window: the next push with any key starts a new step.
         self._gesture += 1
+        self._set_gesture_active(False)
+        if self._rest.isActive():  # the drag ended: the range need not wait for a rest
+            self._rest.stop()
+            self._submit_range()
 
-    def replace_document(self, project: Project, path: Path | None) -> None:
+    def _set_gesture_active(self, active: bool) -> None:
+        if active != self._gesture_active:
+            self._gesture_active = active
+            self.gestureActive.emit(active)
+
+    def replace_document(self, project: Project, path: Path | None, images: Path | None = None) -> None:
         """Open another project (New, Open, Recover): clears the undo history.
+        ``images``: where its pictures are when not beside ``path`` (an example).
 
         All or nothing: the project is evaluated before anything changes, so when
         that raises, the document (project, path, undo history, views) is as it was.
@@ -169,8 +260,18 @@ class Document(Guarded, QObject):
         bake = evaluate(project)
         self.undo_stack.clear()
         self._project = project
-        self._bake = bake
+        self._worker.cancel()
+        self._range_generation += 1
+        self._frame_bake = None
+        self._bake = self._range_bake = bake
+        self._range_changed = set()
+        if self._pending:
+            self._pending = False
+            self._poll.stop()
+            self._rest.stop()
+            self.rangePending.emit(False)
         self._path = Path(path) if path else None
+        self._images = Path(images) if images else None
         self._selection = tuple(s for s in self._selection if _exists(project, s))
         self._frame = min(max(self._frame, project.timeline.start), project.timeline.end)
         self.undo_stack.setClean()
@@ -180,6 +281,7 @@ class Document(Guarded, QObject):
         self.pathChanged.emit()
         self.frameChanged.emit(self._frame)
         self.modifiedChanged.emit(False)
+        self.rangeChanged.emit()
 
     def mark_unsaved(self) -> None:
         """Flag the document as holding unsaved work without an undo step (recovered
@@ -188,7 +290,9 @@ class Document(Guarded, QObject):
         self.modifiedChanged.emit(True)
 
     def mark_saved(self, path: Path) -> None:
+        """Saved as ``path``: its pictures are beside it from now on."""
         self._path = Path(path)
+        self._images = None
         self.undo_stack.setClean()
         self.pathChanged.emit()
 
@@ -197,6 +301,9 @@ class Document(Guarded, QObject):
         tl = self._project.timeline
         frame = int(min(max(int(round(frame)), tl.start), tl.end))
         if frame != self._frame:
+            if self._pending:  # the one-frame bake is of the frame we leave
+                self.settled_bake()
+            self._frame_bake = None
             self._frame = frame
             self.frameChanged.emit(frame)
 
@@ -221,15 +328,59 @@ class Document(Guarded, QObject):
     def _on_clean_changed(self, clean: bool) -> None:
         self.modifiedChanged.emit(not clean)
 
-    def _evaluate(self, project: Project, touched) -> Bake:
-        return evaluate(project, previous=None if touched is None else self._bake, changed=touched)
-
     def _set_project(self, project: Project, touched) -> None:
         self._swap(project, self._evaluate(project, touched), touched)
 
+    def _evaluate(self, project: Project, touched, interactive: bool = False) -> Bake:
+        """``project``'s Bake, changing nothing yet: during a gesture the current frame
+        only when that is exact (see ``_frame_only``), else the whole range,
+        incrementally from the last whole range and everything changed since."""
+        if interactive and self.frame_first and touched is not None:
+            bake = self._frame_only(project, touched)
+            if bake is not None:
+                return bake
+        changed = None if touched is None else self._range_changed | set(touched)
+        return evaluate(project, previous=None if touched is None else self._range_bake, changed=changed)
+
+    def _frame_only(self, project: Project, touched) -> Bake | None:
+        """``project`` at the current frame alone, or None when the edit needs the
+        whole range to be exact at one frame (smoothing, iterative solvers: see
+        ``frame_local``) or the range is short."""
+        if len(self._range_bake) < FRAME_FIRST_MIN_FRAMES or not frame_local(project, touched):
+            return None
+        previous = self._frame_bake
+        if previous is None:
+            row = self._range_bake.index(self._frame)
+            previous = self._range_bake.rows(row, row + 1)
+        bake = evaluate(project, previous.frames, previous=previous, changed=touched)
+        for name, cb in bake.chains.items():
+            # A target on the shoulder (within the solver's guard) takes the direction
+            # of earlier frames.
+            if cb is not previous.chains[name] and not cb.distance[0] > EPS * cb.reach[1]:
+                return None
+        self._frame_candidate = bake
+        return bake
+
     def _swap(self, project: Project, bake: Bake, touched) -> None:
+        """Make ``project`` and its ``bake`` (from ``_evaluate``) current: a one-frame
+        bake sends the whole range to the worker, a whole range lands at once."""
         structural = touched is None
-        self._bake = bake
+        self._range_generation += 1
+        frame_only = bake is self._frame_candidate
+        self._frame_candidate = None
+        if frame_only:
+            self._bake = self._frame_bake = bake
+            self._range_changed |= set(touched)
+            self._worker.cancel()  # a range still running is for an older project
+            self._rest.start()
+            if not self._pending:
+                self._pending = True
+                self.rangePending.emit(True)
+        else:
+            self._rest.stop()
+            self._worker.cancel()
+            self._frame_bake = None
+            self._land(bake, notify=False)
         self._project = project
         if structural:
             kept = tuple(s for s in self._selection if _exists(project, s))
@@ -241,6 +392,46 @@ class Document(Guarded, QObject):
                 self.set_frame(self._frame)
         self.projectChanged.emit()
         self.bakeChanged.emit()
+        if not frame_only:
+            self.rangeChanged.emit()
+
+    def _submit_range(self) -> None:
+        if self._pending:
+            self._worker.submit(self._range_generation, self._project, self._range_bake, set(self._range_changed))
+            self._poll.start()
+
+    def _land(self, bake: Bake, notify: bool = True) -> None:
+        """Make ``bake`` (the whole range, exact for the current project) current.
+
+        The current frame was exact already: views of the current frame are not told
+        again (no bakeChanged), views of the range get rangeChanged."""
+        self._bake = self._range_bake = bake
+        self._range_changed = set()
+        was_pending, self._pending = self._pending, False
+        self._poll.stop()
+        self._rest.stop()
+        if notify:
+            self.rangeChanged.emit()
+        if was_pending:
+            self.rangePending.emit(False)
+
+    def _collect(self) -> None:
+        result = self._worker.take()
+        if result is None or not self._pending:
+            return
+        generation, bake, error = result
+        if generation != self._range_generation:
+            return
+        if error is None:
+            self._land(bake)
+            return
+        try:  # the same evaluation again, here; nothing may escape into Qt's timer
+            self.settled_bake()
+        except Exception:  # noqa: BLE001
+            logging.getLogger(__name__).exception("evaluating the whole range failed: %s", error)
+            self._pending = False
+            self._poll.stop()
+            self.rangePending.emit(False)
 
 
 def _exists(project: Project, item) -> bool:

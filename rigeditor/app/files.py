@@ -27,7 +27,7 @@ from rigeditor.app import sessions
 from rigeditor.app.dialogs import Dialogs
 from rigeditor.io import EXTENSION as PROJECT_SUFFIX
 from rigeditor.io import ProjectFileError, load_project, save_project
-from rigeditor.model.examples import EXAMPLES
+from rigeditor.io.images import copy_pictures
 from rigeditor.model.project import Project
 
 PROJECT_FILTER = f"RigEditor projects (*{PROJECT_SUFFIX});;All files (*)"
@@ -125,10 +125,19 @@ class FileController(Guarded, QObject):
         return True
 
     def new_from_example(self, name: str) -> bool:
-        """A copy of example ``name`` (see model.examples.EXAMPLES) as a new, unsaved project."""
+        """A copy of example ``name`` (see ``rigeditor.io.examples.EXAMPLE_NAMES``) as a
+        new, unsaved project, its pictures read from the packaged example until it is saved."""
         if not self.maybe_save():
             return False
-        self.doc.replace_document(EXAMPLES[name](), None)
+        from rigeditor.io.examples import example_folder, load_example
+
+        try:
+            project, images = load_example(name), example_folder(name)
+        except file_errors() as exc:
+            self.dialogs.error(self.window, "Cannot open example", describe(exc, name))
+            return False
+        if not self._replace(project, None, "Cannot open example", images):
+            return False
         self.doc.set_mode("animate")
         return True
 
@@ -144,52 +153,65 @@ class FileController(Guarded, QObject):
     def import_psd(self, psd=None, out=None) -> bool:
         """A new project from a layered PSD (``rigeditor.io.import_psd``): asks for the
         PSD and where the project goes (its PNGs go beside it), then opens it."""
-        psd, out = self._import_paths(psd, out, "Import PSD", "Photoshop documents (*.psd);;All files (*)")
-        if not out:
-            return False
-        from rigeditor.io.import_psd import import_psd  # psd-tools loads only now
+        return self._import("PSD", psd, out)
 
-        try:
-            # The save dialog has asked before replacing a file.
-            import_psd(psd, out, force=True)
-        except file_errors() as exc:
-            self.dialogs.error(self.window, "Cannot import PSD", describe(exc, psd))
-            return False
-        return self.load(out)
+    def import_images(self, folder=None, out=None) -> bool:
+        """A new project from a folder of PNGs (``rigeditor.io.import_images``; positions
+        from its ``layout.json`` when there is one): asks for the folder and where the
+        project goes (the pictures are referred to where they are), then opens it."""
+        return self._import("images", folder, out)
 
     def import_spine(self, skeleton=None, out=None) -> bool:
         """A new project from a Spine 4.0-4.2 skeleton (``rigeditor.io.import_spine``,
         its atlas beside it): asks for the JSON and where the project goes (the pictures
         go beside it), opens it and lists what could not be imported."""
-        skeleton, out = self._import_paths(skeleton, out, "Import Spine", "Spine skeletons (*.json);;All files (*)")
-        if not out:
-            return False
-        from rigeditor.io.import_spine import import_spine
+        def dropped(result):
+            if result.warnings:
+                self.dialogs.info(self.window, "Imported with warnings",
+                                  "Not imported (one line per kind):\n" + "\n".join(result.warnings))
 
-        try:
-            result = import_spine(skeleton, out, force=True)  # the save dialog asked before replacing
-        except file_errors() as exc:
-            self.dialogs.error(self.window, "Cannot import Spine skeleton", describe(exc, skeleton))
-            return False
-        if not self.load(out):
-            return False
-        if result.warnings:
-            self.dialogs.info(self.window, "Imported with warnings",
-                              "Not imported (one line per kind):\n" + "\n".join(result.warnings))
-        return True
+        return self._import("Spine skeleton", skeleton, out, after=dropped)
 
-    def _import_paths(self, source, out, title: str, filters: str):
-        """(source, project path) for an import, asking for what is not given once the
-        current work is saved or dropped; (None, None) when the user backs out."""
+    def _import(self, kind: str, source, out, after=None) -> bool:
+        """Ask for what is not given, import ``source`` as a project at ``out``, open it;
+        ``after(result)`` then sees what the importer returned."""
         if not self.maybe_save():
-            return None, None
-        source = source or self.dialogs.open_file(self.window, title, self._last_dir(), filters)
+            return False
         if not source:
-            return None, None
+            if kind == "PSD":
+                source = self.dialogs.open_file(self.window, "Import PSD", self._last_dir(),
+                                                "Photoshop documents (*.psd);;All files (*)")
+            elif kind == "Spine skeleton":
+                source = self.dialogs.open_file(self.window, "Import Spine", self._last_dir(),
+                                                "Spine skeletons (*.json);;All files (*)")
+            else:
+                source = self.dialogs.open_folder(self.window, "Import a folder of PNG images", self._last_dir())
+        if not source:
+            return False
         if out is None:
             start = str(Path(self._last_dir()) / (Path(source).stem + PROJECT_SUFFIX))
             out = self.dialogs.save_file(self.window, "Save the imported project as", start, PROJECT_FILTER)
-        return (source, out) if out else (None, None)
+            if not out:
+                return False
+            if not Path(out).suffix:
+                out = str(out) + PROJECT_SUFFIX
+        if kind == "PSD":
+            from rigeditor.io.import_psd import import_psd as run  # psd-tools loads only now
+        elif kind == "Spine skeleton":
+            from rigeditor.io.import_spine import import_spine as run
+        else:
+            from rigeditor.io.import_images import import_images as run
+        try:
+            # The save dialog has asked before replacing a file.
+            result = run(source, out, force=True)
+        except file_errors() as exc:
+            self.dialogs.error(self.window, f"Cannot import {kind}", describe(exc, source))
+            return False
+        if not self.load(out):
+            return False
+        if after is not None:
+            after(result)
+        return True
 
     def load(self, path) -> bool:
         """Open ``path`` (no question asked); a bad file shows the io layer's message and
@@ -205,11 +227,11 @@ class FileController(Guarded, QObject):
         self._remember(path)
         return True
 
-    def _replace(self, project, path, title: str) -> bool:
+    def _replace(self, project, path, title: str, images=None) -> bool:
         """Make ``project`` the document; when it cannot be evaluated the document
         stays as it was and the user is told why."""
         try:
-            self.doc.replace_document(project, path)
+            self.doc.replace_document(project, path, images)
         except Exception as exc:  # noqa: BLE001 - evaluation of any project may fail; nothing changed
             where = f"{path}: " if path else ""
             self.dialogs.error(self.window, title, f"{where}the project cannot be evaluated: {exc}")
@@ -233,6 +255,8 @@ class FileController(Guarded, QObject):
 
     def _write(self, path: Path) -> bool:
         try:
+            if self.doc.images is not None:  # the pictures go along (an example saved, Save As elsewhere)
+                copy_pictures(self.doc.project, self.doc.images, Path(path).parent)
             save_project(self.doc.project, path)
         except file_errors() as exc:
             self.dialogs.error(self.window, "Cannot save project", describe(exc, path))
@@ -250,8 +274,8 @@ class FileController(Guarded, QObject):
             if not path:
                 return False
         try:
-            export(kind, self.doc.project, self.doc.bake, Path(path),
-                   images=self.doc.path.parent if self.doc.path else None)
+            export(kind, self.doc.project, self.doc.settled_bake(), Path(path),
+                   images=self.doc.images)
         except (*FILE_ERRORS, ImportError, ValueError) as exc:
             self.dialogs.error(self.window, "Export failed", describe(exc, path))
             return False

@@ -1,8 +1,9 @@
 """Start the editor: ``run(argv) -> int``.
 
     rigeditor                        the arm example
-    rigeditor PROJECT                open a project file (or an example by name:
-                                     arm, walk, door, tail, when no such file exists)
+    rigeditor PROJECT                open a project file (or an example by name: arm,
+                                     walk, door, tail, dressed_arm, dressed_walk, when
+                                     no such file exists)
     rigeditor --frame N ...          start on frame N
     rigeditor --select KIND:NAME     start with an item selected (chain:arm); an unknown
                                      item is an error naming those that exist (exit 2)
@@ -27,7 +28,7 @@ from rigeditor.resource_files import resource
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="rigeditor", description="A 2D rigging editor whose IK tells the truth.")
-    p.add_argument("project", nargs="?", help="project file to open (or an example: arm, walk, door)")
+    p.add_argument("project", nargs="?", help="project file to open (or an example: see rigeditor examples)")
     p.add_argument("--frame", type=int, help="start on this frame")
     p.add_argument("--select", action="append", default=[], metavar="KIND:NAME",
                    help="select an item (bone, chain, target, space or slot), e.g. chain:arm")
@@ -38,17 +39,16 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _load(spec: str | None):
-    """(project, path or None) for the command line's PROJECT; raises with a message."""
-    from rigeditor.model.examples import EXAMPLES, arm
+    """(project, path or None, its pictures' folder or None) for the command line's
+    PROJECT (a file, or an example by name: opened unsaved, its pictures read from the
+    packaged example); raises with a message."""
+    from rigeditor.io.examples import example_name, resolve_project
+    from rigeditor.model.examples import arm
 
     if spec is None:
-        return arm(), None
-    path = Path(spec)
-    if not path.exists() and spec in EXAMPLES:
-        return EXAMPLES[spec](), None
-    from rigeditor.app.files import load_project
-
-    return load_project(path), path
+        return arm(), None, None
+    project, images = resolve_project(spec)
+    return project, (None if example_name(spec) else Path(spec)), images
 
 
 _DISPLAY_PLATFORMS = ("", "xcb", "wayland", "wayland-egl")
@@ -126,12 +126,12 @@ def run(argv=None) -> int:
     dialogs = Dialogs()
     error = None
     try:
-        project, path = _load(args.project)
+        project, path, images = _load(args.project)
     except file_errors() as exc:
         if args.screenshot:
             print(f"rigeditor: cannot open {describe(exc, args.project)}", file=sys.stderr)
             return 2
-        project, path, error = arm(), None, describe(exc, args.project)
+        project, path, images, error = arm(), None, None, describe(exc, args.project)
 
     try:
         selection = parse_selection(args.select, project)
@@ -139,7 +139,7 @@ def run(argv=None) -> int:
         print(f"rigeditor: {exc}", file=sys.stderr)
         return 2
     try:
-        doc = Document(project, path)
+        doc = Document(project, path, images=images)
     except Exception as exc:  # noqa: BLE001 - a project that cannot be evaluated opens nothing
         if args.screenshot:
             print(f"rigeditor: cannot open {args.project}: the project cannot be evaluated: {exc}", file=sys.stderr)

@@ -19,11 +19,12 @@ from rigeditor.app.files import EXPORTS, FileController
 from rigeditor.app.inspector import Inspector, chain_readout, current_chain
 from rigeditor.app.inspector.readouts import set_style
 from rigeditor.app.outliner import Outliner
+from rigeditor.app.mesh_actions import MeshActions
 from rigeditor.app.rig_actions import RigActions
 from rigeditor.app.scene import SceneView
 from rigeditor.app.shortcuts import set_standard_shortcuts
 from rigeditor.app.timeline import TimelineWidget
-from rigeditor.model.examples import EXAMPLES
+from rigeditor.io.examples import ALL_DESCRIPTIONS, EXAMPLE_NAMES
 
 
 class MainWindow(guard.Guarded, QMainWindow):
@@ -36,6 +37,7 @@ class MainWindow(guard.Guarded, QMainWindow):
         self.files = FileController(doc, self, settings=self.settings, dialogs=self.dialogs,
                                     data_dir=data_dir, autosave_ms=autosave_ms)
         self.rig = RigActions(doc, self.dialogs, self)
+        self.mesh = MeshActions(doc, self.dialogs, self, self.rig.tool_group)
         self.edit_tool = self.rig.tool
         self.setObjectName("RigEditorMainWindow")
         self.setDockNestingEnabled(True)
@@ -79,6 +81,7 @@ class MainWindow(guard.Guarded, QMainWindow):
         self.files.recentChanged.connect(self._build_recent_menu)
         self.scene.statusMessage.connect(lambda msg: self.statusBar().showMessage(msg, 4000))
         self.rig.statusMessage.connect(lambda msg: self.statusBar().showMessage(msg, 10_000))
+        self.mesh.statusMessage.connect(lambda msg: self.statusBar().showMessage(msg, 10_000))
         self.scene.overlayChanged.connect(self._overlay_changed)
         self.scene.playToggleRequested.connect(self.toggle_playback)  # Space tapped in the scene
         self._mode_changed(doc.mode)
@@ -113,12 +116,15 @@ class MainWindow(guard.Guarded, QMainWindow):
         self.new_action = self._action("New", f.new, QKeySequence.New,
                                        "A new, empty project: a character space to draw bones in")
         self.example_actions = {
-            name: self._action(name.capitalize(), lambda n=name: f.new_from_example(n),
-                               tip=(build.__doc__ or "").strip().split("\n")[0])
-            for name, build in EXAMPLES.items()}
+            name: self._action(name.replace("_", " ").capitalize(), lambda n=name: f.new_from_example(n),
+                               tip=ALL_DESCRIPTIONS[name])
+            for name in EXAMPLE_NAMES}
         self.open_action = self._action("Open…", f.open, QKeySequence.Open)
         self.import_psd_action = self._action("Import PSD…", f.import_psd, None,
                                               "A new project from a layered PSD: one slot per layer")
+        self.import_images_action = self._action("Import Images…", f.import_images, None,
+                                                 "A new project from a folder of PNGs (placed by its layout.json "
+                                                 "when there is one): one slot per picture")
         self.import_spine_action = self._action("Import Spine…", f.import_spine, None,
                                                 "A new project from a Spine 4.0-4.2 skeleton (JSON + atlas)")
         self.save_action = self._action("Save", f.save, QKeySequence.Save)
@@ -156,7 +162,9 @@ class MainWindow(guard.Guarded, QMainWindow):
                 self.addAction(a)
                 self.timeline_actions.append(a)
         for a in (self.undo_action, self.redo_action, self.delete_action, self.select_all_action, self.rig.flip_action,
-                  self.rig.select_tool_action, self.rig.bone_tool_action, self.rig.add_chain_action):
+                  self.rig.select_tool_action, self.rig.bone_tool_action, self.rig.add_chain_action,
+                  self.mesh.mesh_tool_action, self.mesh.weights_tool_action, self.mesh.bigger_action,
+                  self.mesh.smaller_action, self.mesh.stronger_action, self.mesh.weaker_action):
             self.addAction(a)
 
     def _build_menus(self):
@@ -168,6 +176,7 @@ class MainWindow(guard.Guarded, QMainWindow):
             examples.addAction(a)
         m.addAction(self.open_action)
         m.addAction(self.import_psd_action)
+        m.addAction(self.import_images_action)
         m.addAction(self.import_spine_action)
         self.recent_menu = m.addMenu("Open &Recent")
         self._build_recent_menu()
@@ -194,6 +203,10 @@ class MainWindow(guard.Guarded, QMainWindow):
         m = mb.addMenu("&Rig")
         for a in (r.select_tool_action, r.bone_tool_action, None, r.add_root_bone_action, r.add_child_bone_action,
                   r.add_chain_action, r.flip_action, None, r.add_object_action):
+            m.addSeparator() if a is None else m.addAction(a)
+
+        m = mb.addMenu("&Mesh")
+        for a in self.mesh.actions():
             m.addSeparator() if a is None else m.addAction(a)
 
         m = mb.addMenu("&View")

@@ -37,6 +37,7 @@ class Outliner(Guarded, QTreeWidget):
         self.rig_actions = rig_actions
         self._items: dict[tuple[str, str], QTreeWidgetItem] = {}
         self._groups: dict[str, QTreeWidgetItem] = {}
+        self._causes: dict[str, str] = {}  # chain -> cause its icon shows
         self._signature = None
         self._syncing = False
         self.setHeaderHidden(True)
@@ -122,7 +123,7 @@ class Outliner(Guarded, QTreeWidget):
         self.blockSignals(True)
         try:
             self.clear()
-            self._items, self._groups = {}, {}
+            self._items, self._groups, self._causes = {}, {}, {}
             p = self.doc.project
             for kind, title in GROUPS:
                 g = QTreeWidgetItem(self, [title])
@@ -161,7 +162,7 @@ class Outliner(Guarded, QTreeWidget):
                         add_space(it, s.name)
             add_space(self._groups["space"], WORLD)
             for s in reversed(p.art.slots):  # front first, like a layer panel
-                it = self._make("slot", s.name, self._groups["slot"], editable=False)
+                it = self._make("slot", s.name, self._groups["slot"])
                 it.setToolTip(0, f"on {s.bone or 'the character (not bound)'} · "
                                  f"{', '.join(a.name for a in s.attachments) or 'no pictures'}")
             self.expandAll()
@@ -195,8 +196,10 @@ class Outliner(Guarded, QTreeWidget):
         for (kind, name), it in self._items.items():
             if kind == "chain" and name in bake.chains:
                 cause = CAUSES[int(bake.chains[name].cause[row])]
-                it.setIcon(0, _swatch(style.CAUSE_COLORS[cause]))
-                it.setData(0, Qt.StatusTipRole, style.CAUSE_LABELS[cause])
+                if self._causes.get(name) != cause:  # icons only when they change
+                    self._causes[name] = cause
+                    it.setIcon(0, _swatch(style.CAUSE_COLORS[cause]))
+                    it.setData(0, Qt.StatusTipRole, style.CAUSE_LABELS[cause])
 
     # ------------------------------------------------------------------ selection
     def _selection_to_doc(self):

@@ -12,6 +12,16 @@ from rigeditor.app.tools import KEYS, EditTool
 from rigeditor.model.project import WORLD
 
 
+def make_action(owner, text, slot, shortcut=None, tip="") -> QAction:
+    """A QAction owned by ``owner`` calling ``slot()`` (its checked flag dropped)."""
+    a = QAction(text, owner)
+    a.triggered.connect(lambda _checked=False: slot())
+    if shortcut:
+        a.setShortcut(QKeySequence(shortcut))
+    a.setStatusTip(tip)
+    return a
+
+
 class RigActions(Guarded, QObject):
     """Rig-building gestures (add bone, add IK chain, scene objects, delete), each with
     its question to the user and one ``doc.apply``. Shared by menus, the outliner's
@@ -26,12 +36,7 @@ class RigActions(Guarded, QObject):
         self.tool = EditTool.of(doc)
 
         def act(text, slot, shortcut=None, tip=""):
-            a = QAction(text, self)
-            a.triggered.connect(lambda _checked=False: slot())
-            if shortcut:
-                a.setShortcut(QKeySequence(shortcut))
-            a.setStatusTip(tip)
-            return a
+            return make_action(self, text, slot, shortcut, tip)
 
         self.add_root_bone_action = act("Add root bone…", self.add_root_bone, tip="A new bone in character space")
         self.add_child_bone_action = act("Add child bone…", lambda: self.add_child_bone(),
@@ -58,7 +63,8 @@ class RigActions(Guarded, QObject):
         self.update_enabled()
 
     def _tool_changed(self, name):
-        (self.bone_tool_action if name == "bone" else self.select_tool_action).setChecked(True)
+        if name in ("select", "bone"):  # the mesh tools' actions check themselves (mesh_actions)
+            (self.bone_tool_action if name == "bone" else self.select_tool_action).setChecked(True)
 
     def update_enabled(self):
         bones = self.doc.selected("bone")

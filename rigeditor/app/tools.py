@@ -18,9 +18,14 @@ from PySide6.QtCore import QObject, Signal
 from rigeditor.app.guard import Guarded
 from rigeditor.app import commands
 
-TOOLS = ("select", "bone")
+TOOLS = ("select", "bone", "mesh", "weights")
 # Keys of the rig-building gestures, shared by their actions and the empty scene's hint.
-KEYS = {"select": "V", "bone": "B", "add_chain": "Ctrl+I"}
+KEYS = {"select": "V", "bone": "B", "add_chain": "Ctrl+I", "mesh": "M", "weights": "W"}
+BRUSH_RADIUS = (2.0, 400.0)  # model units
+"""Mesh tool: drag a vertex of the selected slot's mesh, double-click adds one,
+Ctrl+click deletes one. Weights tool: a drag paints the selected bone's weights (Shift
+subtracts, Ctrl smooths) with ``brush_radius`` (model units) and ``brush_strength``
+(0..1); one undo step per stroke (``rigeditor.app.scene.mesh_gestures``)."""
 
 
 class EditTool(Guarded, QObject):
@@ -34,6 +39,8 @@ class EditTool(Guarded, QObject):
         self.setObjectName("edit_tool")
         self.doc = doc
         self._tool = "select"
+        self.brush_radius = 20.0
+        self.brush_strength = 0.3
 
     @classmethod
     def of(cls, doc) -> "EditTool":
@@ -51,6 +58,10 @@ class EditTool(Guarded, QObject):
         if name != self._tool:
             self._tool = name
             self.toolChanged.emit(name)
+
+    def scale_brush(self, factor: float) -> None:
+        self.brush_radius = min(max(self.brush_radius * factor, BRUSH_RADIUS[0]), BRUSH_RADIUS[1])
+        self.toolChanged.emit(self._tool)  # the hint and the brush ring follow
 
     def create_bone(self, start, end, parent=AUTO) -> str | None:
         doc = self.doc

@@ -24,7 +24,7 @@ from rigeditor.core.blocks import run_in_blocks
 from rigeditor.core.twobone_one import solve_one
 from rigeditor.core.limits import LIMIT_STRATEGIES, bound_length, nearest_within_limits, smooth_offsets
 
-__all__ = ["TwoBoneSolution", "solve_two_bone", "soft_distance", "reach_interval"]
+__all__ = ["EPS", "TwoBoneSolution", "solve_two_bone", "soft_distance", "reach_interval"]
 
 
 @dataclass(frozen=True)
@@ -101,6 +101,11 @@ MAX_COORDINATE = 1e150
 guarantees that squaring a coordinate difference cannot overflow, so lengths use
 sqrt(x*x + y*y) at a fraction of hypot's cost."""
 
+EPS = 1e-9
+"""Default guard, a fraction of the limb's length ``upper + lower``: a target nearer the
+shoulder than that has no direction of its own and takes the direction of the frame
+before it (``prev_direction`` on the first frame)."""
+
 MIN_LENGTH = 1.0 / MAX_COORDINATE
 """Shortest accepted bone (model units). With lengths in [MIN_LENGTH, MAX_COORDINATE]
 every quantity measured in limb lengths stays below 1e301, so nothing overflows."""
@@ -174,7 +179,7 @@ def solve_two_bone(
     max_stretch=0.10,
     max_root_offset=None,
     root_time_constant=2.0,
-    eps=1e-9,
+    eps=EPS,
 ) -> TwoBoneSolution:
     """Solve a two-bone chain for every frame at once.
 

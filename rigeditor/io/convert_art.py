@@ -5,6 +5,7 @@ import math
 
 from rigeditor.io import schema_art
 from rigeditor.model.attachments import Art, DrawOrderKey, ImageAttachment, Slot
+from rigeditor.model.mesh_attachment import MeshAttachment
 from rigeditor.model.timeline import StepChannel
 
 
@@ -18,10 +19,16 @@ def to_art(slots: list[schema_art.Slot], draw_order: schema_art.DrawOrder) -> Ar
 
 
 def _attachment(a: schema_art.ImageAttachment) -> ImageAttachment:
-    return ImageAttachment(
+    common = dict(
         name=a.name, path=a.path, width=float(a.width), height=float(a.height), x=float(a.x), y=float(a.y),
         rotation=math.radians(a.rotation), scale=_pair(a.scale), pivot=_pair(a.pivot),
-        tint=tuple(float(v) for v in a.tint), opacity=float(a.opacity), kind=a.type)
+        tint=tuple(float(v) for v in a.tint), opacity=float(a.opacity))
+    if a.type != "mesh":
+        return ImageAttachment(**common, kind=a.type)
+    return MeshAttachment(**common, vertices=a.vertices, uvs=a.uvs if a.uvs is not None else [],
+                          triangles=a.triangles, edges=a.edges or [], bones=tuple(a.bones or ()),
+                          bind=a.bind or [], indices=a.indices or [], weights=a.weights or [],
+                          blend_width=float(a.blend_width or 0.0))
 
 
 def _pair(v) -> tuple[float, float]:
@@ -44,4 +51,15 @@ def _attachment_data(a: ImageAttachment, deg) -> dict:
     return {"name": a.name, "type": a.kind, "path": a.path, "width": float(a.width), "height": float(a.height),
             "x": float(a.x), "y": float(a.y), "rotation": deg(a.rotation),
             "scale": [float(v) for v in a.scale], "pivot": [float(v) for v in a.pivot],
-            "tint": [float(v) for v in a.tint], "opacity": float(a.opacity)}
+            "tint": [float(v) for v in a.tint], "opacity": float(a.opacity), **_mesh_data(a)}
+
+
+def _mesh_data(a) -> dict:
+    if not isinstance(a, MeshAttachment):
+        return {}
+    out = {"vertices": a.vertices.tolist(), "uvs": a.uvs.tolist(), "triangles": a.triangles.tolist(),
+           "edges": a.edges.tolist()}
+    if a.skinned:
+        out.update(bones=list(a.bones), bind=a.bind.tolist(), indices=a.indices.tolist(), weights=a.weights.tolist(),
+                   blend_width=float(a.blend_width))
+    return out

@@ -185,7 +185,7 @@ def _write_psd(project, layers, out: Path) -> None:
     placed = {}
     for slot in project.art.slots:
         holder = (rest.spaces[CHARACTER] if slot.bone is None
-                  else rest.bone_world.take((slice(None), rest.column(slot.bone))))
+                  else rest.bone(slot.bone).world)
         for a in slot.attachments:
             placed[a.name] = holder.compose(a.local()).apply(a.corners()[None])[0]
     every = np.concatenate(list(placed.values()))

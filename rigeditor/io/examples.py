@@ -1,48 +1,127 @@
-"""The built-in example projects as files: resources/examples/<name>.rigproj.
+"""The built-in example projects as files, found by name wherever a PROJECT is accepted.
 
-The files are built from ``rigeditor.model.examples.EXAMPLES`` by :func:`write_examples`
-and committed; a test checks they equal what the code builds. At run time they are
-found through importlib.resources (``rigeditor.resources``), so they work from an
-installed package and the bundle too.
+The plain rigs are ``resources/examples/<name>.rigproj``; the dressed examples (rigs
+with pictures) are folders, ``resources/examples/<name>/<name>.rigproj`` with their
+PNGs beside the project file, the paths in the file relative to it. The files are
+built by code (:func:`write_examples`, ``rigeditor.io.example_art``) and committed; a
+test checks they equal what the code builds. At run time they are found through
+importlib.resources (``rigeditor.resources``), so they work from the source tree, an
+installed package (even one imported from a zip) and the bundle too.
 """
 from __future__ import annotations
 
+import atexit
+import shutil
+import tempfile
 from pathlib import Path
 
 from rigeditor.io.errors import ProjectFileError
 from rigeditor.io.project_file import EXTENSION, load_project, loads_project, save_project
-from rigeditor.model.examples import EXAMPLES
+from rigeditor.model.examples import DESCRIPTIONS, EXAMPLES
 from rigeditor.model.project import Project
 from rigeditor.resource_files import SOURCE_RESOURCES, resource
+
+DRESSED = {
+    "dressed_arm": "the arm in layered pictures: the hand closes into a fist and passes behind the torso",
+    "dressed_walk": "the walk in clothes: a picture on every bone, the far leg drawn behind",
+    "rigid_arm": "an elbow bending to 90 degrees drawn as two rigid layers: a crack opens",
+    "skinned_arm": "the same elbow as one skinned mesh: no crack, no collapse up to 91 degrees",
+}
+"""The examples that carry pictures (each a folder of its name), with a line each."""
+
+EXAMPLE_NAMES = (*EXAMPLES, *DRESSED)
+"""Every example name, in the order menus and ``rigeditor examples`` list them."""
+
+ALL_DESCRIPTIONS = {**DESCRIPTIONS, **DRESSED}
+"""One line per example name."""
+
+
+def _check(name: str) -> None:
+    if name not in ALL_DESCRIPTIONS:
+        raise KeyError(f"no example named {name!r} (examples: {', '.join(EXAMPLE_NAMES)})")
 
 
 def example_file(name: str):
     """The packaged file of example ``name`` (an importlib.resources Traversable)."""
-    if name not in EXAMPLES:
-        raise KeyError(f"no example named {name!r} (examples: {', '.join(EXAMPLES)})")
+    _check(name)
+    if name in DRESSED:
+        return resource("examples", name, f"{name}{EXTENSION}")
     return resource("examples", f"{name}{EXTENSION}")
 
 
 def load_example(name: str) -> Project:
     """Example ``name`` as loaded from its packaged file."""
-    return loads_project(example_file(name).read_bytes(), f"examples/{name}{EXTENSION}")
+    where = f"examples/{name}/{name}{EXTENSION}" if name in DRESSED else f"examples/{name}{EXTENSION}"
+    return loads_project(example_file(name).read_bytes(), where)
 
 
-def open_project(spec) -> Project:
-    """The project named by a command-line argument: a project file, or, when no such
-    file exists, an example by name (``arm``). Raises ProjectFileError saying which."""
+_extracted: dict[str, Path] = {}
+
+
+def example_folder(name: str) -> Path:
+    """A folder on disk that example ``name``'s picture paths are relative to.
+
+    The packaged folder itself when the resources are files (source tree, installs,
+    the bundle); when they are inside a zip (a wheel on the path), a copy extracted
+    once per process into a temporary folder that is removed at exit."""
+    folder = example_file(name)
+    folder = folder.parent if hasattr(folder, "parent") else None
+    if isinstance(folder, Path) and folder.is_dir():
+        return folder
+    if name not in _extracted:
+        tmp = Path(tempfile.mkdtemp(prefix=f"rigeditor-{name}-"))
+        atexit.register(shutil.rmtree, tmp, ignore_errors=True)
+        packaged = resource("examples", name) if name in DRESSED else resource("examples")
+        _copy_tree(packaged, tmp, skip_files=name not in DRESSED)
+        _extracted[name] = tmp
+    return _extracted[name]
+
+
+def _copy_tree(src, dst: Path, *, skip_files: bool = False) -> None:
+    """Copy a Traversable folder to ``dst`` (``skip_files``: only the folder, for the
+    plain rigs, which carry no pictures)."""
+    dst.mkdir(parents=True, exist_ok=True)
+    if skip_files:
+        return
+    for item in src.iterdir():
+        if item.is_dir():
+            _copy_tree(item, dst / item.name)
+        elif item.is_file():
+            (dst / item.name).write_bytes(item.read_bytes())
+
+
+def example_name(spec) -> str | None:
+    """The example a command-line PROJECT names: its name when it is an example's name
+    and no file of that name exists (a folder of that name, such as a copy of a dressed
+    example, is not a project file), else None."""
+    text = str(spec)
+    return text if text in ALL_DESCRIPTIONS and not Path(text).is_file() else None
+
+
+def resolve_project(spec) -> tuple[Project, Path]:
+    """The project a command-line PROJECT names and the folder its picture paths are
+    relative to: a project file (its folder), or, when no such file exists, an example
+    by name (``arm``, ``dressed_walk``: its packaged folder). Raises ProjectFileError
+    saying which."""
+    name = example_name(spec)
+    if name is not None:
+        return load_example(name), example_folder(name)
     path = Path(spec)
-    if not path.exists() and str(spec) in EXAMPLES:
-        return load_example(str(spec))
     if not path.exists() and not path.suffix and path.name == str(spec):
         # A bare word that is neither a file nor an example: say what the examples are.
         raise ProjectFileError(spec, [f"open: no such file, and no example of that name "
-                                      f"(examples: {', '.join(EXAMPLES)})"])
-    return load_project(path)
+                                      f"(examples: {', '.join(EXAMPLE_NAMES)})"])
+    return load_project(path), path.resolve().parent
+
+
+def open_project(spec) -> Project:
+    """The project of :func:`resolve_project` without its folder."""
+    return resolve_project(spec)[0]
 
 
 def write_examples(folder=None) -> list[Path]:
-    """Save every example to ``folder`` (default: the source tree's resources/examples)."""
+    """Save every plain example to ``folder`` (default: the source tree's
+    resources/examples); the dressed ones are written by ``rigeditor.io.example_art``."""
     folder = Path(folder) if folder else SOURCE_RESOURCES / "examples"
     folder.mkdir(parents=True, exist_ok=True)
     written = []

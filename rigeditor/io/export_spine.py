@@ -106,7 +106,7 @@ def spine_document(project: Project, bake: Bake, *, animation: str | None = None
         "ik": ik,
         "animations": {animation or project.name or "baked": anim},
     }
-    art, art_anim = art_sections(project, bake, root)  # slots, skins, their timelines
+    art, art_anim = art_sections(project, bake, root, {b["name"]: i for i, b in enumerate(bones)})
     doc.update(art)
     anim.update(art_anim)
     return doc

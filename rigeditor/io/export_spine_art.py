@@ -8,6 +8,14 @@ atlas region (the image path without ".png"): x, y = the image centre in the bon
 frame (the pivot folded in), rotation in degrees, scaleX/Y, width/height in pixels,
 color = tint with the opacity in its alpha. Timelines are read from the Bake: a key
 wherever the shown attachment or the draw order changes (stepped by nature).
+
+A mesh attachment is a Spine mesh on the same region: ``uvs`` and ``triangles`` flat,
+``hull`` = the outer outline's vertex count (those vertices come first), ``edges`` =
+the outline's vertex pairs (indices x 2, Spine's layout). A rigid mesh's ``vertices``
+are x, y pairs in its slot bone's frame. A skinned mesh's are, per vertex: its number
+of influences, then per influence the Spine bone index, the vertex in that bone's
+frame at bind (bind⁻¹ · p) and the weight, so a runtime's Σ w · M(t) · (x, y) is
+RigEditor's linear blend skinning.
 """
 from __future__ import annotations
 
@@ -15,11 +23,13 @@ import math
 
 import numpy as np
 
+from rigeditor.core.geometry import Affine
 from rigeditor.io.atlas import MAX_PAGE, PADDING, atlas_text, compose_pages, shelf_pack
 from rigeditor.io.errors import ExportError, ProjectFileError
 from rigeditor.io.images import encode_png, image_file, read_rgba
 from rigeditor.model.attachments import NONE, ImageAttachment
 from rigeditor.model.bake import Bake
+from rigeditor.model.mesh_attachment import MeshAttachment
 from rigeditor.model.project import Project
 
 
@@ -27,8 +37,9 @@ def region_name(a: ImageAttachment) -> str:
     return a.path[:-4] if a.path.lower().endswith(".png") else a.path
 
 
-def art_sections(project: Project, bake: Bake, root: str) -> tuple[dict, dict]:
-    """(top-level sections: slots and skins, animation sections: slots and drawOrder)."""
+def art_sections(project: Project, bake: Bake, root: str, bone_index: dict) -> tuple[dict, dict]:
+    """(top-level sections: slots and skins, animation sections: slots and drawOrder).
+    bone_index: {bone name: index in the Spine bones list}."""
     art = project.art
     if not art.slots:
         return {}, {}
@@ -42,7 +53,8 @@ def art_sections(project: Project, bake: Bake, root: str) -> tuple[dict, dict]:
             entry["attachment"] = slot.attachment.default
         slots.append(entry)
         if slot.attachments:
-            skin[slot.name] = {a.name: _region(a) for a in slot.attachments}
+            skin[slot.name] = {a.name: _mesh(a, bone_index) if isinstance(a, MeshAttachment) else _region(a)
+                               for a in slot.attachments}
     anim: dict = {}
     timelines = {}
     for s, slot in enumerate(art.slots):
@@ -62,10 +74,36 @@ def _region(a: ImageAttachment) -> dict:
     out = {"type": "region", "path": region_name(a), "x": _r(cx), "y": _r(cy),
            "rotation": _r(math.degrees(a.rotation)), "scaleX": _r(a.scale[0]), "scaleY": _r(a.scale[1]),
            "width": _r(a.width), "height": _r(a.height)}
-    rgba = list(a.tint[:3]) + [a.tint[3] * a.opacity]
-    if any(v != 1.0 for v in rgba):
-        out["color"] = "".join(f"{round(v * 255):02x}" for v in rgba)
+    color = _color(a)
+    if color:
+        out["color"] = color
     return out
+
+
+def _mesh(a: MeshAttachment, bone_index: dict) -> dict:
+    p = a.in_slot_frame()
+    if a.skinned:
+        in_bone = [Affine(*f).inverse().apply(p) for f in a.bind]  # (B) x (V, 2)
+        flat: list = []
+        for i in range(len(p)):
+            used = [(int(k), float(w)) for k, w in zip(a.indices[i], a.weights[i]) if w > 0]
+            flat.append(len(used))
+            for k, w in used:
+                flat += [bone_index[a.bones[k]], _r(in_bone[k][i, 0]), _r(in_bone[k][i, 1]), _r(w)]
+    else:
+        flat = [_r(v) for v in p.ravel()]
+    out = {"type": "mesh", "path": region_name(a), "uvs": [_r(v) for v in a.uvs.ravel()],
+           "triangles": [int(v) for v in a.triangles.ravel()], "vertices": flat, "hull": a.hull_count(),
+           "edges": [2 * int(v) for v in a.edges.ravel()], "width": _r(a.width), "height": _r(a.height)}
+    color = _color(a)
+    if color:
+        out["color"] = color
+    return out
+
+
+def _color(a: ImageAttachment) -> str | None:
+    rgba = list(a.tint[:3]) + [a.tint[3] * a.opacity]
+    return "".join(f"{round(v * 255):02x}" for v in rgba) if any(v != 1.0 for v in rgba) else None
 
 
 def _attachment_keys(slot, codes: np.ndarray, times) -> list[dict]:

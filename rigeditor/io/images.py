@@ -82,3 +82,24 @@ def alpha_masks(project: Project, base, threshold: int = 128) -> dict:
             except ProjectFileError:
                 pass
     return out
+
+
+def copy_pictures(project: Project, source, target) -> list[str]:
+    """Copy the pictures ``project`` refers to from folder ``source`` to folder
+    ``target`` (same relative paths), so a project saved into ``target`` keeps them
+    (Save As of an example or into another folder). A picture already at the target,
+    or missing at the source, is left alone. Returns the paths copied."""
+    import shutil
+
+    source, target = Path(source), Path(target)
+    if source.resolve() == target.resolve():
+        return []
+    copied = []
+    for rel in dict.fromkeys(a.path for s in project.art.slots for a in s.attachments):
+        src, dst = image_file(source, rel), image_file(target, rel)
+        if not src.is_file() or dst.exists() or not dst.resolve().is_relative_to(target.resolve()):
+            continue  # "../" paths stay where they point: nothing outside the target is written
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(src, dst)
+        copied.append(rel)
+    return copied

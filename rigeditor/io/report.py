@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from rigeditor.model.bake import CAUSES, Bake
-from rigeditor.io.report_art import crack_entries, crack_lines
+from rigeditor.io.report_art import collapse_entries, collapse_lines, crack_entries, crack_lines
 
 DRIFT_TOLERANCE = 1e-6
 """Model units of end motion on a hold frame below which the end counts as still."""
@@ -42,6 +42,7 @@ def build_report(bake: Bake, name: str = "", cracks=()) -> dict:
         "units": {"residual": "model units", "sensitivity": "deg per model unit", "drift": "model units"},
         "chains": chains,
         **({"cracks": crack_entries(cracks, frames)} if cracks else {}),
+        **({"collapse": collapse} if (collapse := collapse_entries(bake)) else {}),
         "ok": not failures,
         "failures": failures,
     }
@@ -112,6 +113,7 @@ def format_report(report: dict) -> str:
             f"  held, world  {motion} (sliding, if the target should be planted)",
         ]
     lines += crack_lines(report.get("cracks", {}))
+    lines += collapse_lines(report.get("collapse", {}))
     lines.append("result: ok" if report["ok"] else "result: FAIL: " + "; ".join(report["failures"]))
     return "\n".join(lines)
 

@@ -32,3 +32,39 @@ def crack_lines(entries: dict) -> list[str]:
         lines.append(f"crack {name} (joint {c['joint']}, within {_g(c['radius'])} units): max {c['max']:.1f} px² "
                      f"at frame {_g(c['max_frame'])}; open on {where}")
     return lines
+
+
+def collapse_entries(bake) -> dict:
+    """{"slot/attachment": {...}} per mesh: the worst triangle area ratio over the
+    frames it shows and its frame, and per joint its worst ratio, frame, and the frames
+    where a triangle there collapsed (below COLLAPSE_RATIO of its bind area, or flipped)."""
+    from rigeditor.core.skinning import COLLAPSE_RATIO
+    from rigeditor.io.report import _frames, _num
+
+    out = {}
+    frames = bake.frames
+    for pose in (bake.art.meshes if bake.art is not None else ()):
+        if not pose.shown.any():
+            continue
+        joints = {}
+        for joint, w in pose.joint_worst.items():
+            shown = np.where(pose.shown, w, np.inf)
+            k = int(np.argmin(shown))
+            joints[joint] = {"worst": _num(round(float(w[k]), 4)), "worst_frame": _num(frames[k]),
+                             "frames": _frames(frames, pose.shown & (w < COLLAPSE_RATIO))}
+        worst = min(joints.values(), key=lambda e: e["worst"])
+        out[f"{pose.slot}/{pose.mesh.name}"] = {"threshold": COLLAPSE_RATIO, "worst": worst["worst"],
+                                                "worst_frame": worst["worst_frame"], "joints": joints}
+    return out
+
+
+def collapse_lines(entries: dict) -> list[str]:
+    from rigeditor.io.report import _g, _ranges
+
+    lines = []
+    for name, m in entries.items():
+        for joint, j in m["joints"].items():
+            lines.append(f"collapse {name} at joint {joint}: worst triangle keeps {100 * j['worst']:.0f} % of its "
+                         f"area at frame {_g(j['worst_frame'])}; collapsed (< {100 * m['threshold']:.0f} % or "
+                         f"flipped) on {_ranges(j['frames']) or 'none'}")
+    return lines

@@ -6,13 +6,14 @@ read these arrays and never place images themselves.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from rigeditor.core.geometry import Affine
 from rigeditor.model.bake import Bake, frozen
 from rigeditor.model.project import CHARACTER, Project
+from rigeditor.model.skin_bake import mesh_poses
 
 
 @dataclass(frozen=True)
@@ -24,6 +25,8 @@ class ArtBake:
     fields (N, S); identity where nothing shows. corners: (N, S, 4, 2) world corners,
     bottom-left, top-left, top-right, bottom-right (zero where nothing shows).
     order: (N, S) slot columns back to front.
+    meshes: a ``skin_bake.MeshPose`` per mesh attachment (deformed vertices on demand,
+    worst area ratio per frame); a mesh's ``corners`` are its picture's rigid rectangle.
     """
 
     slots: tuple[str, ...]
@@ -31,6 +34,14 @@ class ArtBake:
     image_world: Affine
     corners: np.ndarray
     order: np.ndarray
+    meshes: tuple = ()
+
+    def mesh(self, column: int, code: int):
+        """The MeshPose of attachment ``code`` of slot ``column``, or None (an image)."""
+        for m in self.meshes:
+            if m.column == column and m.code == code:
+                return m
+        return None
 
     def column(self, slot: str) -> int:
         return self.slots.index(slot)
@@ -43,18 +54,21 @@ class ArtBake:
         """Everything drawn at row ``i``."""
         return ArtRow(self.attachment[i], np.stack([np.broadcast_to(np.asarray(f)[i], (len(self.slots),))
                                                     for f in self.image_world.fields()], axis=-1),
-                      self.corners[i], self.order[i])
+                      self.corners[i], self.order[i],
+                      {m.column: m.vertices(i) for m in self.meshes if m.shown[i]})
 
 
 @dataclass(frozen=True)
 class ArtRow:
     """One frame of an ArtBake: attachment (S,), image_world (S, 6) affine fields
-    (a, b, c, d, tx, ty), corners (S, 4, 2), order (S,) back to front."""
+    (a, b, c, d, tx, ty), corners (S, 4, 2), order (S,) back to front; meshes:
+    {slot column: (V, 2) world vertices} of the slots showing a mesh."""
 
     attachment: np.ndarray
     image_world: np.ndarray
     corners: np.ndarray
     order: np.ndarray
+    meshes: dict = field(default_factory=dict)
 
     def drawn(self) -> list[int]:
         return [int(s) for s in self.order if self.attachment[s] >= 0]
@@ -68,6 +82,7 @@ def bake_art(project: Project, bake: Bake) -> ArtBake:
     fields = [np.zeros((n, ns)) for _ in range(6)]
     fields[0][:] = fields[3][:] = 1.0
     corners = np.zeros((n, ns, 4, 2))
+    meshes = []
     for s, slot in enumerate(art.slots):
         names = [a.name for a in slot.attachments]
         # The track's values mapped to attachment indices ("" or unknown -> -1).
@@ -76,7 +91,7 @@ def bake_art(project: Project, bake: Bake) -> ArtBake:
         if not slot.attachments:
             continue
         holder = (bake.spaces[CHARACTER] if slot.bone is None
-                  else bake.bone_world.take((slice(None), bake.column(slot.bone))))
+                  else bake.bone(slot.bone).world)
         table = np.array([[float(v) for v in a.local().fields()] for a in slot.attachments])  # (A, 6)
         pick = np.maximum(codes[:, s], 0)
         world = holder.compose(Affine(*table[pick].T))
@@ -86,12 +101,14 @@ def bake_art(project: Project, bake: Bake) -> ArtBake:
         local_corners = np.stack([a.corners() for a in slot.attachments])[pick]  # (N, 4, 2)
         placed = world_points(world, local_corners)
         corners[:, s] = np.where(shown[:, None, None], placed, 0.0)
+        meshes += mesh_poses(project, bake, s, slot, codes[:, s])
     return ArtBake(
         slots=tuple(s.name for s in art.slots),
         attachment=frozen(codes),
         image_world=Affine(*(frozen(f) for f in fields)),
         corners=frozen(corners),
         order=frozen(art.order_codes(bake.frames)),
+        meshes=tuple(meshes),
     )
 
 

@@ -11,6 +11,7 @@ import numpy as np
 
 from rigeditor.core.geometry import Affine
 from rigeditor.model.bake import Bake
+from rigeditor.model.mesh_ops import carry_bind
 from rigeditor.model.project import CHARACTER, Project
 
 SHEAR_TOLERANCE = 1e-9
@@ -34,7 +35,7 @@ def bind_to_bone(project: Project, slot: str, bone: str | None, bake: Bake, row:
         # local' = to_new . local; keep the pivot: T(x, y) R S = local' . T(pivot).
         m = to_new.compose(a.local()).compose(Affine.trs(a.pivot[0], a.pivot[1]))
         x, y, rotation, sx, sy = decompose(m, where=f"slot {slot!r}, attachment {a.name!r}")
-        attachments.append(replace(a, x=x, y=y, rotation=rotation, scale=(sx, sy)))
+        attachments.append(carry_bind(replace(a, x=x, y=y, rotation=rotation, scale=(sx, sy)), to_new))
     art = project.art.with_slot(slot, bone=bone, attachments=tuple(attachments))
     return replace(project, art=art)
 
@@ -42,7 +43,7 @@ def bind_to_bone(project: Project, slot: str, bone: str | None, bake: Bake, row:
 def _holder(bake: Bake, bone: str | None, row: int) -> Affine:
     if bone is None:
         return bake.spaces[CHARACTER].take(row)
-    return bake.bone_world.take((row, bake.column(bone)))
+    return bake.bone(bone).world.take(row)
 
 
 def decompose(m: Affine, where: str = "transform") -> tuple[float, float, float, float, float]:

@@ -1,12 +1,14 @@
 """The Bake: every evaluated quantity as arrays with a leading frame axis.
 
 Produced only by :func:`rigeditor.model.evaluate.evaluate`. Scrubbing reads a row,
-export writes all rows. Arrays are read-only: successive bakes share the arrays of
-whatever an edit did not touch.
+export writes all rows. Arrays are read-only and stored per item (one
+:class:`BoneBake` per bone, one :class:`ChainBake` per chain): an incremental bake
+shares every item an edit did not touch with the bake before it, and copies nothing.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, is_dataclass, replace
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -77,32 +79,71 @@ class ChainBake:
 
 
 @dataclass(frozen=True)
+class BoneBake:
+    """One bone over the frames. local_rotation: radians relative to the parent (rest +
+    animation, or the IK result). world_rotation: radians in world. joint / tip: (N, 2)
+    bone start and end in world. stretch: (N,) scale along its length (1 = none).
+    shift: (N, 2) extra offset of its origin in its parent's frame (move root).
+    world: the world transform of the bone's frame (fields (N,))."""
+
+    local_rotation: np.ndarray
+    world_rotation: np.ndarray
+    joint: np.ndarray
+    tip: np.ndarray
+    stretch: np.ndarray
+    shift: np.ndarray
+    world: Affine
+
+
+def _stacked(name, tail=()):
+    """An (N, B, ...) read-only array of one BoneBake field, built on first use."""
+    def build(self):
+        if not self.bone_bakes:
+            return frozen(np.empty((len(self), 0) + tail))
+        return frozen(np.stack([getattr(b, name) for b in self.bone_bakes], axis=1))
+    prop = cached_property(build)
+    prop.__doc__ = f"(N, B, ...) ``{name}`` of every bone, columns in ``bones`` order (built on first use)."
+    return prop
+
+
+@dataclass(frozen=True)
 class Bake:
     """frames: (N,) frame numbers; fps: frames per second.
 
-    bones: names in evaluation order (parents first), the column order of every
-    (N, B) array. local_rotation: radians relative to the parent (rest + animation,
-    or the IK result). world_rotation: radians in world. joint_world / tip_world:
-    (N, B, 2) bone start and end in world. stretch: (N, B) bone scale along its length.
-    shift: (N, B, 2) extra offset of a bone's origin in its parent's frame (move root).
-    bone_world: world transform of each bone's frame (fields (N, B)).
-    spaces: world transform of each space (fields (N,)).
-    art: the slots' images per frame (``rigeditor.model.art_bake.ArtBake``) or None.
+    bones: names in evaluation order (parents first). bone_bakes: one BoneBake per
+    bone, in that order (the per-item store; bakes share the items an edit did not
+    touch). spaces: world transform of each space (fields (N,)). chains: one
+    ChainBake per chain. art: the slots' images per frame
+    (``rigeditor.model.art_bake.ArtBake``) or None.
+
+    For readers of whole tables, ``local_rotation``, ``world_rotation``, ``stretch``
+    (N, B), ``joint_world``, ``tip_world``, ``shift`` (N, B, 2) and ``bone_world``
+    (fields (N, B)) stack the bones' arrays on first use; a view that needs one frame
+    reads ``joints_at(row)`` and friends, which stack nothing.
     """
 
     frames: np.ndarray
     fps: float
     bones: tuple[str, ...]
-    local_rotation: np.ndarray
-    world_rotation: np.ndarray
-    joint_world: np.ndarray
-    tip_world: np.ndarray
-    stretch: np.ndarray
-    shift: np.ndarray
-    bone_world: Affine
+    bone_bakes: tuple[BoneBake, ...]
     spaces: dict[str, Affine]
     chains: dict[str, ChainBake] = field(default_factory=dict)
     art: Any = None  # ArtBake (model/art_bake.py) when the project has slots
+
+    local_rotation = _stacked("local_rotation")
+    world_rotation = _stacked("world_rotation")
+    joint_world = _stacked("joint", (2,))
+    tip_world = _stacked("tip", (2,))
+    stretch = _stacked("stretch")
+    shift = _stacked("shift", (2,))
+
+    @cached_property
+    def bone_world(self) -> Affine:
+        """World transform of every bone's frame, fields (N, B) (built on first use)."""
+        worlds = [b.world for b in self.bone_bakes]
+        if not worlds:
+            return Affine(*(frozen(np.empty((len(self), 0))) for _ in range(6)))
+        return Affine(*(frozen(np.stack(f, axis=1)) for f in zip(*(w.fields() for w in worlds))))
 
     def __len__(self) -> int:
         return int(self.frames.shape[0])
@@ -112,12 +153,67 @@ class Bake:
         i = int(np.searchsorted(self.frames, float(frame)))
         return min(max(i, 0), len(self) - 1)
 
+    @cached_property
+    def _columns(self) -> dict[str, int]:
+        return {name: k for k, name in enumerate(self.bones)}
+
     def column(self, bone: str) -> int:
-        return self.bones.index(bone)
+        try:
+            return self._columns[bone]
+        except KeyError:
+            raise ValueError(f"bone {bone!r} is not in the bake") from None
+
+    def bone(self, name: str) -> BoneBake:
+        return self.bone_bakes[self.column(name)]
+
+    def rows(self, start: int, stop: int) -> "Bake":
+        """The frames [start, stop) as a Bake of their own: views into this one's
+        arrays, nothing copied. Every row of a full evaluation is that frame's exact
+        pose, so this is the starting point of an evaluation at those frames."""
+        return _rows_of(self, slice(start, stop))
+
+    def joints_at(self, row: int) -> np.ndarray:
+        """(B, 2) bone starts in world at one row."""
+        return np.array([b.joint[row] for b in self.bone_bakes]).reshape(-1, 2)
+
+    def tips_at(self, row: int) -> np.ndarray:
+        """(B, 2) bone ends in world at one row."""
+        return np.array([b.tip[row] for b in self.bone_bakes]).reshape(-1, 2)
+
+    def world_rotations_at(self, row: int) -> np.ndarray:
+        """(B,) world rotations (radians) at one row."""
+        return np.array([b.world_rotation[row] for b in self.bone_bakes], dtype=float)
 
     @property
     def time_s(self) -> np.ndarray:
         return self.frames / self.fps
+
+
+def _rows_of(item, cut):
+    """A bake or per-item bake (any dataclass of frame-axis arrays, Affines, and
+    tuples or dicts of such items) cut to the frames ``cut``: new kinds of per-item
+    data are cut without being named here."""
+    changes = {}
+    for f in fields(item):
+        value = getattr(item, f.name)
+        cut_value = _cut(value, cut)
+        if cut_value is not value:
+            changes[f.name] = cut_value
+    return replace(item, **changes)
+
+
+def _cut(value, cut):
+    if isinstance(value, Affine):
+        return value.take(cut)
+    if isinstance(value, np.ndarray):
+        return value[cut] if value.ndim else value
+    if is_dataclass(value) and not isinstance(value, type):
+        return _rows_of(value, cut)
+    if isinstance(value, dict):
+        return {k: _cut(v, cut) for k, v in value.items()}
+    if isinstance(value, tuple) and value and is_dataclass(value[0]):
+        return tuple(_cut(v, cut) for v in value)
+    return value
 
 
 def frozen(array):

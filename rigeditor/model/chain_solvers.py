@@ -26,7 +26,9 @@ class IKResult:
     limited (N,) bool; distance / solve_distance (N,) raw and solved; residual (N,)
     the solver's own |end - target|; iterations (N,) int; converged (N,) bool;
     sensitivity (N,) degrees per model unit; reach (inner, outer) model units;
-    bend_overridden (N,) bool: the limits exclude the saved bend side (analytic only)."""
+    bend_overridden (N,) bool: the limits exclude the saved bend side (analytic only).
+    directions: per bone, (cos, sin) of its local angle, (N,) each, when the solver
+    has them at hand (forward kinematics then skips the trigonometry), else None."""
 
     angles: np.ndarray
     stretch: np.ndarray
@@ -40,6 +42,7 @@ class IKResult:
     sensitivity: np.ndarray
     reach: tuple[float, float]
     bend_overridden: np.ndarray
+    directions: tuple | None = None
 
 
 def solve_analytic(chain, lengths, target, bend, softness, fk) -> IKResult:
@@ -64,7 +67,24 @@ def solve_analytic(chain, lengths, target, bend, softness, fk) -> IKResult:
         iterations=np.ones(n, dtype=int), converged=np.ones(n, dtype=bool),
         sensitivity=angle_sensitivity(a, b, sol.distance, softness=softness),
         reach=(abs(a - b), a + b), bend_overridden=sol.bend_overridden,
+        directions=_directions(sol, a, b),
     )
+
+
+def _directions(sol, a, b):
+    """(cos, sin) of the upper bone's angle and of the elbow's, from the solver's own
+    forward kinematics (elbow and end positions): a few multiplications instead of
+    four sin/cos per frame. None when a bone has no length to measure it by."""
+    k = sol.stretch
+    if not np.all(k > 0):
+        return None
+    ua, ub = 1.0 / (a * k), 1.0 / (b * k)
+    c1 = (sol.elbow[:, 0] - sol.root_offset[:, 0]) * ua
+    s1 = (sol.elbow[:, 1] - sol.root_offset[:, 1]) * ua
+    c12 = (sol.end[:, 0] - sol.elbow[:, 0]) * ub
+    s12 = (sol.end[:, 1] - sol.elbow[:, 1]) * ub
+    # The elbow's angle is relative to the upper bone: rotate back by the upper one.
+    return (c1, s1), (c1 * c12 + s1 * s12, c1 * s12 - s1 * c12)
 
 
 def solve_iterative(chain, lengths, target, softness, fk) -> IKResult:

@@ -14,11 +14,13 @@ import numpy as np
 from rigeditor.core.blocks import run_tasks
 from rigeditor.core.geometry import Affine
 from rigeditor.model.art_bake import with_art
-from rigeditor.model.bake import Bake, frozen
-from rigeditor.model.kinematics import Pose, bone_order, fk_rotations
+from rigeditor.model.bake import Bake, BoneBake, frozen
+from rigeditor.model.kinematics import Pose, bone_order, fk_rotation, fk_rotations, world_rotations
 from rigeditor.model.project import CHARACTER, Project
 from rigeditor.model.solve_chain import solve_chain
 from rigeditor.model.spaces import space_transforms
+
+PARALLEL_FRAMES = 512  # below this many frames chains are solved one after the other
 
 
 def evaluate(project: Project, frames=None, *, previous: Bake | None = None,
@@ -41,42 +43,46 @@ def evaluate(project: Project, frames=None, *, previous: Bake | None = None,
     if dirty is None:
         spaces = space_transforms(project, frames)
         pose = Pose(project, order, frames.shape[0], spaces[CHARACTER])
-        pose.rotation[:] = fk_rotations(project, order, frames)
+        pose.rotation = fk_rotations(project, order, frames)
         # Bones a chain drives are placed when their chain is solved, not twice.
-        pose.update([b.name for b in project.children(None)], stop_at={c.bones[0] for c in chains})
+        firsts = {c.bones[0] for c in chains}
+        pose.update([b.name for b in project.children(None) if b.name not in firsts], stop_at=firsts)
         results = {}
         todo = chains
     else:
         spaces = previous.spaces
         pose = Pose(project, order, frames.shape[0], spaces[CHARACTER])
-        pose.rotation[:] = previous.local_rotation
-        pose.stretch[:] = previous.stretch
-        pose.shift[:] = previous.shift
-        pose.world = [previous.bone_world.take((slice(None), k)) for k in range(len(order))]
+        # Start from the previous bake's arrays (shared, read-only); the pose only
+        # ever replaces them.
+        pose.rotation = [b.local_rotation for b in previous.bone_bakes]
+        pose.stretch = [b.stretch for b in previous.bone_bakes]
+        pose.shift = [b.shift for b in previous.bone_bakes]
+        pose.world = [b.world for b in previous.bone_bakes]
         results = dict(previous.chains)
         todo = [c for c in chains if c.name in dirty]
         if fk_bones:
             driven = {b for c in chains for b in c.bones}
             for name in fk_bones:
                 if name not in driven:
-                    bone = project.bone(name)
-                    pose.rotation[:, pose.column[name]] = bone.rest_rotation + bone.rotation.sample(frames)[:, 0]
+                    pose.rotation[pose.column[name]] = fk_rotation(project.bone(name), frames)
             pose.update([b for b in fk_bones if b not in driven], stop_at={c.bones[0] for c in chains})
 
     def solve(chain):
         cols = [pose.column[b] for b in chain.bones]
-        fk = np.stack([project.bone(b).rest_rotation + project.bone(b).rotation.sample(frames)[:, 0]
-                       for b in chain.bones], axis=-1)
+        fk = np.stack([fk_rotation(project.bone(b), frames) for b in chain.bones], axis=-1)
         # Reset what an earlier solve of this chain left, so a partial update starts
         # from the same state as a full evaluation.
-        pose.stretch[:, cols] = 1.0
-        pose.shift[:, cols[0]] = 0.0
+        for k in cols:
+            pose.stretch[k] = pose.ones
+        pose.shift[cols[0]] = pose.zeros
         return solve_chain(project, chain, pose, spaces, frames, fk)
 
     # Chains of one wave drive disjoint subtrees whose parents are already placed,
     # so they are solved side by side; a chain below another waits for it.
+    # A short range is cheaper solved inline than handed to the threads.
+    run = run_tasks if frames.shape[0] >= PARALLEL_FRAMES else (lambda fn, items: [fn(x) for x in items])
     for wave in _waves(project, todo):
-        for chain, result in zip(wave, run_tasks(solve, wave)):
+        for chain, result in zip(wave, run(solve, wave)):
             results[chain.name] = result
 
     bake = _bake(project, order, frames, pose, spaces, {c.name: results[c.name] for c in chains},
@@ -115,6 +121,12 @@ def _dirty(project, chains, order, frames, previous, changed):
     if (previous.bones != tuple(order) or list(previous.chains) != [c.name for c in chains]
             or previous.frames.shape != frames.shape or not np.array_equal(previous.frames, frames)):
         return None, None
+    return _affected(project, chains, order, changed)
+
+
+def _affected(project, chains, order, changed):
+    """(names of the chains ``changed`` makes dirty, bones whose FK it changed), or
+    (None, None) for a change that needs a full evaluation."""
     dirty: set[str] = set()
     bones: list[str] = []
     for item in changed:
@@ -138,6 +150,27 @@ def _dirty(project, chains, order, frames, previous, changed):
     return dirty, [b for b in order if b in bones]
 
 
+def frame_local(project: Project, changed: Iterable[str] | None) -> bool:
+    """True when the edit ``changed`` (as for :func:`evaluate`) can be evaluated at
+    single frames exactly: every chain it touches solves each frame on its own
+    (analytic, no target smoothing, no smoothed root offset). Then an incremental
+    evaluation of one frame equals that frame of a full evaluation (its per-frame
+    diagnostics that compare with the frame before, hold and flip, excepted)."""
+    if changed is None:
+        return False
+    order = bone_order(project)
+    chains = sorted(project.chains, key=lambda c: order.index(c.bones[0]))
+    dirty, _ = _affected(project, chains, order, changed)
+    if dirty is None:
+        return False
+    for name in dirty:
+        c = project.chain(name)
+        if (c.solver != "analytic" or c.smoothing.kind != "none"
+                or (c.strategy.kind == "move_root" and c.strategy.root_time_constant > 0)):
+            return False
+    return True
+
+
 def _descendants(project, names):
     out, stack = set(), list(names)
     while stack:
@@ -149,38 +182,32 @@ def _descendants(project, names):
 
 
 def _bake(project, order, frames, pose, spaces, chains, previous=None) -> Bake:
-    """Assemble the Bake; with ``previous``, copy its columns and redo only the bones
-    this evaluation touched."""
-    n, nb = frames.shape[0], len(order)
+    """Assemble the Bake; with ``previous``, share its items for every bone this
+    evaluation did not touch."""
     if previous is None:
-        cols = list(range(nb))
-        fields = [np.empty((n, nb)) for _ in range(6)]
-        world_rotation, joints, tips = np.empty((n, nb)), np.empty((n, nb, 2)), np.empty((n, nb, 2))
+        cols = range(len(order))
     else:
         cols = [pose.column[b] for b in order if b in pose.touched]
-        fields = [f.copy() for f in previous.bone_world.fields()]
-        world_rotation = previous.world_rotation.copy()
-        joints, tips = previous.joint_world.copy(), previous.tip_world.copy()
+    world_rotation = world_rotations(project, order, pose, cols,
+                                     previous=lambda k: previous.bone_bakes[k].world_rotation)
+    items = list(previous.bone_bakes) if previous is not None else [None] * len(order)
     for k in cols:
         w = pose.world[k]
-        for arr, v in zip(fields, w.fields()):
-            arr[:, k] = v
-        world_rotation[:, k] = np.arctan2(w.c, w.a)
-        joints[:, k, 0], joints[:, k, 1] = w.tx, w.ty
-        length = project.bone(order[k]).length * pose.stretch[:, k]
-        tips[:, k, 0] = w.a * length + w.tx
-        tips[:, k, 1] = w.c * length + w.ty
+        length = project.bone(order[k]).length * pose.stretch[k]
+        items[k] = BoneBake(
+            local_rotation=frozen(pose.rotation[k]),
+            world_rotation=frozen(world_rotation[k]),
+            joint=frozen(np.stack(np.broadcast_arrays(w.tx, w.ty), axis=-1)),
+            tip=frozen(np.stack([w.a * length + w.tx, w.c * length + w.ty], axis=-1)),
+            stretch=frozen(pose.stretch[k]),
+            shift=frozen(pose.shift[k]),
+            world=Affine(*(frozen(f) for f in w.fields())),
+        )
     return Bake(
         frames=frozen(frames.copy()),
         fps=float(project.timeline.fps),
         bones=tuple(order),
-        local_rotation=frozen(pose.rotation),
-        world_rotation=frozen(world_rotation),
-        joint_world=frozen(joints),
-        tip_world=frozen(tips),
-        stretch=frozen(pose.stretch),
-        shift=frozen(pose.shift),
-        bone_world=Affine(*(frozen(f) for f in fields)),
+        bone_bakes=tuple(items),
         spaces=spaces,
         chains=chains,
     )

@@ -3,37 +3,52 @@ from __future__ import annotations
 
 import numpy as np
 
-from rigeditor.core.geometry import Affine
+from rigeditor.core.geometry import Affine, wrap_angle
 from rigeditor.model.project import CHARACTER, Project
 
 
+_orders: dict[int, tuple] = {}
+
+
 def bone_order(project: Project) -> list[str]:
-    """Bone names with every parent before its children."""
+    """Bone names with every parent before its children (remembered per tuple of
+    bones: an edit that leaves the bones alone keeps the same tuple)."""
+    hit = _orders.get(id(project.bones))
+    if hit is not None and hit[0] is project.bones:
+        return list(hit[1])
     order: list[str] = []
     stack = [b.name for b in reversed(project.children(None))]
     while stack:
         name = stack.pop()
         order.append(name)
         stack.extend(b.name for b in reversed(project.children(name)))
+    if len(_orders) > 64:
+        _orders.clear()
+    _orders[id(project.bones)] = (project.bones, tuple(order))
     return order
 
 
 class Pose:
-    """Mutable per-frame pose of the bone tree while an evaluation runs.
+    """Per-frame pose of the bone tree while an evaluation runs, one array per bone.
 
-    rotation[:, k]: local rotation of bone k (radians, relative to its parent).
-    stretch[:, k]: scale along bone k (1 = authored length).
-    shift[:, k]: extra translation of bone k's origin in its parent's frame (the
+    rotation[k]: (N,) local rotation of bone k (radians, relative to its parent).
+    stretch[k]: (N,) scale along bone k (1 = authored length).
+    shift[k]: (N, 2) extra translation of bone k's origin in its parent's frame (the
     move-root strategy). world[k]: the bone's world transform.
+    Entries are replaced, never written into: an incremental evaluation starts from
+    the previous bake's (read-only) arrays and shares whatever it does not replace.
     """
 
     def __init__(self, project: Project, order: list[str], n: int, character: Affine):
         self.project = project
         self.order = order
         self.column = {name: k for k, name in enumerate(order)}
-        self.rotation = np.empty((n, len(order)))
-        self.stretch = np.ones((n, len(order)))
-        self.shift = np.zeros((n, len(order), 2))
+        ones, zeros = np.ones(n), np.zeros((n, 2))
+        ones.flags.writeable = zeros.flags.writeable = False
+        self.ones, self.zeros = ones, zeros  # shared by every bone that has none
+        self.rotation: list[np.ndarray | None] = [None] * len(order)
+        self.stretch: list[np.ndarray] = [ones] * len(order)
+        self.shift: list[np.ndarray] = [zeros] * len(order)
         self.world: list[Affine | None] = [None] * len(order)
         self.character = character
         self.touched: set[str] = set()  # bones whose world transform was (re)computed
@@ -51,12 +66,16 @@ class Pose:
         bone = self.project.bone(name)
         ox, oy = bone.rest_offset
         if bone.parent is not None:
-            ox = ox * self.stretch[:, self.column[bone.parent]]
+            ox = ox * self.stretch[self.column[bone.parent]]
         return self.parent_frame(name).compose(Affine.rotation_about_origin(0.0, ox, oy))
 
-    def update(self, names, stop_at=frozenset()) -> None:
+    def update(self, names, stop_at=frozenset(), directions=None) -> None:
         """Recompute world transforms of ``names`` and all their descendants, except
-        below the bones in ``stop_at`` (their chains will update them)."""
+        below the bones in ``stop_at`` (their chains will update them).
+
+        directions: optional {bone: (cos, sin)} of bones' local rotations already at
+        hand (a solver's), so forward kinematics need not compute them again.
+        """
         todo = set(names)
         for name in self.order:
             bone = self.project.bone(name)
@@ -66,13 +85,20 @@ class Pose:
                 k = self.column[name]
                 ox, oy = bone.rest_offset
                 if bone.parent is not None:
-                    ox = ox * self.stretch[:, self.column[bone.parent]]
-                local = Affine.rotation_about_origin(self.rotation[:, k], ox + self.shift[:, k, 0], oy + self.shift[:, k, 1])
+                    ox = ox * self.stretch[self.column[bone.parent]]
+                shift = self.shift[k]
+                if shift is not self.zeros:
+                    ox, oy = ox + shift[:, 0], oy + shift[:, 1]
+                if directions and name in directions:
+                    cos, sin = directions[name]
+                    local = Affine(cos, -sin, sin, cos, np.asarray(ox, float), np.asarray(oy, float))
+                else:
+                    local = Affine.rotation_about_origin(self.rotation[k], ox, oy)
                 self.world[k] = self.parent_frame(name).compose(local)
 
     def tip(self, name: str) -> np.ndarray:
         k = self.column[name]
-        length = self.project.bone(name).length * self.stretch[:, k]
+        length = self.project.bone(name).length * self.stretch[k]
         w = self.world[k]
         return np.stack([w.a * length + w.tx, w.c * length + w.ty], axis=-1)
 
@@ -80,13 +106,62 @@ class Pose:
         return self.world[self.column[name]].translation()
 
 
-def fk_rotations(project: Project, order: list[str], frames: np.ndarray) -> np.ndarray:
-    """(N, B) local rotations from the rest pose plus the animated FK channels."""
-    out = np.empty((frames.shape[0], len(order)))
-    for k, name in enumerate(order):
-        bone = project.bone(name)
-        out[:, k] = bone.rest_rotation + bone.rotation.sample(frames)[:, 0]
+def world_rotations(project: Project, order: list[str], pose: Pose, columns, previous=None) -> dict[int, np.ndarray]:
+    """World rotation (radians, wrapped into [-pi, pi]) of the bones at ``columns``.
+
+    A bone's frame is its parent's turned by its local rotation, so on a frame where
+    every space the character sits in turns and scales uniformly (no mirror, no squash)
+    the world rotation is the parent's plus the local one, wrapped: a sum instead of
+    an atan2 per bone and frame. On other frames it is read off the world transform.
+    Chosen frame by frame, so a frame comes out the same evaluated alone or in a range.
+    ``previous``: world rotations of bones not in ``columns`` (a previous bake's).
+    """
+    ch = pose.character
+    conformal = _conformal(ch)
+    every, none = bool(conformal.all()), not conformal.any()
+    out: dict[int, np.ndarray] = {}
+    base = None if none else np.arctan2(ch.c, ch.a)
+    for k in columns:
+        w = pose.world[k]
+        if none:
+            out[k] = np.arctan2(w.c, w.a)
+            continue
+        parent = project.bone(order[k]).parent
+        if parent is None:
+            up = base
+        else:
+            p = pose.column[parent]
+            up = out[p] if p in out else previous(p)
+        summed = wrap_angle(up + pose.rotation[k])
+        out[k] = summed if every else np.where(conformal, summed, np.arctan2(w.c, w.a))
     return out
+
+
+_conformals: dict[int, tuple] = {}
+
+
+def _conformal(t: Affine) -> np.ndarray:
+    """Per frame: does ``t`` turn and scale uniformly (no mirror, no squash)?
+    Remembered per transform (an incremental evaluation reuses the spaces)."""
+    hit = _conformals.get(id(t))
+    if hit is not None and hit[0] is t:
+        return hit[1]
+    result = (np.isclose(t.a, t.d, rtol=1e-12, atol=1e-12) & np.isclose(t.b, -t.c, rtol=1e-12, atol=1e-12)
+              & (np.abs(t.a) + np.abs(t.c) > 0))
+    if len(_conformals) > 8:  # each holds a space transform over all frames
+        _conformals.clear()
+    _conformals[id(t)] = (t, result)
+    return result
+
+
+def fk_rotations(project: Project, order: list[str], frames: np.ndarray) -> list[np.ndarray]:
+    """Per bone (in ``order``), (N,) local rotations from the rest pose plus the animated FK channel."""
+    return [fk_rotation(project.bone(name), frames) for name in order]
+
+
+def fk_rotation(bone, frames: np.ndarray) -> np.ndarray:
+    """(N,) local rotation of one bone from its rest pose and its animated channel."""
+    return bone.rest_rotation + bone.rotation.sample(frames)[:, 0]
 
 
 def character_of(spaces) -> Affine:

@@ -7,6 +7,7 @@ and the ``with_*`` helpers), so undo is keeping the old one.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 from rigeditor.core.filters import Smoothing
 from rigeditor.core.limits import LIMIT_STRATEGIES
@@ -132,22 +133,42 @@ class Project:
 
     # ---- look-ups (names are unique per kind; validation guarantees it)
     def bone(self, name: str) -> Bone:
-        return _find(self.bones, name, "bone")
+        return self._lookup("bone", name)
 
     def space(self, name: str) -> Space:
-        return _find(self.spaces, name, "space")
+        return self._lookup("space", name)
 
     def target(self, name: str) -> Target:
-        return _find(self.targets, name, "target")
+        return self._lookup("target", name)
 
     def chain(self, name: str) -> Chain:
-        return _find(self.chains, name, "chain")
+        return self._lookup("chain", name)
+
+    @cached_property
+    def _by_name(self) -> dict:
+        # Built on first look-up: an evaluation looks bones up thousands of times.
+        # (Reversed: with a duplicate name the first item wins, as validation reports.)
+        return {kind: {item.name: item for item in reversed(getattr(self, kind + "s"))}
+                for kind in ("bone", "space", "target", "chain")}
+
+    def _lookup(self, kind: str, name: str):
+        try:
+            return self._by_name[kind][name]
+        except (KeyError, TypeError):
+            raise KeyError(f"no {kind} named {name!r}") from None
 
     def space_names(self) -> list[str]:
         return [WORLD] + [s.name for s in self.spaces]
 
     def children(self, bone: str | None) -> list[Bone]:
-        return [b for b in self.bones if b.parent == bone]
+        return list(self._children.get(bone, ()))
+
+    @cached_property
+    def _children(self) -> dict:
+        out: dict = {}
+        for b in self.bones:
+            out.setdefault(b.parent, []).append(b)
+        return out
 
     def chain_for_target(self, target: str) -> list[Chain]:
         return [c for c in self.chains if c.target == target]

@@ -46,22 +46,10 @@ def bake_rows(bake: Bake, start: int, stop: int) -> Bake:
     """Rows ``start:stop`` of ``bake``. Local rotations are continued (unwrapped) from
     the bake's first row first, so exported curves carry the same turns as the
     whole bake's rather than starting again within (-pi, pi]."""
-    n = len(bake)
-    rows = slice(start, stop)
-
-    def cut(value):
-        if isinstance(value, np.ndarray):
-            return frozen(value[rows]) if value.ndim and value.shape[0] == n else value
-        if isinstance(value, Affine):
-            return Affine(*(cut(np.asarray(f)) if np.ndim(f) else f for f in value.fields()))
-        if isinstance(value, dict):
-            return {k: cut(v) for k, v in value.items()}
-        if is_dataclass(value) and not isinstance(value, type):
-            return replace(value, **{f.name: cut(getattr(value, f.name)) for f in fields(value)})
-        return value
-
-    out = cut(bake)
-    return replace(out, local_rotation=frozen(unwrap(bake.local_rotation, axis=0)[rows]))
+    out = bake.rows(start, stop)
+    bones = tuple(replace(cut, local_rotation=frozen(unwrap(whole.local_rotation)[start:stop]))
+                  for whole, cut in zip(bake.bone_bakes, out.bone_bakes))
+    return replace(out, bone_bakes=bones)
 
 
 def bake_bytes(project: Project, frames: int, output: str = "evaluate") -> int:
@@ -84,6 +72,8 @@ def _nbytes(value) -> int:
         return sum(_nbytes(np.asarray(f)) for f in value.fields())
     if isinstance(value, dict):
         return sum(_nbytes(v) for v in value.values())
+    if isinstance(value, tuple):
+        return sum(_nbytes(v) for v in value)
     if is_dataclass(value) and not isinstance(value, type):
         return sum(_nbytes(getattr(value, f.name)) for f in fields(value))
     return 0

@@ -38,18 +38,32 @@ def solve_chain(project: Project, chain: Chain, pose: Pose, spaces: dict[str, Af
     # Mix: blend each joint along the shorter way round, and the strategy's stretch
     # and shift by the same weight, so mix 0 is exactly the FK pose.
     cols = [pose.column[bn] for bn in chain.bones]
-    pose.rotation[:, cols] = fk_rotation + mix[:, None] * wrap_angle(ik.angles - fk_rotation)
+    for i, c in enumerate(cols):
+        fk = fk_rotation[:, i]
+        pose.rotation[c] = fk + mix * wrap_angle(ik.angles[:, i] - fk)
     stretch = 1.0 + mix * (ik.stretch - 1.0)
     for c in cols:
-        pose.stretch[:, c] = stretch
-    pose.shift[:, cols[0]] = mix[:, None] * ik.root_offset
-    pose.update([first])
+        pose.stretch[c] = stretch
+    pose.shift[cols[0]] = mix[:, None] * ik.root_offset
+    # Where the IK pose is shown whole (mix 1), forward kinematics takes the bones'
+    # directions from the solver instead of computing sin and cos of the angles again.
+    # Chosen frame by frame: a frame comes out the same evaluated alone or in a range.
+    directions = None
+    if ik.directions is not None:
+        full = mix == 1.0
+        if full.all():
+            directions = dict(zip(chain.bones, ik.directions))
+        elif full.any():
+            directions = {bn: (np.where(full, cos, np.cos(pose.rotation[c])), np.where(full, sin, np.sin(pose.rotation[c])))
+                          for bn, c, (cos, sin) in zip(chain.bones, cols, ik.directions)}
+    pose.update([first], directions=directions)
 
     end_world = pose.tip(chain.bones[-1])
     end = to_shoulder.apply(end_world)
-    residual = np.hypot(end[:, 0] - target[:, 0], end[:, 1] - target[:, 1])
+    rx, ry = end[:, 0] - target[:, 0], end[:, 1] - target[:, 1]
+    residual = np.sqrt(rx * rx + ry * ry)
     # The side of a chain's bend: the sign of its joints' total turn after the first.
-    curl = pose.rotation[:, cols[1:]].sum(axis=1)
+    curl = sum(pose.rotation[c] for c in cols[1:])
     side = np.sign(np.where(np.abs(curl) > 1e-6, curl, 0.0))
     hold = np.zeros(frames.shape[0], dtype=bool)
     hold[1:] = np.all(declared[1:] == declared[:-1], axis=1) & (codes[1:] == codes[:-1])
@@ -58,8 +72,8 @@ def solve_chain(project: Project, chain: Chain, pose: Pose, spaces: dict[str, Af
     # foot, and riding along for a hand on a hip.
     end_declared = declared_space.inverse().apply(end_world)
     drift, world_motion = np.zeros(frames.shape[0]), np.zeros(frames.shape[0])
-    drift[1:] = np.hypot(*(end_declared[1:] - end_declared[:-1]).T)
-    world_motion[1:] = np.hypot(*(end_world[1:] - end_world[:-1]).T)
+    drift[1:] = _step_length(end_declared)
+    world_motion[1:] = _step_length(end_world)
     # The side the solve means to bend to: the saved one unless the limits exclude it.
     meant = np.where(ik.bend_overridden, -bend, bend)
     flip = elbow_flips(side, meant) if chain.solver == "analytic" else np.zeros(frames.shape[0], dtype=bool)
@@ -105,11 +119,18 @@ def solve_chain(project: Project, chain: Chain, pose: Pose, spaces: dict[str, Af
     )
 
 
+def _step_length(points):
+    """|p[i] - p[i-1]| for i >= 1 (sqrt of squares: distances of on-screen points
+    cannot overflow, and it is several times cheaper than hypot)."""
+    dx, dy = np.diff(points[:, 0]), np.diff(points[:, 1])
+    return np.sqrt(dx * dx + dy * dy)
+
+
 def _mirror_elbow(elbow, end):
     """The other bend's elbow: the elbow reflected across the shoulder-end line
     (shoulder at the origin). Exact for an unlimited solve; for a limited one it is
     the mirror of the pose actually shown."""
-    length = np.hypot(end[:, 0], end[:, 1])
+    length = np.sqrt(end[:, 0] * end[:, 0] + end[:, 1] * end[:, 1])
     ok = length > 0
     ux = np.where(ok, end[:, 0] / np.where(ok, length, 1.0), 1.0)
     uy = np.where(ok, end[:, 1] / np.where(ok, length, 1.0), 0.0)

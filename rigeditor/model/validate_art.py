@@ -10,6 +10,7 @@ import math
 import posixpath
 
 from rigeditor.model.attachments import NONE, Art
+from rigeditor.model.validate_mesh import mesh_problems
 
 _MAX = 1e9
 
@@ -29,7 +30,7 @@ def art_problems(art: Art, bone_names) -> list[str]:
             out.append(f"{where}.bone: unknown bone {slot.bone!r}")
         att_names: set[str] = set()
         for k, a in enumerate(slot.attachments):
-            _attachment(out, f"{where}.attachments[{k}]", a, att_names)
+            _attachment(out, f"{where}.attachments[{k}]", a, att_names, bone_names)
         allowed = att_names | {NONE}
         if slot.attachment.default not in allowed:
             out.append(f"{where}.attachment.default: unknown attachment {slot.attachment.default!r}")
@@ -52,13 +53,15 @@ def art_problems(art: Art, bone_names) -> list[str]:
     return out
 
 
-def _attachment(out, where, a, names: set) -> None:
+def _attachment(out, where, a, names: set, bone_names) -> None:
     if not isinstance(a.name, str) or not a.name.strip():
         out.append(f"{where}.name: must be a non-empty name, got {a.name!r}")
     elif a.name in names:
         out.append(f"{where}.name: duplicate name {a.name!r} in this slot")
     names.add(a.name)
-    if a.kind != "image":
+    if a.kind == "mesh":
+        out.extend(mesh_problems(a, where, bone_names))
+    elif a.kind != "image":
         out.append(f"{where}.type: unknown attachment type {a.kind!r}")
     path = a.path if isinstance(a.path, str) else ""
     if not path.strip():

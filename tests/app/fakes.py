@@ -35,6 +35,12 @@ class FakeDialogs:
     def open_file(self, parent, *args):
         return self._answer("open_file", None, *args)
 
+    def color(self, parent, title, rgb):
+        return self._answer("color", None, title, rgb)
+
+    def open_folder(self, parent, *args):
+        return self._answer("open_folder", None, *args)
+
     def save_file(self, parent, *args):
         return self._answer("save_file", None, *args)
 

@@ -179,3 +179,55 @@ def test_delete_removes_a_slot_from_the_project_and_its_draw_order_keys(qtbot, t
     assert (EXAMPLE.parent / "arm_art" / "hand_fist.png").is_file()
     doc.undo_stack.undo()
     assert [s.name for s in doc.project.art.slots] == ["torso", "upper_arm", "forearm", "hand"]
+
+
+def _png_folder(folder, sizes, layout=None):
+    """PNGs of ``sizes`` {name: (w, h)} (each a flat colour) and an optional layout.json."""
+    import json
+
+    from rigeditor.io.images import encode_png
+
+    folder.mkdir()
+    for k, (name, (w, h)) in enumerate(sizes.items()):
+        px = np.zeros((h, w, 4), np.uint8)
+        px[...] = (40 * k, 200, 90, 255)
+        (folder / f"{name}.png").write_bytes(encode_png(px))
+    if layout is not None:
+        (folder / "layout.json").write_text(json.dumps(layout), encoding="utf-8")
+    return folder
+
+
+def test_file_import_images_opens_a_folder_of_pngs_placed_by_its_layout(qtbot, tmp_path):
+    from rigeditor.io.images import missing_images
+
+    folder = _png_folder(tmp_path / "art", {"body": (60, 100), "arm": (80, 20)},
+                         {"canvas": {"width": 300, "height": 200},
+                          "layers": [{"file": "body.png", "x": 100, "y": 50},
+                                     {"file": "arm.png", "x": 150, "y": 70, "name": "left_arm"}]})
+    out = tmp_path / "hero.rigproj"
+    w, doc, dialogs = _window(qtbot, tmp_path, open_folder=str(folder), save_file=str(tmp_path / "hero"))
+    assert "Import Images…" in [a.text() for a in w.menuBar().actions()[0].menu().actions()]
+    w.import_images_action.trigger()
+    assert dialogs.asked("error") == [] and len(dialogs.asked("open_folder")) == 1
+    assert doc.path == out and not doc.is_modified()  # ".rigproj" added to the name typed
+    assert [s.name for s in doc.project.art.slots] == ["body", "left_arm"]  # back to front, as listed
+    # Each picture's centre where the layout puts it (pixels, y flipped at the canvas height).
+    for slot, (x, y, wd, ht) in (("body", (100, 50, 60, 100)), ("left_arm", (150, 70, 80, 20))):
+        a = doc.project.art.slot(slot).attachments[0]
+        assert a.centre() == pytest.approx((x + wd / 2, 200 - y - ht / 2))
+    assert missing_images(doc.project, doc.images) == []
+    assert doc.images == out.parent
+
+
+def test_import_images_cancelled_or_broken_leaves_the_document(qtbot, tmp_path):
+    w, doc, dialogs = _window(qtbot, tmp_path, open_folder=[None, str(tmp_path / "art")],
+                              save_file=str(tmp_path / "x.rigproj"))
+    before = doc.project
+    w.import_images_action.trigger()  # the folder dialog cancelled: nothing asked after it
+    assert dialogs.asked("save_file") == [] and doc.project is before
+    folder = _png_folder(tmp_path / "art", {"body": (10, 10)})
+    (folder / "arm.png").write_bytes(b"\x89PNG\r\n\x1a\n broken")
+    w.import_images_action.trigger()
+    ((title, message),) = dialogs.asked("error")
+    assert title == "Cannot import images" and "arm.png" in message
+    assert doc.project is before and not (tmp_path / "x.rigproj").exists()

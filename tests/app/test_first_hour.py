@@ -21,6 +21,8 @@ from rigeditor.app.scene import hint
 from rigeditor.app.scene.layers import PAINT_ERRORS
 from rigeditor.model import evaluate
 from rigeditor.model.examples import EXAMPLES, arm, door
+from rigeditor.io import load_example
+from rigeditor.io.examples import EXAMPLE_NAMES
 from rigeditor.model.project import CHARACTER, Project
 from rigeditor.model.validate import problems
 
@@ -95,11 +97,12 @@ def test_new_is_an_empty_rig_in_setup_mode_and_examples_are_one_menu_away(qtbot,
     # File > New from Example lists every example; each opens as a new, unsaved project.
     file_menu = w.menuBar().actions()[0].menu()
     sub = next(a.menu() for a in file_menu.actions() if a.menu() and "Example" in a.text().replace("&", ""))
-    assert [a.text().lower() for a in sub.actions()] == list(EXAMPLES)
+    assert [a.text().lower().replace(" ", "_") for a in sub.actions()] == [
+        *EXAMPLES, "dressed_arm", "dressed_walk", "rigid_arm", "skinned_arm"]
     for action in sub.actions():
         action.trigger()
-        name = action.text().lower()
-        assert doc.project == EXAMPLES[name]() and doc.path is None
+        name = action.text().lower().replace(" ", "_")
+        assert doc.project == load_example(name) and doc.project.name == name and doc.path is None
         assert doc.mode == "animate"
         assert f"{name} (unsaved)" in w.windowTitle()
 
@@ -138,8 +141,13 @@ def test_the_empty_scene_says_how_to_start_until_the_first_bone(qtbot, tmp_path)
     text = hint.text()
     for action in (w.rig.bone_tool_action, w.rig.add_chain_action, w.rig.select_tool_action):
         assert action.shortcut().toString() in text
-    for name in EXAMPLES:
-        assert name in text
+    # ...and the menu entries that start from art or an example, by the menu's own words.
+    file_menu = {a.text() for a in w.menuBar().actions()[0].menu().actions()}
+    for action in (w.import_psd_action, w.import_images_action, w.import_spine_action):
+        assert action.text() in text and action.text() in file_menu
+    assert "File \u25b8 New from Example (" in text and "New from E&xample" in file_menu
+    named = text.split("New from Example (")[1].split("\u2026)")[0].split(", ")
+    assert {"arm", "dressed_walk"} <= set(named) <= set(EXAMPLE_NAMES)
     # Wherever the view is panned, the card leaves the character's origin (where the
     # first bone usually starts) in sight.
     for y in (40, card.center().y(), view.viewport().height() / 2):

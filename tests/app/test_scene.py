@@ -371,7 +371,8 @@ def test_overlays_toggle(qtbot):
     doc, view = make_view(qtbot, "walk", frame=12)
     assert list(view.overlays) == list(OVERLAY_NAMES)
     assert all(isinstance(label, str) and label for label in OVERLAY_NAMES.values())
-    assert {n for n, on in view.overlays.items() if not on} == {"onion", "art_dim", "cracks"}
+    assert {n for n, on in view.overlays.items() if not on} == {
+        "onion", "art_dim", "cracks", "mesh", "weights", "collapse"}
     seen = []
     view.overlayChanged.connect(lambda n, on: seen.append((n, on)))
     for name in OVERLAY_NAMES:
@@ -382,7 +383,8 @@ def test_overlays_toggle(qtbot):
             assert view.layer("art").dim is (not on)
         else:
             assert view.layer(name).isVisible() is (not on)
-    assert seen == [(n, not on) for n, on in zip(OVERLAY_NAMES, [True] * 6 + [False, True, False, True, False])]
+    initially = [True] * 6 + [False, True, False, True, False, False, False, False]
+    assert seen == [(n, not on) for n, on in zip(OVERLAY_NAMES, initially)]
     view.overlays["reach"] = True  # a copy: writing it changes nothing
     assert view.overlays["reach"] is False
     with pytest.raises(KeyError):

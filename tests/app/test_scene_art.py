@@ -5,13 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from PIL import Image
-from PySide6.QtCore import QPointF
 
 from rigeditor.app.document import Document
 from rigeditor.app.scene.layers import PAINT_ERRORS
 from rigeditor.io import load_project
 from rigeditor.io.example_art import example_project
-from views import release_all, show_scene
+from views import grab_rgba as _grab, picture_point, release_all, screen_point as _screen, show_scene
 
 EXAMPLE = example_project("dressed_arm")
 
@@ -28,31 +27,8 @@ def _view(qtbot, path, frame):
     return doc, show_scene(qtbot, doc)
 
 
-def _grab(view) -> np.ndarray:
-    img = view.viewport().grab().toImage().convertToFormat(view.viewport().grab().toImage().Format.Format_RGBA8888)
-    ptr = img.constBits()
-    return np.frombuffer(ptr, dtype=np.uint8).reshape(img.height(), img.bytesPerLine())[:, :img.width() * 4] \
-        .reshape(img.height(), img.width(), 4).copy()
-
-
-def _screen(view, world_xy):
-    p = view.viewportTransform().map(QPointF(float(world_xy[0]), float(world_xy[1])))
-    ratio = view.viewport().devicePixelRatioF()
-    return int(round(p.x() * ratio)), int(round(p.y() * ratio))
-
-
 def _interior(doc, slot, u, v):
-    """World point of picture pixel (u, v) (from the top-left) of ``slot`` at the
-    document's frame, and that pixel's colour in the PNG."""
-    project, bake = doc.project, doc.bake
-    row = bake.index(doc.frame)
-    s = bake.art.column(slot)
-    a = project.art.slots[s].attachments[int(bake.art.attachment[row, s])]
-    w = [float(np.asarray(f)[row, s]) for f in bake.art.image_world.fields()]
-    x, y = u - a.width / 2, a.height / 2 - v
-    world = (w[0] * x + w[1] * y + w[4], w[2] * x + w[3] * y + w[5])
-    png = np.asarray(Image.open(EXAMPLE.parent / a.path).convert("RGBA"))
-    return world, png[int(v), int(u)]
+    return picture_point(doc, slot, u, v, EXAMPLE.parent)
 
 
 def test_pictures_are_drawn_where_the_bake_puts_them(qtbot, tmp_path):

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from rigeditor.cli import main
-from rigeditor.model.examples import DESCRIPTIONS, EXAMPLES
+from rigeditor.io.examples import ALL_DESCRIPTIONS, EXAMPLE_NAMES
+from rigeditor.model.examples import EXAMPLES
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -52,15 +53,16 @@ def test_an_unknown_name_says_what_the_examples_are(tmp_path, monkeypatch, capsy
     monkeypatch.chdir(tmp_path)
     assert main(["validate", "arms"]) == 2
     assert capsys.readouterr().err == ("rigeditor: arms: open: no such file, and no example of that "
-                                       f"name (examples: {', '.join(EXAMPLES)})\n")
+                                       f"name (examples: {', '.join(EXAMPLE_NAMES)})\n")
 
 
 def test_examples_lists_each_example_with_a_line_of_description(capsys):
     assert main(["examples"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert [line.split()[0] for line in lines] == list(EXAMPLES)
-    for line, name in zip(lines, EXAMPLES):
-        assert line.endswith(DESCRIPTIONS[name]) and len(line) < 100
+    assert [line.split()[0] for line in lines] == list(EXAMPLE_NAMES)
+    assert {"dressed_arm", "dressed_walk"} <= set(EXAMPLE_NAMES)
+    for line, name in zip(lines, EXAMPLE_NAMES):
+        assert line.endswith(ALL_DESCRIPTIONS[name]) and len(line) < 100
 
 
 @pytest.mark.parametrize("item, message", [

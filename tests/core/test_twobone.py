@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from rigeditor.core.twobone import soft_distance, solve_two_bone
+from rigeditor.core.twobone import TwoBoneSolution, soft_distance, solve_two_bone
 
 
 def fk(upper, lower, shoulder, shoulder_angle, elbow_angle):
@@ -233,16 +233,62 @@ def test_move_root_offset_is_smoothed_over_frames():
     assert smooth.residual[20] > 1.0
 
 
-def test_vectorised_equals_one_frame_at_a_time():
+FIELDS = list(TwoBoneSolution.__dataclass_fields__)
+
+
+def assert_frames_match(frames, one_at_a_time, ks):
+    """Every field of every frame ``ks`` of ``frames`` equals the frame solved alone, bit
+    for bit: the pose on screen while a range is solved must not move when it lands."""
+    for k, one in zip(ks, one_at_a_time):
+        for name in FIELDS:
+            got, want = np.asarray(getattr(one, name)), getattr(frames, name)[k]
+            assert got.shape == want.shape and np.array_equal(got, want), (k, name, got, want)
+
+
+def limit_pairs():
+    bound = st.tuples(st.floats(-7.0, 7.0), st.floats(0.0, 7.0)).map(lambda p: (p[0], p[0] + p[1]))
+    return st.none() | st.tuples(bound, bound)
+
+
+@settings(max_examples=300, deadline=None)
+@given(a=lengths, b=lengths, sx=st.floats(-100, 100), sy=st.floats(-100, 100),
+       frames=st.lists(st.tuples(angles, st.sampled_from(["any", "outer", "inner", "near", "far"]),
+                                 st.floats(0.0, 1.3), st.sampled_from([1.0, -1.0]), st.floats(0.0, 0.6)),
+                       min_size=1, max_size=12),
+       first_on_shoulder=st.booleans(), soft_per_frame=st.booleans(), limits=limit_pairs(),
+       strategy=st.sampled_from(["accept", "stretch", "move_root"]))
+def test_vectorised_equals_one_frame_at_a_time(a, b, sx, sy, frames, first_on_shoulder, soft_per_frame, limits,
+                                               strategy):
+    # Targets everywhere: in reach, on both reach bounds, about the zero-distance guard,
+    # far away, and the first one on the shoulder (it takes prev_direction; a later
+    # frame there takes the direction of the frames before it, by design: not compared).
+    inner, outer = abs(a - b), a + b
+    where = {"outer": lambda f: outer, "inner": lambda f: inner, "near": lambda f: 1e-9 * outer * (0.5 + f),
+             "far": lambda f: 10 * outer * f, "any": lambda f: outer * f}
+    targets = np.array([[sx + where[w](f) * math.cos(ang), sy + where[w](f) * math.sin(ang)]
+                        for ang, w, f, _, _ in frames])
+    if first_on_shoulder:
+        targets[0] = sx, sy
+    bend = np.array([fr[3] for fr in frames])
+    soft = np.array([fr[4] * outer for fr in frames]) if soft_per_frame else frames[0][4] * outer
+    kw = dict(limits=limits, on_limit=strategy, max_root_offset=0.1 * outer, root_time_constant=0.0,
+              prev_direction=(0.0, -2.0))
+    many = solve_two_bone(a, b, [sx, sy], targets, bend=bend, softness=soft, **kw)
+    ones = [solve_two_bone(a, b, [sx, sy], targets[k], bend=bend[k], softness=soft[k] if soft_per_frame else soft, **kw)
+            for k in range(len(frames))]
+    alone = [k for k in range(len(frames)) if k == 0 or many.distance[k] > 1e-9 * outer]
+    assert_frames_match(many, [ones[k] for k in alone], alone)
+
+
+def test_a_long_range_equals_its_frames_one_at_a_time():
+    # Several blocks solved on the thread pool, against the plain frame path.
     rng = np.random.default_rng(7)
     targets = rng.uniform(-320, 320, (50_000, 2))
     bend = rng.choice([-1.0, 1.0], 50_000)
     many = solve_two_bone(150, 125, [3, -4], targets, bend=bend, softness=10.0)
-    for k in rng.integers(0, 50_000, 40):
-        one = solve_two_bone(150, 125, [3, -4], targets[k], bend=bend[k], softness=10.0)
-        # One frame takes a plain-Python path: the same math, equal to rounding.
-        assert float(one.shoulder_angle) == pytest.approx(many.shoulder_angle[k], abs=1e-12)
-        assert np.allclose(one.end, many.end[k], rtol=0, atol=1e-12 * 275)
+    ks = rng.integers(0, 50_000, 40)
+    assert_frames_match(many, [solve_two_bone(150, 125, [3, -4], targets[k], bend=bend[k], softness=10.0)
+                               for k in ks], ks)
 
 
 @pytest.mark.parametrize(

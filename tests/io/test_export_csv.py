@@ -104,9 +104,12 @@ def test_the_text_is_plain_comma_separated_with_point_decimals():
 
 def test_a_non_finite_value_is_refused_and_nothing_is_written(tmp_path):
     bake = evaluate(walk())
-    rotation = np.array(bake.local_rotation)
-    rotation[5, 2] = np.nan
-    broken = replace(bake, local_rotation=rotation)
+    bone = bake.bone_bakes[2]
+    rotation = np.array(bone.local_rotation)
+    rotation[5] = np.nan
+    items = list(bake.bone_bakes)
+    items[2] = replace(bone, local_rotation=rotation)
+    broken = replace(bake, bone_bakes=tuple(items))
     out = tmp_path / "curves.csv"
     out.write_bytes(b"previous")
     with pytest.raises(ExportError) as err:

@@ -189,6 +189,44 @@ def test_incremental_bone_edit_equals_full_evaluation(bone):
     assert not np.array_equal(first.local_rotation, full.local_rotation)
 
 
+def test_an_edit_shares_every_bone_it_did_not_move():
+    project = walk()
+    first = evaluate(project)
+    edited = set_target_key(project, "foot_l", 30, (50.0, 3.0))
+    partial = evaluate(edited, previous=first, changed={"target:foot_l"})
+    leg_l = set(edited.chain("leg_l").bones)
+    leg_l |= {b.name for b in edited.bones if b.parent in leg_l}
+    for name, before, after in zip(first.bones, first.bone_bakes, partial.bone_bakes):
+        if name in leg_l:
+            assert after is not before, name
+        else:  # the same object: nothing was copied for it
+            assert after is before, name
+
+
+@pytest.mark.parametrize("scale", [(1.0, 1.0), (2.0, 2.0), (-1.0, 1.0), (1.0, 0.5)])
+def test_world_rotation_is_the_direction_each_bone_points_in(scale):
+    project = replace(walk(), spaces=tuple(
+        replace(s, rotation=keyed([(0, 0.4), (47, 3.0)]), scale=constant(*scale)) if s.name == CHARACTER else s
+        for s in walk().spaces))
+    bake = evaluate(project)
+    d = bake.tip_world - bake.joint_world
+    direction = np.arctan2(d[..., 1], d[..., 0])
+    assert np.allclose(np.angle(np.exp(1j * (bake.world_rotation - direction))), 0.0, atol=1e-9)
+
+
+def test_rows_of_a_bake_are_the_evaluation_of_those_frames():
+    project = replace(_arm_rig(), timeline=Timeline(24, 0, 29), targets=(
+        Target("t", StepChannel(CHARACTER), keyed([(0, (180.0, 60.0)), (29, (-40.0, 250.0))], "bezier")),))
+    full = evaluate(project)
+    part, direct = full.rows(10, 14), evaluate(project, frames=np.arange(10.0, 14.0))
+    assert np.array_equal(part.frames, direct.frames)
+    for name in ("local_rotation", "world_rotation", "joint_world", "tip_world"):
+        assert np.array_equal(getattr(part, name), getattr(direct, name)), name
+    for field in ("residual", "end_world", "elbow_world", "target_world", "sensitivity"):
+        assert np.array_equal(getattr(part.chains["arm"], field), getattr(direct.chains["arm"], field)), field
+    assert np.array_equal(part.spaces[CHARACTER].tx, direct.spaces[CHARACTER].tx)
+
+
 def test_bake_arrays_are_read_only():
     bake = evaluate(arm())
     with pytest.raises(ValueError):

@@ -23,3 +23,7 @@ from rigeditor.app.commands.art import (  # noqa: F401 - the package's API
     set_placement, show_attachment, bind_slot, rehome_slots, renamed_bone_in_slots, restack_slot,
     delete_slot,
 )
+from rigeditor.app.commands.mesh import (  # noqa: F401 - the package's API
+    shown_mesh, default_bones, make_mesh, recompute_weights, bind_point, vertex_to_image, move_vertex,
+    add_vertex, delete_vertex, paint_stroke,
+)

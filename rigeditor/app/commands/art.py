@@ -1,5 +1,6 @@
 """Artwork edits: place an attachment, show another one (keyed in Animate mode), bind a
-slot to a bone, and keep slots valid when their bone is renamed or deleted.
+slot to a bone, rename a slot, tint a picture, and keep slots valid when their bone is
+renamed or deleted.
 
 Pure functions like the other command modules: each takes a Project and returns a new
 one or raises :class:`CommandError`. Radians and model units, like the model.
@@ -13,6 +14,7 @@ from rigeditor.app.commands.common import CommandError
 from rigeditor.core.geometry import Affine
 from rigeditor.model.art_ops import bind_to_bone, decompose
 from rigeditor.model.attachments import NONE
+from rigeditor.model.mesh_ops import carry_bind, drop_bones_from_meshes, renamed_bone_in_meshes
 from rigeditor.model.project import Project
 
 
@@ -24,20 +26,24 @@ def _slot(project: Project, name: str):
 
 
 def set_placement(project: Project, slot: str, attachment: str, **changes) -> Project:
-    """Change an attachment's x, y (model units), rotation (radians), scale (sx, sy) or
-    opacity ([0, 1]) in its bone's frame (the setup pose)."""
+    """Change an attachment's x, y (model units), rotation (radians), scale (sx, sy),
+    opacity ([0, 1]) or tint (r, g, b, a multipliers, each [0, 1]) in its bone's frame
+    (the setup pose)."""
     s = _slot(project, slot)
     try:
         s.find(attachment)
     except KeyError:
         raise CommandError(f"Slot '{slot}' has no attachment named '{attachment}'.") from None
-    values = [v for k, v in changes.items() if k != "scale"] + list(changes.get("scale", ()))
+    values = [x for v in changes.values() for x in (v if isinstance(v, tuple) else (v,))]
     if not all(isinstance(v, (int, float)) and math.isfinite(v) for v in values):
         raise CommandError(f"Placement values must be finite numbers, got {changes!r}.")
     if "scale" in changes and 0.0 in changes["scale"]:
         raise CommandError("A scale of zero would make the picture vanish; use the attachment \"(none)\".")
     if "opacity" in changes and not 0.0 <= changes["opacity"] <= 1.0:
         raise CommandError(f"Opacity must be between 0 and 1, got {changes['opacity']!r}.")
+    if "tint" in changes and (len(changes["tint"]) != 4 or not all(0.0 <= c <= 1.0 for c in changes["tint"])):
+        raise CommandError(f"A tint is four multipliers (red, green, blue, alpha) between 0 and 1, "
+                           f"got {changes['tint']!r}.")
     return replace(project, art=project.art.with_slot(slot, attachments=s.with_attachment(attachment, **changes)
                                                        .attachments))
 
@@ -65,9 +71,16 @@ def bind_slot(project: Project, slot: str, bone: str | None, bake, row: int) -> 
         raise CommandError(str(exc)) from None
 
 
+def renamed_slot(project: Project, old: str, new: str) -> Project:
+    """Slot ``old`` named ``new`` (checked unique by the caller), in every draw-order key too."""
+    art = project.art.with_slot(old, name=new)
+    keys = tuple(replace(k, order=tuple(new if n == old else n for n in k.order)) for k in art.draw_order)
+    return replace(project, art=replace(art, draw_order=keys))
+
+
 def renamed_bone_in_slots(project: Project, old: str, new: str) -> Project:
     slots = tuple(replace(s, bone=new) if s.bone == old else s for s in project.art.slots)
-    return replace(project, art=replace(project.art, slots=slots))
+    return renamed_bone_in_meshes(replace(project, art=replace(project.art, slots=slots)), old, new)
 
 
 def rehome_slots(project: Project, gone: set) -> Project:
@@ -87,9 +100,9 @@ def rehome_slots(project: Project, gone: set) -> Project:
         for a in s.attachments:
             m = carry.compose(a.local()).compose(Affine.trs(a.pivot[0], a.pivot[1]))
             x, y, rotation, sx, sy = decompose(m, where=f"slot {s.name!r}")
-            attachments.append(replace(a, x=x, y=y, rotation=rotation, scale=(sx, sy)))
+            attachments.append(carry_bind(replace(a, x=x, y=y, rotation=rotation, scale=(sx, sy)), carry))
         slots.append(replace(s, bone=bone, attachments=tuple(attachments)))
-    return replace(project, art=replace(project.art, slots=tuple(slots)))
+    return drop_bones_from_meshes(replace(project, art=replace(project.art, slots=tuple(slots))), gone)
 
 
 def restack_slot(project: Project, slot: str, step: int, frame: int, *, animate: bool) -> Project:

@@ -54,7 +54,7 @@ def parent_frame_at(project: Project, bake, row: int, parent: str | None) -> Aff
     the parent bone's frame at ``row`` of ``bake``, or the character space for None."""
     if parent is None:
         return bake.spaces[CHARACTER].take(row)
-    return bake.bone_world.take((row, bake.column(parent)))
+    return bake.bone(parent).world.take(row)
 
 
 def add_bone_between(project: Project, bake, row: int, start, end, parent: str | None = None,

@@ -88,7 +88,7 @@ def add_chain(project: Project, bones, space: str, frame: int, *, name: str | No
         raise CommandError(f"There is no space named '{space}'.")
     frames = np.array([float(frame)])
     bake = evaluate(project, frames)
-    tip = bake.tip_world[0, bake.column(run[-1])]
+    tip = bake.bone(run[-1]).tip[0]
     local = bake.spaces[space].take(0).inverse().apply(tip)
     position = tuple(float(v) for v in np.asarray(local).reshape(2))
     if name is None:

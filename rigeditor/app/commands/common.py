@@ -10,9 +10,9 @@ from rigeditor.model.project import CHARACTER, WORLD, Project
 from rigeditor.model.timeline import StepChannel
 
 
-KINDS = ("bone", "chain", "target", "space")
-"""Kinds that can be renamed; with ``slot`` (pictures on bones), the kinds of a selection."""
-SELECTABLE = (*KINDS, "slot")
+KINDS = ("bone", "chain", "target", "space", "slot")
+"""Kinds of item: each can be selected and renamed (``slot``: a layer of pictures on a bone)."""
+SELECTABLE = KINDS
 
 
 class CommandError(ValueError):
@@ -61,7 +61,7 @@ def rename(project: Project, kind: str, old: str, new: str) -> Project:
 
     bone: children's parent, chains' bone lists. target: chains' target.
     space: child spaces' parent, every target's declared-space track (default and keys).
-    chain: nothing refers to a chain.
+    chain: nothing refers to a chain. slot: the draw-order keys.
     """
     if kind not in KINDS:
         raise CommandError(f"Unknown kind {kind!r}.")
@@ -81,6 +81,10 @@ def rename(project: Project, kind: str, old: str, new: str) -> Project:
         from rigeditor.app.commands.art import renamed_bone_in_slots
 
         return renamed_bone_in_slots(replace(project, bones=bones, chains=chains), old, new)
+    if kind == "slot":
+        from rigeditor.app.commands.art import renamed_slot
+
+        return renamed_slot(project, old, new)
     if kind == "chain":
         return replace(project, chains=tuple(replace(c, name=new) if c.name == old else c
                                              for c in project.chains))

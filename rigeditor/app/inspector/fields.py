@@ -98,9 +98,11 @@ class KeyButton(Guarded, QToolButton):
         ch = tracks.channel(self.doc.project, self.path)
         frames = [k[0] if isinstance(k, tuple) else k.frame for k in ch.keys]
         on = self.doc.frame in frames
-        self.setText("◆" if on else ("◇" if frames else "○"))
-        self.setToolTip("Remove the key on this frame" if on else "Key this value on this frame")
-        self.setStyleSheet("color: #f2c14e;" if on else "")
+        text = "◆" if on else ("◇" if frames else "○")
+        if self.text() != text:  # re-polishing a button costs more than the comparison
+            self.setText(text)
+            self.setToolTip("Remove the key on this frame" if on else "Key this value on this frame")
+            self.setStyleSheet("color: #f2c14e;" if on else "")
 
     def _toggle(self) -> None:
         doc, p, f = self.doc, self.doc.project, self.doc.frame

@@ -9,6 +9,7 @@ import math
 
 import numpy as np
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QLabel
 
 from rigeditor.app import style
@@ -58,7 +59,7 @@ def joints_at_limit(doc, chain: str) -> list[str]:
         if lim is None or bone not in bake.bones:
             continue
         lo, hi = lim
-        angle = float(bake.local_rotation[i, bake.column(bone)])
+        angle = float(bake.bone(bone).local_rotation[i])
         mid = 0.5 * (lo + hi)  # the two-bone shoulder may come back in another turn
         wrapped = mid + math.remainder(angle - mid, 2.0 * math.pi)
         if any(abs(a - b) <= LIMIT_EPS for a in (angle, wrapped) for b in (lo, hi)):
@@ -121,6 +122,9 @@ def readout_section(f, chain: str) -> None:
         lab.setWordWrap(True)
         labels[key] = lab
         form.addRow(title, lab)
+    bold = labels["sensitivity"].font()
+    bold.setBold(True)
+    labels["sensitivity"].setFont(bold)
     if iterative:
         labels["iterations"].setToolTip("Solver iterations spent on this frame / the chain's budget "
                                         "(0: the previous frame's pose already held)")
@@ -147,15 +151,24 @@ def readout_section(f, chain: str) -> None:
         labels["converged"].setText(CONVERGED_TEXT[r["converged"]])
         set_style(labels["converged"], _css(CONVERGED_COLORS[r["converged"]]))
         labels["sensitivity"].setText(f"{r['sensitivity']:.2f} °/u")
-        set_style(labels["sensitivity"], _css(style.sensitivity_color(r["sensitivity"])))
+        # A colour that changes on every move: the palette, not a style sheet (which
+        # re-polishes the label each time).
+        set_color(labels["sensitivity"], style.sensitivity_color(r["sensitivity"]))
         labels["stretch"].setText(f"{(r['stretch'] - 1.0) * 100.0:+.1f} %")
         labels["root_offset"].setText(f"{r['root_offset']:.2f} u")
     f.on_sync(sync)
 
 
-def set_style(label, css: str) -> None:
-    """Set a label's style sheet only when it changes: every setStyleSheet re-polishes
+def set_color(label, color) -> None:
+    """Set a label's text colour through its palette, only when it changes."""
+    pal = label.palette()
+    if pal.color(QPalette.WindowText) != color:
+        pal.setColor(QPalette.WindowText, color)
+        label.setPalette(pal)
+
+
+def set_style(widget, css: str) -> None:
+    """Set a widget's style sheet only when it changes: every setStyleSheet re-polishes
     the widget, which cost milliseconds per mouse move while dragging."""
-    if label.property("_css") != css:
-        label.setProperty("_css", css)
-        label.setStyleSheet(css)
+    if widget.styleSheet() != css:
+        widget.setStyleSheet(css)

@@ -1,7 +1,10 @@
 """The slot section: the bone it rides (binding keeps the picture in place), the
 attachment shown (keyed, stepped, in Animate mode) and the shown picture's placement
-in the bone's frame (Setup mode)."""
+in the bone's frame and its tint (Setup mode); the slot's name (unique, renamed in
+the draw-order keys too)."""
 from __future__ import annotations
+
+from PySide6.QtGui import QColor, QIcon, QPixmap
 
 from rigeditor.app import commands
 from rigeditor.app.inspector.fields import DEG
@@ -13,6 +16,7 @@ def slot_section(f, name: str) -> None:
     slot = p.art.slot(name)
     setup = doc.mode == "setup"
     form = f.group(f"Slot · {name}")
+    f.name_edit(form, "slot", name)
     bones = [None] + [b.name for b in p.bones]
     f.combo(form, "Bone", f"slot.{name}.bone", ["(none: character)"] + bones[1:], slot.bone,
             lambda v: f.command("Bind", f"Bind {name} to {v or 'character'}",
@@ -75,6 +79,26 @@ def slot_section(f, name: str) -> None:
              enabled=setup, decimals=3)
     f.spin(form, "Opacity", f"slot.{name}.opacity", 0.0, 100.0, lambda: att().opacity,
            lambda v: place("Fade", opacity=v), suffix=" %", scale=100.0, decimals=0, enabled=setup, tip=tip)
+
+    def pick_tint(_checked=False):
+        tint = att().tint
+        rgb = f.dialogs.color(f.owner, f"Tint of {shown}", tint[:3])
+        if rgb is not None:  # one undo step per colour picked
+            f.command("Tint", f"Tint {shown}", lambda: commands.set_placement(
+                doc.project, name, shown, tint=(*(float(c) for c in rgb), tint[3])))
+
+    button = f.button(form, "", f"slot.{name}.tint", pick_tint, "Tint")
+    button.setEnabled(setup)
+    button.setToolTip(tip or "Multiply the picture's colours (white: as painted)")
+
+    def show_tint():
+        r, g, b = (min(max(c, 0.0), 1.0) for c in att().tint[:3])
+        swatch = QPixmap(14, 14)
+        swatch.fill(QColor.fromRgbF(r, g, b))
+        button.setIcon(QIcon(swatch))
+        button.setText("white (as painted)" if (r, g, b) == (1.0, 1.0, 1.0) else
+                       f"#{round(r * 255):02x}{round(g * 255):02x}{round(b * 255):02x}")
+    f.on_sync(show_tint)
 
 
 def text_of(step: int) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QLabel
 
 from rigeditor.app import commands, style
+from rigeditor.app.inspector.readouts import set_style
 from rigeditor.model.ops import switch_target_space
 
 KEEP_WORLD, REDECLARE = "Keep world position", "Re-declare same numbers"
@@ -19,11 +20,13 @@ def target_section(f, name: str) -> None:
                     t().space.value_at(doc.frame), lambda v: f.owner.change_target_space(name, v))
 
     def sync_combo():
-        combo.blockSignals(True)
-        combo.setCurrentIndex(max(combo.findData(t().space.value_at(doc.frame)), 0))
-        combo.blockSignals(False)
+        index = max(combo.findData(t().space.value_at(doc.frame)), 0)
+        if combo.currentIndex() != index:
+            combo.blockSignals(True)
+            combo.setCurrentIndex(index)
+            combo.blockSignals(False)
         color = style.space_color(doc.project, combo.currentData())
-        combo.setStyleSheet(f"QComboBox {{ border-left: 6px solid {color.name()}; }}")
+        set_style(combo, f"QComboBox {{ border-left: 6px solid {color.name()}; }}")
     f.on_sync(sync_combo)
     path = ("target", name, "position")
 

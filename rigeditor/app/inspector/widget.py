@@ -44,7 +44,9 @@ class Inspector(Guarded, QWidget):
         lay.addWidget(self._scroll)
         self.setMinimumWidth(340)
         doc.selectionChanged.connect(self.refresh)
-        doc.projectChanged.connect(self.refresh)
+        # A project change is always followed by bakeChanged, which copies the
+        # values: rebuild here only when the shape changed (one sync per change).
+        doc.projectChanged.connect(self._rebuild_if_reshaped)
         doc.bakeChanged.connect(self._sync)
         doc.frameChanged.connect(self._sync)
         doc.modeChanged.connect(self.refresh)
@@ -59,11 +61,14 @@ class Inspector(Guarded, QWidget):
 
     def refresh(self) -> None:
         """Rebuild when what is shown changed shape, else update the values."""
+        self._rebuild_if_reshaped()
+        self._sync()
+
+    def _rebuild_if_reshaped(self) -> None:
         sig = self._make_signature()
         if sig != self._signature:
             self._signature = sig
             self._rebuild()
-        self._sync()
 
     def refresh_later(self) -> None:
         """Rebuild on the next turn of the event loop (after a refused edit, so a combo

@@ -21,7 +21,7 @@ class SlotDrag(_DocDrag):
         self.attachment = s.attachment.value_at(doc.frame)
         bake, row = doc.bake, doc.row
         holder = (bake.spaces[CHARACTER].take(row) if s.bone is None
-                  else bake.bone_world.take((row, bake.column(s.bone))))
+                  else bake.bone(s.bone).world.take(row))
         self.to_local = holder.inverse()
         self.press = np.asarray(press_world, float)
         a = s.find(self.attachment) if self.attachment != NONE else None

@@ -29,13 +29,19 @@ class ArtLayer(Layer):
             return np.zeros((0, 1)), z, z
         n = len(row.attachment)
         d = dm(row.corners.reshape(-1, 2)).reshape(n, 4, 2)
+        corners = row.corners.reshape(n, 8).copy()
+        meshes = getattr(row, "meshes", {})
+        for s, v in meshes.items():  # a deformed mesh: its own box, and its vertices decide the look
+            box = dm(np.array([v.min(axis=0), v.max(axis=0)]))
+            d[s] = [box[0], box[1], box[0], box[1]]
+            corners[s] = [*v.min(axis=0), *v.max(axis=0), *v.sum(axis=0), *(v * v).sum(axis=0)]
         place = np.empty(n)
         place[row.order] = np.arange(n)
         slots = self.ctx.project.art.slots if self.ctx.project is not None else ()
         # The attachment's own data (tint, opacity, file) changes the picture too.
         looks = [hash(slots[s].attachments[c]) % 1_000_003 if c >= 0 and s < len(slots) else -1
                  for s, c in enumerate(row.attachment.tolist())]
-        sig = np.concatenate([row.corners.reshape(n, 8), row.attachment[:, None], place[:, None],
+        sig = np.concatenate([corners, row.attachment[:, None], place[:, None],
                               np.array(looks, dtype=float)[:, None]], axis=1)
         return sig, d.min(axis=1) - 2.0, d.max(axis=1) + 2.0
 
@@ -48,6 +54,11 @@ class ArtLayer(Layer):
         chosen = self.ctx.selected.get("slot", set())
         painter.setPen(pen(style.SELECTION))
         painter.setBrush(Qt.NoBrush)
+        meshes = getattr(state.art, "meshes", {})
         for s in state.art.drawn():
             if mask[s] and project.art.slots[s].name in chosen:
-                painter.drawPolygon(polygon(dm(state.art.corners[s])))
+                if s in meshes:  # a mesh: its deformed outline
+                    a = project.art.slots[s].attachments[int(state.art.attachment[s])]
+                    painter.drawPolygon(polygon(dm(meshes[s][:a.hull_count()])))
+                else:
+                    painter.drawPolygon(polygon(dm(state.art.corners[s])))

@@ -70,7 +70,8 @@ class TargetDrag(_DocDrag):
         self.moved = False
 
     def declared(self, world) -> np.ndarray:
-        return world_to_space(self.doc.bake, self.space, self.row, np.asarray(world, float) + self.offset)
+        # The current bake's row: during a drag that bake holds the current frame only.
+        return world_to_space(self.doc.bake, self.space, self.doc.row, np.asarray(world, float) + self.offset)
 
     def move(self, world) -> None:
         after = move_target(self.start, self.target, self.frame, self.declared(world), self.mode)
@@ -90,9 +91,9 @@ class BoneRotateDrag(_DocDrag):
         self.start = doc.project
         self.frame, self.mode = doc.frame, doc.mode
         bake, row = doc.bake, doc.row
-        col = bake.column(bone)
-        self.pivot = np.asarray(bake.joint_world[row, col], float)
-        w = bake.bone_world.take((row, col))
+        item = bake.bone(bone)
+        self.pivot = np.asarray(item.joint[row], float)
+        w = item.world.take(row)
         # A mirrored parent frame turns the other way round.
         self.sign = -1.0 if bool(w.mirrored()) else 1.0
         self.last = self._angle(press_world)
@@ -139,13 +140,13 @@ class TipDrag(_DocDrag):
         self.start = doc.project
         self.frame = doc.frame
         bake, row = doc.bake, doc.row
-        col = bake.column(bone)
+        item = bake.bone(bone)
         b = self.start.bone(bone)
         self.into_parent = commands.parent_frame_at(self.start, bake, row, b.parent).inverse()
-        self.joint = self._local(bake.joint_world[row, col])
-        tip = np.asarray(bake.tip_world[row, col], float)
+        self.joint = self._local(item.joint[row])
+        tip = np.asarray(item.tip[row], float)
         self.offset = tip - np.asarray(press_world, float)  # the tip does not jump to the pointer
-        self.stretch = float(bake.stretch[row, col]) or 1.0
+        self.stretch = float(item.stretch[row]) or 1.0
         d = self._local(tip) - self.joint
         self.last = math.atan2(d[1], d[0])
         self.total = 0.0

@@ -1,4 +1,6 @@
-"""The hint an empty scene shows: how to draw the first bone and go on from there.
+"""The hint an empty scene shows: how to draw the first bone and go on from there,
+or start from one's art (Import PSD, Import Images), a Spine rig (Import Spine) or an
+example.
 
 Drawn by the view over the scene in viewport pixels (it does not pan or zoom) while
 the project has no bone; the first bone takes it away, undoing it brings it back.
@@ -11,10 +13,11 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
 from rigeditor.app import style
 from rigeditor.app.scene.paint import label_font
 from rigeditor.app.tools import KEYS
-from rigeditor.model.examples import EXAMPLES
 
-TITLE = "An empty rig: start with a bone"
+TITLE = "An empty rig: start with a bone, or with your art"
 PAD, GAP, KEY_GAP = 14.0, 5.0, 14.0
+SHOWN_EXAMPLES = ("arm", "walk", "dressed_walk")
+"""The examples the hint names (the menu lists them all; the card stays narrow)."""
 AVOID_PX = 40.0  # room kept clear around the character's origin (its marker and label)
 
 
@@ -27,7 +30,8 @@ def rows(tool: str) -> list[tuple[str, str]]:
         ("", "drag from a bone's tip to draw the next one, joined to it"),
         (KEYS["add_chain"], "with two joined bones selected: an IK chain and a target to drag"),
         (KEYS["select"], "Select tool: click to select, drag targets and bones"),
-        ("", f"or start from an example: File \u25b8 New from Example ({', '.join(EXAMPLES)})"),
+        ("", "or your art: File \u25b8 Import PSD\u2026, Import Images\u2026 (PNGs) or Import Spine\u2026"),
+        ("", f"or an example: File \u25b8 New from Example ({', '.join(SHOWN_EXAMPLES)}\u2026)"),
     ]
 
 
@@ -62,6 +66,12 @@ def draw_start_hint(p: QPainter, viewport: QRectF, tool: str, avoid=None) -> QRe
         keep = QRectF(avoid.x() - AVOID_PX, avoid.y() - AVOID_PX, 2 * AVOID_PX, 2 * AVOID_PX)
         if card.intersects(keep):
             card.moveTop(keep.bottom() + GAP)
+            above = keep.top() - GAP - h
+            if card.bottom() > viewport.bottom() and above >= viewport.top() + 8:
+                card.moveTop(above)
+            elif card.bottom() > viewport.bottom():
+                # Neither fits whole: up into the clear room, the origin's marker stays in sight.
+                card.moveTop(card.top() - min(card.bottom() - viewport.bottom(), AVOID_PX / 2))
             y = card.top()
     p.setRenderHint(QPainter.Antialiasing)
     p.setPen(QPen(QColor(255, 255, 255, 40), 1.0))

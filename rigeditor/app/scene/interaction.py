@@ -38,11 +38,14 @@ class InteractionMixin:
     def _bone_tool(self) -> bool:
         return self.edit_tool.tool == "bone"
 
+    def _mesh_tool(self) -> bool:
+        return self.edit_tool.tool in ("mesh", "weights")
+
     def _idle_cursor(self) -> None:
         """The cursor when nothing is under the pointer and no drag is going on."""
         if self._space_down:
             self._cursor(Qt.OpenHandCursor)
-        elif self._bone_tool():
+        elif self._bone_tool() or self._mesh_tool():
             self._cursor(Qt.CrossCursor)
         else:
             self._cursor(None)
@@ -62,6 +65,14 @@ class InteractionMixin:
             self._cancel_gesture()
         self._set_ring(None)
         self._idle_cursor()
+        # The mesh tools show what they edit: the wireframe with handles, the heat map.
+        self._layers["mesh"].handles = _tool == "mesh"
+        self._layers["weights"].brush = None
+        if _tool == "mesh":
+            self.set_overlay("mesh", True)
+        elif _tool == "weights":
+            self.set_overlay("weights", True)
+        self._repaint_all()
 
     def _on_mode_changed(self, _mode: str) -> None:
         if not self._bone_tool() and self._gesture is None:
@@ -138,6 +149,12 @@ class InteractionMixin:
             self._begin_bone_draw(pos)
             event.accept()
             return
+        if self._mesh_tool():
+            from rigeditor.app.scene import mesh_gestures
+
+            self._gesture = mesh_gestures.press(self, pos, event.modifiers())
+            event.accept()
+            return
         hit = self.item_at(pos)
         tip = None
         if self.doc.mode == "setup" and (hit is None or hit[0] != "target"):
@@ -188,6 +205,12 @@ class InteractionMixin:
 
     def mouseDoubleClickEvent(self, event):  # noqa: N802
         if self._bone_tool():
+            event.accept()
+            return
+        if self.edit_tool.tool == "mesh":
+            from rigeditor.app.scene import mesh_gestures
+
+            mesh_gestures.double_click(self, event.position())
             event.accept()
             return
         hit = self.item_at(event.position())
@@ -285,6 +308,12 @@ class InteractionMixin:
 
     def _hover(self, pos) -> None:
         """Hover feedback for the pointer at viewport ``pos`` (no button down)."""
+        if self._mesh_tool():
+            self._set_hover(None)
+            if self.edit_tool.tool == "weights":  # the brush's reach follows the pointer
+                self._layers["weights"].brush = (self.map_from_viewport(pos), self.edit_tool.brush_radius)
+                self.viewport().update()
+            return
         if self._bone_tool():
             tip = self._tip_under(pos)
             self._set_ring(tip)
@@ -301,7 +330,7 @@ class InteractionMixin:
         if hit != self.ctx.hover:
             self.ctx.hover = hit
             self._repaint_all()
-        if self._space_down or self._bone_tool() or hit is None:
+        if self._space_down or self._bone_tool() or self._mesh_tool() or hit is None:
             self._idle_cursor()
         elif tip:
             self._cursor(Qt.SizeAllCursor)

@@ -20,8 +20,8 @@ from PySide6.QtWidgets import QGraphicsItem
 from rigeditor.app.guard import Guarded
 from rigeditor.app import style
 from rigeditor.app.scene.paint import (
-    DeviceMap, Label, LabelPlacer, TextCache, disc, draw_label, faded, label_font, pen,
-    polygon, pt, thick_line, visible,
+    DeviceMap, Label, LabelPlacer, TextCache, discs, draw_label, faded, label_font, pen, polygons,
+    pt, thick_line, visible,
 )
 
 EVERYWHERE = QRectF(-1e9, -1e9, 2e9, 2e9)  # layers paint wherever they are exposed
@@ -202,30 +202,25 @@ class BoneLayer(Layer):
         halo, _ = bone_outline(d0, d1, grow=2.5)
         hover = ctx.hover[1] if ctx.hover and ctx.hover[0] == "bone" else None
         outline = pen(style.BONE_OUTLINE)
-        for k in np.flatnonzero(mask):
-            name = st.bones[k]
-            if name in ctx.selected["bone"] or st.chain_of_bone.get(name) in ctx.selected["chain"]:
-                painter.setPen(Qt.NoPen)
-                painter.setBrush(style.SELECTION)
-                painter.drawPolygon(polygon(halo[k]))
-            elif name == hover:
-                painter.setPen(Qt.NoPen)
-                painter.setBrush(faded(style.HOVER, 150))
-                painter.drawPolygon(polygon(halo[k]))
-            painter.setPen(outline)
-            painter.setBrush(style.BONE_IK if st.ik[k] else style.BONE_FK)
-            if length[k] < 3.0:
-                painter.drawEllipse(pt(d0[k]), 3.0, 3.0)
-            else:
-                painter.drawPolygon(polygon(shapes[k]))
+        shown = np.flatnonzero(mask)
+        # One path per style (halos under every bone, then FK and IK bodies, then the
+        # joints): a handful of painter calls however many bones there are.
+        selected = [k for k in shown if st.bones[k] in ctx.selected["bone"]
+                    or st.chain_of_bone.get(st.bones[k]) in ctx.selected["chain"]]
+        polygons(painter, halo[selected], style.SELECTION)
+        hovered = [k for k in shown if st.bones[k] == hover and k not in selected]
+        polygons(painter, halo[hovered], faded(style.HOVER, 150))
+        ik = np.asarray(st.ik, dtype=bool)
+        short = length < 3.0
+        for flag, color in ((False, style.BONE_FK), (True, style.BONE_IK)):
+            group = shown[ik[shown] == flag]
+            polygons(painter, shapes[group[~short[group]]], color, outline)
+            discs(painter, d0[group[short[group]]], 3.0, color, outline)
         # Joints on top: a dot at every bone's origin, a smaller one at leaf tips.
         r = style.JOINT_RADIUS_PX
-        painter.setPen(outline)
-        painter.setBrush(style.TEXT)
-        for k in np.flatnonzero(mask):
-            painter.drawEllipse(pt(d0[k]), r, r)
-            if st.leaf[k]:
-                painter.drawEllipse(pt(d1[k]), r * 0.6, r * 0.6)
+        leaves = shown[np.asarray(st.leaf, dtype=bool)[shown]]
+        discs(painter, np.concatenate([d0[shown], d1[leaves]]),
+              np.r_[np.full(len(shown), r), np.full(len(leaves), r * 0.6)], style.TEXT, outline)
 
 
 class TargetLayer(Layer):
@@ -255,18 +250,21 @@ class TargetLayer(Layer):
         dev = dm(s.handle)
         r = style.HANDLE_RADIUS_PX
         hover = ctx.hover[1] if ctx.hover and ctx.hover[0] == "target" else None
-        for j in np.flatnonzero(mask):
-            name = s.targets[j]
-            p = dev[j]
-            if name in ctx.selected["target"]:
-                painter.setBrush(Qt.NoBrush)
-                painter.setPen(pen(style.SELECTION))
-                painter.drawEllipse(pt(p), r + 4, r + 4)
-                painter.drawEllipse(pt(p), r + 5, r + 5)
-            grow = 1.5 if name == hover else 0.0
-            disc(painter, p, r + grow + 1.5, style.HANDLE_RING)
-            disc(painter, p, r + grow, ctx.space_color(s.space[j]))
-            disc(painter, p, 2.0, style.BONE_OUTLINE)
+        shown = np.flatnonzero(mask)
+        painter.setBrush(Qt.NoBrush)
+        painter.setPen(pen(style.SELECTION))
+        for j in shown:
+            if s.targets[j] in ctx.selected["target"]:
+                painter.drawEllipse(pt(dev[j]), r + 4, r + 4)
+                painter.drawEllipse(pt(dev[j]), r + 5, r + 5)
+        # One path per colour: rims, then the discs of each space, then the centres.
+        grow = np.array([1.5 if s.targets[j] == hover else 0.0 for j in shown]).reshape(-1)
+        discs(painter, dev[shown], r + grow + 1.5, style.HANDLE_RING)
+        spaces = [s.space[j] for j in shown]
+        for space in dict.fromkeys(spaces):
+            same = np.array([x == space for x in spaces], dtype=bool)
+            discs(painter, dev[shown[same]], r + grow[same], ctx.space_color(space))
+        discs(painter, dev[shown], 2.0, style.BONE_OUTLINE)
 
 
 class OnionLayer(Layer):

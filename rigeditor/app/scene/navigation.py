@@ -51,8 +51,8 @@ class NavigationMixin:
 
     def frame_all(self) -> None:
         """Fit the whole animation (every frame's bones, targets and pictures) in the view."""
-        bake = self.doc.bake
-        parts = [bake.joint_world.reshape(-1, 2), bake.tip_world.reshape(-1, 2)]
+        bake = self.doc.range_bake
+        parts = [np.empty((0, 2))] + [p for b in bake.bone_bakes for p in (b.joint, b.tip)]
         parts += [cb.target_world for cb in bake.chains.values()]
         if bake.art is not None:  # the pictures of every frame too
             parts.append(bake.art.corners[bake.art.attachment >= 0].reshape(-1, 2))

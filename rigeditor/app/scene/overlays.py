@@ -11,7 +11,7 @@ from PySide6.QtGui import QPainter, QPainterPath
 from rigeditor.app import style
 from rigeditor.app.scene.layers import Layer, _box, arc_points
 from rigeditor.app.scene.paint import (
-    Label, ellipse_points, faded, format_units, pen, polygon, pt, similarity_scale, thick_line,
+    Label, discs, ellipse_points, faded, format_units, pen, polygon, pt, similarity_scale, thick_line,
 )
 from rigeditor.model import CAUSES
 
@@ -46,10 +46,38 @@ class ReachLayer(Layer):
         return sig, c - radius[:, None], c + radius[:, None]
 
     def draw(self, painter, dm, mask):
+        # The rings rarely move (a shoulder moves with its parent only): their paths
+        # are built once per (rings, view, exposed set) and drawn one per pen.
+        sig, _, _ = self.cached_elements(self.ctx.state, dm)
+        key = (sig.tobytes(), dm.key(), mask.tobytes())
+        cached = getattr(self, "_paths", None)
+        if cached is None or cached[0] != key:
+            cached = self._paths = (key, self._build_paths(dm, mask))
+        fills, strokes = cached[1]
+        painter.setPen(Qt.NoPen)
+        painter.setBrush(style.SOFT_BAND)
+        painter.setRenderHint(QPainter.Antialiasing, False)  # a faint fill: no edge to smooth
+        for band in fills:
+            painter.drawPath(band)
+        painter.setRenderHint(QPainter.Antialiasing, True)
+        painter.setBrush(Qt.NoBrush)
+        for ring_pen, path in strokes.values():
+            painter.setPen(ring_pen)
+            painter.drawPath(path)
+
+    def _build_paths(self, dm, mask):
+        """(soft bands to fill, {pen key: (pen, path of rings)}) of the exposed chains."""
         s, ctx = self.ctx.state, self.ctx
         ms = self._matrices(s, dm)
         centers = dm(s.shoulder)
-        painter.setBrush(Qt.NoBrush)
+        fills, strokes = [], {}
+
+        def ring(color, line, alpha, c, m, scale, r):
+            entry = strokes.get((color.rgba(), line, alpha))
+            if entry is None:
+                entry = strokes[(color.rgba(), line, alpha)] = (pen(color, line, alpha=alpha), QPainterPath())
+            _circle_path(entry[1], c, m, scale, r)
+
         for i in np.flatnonzero(mask):
             inner, outer = s.reach[i]
             if outer <= 0:
@@ -60,36 +88,26 @@ class ReachLayer(Layer):
             scale = similarity_scale(m)
             soft = min(float(s.soft[i]), 0.5 * (outer - inner))  # as the solver caps it
             if soft > 0 and strong:
-                knees = [outer - soft] + ([inner + soft] if inner > 0 else [])
                 band = QPainterPath()
                 band.setFillRule(Qt.OddEvenFill)
                 for r in [outer - soft, outer] + ([inner, inner + soft] if inner > 0 else []):
-                    if scale is not None:
-                        band.addEllipse(pt(c), r * scale, r * scale)
-                    else:
-                        band.addPolygon(polygon(ellipse_points(c, m, r)))
-                painter.setPen(Qt.NoPen)
-                painter.setBrush(style.SOFT_BAND)
-                painter.setRenderHint(QPainter.Antialiasing, False)  # a faint fill: no edge to smooth
-                painter.drawPath(band)
-                painter.setRenderHint(QPainter.Antialiasing, True)
-                painter.setBrush(Qt.NoBrush)
-                painter.setPen(pen(style.CAUSE_COLORS["soft_reach"], Qt.DotLine, alpha=alpha))
-                for r in knees:
-                    _circle(painter, c, m, scale, r)
+                    _circle_path(band, c, m, scale, r)
+                fills.append(band)
+                for r in [outer - soft] + ([inner + soft] if inner > 0 else []):
+                    ring(style.CAUSE_COLORS["soft_reach"], Qt.DotLine, alpha, c, m, scale, r)
             # A soft chain's outer circle is drawn in the soft-reach colour.
-            painter.setPen(pen(style.CAUSE_COLORS["soft_reach"] if soft > 0 else style.REACH_RING, alpha=alpha))
-            _circle(painter, c, m, scale, outer)
+            ring(style.CAUSE_COLORS["soft_reach"] if soft > 0 else style.REACH_RING, Qt.SolidLine, alpha, c, m, scale, outer)
             if inner > 0:
-                painter.setPen(pen(style.REACH_RING, Qt.DashLine, alpha=alpha))
-                _circle(painter, c, m, scale, inner)
+                ring(style.REACH_RING, Qt.DashLine, alpha, c, m, scale, inner)
+        return fills, strokes
 
 
-def _circle(painter, center_dev, matrix, scale, radius):
+def _circle_path(path, center_dev, matrix, scale, radius):
+    """Add a circle of ``radius`` (local units) through ``matrix`` to ``path``."""
     if scale is not None:
-        painter.drawEllipse(pt(center_dev), radius * scale, radius * scale)
+        path.addEllipse(pt(center_dev), radius * scale, radius * scale)
     else:
-        painter.drawPolyline(polygon(ellipse_points(center_dev, matrix, radius)))
+        path.addPolygon(polygon(ellipse_points(center_dev, matrix, radius)))
 
 
 class ResidualLayer(Layer):
@@ -235,14 +253,16 @@ class GhostLayer(Layer):
     def draw(self, painter, dm, mask):
         s = self.ctx.state
         sh, gh, el, en = dm(s.shoulder), dm(s.ghost), dm(s.elbow), dm(s.end)
+        shown = np.flatnonzero(mask)
+        apart = np.hypot(*(gh[shown] - el[shown]).T) >= 2.0  # else it coincides with the pose
+        shown = shown[apart]
+        if not len(shown):
+            return
+        # All ghosts at once: one dashed drawLines, one path of elbow circles.
         painter.setBrush(Qt.NoBrush)
-        for i in np.flatnonzero(mask):
-            if np.hypot(*(gh[i] - el[i])) < 2.0:
-                continue
-            painter.setPen(pen(style.GHOST, Qt.DashLine, alpha=130))
-            painter.drawLines([QLineF(pt(sh[i]), pt(gh[i])), QLineF(pt(gh[i]), pt(en[i]))])
-            painter.setPen(pen(style.GHOST, alpha=130))
-            painter.drawEllipse(pt(gh[i]), 3.5, 3.5)
+        painter.setPen(pen(style.GHOST, Qt.DashLine, alpha=130))
+        painter.drawLines([QLineF(pt(a), pt(b)) for i in shown for a, b in ((sh[i], gh[i]), (gh[i], en[i]))])
+        discs(painter, gh[shown], 3.5, Qt.NoBrush, pen(style.GHOST, alpha=130))
 
 
 class SpaceLayer(Layer):

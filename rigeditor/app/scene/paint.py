@@ -17,7 +17,7 @@ from functools import cached_property
 import numpy as np
 import shiboken6
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPen, QPolygonF, QStaticText, QTransform
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainterPath, QPen, QPolygonF, QStaticText, QTransform
 
 from rigeditor.app import style
 
@@ -105,6 +105,36 @@ def disc(painter, center, radius, color) -> None:
     painter.setPen(Qt.NoPen)
     painter.setBrush(color)
     painter.drawEllipse(pt(center), radius, radius)
+
+
+def discs(painter, centers, radius, color, outline=Qt.NoPen) -> None:
+    """Discs of one style, (K, 2) device centres, as one path: one painter call for
+    all of them instead of one per disc (radius: a number or (K,) values)."""
+    centers = np.asarray(centers, float).reshape(-1, 2)
+    if not len(centers):
+        return
+    radii = np.broadcast_to(np.asarray(radius, float), (len(centers),))
+    path = QPainterPath()
+    path.setFillRule(Qt.WindingFill)  # overlapping discs add up, never cancel
+    for (x, y), r in zip(centers.tolist(), radii.tolist()):
+        path.addEllipse(QPointF(x, y), r, r)
+    painter.setPen(outline)
+    painter.setBrush(color)
+    painter.drawPath(path)
+
+
+def polygons(painter, shapes, color, outline=Qt.NoPen) -> None:
+    """Filled polygons of one style, (K, M, 2) device points, as one path."""
+    if not len(shapes):
+        return
+    path = QPainterPath()
+    path.setFillRule(Qt.WindingFill)
+    for shape in shapes:
+        path.addPolygon(polygon(shape))
+        path.closeSubpath()
+    painter.setPen(outline)
+    painter.setBrush(color)
+    painter.drawPath(path)
 
 
 def label_font() -> QFont:

@@ -230,7 +230,7 @@ def gather(project, bake, frame, structure: Structure, onion: bool = False, cach
         for off in ONION_OFFSETS:
             r = row + off
             if 0 <= r < len(bake):
-                onion_rows.append((off, bake.joint_world[r], bake.tip_world[r]))
+                onion_rows.append((off, bake.joints_at(r), bake.tips_at(r)))
 
     origins = {}
     for sname, parent in structure.spaces:
@@ -241,7 +241,7 @@ def gather(project, bake, frame, structure: Structure, onion: bool = False, cach
 
     return FrameState(
         frame=exact_frame, row=row,
-        joints=bake.joint_world[row], tips=bake.tip_world[row], world_rotation=bake.world_rotation[row],
+        joints=bake.joints_at(row), tips=bake.tips_at(row), world_rotation=bake.world_rotations_at(row),
         chains=names, shoulder=vectors[:, 0], elbow=vectors[:, 1], ghost=vectors[:, 2], end=vectors[:, 3],
         target=vectors[:, 4], residual=residual, cause=cause, sensitivity=sensitivity, limited=limited,
         reach=reach, soft=soft, ring=ring, targets=structure.targets, handle=handle, space=tuple(space),
@@ -274,10 +274,10 @@ def _limit_arcs(chain, bake, row, structure, shoulder_frame, limited):
         if i == 0:
             frame = shoulder_frame
         else:
-            frame = _linear(_at(bake.bone_world, (row, cols[i - 1])))
-        angle = float(bake.local_rotation[row, col])
+            frame = _linear(_at(bake.bone_bakes[cols[i - 1]].world, row))
+        angle = float(bake.bone_bakes[col].local_rotation[row])
         near = min(abs(float(wrap_angle(angle - lo))), abs(float(wrap_angle(angle - hi))))
-        out.append(LimitArc(chain.name, bake.bones[col], np.asarray(bake.joint_world[row, col]), frame,
+        out.append(LimitArc(chain.name, bake.bones[col], np.asarray(bake.bone_bakes[col].joint[row]), frame,
                             lo, hi, angle, limited and near < LIMIT_TOLERANCE))
     return out
 

@@ -22,6 +22,7 @@ from rigeditor.app.scene.hint import draw_start_hint
 from rigeditor.app.scene.hud import Hud, JitterLegend
 from rigeditor.app.scene.art_layer import ArtLayer
 from rigeditor.app.scene.crack_layer import CrackLayer
+from rigeditor.app.scene.mesh_layer import MeshLayer
 from rigeditor.app.scene.layers import (
     BoneLayer, LabelLayer, OnionLayer, SceneContext, TargetLayer, report_paint_error,
 )
@@ -61,8 +62,11 @@ class SceneView(Guarded, InteractionMixin, NavigationMixin, QGraphicsView):
         "art_dim": "Dim Artwork",
         "bones": "Bones",
         "cracks": "Cracks at Joints",
+        "mesh": "Mesh Wireframe",
+        "weights": "Weight Heat Map",
+        "collapse": "Collapse (Area Ratio)",
     }
-    DEFAULT_OFF = ("onion", "art_dim", "cracks")  # cracks: about 2 ms a joint per frame
+    DEFAULT_OFF = ("onion", "art_dim", "cracks", "mesh", "weights", "collapse")  # cracks: about 2 ms a joint per frame
 
     overlayChanged = Signal(str, bool)
     statusMessage = Signal(str)
@@ -103,7 +107,7 @@ class SceneView(Guarded, InteractionMixin, NavigationMixin, QGraphicsView):
 
         ctx = self.ctx
         self._layers = {
-            "art": ArtLayer(ctx, -1, lambda: doc.path.parent if doc.path else None),
+            "art": ArtLayer(ctx, -1, lambda: doc.images),
             "onion": OnionLayer(ctx, 0),
             "reach": ReachLayer(ctx, 1),
             "spaces": SpaceLayer(ctx, 2),
@@ -113,7 +117,10 @@ class SceneView(Guarded, InteractionMixin, NavigationMixin, QGraphicsView):
             "jitter": JitterLayer(ctx, 6),
             "residual": ResidualLayer(ctx, 7),
             "targets": TargetLayer(ctx, 8),
-            "cracks": CrackLayer(ctx, 8.5, doc, lambda: doc.path.parent if doc.path else None),
+            "cracks": CrackLayer(ctx, 8.5, doc, lambda: doc.images),
+            "weights": MeshLayer(ctx, -0.8, doc, "weights"),
+            "collapse": MeshLayer(ctx, -0.7, doc, "collapse"),
+            "mesh": MeshLayer(ctx, -0.6, doc, "wire"),
         }
         self._layers["labels"] = LabelLayer(ctx, 9, [
             self._layers["targets"].labels, self._layers["residual"].labels,
@@ -133,6 +140,7 @@ class SceneView(Guarded, InteractionMixin, NavigationMixin, QGraphicsView):
         doc.projectChanged.connect(self._on_project_changed)
         doc.pathChanged.connect(self._on_path_changed)
         doc.bakeChanged.connect(self.refresh)
+        doc.rangeChanged.connect(self._on_range_changed)
         doc.frameChanged.connect(self._on_frame_changed)
         doc.selectionChanged.connect(self._on_selection_changed)
         doc.modeChanged.connect(self._update_hud)
@@ -267,6 +275,12 @@ class SceneView(Guarded, InteractionMixin, NavigationMixin, QGraphicsView):
             self._auto_frame = True
             if self.isVisible():
                 self._auto_frame_now()
+
+    def _on_range_changed(self) -> None:
+        # The current frame was exact before the range landed; the onion skin shows
+        # other frames and waits for the range.
+        if self._overlays["onion"]:
+            self.refresh()
 
     def _on_frame_changed(self, _frame: int) -> None:
         self.refresh()

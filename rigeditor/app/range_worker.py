@@ -1,0 +1,85 @@
+"""The whole frame range, evaluated behind the frame under the hand.
+
+During a drag the Document evaluates the current frame itself and hands the whole
+range to :class:`RangeWorker`: one background thread that runs the newest request
+only. A request that arrives while another runs supersedes it: the running one is
+finished (a thread cannot be stopped halfway) but its result is dropped, and the
+newest runs next. The Qt thread collects results with :meth:`RangeWorker.take`
+(polled by a timer while a range is pending): the thread never touches a Qt object,
+so no Qt object's lifetime can race with it.
+
+A thread, not a process: the evaluation spends its time inside numpy loops, which
+release the interpreter lock, so it runs beside the UI; a process would have to
+ship the project and tens of megabytes of previous Bake each way.
+"""
+from __future__ import annotations
+
+import threading
+
+from rigeditor.model import evaluate
+
+IDLE_S = 1.0  # seconds the thread waits for another request before it ends
+
+
+class RangeWorker:
+    """``submit(generation, project, previous, changed)`` evaluates in the background;
+    ``take()`` returns ``(generation, bake, error)`` of the newest finished request
+    that was not superseded while it ran (once), else None."""
+
+    def __init__(self):
+        self._result = None
+        self._lock = threading.Lock()
+        self._wake = threading.Condition(self._lock)
+        self._request = None  # the newest request not started yet
+        self._latest = 0  # generation of the newest request
+        self._idle = threading.Event()
+        self._idle.set()
+        self._thread: threading.Thread | None = None
+        self.evaluate = evaluate  # what runs (tests slow it down to land edits mid-run)
+
+    def submit(self, generation: int, project, previous, changed) -> None:
+        with self._lock:
+            self._request = (generation, project, previous, changed)
+            self._latest = generation
+            self._idle.clear()
+            if self._thread is None:  # the thread lives while there is work, and a moment longer
+                self._thread = threading.Thread(target=self._run, name="rigeditor-range", daemon=True)
+                self._thread.start()
+            self._wake.notify()
+
+    def cancel(self) -> None:
+        """Drop any request not started yet; a running one finishes unheard."""
+        with self._lock:
+            self._request = self._result = None
+            self._latest += 1
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until no request is queued or running (True), or ``timeout`` s pass."""
+        return self._idle.wait(timeout)
+
+    def _run(self) -> None:
+        while True:
+            with self._lock:
+                if self._request is None:
+                    self._idle.set()
+                    # A drag sends a request per mouse move: waiting a moment for the
+                    # next one costs less than starting a thread for each.
+                    self._wake.wait(IDLE_S)
+                if self._request is None:
+                    self._thread = None
+                    return
+                self._idle.clear()
+                generation, project, previous, changed = self._request
+                self._request = None
+            try:
+                bake, error = self.evaluate(project, previous=previous, changed=changed), None
+            except Exception as exc:  # noqa: BLE001 - reported on the Qt thread, never lost
+                bake, error = None, f"{type(exc).__name__}: {exc}"
+            with self._lock:
+                if generation == self._latest:
+                    self._result = (generation, bake, error)
+
+    def take(self):
+        with self._lock:
+            result, self._result = self._result, None
+        return result

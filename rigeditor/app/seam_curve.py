@@ -1,0 +1,79 @@
+"""The seam diagnostic of the Curves dock: per mesh, the worst triangle's area ratio
+(deformed over bind, in %) per frame, against the collapse line (30 %). The plot joins
+the dock's column (time axis linked) while the project has meshes, and leaves it when
+it has none. The curve comes from the Bake's whole-range reduction
+(``MeshPose.worst``), computed in blocks, never from all deformed frames at once.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+
+from rigeditor.app import style
+from rigeditor.core.skinning import COLLAPSE_RATIO
+
+COLLAPSE_COLOR = "#e05050"
+
+
+class SeamCurve:
+    """Owned by a CurvesWidget (``widget.view``, ``widget.plots``, ``widget.playheads``)."""
+
+    def __init__(self, widget, row: int):
+        self.widget, self.row = widget, row
+        self.plot = pg.PlotItem()
+        self.plot.setMenuEnabled(False)
+        self.plot.hideButtons()
+        self.plot.showGrid(x=True, y=True, alpha=0.15)
+        self.plot.getAxis("left").setWidth(widget.plots[0].getAxis("left").width())
+        for name in ("left", "bottom"):
+            axis = self.plot.getAxis(name)
+            axis.setPen(pg.mkPen(style.GRID_MAJOR))
+            axis.setTextPen(pg.mkPen(style.TEXT))
+        title = pg.TextItem("worst triangle area %", color=style.TEXT, anchor=(0, 0))
+        title.setParentItem(self.plot.vb)
+        title.setPos(2, 0)
+        self.plot.setXLink(widget.plots[0])
+        self.plot.vb.setMouseEnabled(x=True, y=False)
+        line = pg.InfiniteLine(100 * COLLAPSE_RATIO, 0, pen=pg.mkPen(COLLAPSE_COLOR, width=1, style=Qt.DashLine),
+                               label=f"collapse {100 * COLLAPSE_RATIO:.0f} %",
+                               labelOpts=dict(position=0.99, color=COLLAPSE_COLOR, anchors=[(1, 1), (1, 1)]))
+        self.plot.addItem(line, ignoreBounds=True)
+        self.playhead = pg.InfiniteLine(widget.doc.frame, 90, pen=pg.mkPen(style.PLAYHEAD, width=2))
+        self.plot.addItem(self.playhead, ignoreBounds=True)
+        self.curves: dict[str, pg.PlotDataItem] = {}
+        self._shown_for = None
+        self.attached = False
+
+    def update(self, bake) -> None:
+        meshes = bake.art.meshes if bake.art is not None else ()
+        if self._shown_for is bake:
+            return
+        self._shown_for = bake
+        self._attach(bool(meshes))
+        names = [f"{m.slot}/{m.mesh.name}" for m in meshes]
+        for name in [n for n in self.curves if n not in names]:
+            self.plot.removeItem(self.curves.pop(name))
+        lo = 100 * COLLAPSE_RATIO
+        for i, (name, m) in enumerate(zip(names, meshes)):
+            item = self.curves.get(name)
+            if item is None:
+                color = style.BONE_CURVE_CYCLE[i % len(style.BONE_CURVE_CYCLE)]
+                item = self.curves[name] = self.plot.plot(pen=pg.mkPen(color, width=2), connect="finite")
+            worst = np.where(m.shown, 100 * m.worst[0], np.nan)
+            item.setData(bake.frames, worst)
+            if np.isfinite(worst).any():
+                lo = min(lo, float(np.nanmin(worst)))
+        self.plot.setYRange(min(lo, 0.0) - 5, 110, padding=0)
+
+    def frame(self, frame) -> None:
+        self.playhead.setValue(frame)
+
+    def _attach(self, on: bool) -> None:
+        if on == self.attached:
+            return
+        if on:
+            self.widget.view.addItem(self.plot, row=self.row, col=0)
+        else:
+            self.widget.view.removeItem(self.plot)
+        self.attached = on

@@ -1,0 +1,249 @@
+"""The frame under the hand first: during a gesture the Document evaluates the current
+frame itself and the whole range on a background worker. What the worker delivers
+must be the Bake a full evaluation gives, bit for bit, whatever the edits and however
+they interleave with the worker; the current frame must be exact all along."""
+import math
+import threading
+from dataclasses import fields, replace
+
+import numpy as np
+import pytest
+
+from rigeditor.app.document import Document
+from rigeditor.core.filters import Smoothing
+from rigeditor.core.geometry import Affine
+from rigeditor.model import (CHARACTER, WORLD, Bone, Chain, Channel, Key, Project, Space, StepChannel, Target, Timeline,
+                             evaluate, keyed)
+from rigeditor.model.ops import set_target_key, turn_bone
+
+FRAMES = 400
+
+
+def arms(n=4, smoothed=(3,)) -> Project:
+    """``n`` two-bone arms (one with a hand bone below it, one hanging from another
+    arm's hand); the chains in ``smoothed`` filter their targets (whole-range edits)."""
+    rng = np.random.default_rng(11)
+    bones, targets, chains = [], [], []
+    for i in range(n):
+        x0 = 300.0 * i
+        parent = "lower_0" if i == 1 else None
+        bones += [Bone(f"upper_{i}", parent, 100.0, rest_offset=(x0, 0.0) if parent is None else (80.0, 0.0)),
+                  Bone(f"lower_{i}", f"upper_{i}", 80.0, rest_offset=(100.0, 0.0))]
+        path = [(f, (x0 + 120 * math.cos(f / 30) + rng.normal(0, 3), 100 * math.sin(f / 20)))
+                for f in range(0, FRAMES, 25)]
+        targets.append(Target(f"hand_{i}", StepChannel(WORLD), keyed(path, "bezier")))
+        smoothing = Smoothing("one_euro", min_cutoff_hz=1.0, beta=0.01) if i in smoothed else Smoothing()
+        chains.append(Chain(f"arm_{i}", (f"upper_{i}", f"lower_{i}"), f"hand_{i}", smoothing=smoothing))
+    bones.append(Bone("hand", "lower_2", 30.0, rest_offset=(80.0, 0.0)))
+    return Project(name="arms", timeline=Timeline(24.0, 0, FRAMES - 1), spaces=(Space(CHARACTER),),
+                   bones=tuple(bones), targets=tuple(targets), chains=tuple(chains))
+
+
+def _same(a, b, where):
+    if isinstance(a, Affine):
+        for x, y in zip(a.fields(), b.fields()):
+            _same(x, y, where)
+    elif isinstance(a, np.ndarray):
+        assert a.shape == b.shape and np.array_equal(a, b, equal_nan=a.dtype.kind == "f"), where
+    else:
+        assert a == b, where
+
+
+def assert_same_bake(got, want, rows=None):
+    """Every array of every bone and chain equal (at ``rows``, default all)."""
+    assert got.bones == want.bones and list(got.chains) == list(want.chains)
+    pick = (lambda v: v) if rows is None else (lambda v: v.take(rows) if isinstance(v, Affine) else
+                                               v[rows] if isinstance(v, np.ndarray) and v.ndim else v)
+    for name, g, w in zip(got.bones, got.bone_bakes, want.bone_bakes):
+        for f in fields(w):
+            _same(getattr(g, f.name), pick(getattr(w, f.name)), (name, f.name))
+    for name, w in want.chains.items():
+        g = got.chains[name]
+        for f in fields(w):
+            if rows is not None and f.name in ("hold", "hold_drift", "hold_world_motion", "flip"):
+                continue  # they compare with the frame before: they come with the range
+            _same(getattr(g, f.name), pick(getattr(w, f.name)), (name, f.name))
+
+
+class Gate:
+    """Wraps the worker's evaluation so a test can hold it mid-run."""
+
+    def __init__(self, doc):
+        self.inner, self.started, self.release = doc._worker.evaluate, threading.Event(), threading.Event()
+        self.release.set()
+        doc._worker.evaluate = self
+
+    def __call__(self, *args, **kwargs):
+        self.started.set()
+        self.release.wait(10)
+        return self.inner(*args, **kwargs)
+
+
+def random_edit(doc, rng, key):
+    p, frame = doc.project, doc.frame
+    kind = rng.integers(0, 10)
+    if kind < 6:  # a drag step on a target
+        t = f"hand_{rng.integers(0, 4)}"
+        pos = tuple(float(v) for v in rng.uniform(-150, 1000, 2))
+        doc.apply("Move target", set_target_key(p, t, frame, pos), touched={f"target:{t}"}, merge_key=key)
+    elif kind < 8:  # a drag step turning a bone (an arm's own bone, or the hand below one)
+        bone = ["hand", "upper_0", "lower_2"][rng.integers(0, 3)]
+        doc.apply("Turn", turn_bone(p, bone, frame, float(rng.uniform(-0.5, 0.5)), "animate"),
+                  touched={f"bone:{bone}"}, merge_key=key)
+    elif kind < 9:  # an ordinary edit between gestures
+        t = f"hand_{rng.integers(0, 4)}"
+        doc.apply("Key", set_target_key(p, t, int(rng.integers(0, FRAMES)), (50.0, 20.0)), touched={f"target:{t}"})
+    else:
+        doc.set_frame(int(rng.integers(0, FRAMES)))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_range_the_worker_delivers_is_a_full_evaluation(qtbot, seed):
+    rng = np.random.default_rng(seed)
+    doc = Document(arms())
+    doc.set_frame(120)
+    gate = Gate(doc)
+    key = ("drag", doc.begin_gesture())
+    for step in range(30):
+        if rng.random() < 0.3 and doc.range_pending:
+            # Hold the worker mid-run and land an edit on top of it.
+            gate.release.clear()
+            gate.started.clear()
+            random_edit(doc, rng, key)
+            if doc.range_pending:  # the pointer rests, the worker takes the range: held mid-run
+                qtbot.waitUntil(gate.started.is_set, timeout=5_000)
+            random_edit(doc, rng, key)
+            gate.release.set()
+        else:
+            random_edit(doc, rng, key)
+        full = evaluate(doc.project)
+        if doc.range_pending:  # the frame on screen is exact while the range catches up
+            assert len(doc.bake) == 1 and doc.bake.frames[0] == doc.frame
+            assert_same_bake(doc.bake, full, rows=slice(doc.frame, doc.frame + 1))
+        if rng.random() < 0.5:
+            qtbot.waitUntil(lambda: not doc.range_pending, timeout=10_000)
+            assert_same_bake(doc.bake, full)
+            assert doc.range_bake is doc.bake
+    qtbot.waitUntil(lambda: not doc.range_pending, timeout=10_000)
+    assert_same_bake(doc.bake, evaluate(doc.project))
+
+
+def shaped(path):
+    """Bezier keys with handles off the thirds of their segments (a curve the animator
+    shaped): the time of a frame is then found by Newton steps, not read off."""
+    return Channel((0.0, 0.0), tuple(Key(f, v, "bezier", out_handle=(4.0, 30.0, -20.0), in_handle=(-9.0, 10.0, 25.0))
+                                     for f, v in path))
+
+
+def variant(kind) -> Project:
+    """arms() with one thing that is decided over the whole range unless care is taken."""
+    p = arms()
+    if kind == "shaped curve":  # arm_1 hangs below arm_0: its target is sampled off its keys
+        path = [(f, (120.0 * math.cos(f / 30), 100.0 * math.sin(f / 20))) for f in range(0, FRAMES, 25)]
+        return p.with_target("hand_1", position=shaped(path))
+    if kind == "squashed early":  # the character squashes on early frames only
+        squash = keyed([(0, (1.3, 0.8)), (100, (1.3, 0.8)), (150, (1.0, 1.0))], "linear")
+        return replace(p, spaces=(Space(CHARACTER, scale=squash),))
+    if kind == "mixed early":  # arm_0 blends with FK on early frames only
+        return p.with_chain("arm_0", mix=keyed([(0, (0.5,)), (100, (1.0,))], "linear"))
+    # A long limb: its zero-distance guard (1e-9 of its length) is above a micron.
+    long = {"upper_0": 2000.0, "lower_0": 1600.0}
+    return replace(p, bones=tuple(replace(b, length=long.get(b.name, b.length)) for b in p.bones))
+
+
+@pytest.mark.parametrize("kind", ["shaped curve", "squashed early", "mixed early", "long limb"])
+def test_the_frame_on_screen_is_that_frame_of_the_range(qtbot, kind):
+    doc = Document(variant(kind))
+    doc.set_frame(213)  # between keys
+    gate = Gate(doc)
+    gate.release.clear()  # the range waits: the frame alone is on screen
+    key = ("drag", doc.begin_gesture())
+    if kind == "long limb":  # the target a hair's breadth from the shoulder
+        doc.apply("Move target", set_target_key(doc.project, "hand_0", 213, (2e-6, 0.0)),
+                  touched={"target:hand_0"}, merge_key=key)
+    else:  # arm_0 and the arm below it solved again at this frame
+        doc.apply("Turn", turn_bone(doc.project, "upper_0", 213, 0.3, "animate"), touched={"bone:upper_0"},
+                  merge_key=key)
+        assert doc.range_pending and len(doc.bake) == 1
+    full = evaluate(doc.project)
+    assert_same_bake(doc.bake, full, rows=slice(213, 214) if doc.range_pending else None)
+    gate.release.set()
+    qtbot.waitUntil(lambda: not doc.range_pending, timeout=10_000)
+    assert_same_bake(doc.bake, full)
+
+
+def test_a_drag_takes_the_frame_path_and_the_curves_follow_when_it_ends(qtbot):
+    from rigeditor.app.curves import CurvesWidget
+
+    doc = Document(arms())
+    curves = CurvesWidget(doc)
+    qtbot.addWidget(curves)
+    doc.set_frame(200)
+    gate = Gate(doc)
+    gate.release.clear()
+    before = doc.range_bake
+    doc.select([("target", "hand_0")])
+    doc.apply("Move target", set_target_key(doc.project, "hand_0", 200, (40.0, 30.0)),
+              touched={"target:hand_0"}, merge_key=("drag", doc.begin_gesture()))
+    assert doc.range_pending and len(doc.bake) == 1
+    assert doc.range_bake is before  # the old range, and the curves say so
+    assert "updating" in curves._title.text()
+    gate.release.set()
+    qtbot.waitUntil(lambda: not doc.range_pending, timeout=10_000)
+    # The range landed but the drag goes on: the curves wait for its end, and say so.
+    qtbot.wait(150)
+    assert curves._shown[1] is not doc.bake.chains["arm_0"]
+    assert "updating" in curves._title.text()
+    doc.end_gesture()
+    assert curves._shown[1] is doc.bake.chains["arm_0"]
+    assert "updating" not in curves._title.text()
+
+
+@pytest.mark.parametrize("target", ["hand_3", "hand_2"])
+def test_a_smoothed_or_iterative_chain_is_evaluated_over_the_whole_range_at_once(target):
+    # arm_3 filters its target over time; FABRIK warm-starts each frame from the one
+    # before. Either way a frame alone is not that frame of the range.
+    doc = Document(arms().with_chain("arm_2", solver="fabrik"))
+    doc.set_frame(213)
+    doc.apply("Move target", set_target_key(doc.project, target, 213, (900.0, 30.0)),
+              touched={f"target:{target}"}, merge_key=("drag", doc.begin_gesture()))
+    assert not doc.range_pending
+    assert_same_bake(doc.bake, evaluate(doc.project))
+
+
+def test_a_short_range_is_evaluated_whole_on_every_move():
+    from rigeditor.model.examples import walk
+
+    doc = Document(walk())  # 48 frames: the whole range costs what one frame does
+    doc.set_frame(30)
+    doc.apply("Move target", set_target_key(doc.project, "foot_l", 30, (40.0, 3.0)),
+              touched={"target:foot_l"}, merge_key=("drag", doc.begin_gesture()))
+    assert not doc.range_pending and len(doc.bake) == len(doc.project.timeline.frames)
+    assert_same_bake(doc.bake, evaluate(doc.project))
+
+
+def test_a_failing_worker_is_caught_and_the_range_evaluated_here(qtbot):
+    doc = Document(arms())
+
+    def broken(*args, **kwargs):
+        raise MemoryError("no room")
+
+    doc._worker.evaluate = broken
+    doc.apply("Move target", set_target_key(doc.project, "hand_0", 0, (40.0, 30.0)),
+              touched={"target:hand_0"}, merge_key=("drag", doc.begin_gesture()))
+    assert doc.range_pending
+    qtbot.waitUntil(lambda: not doc.range_pending, timeout=10_000)
+    assert_same_bake(doc.bake, evaluate(doc.project))
+
+
+def test_export_waits_for_the_range(qtbot):
+    doc = Document(arms())
+    gate = Gate(doc)
+    gate.release.clear()
+    doc.apply("Move target", set_target_key(doc.project, "hand_0", 0, (40.0, 30.0)),
+              touched={"target:hand_0"}, merge_key=("drag", doc.begin_gesture()))
+    assert doc.range_pending
+    settled = doc.settled_bake()
+    gate.release.set()
+    assert not doc.range_pending and len(settled) == FRAMES
+    assert_same_bake(settled, evaluate(doc.project))

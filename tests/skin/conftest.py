@@ -1,0 +1,18 @@
+"""Fixtures of the skinning tests: the seam examples built in memory."""
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture(scope="session")
+def arm_alpha():
+    from rigeditor.io.example_skin import paint_arm
+
+    return paint_arm()["arm"][..., 3] / 255.0
+
+
+@pytest.fixture(scope="session")
+def skinned(arm_alpha):
+    from rigeditor.model.examples_skin import skinned_arm
+
+    return skinned_arm(arm_alpha)
