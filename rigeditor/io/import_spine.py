@@ -32,6 +32,7 @@ import numpy as np
 
 from rigeditor.io.import_art import file_stem, refuse_existing, relative, unique_names, write_import
 from rigeditor.io.spine_atlas import Atlas, cut_region, read_atlas
+from rigeditor.io.spine_mesh import build_mesh, mesh_geometry, weight_bones
 from rigeditor.io.spine_read import SpineError, SpineSkeleton, _Bad, color, read_spine
 from rigeditor.model.attachments import NONE, Art, ImageAttachment, Slot
 from rigeditor.model.project import CHARACTER, WORLD, Bone, Chain, LimitStrategy, Project, Space, Target
@@ -83,7 +84,7 @@ def import_spine(skeleton, out, *, atlas=None, animation: str | None = None, for
     skel = read_spine(skeleton)
     folder = out.with_name(f"{out.stem}_images")
     refuse_existing([out, folder], force)
-    needs_atlas = any(a.get("type", "region") == "region" for skin in skel.skins.values()
+    needs_atlas = any(a.get("type", "region") in ("region", "mesh", "linkedmesh") for skin in skel.skins.values()
                       for slot in (skin.get("attachments") or {}).values() for a in slot.values())
     atlas_path = Path(atlas) if atlas else skeleton.with_suffix(".atlas")
     pages = None
@@ -154,12 +155,13 @@ def spine_project(skel: SpineSkeleton, pages: AtlasPages | None, *, name: str = 
     for t in targets.values():
         if t.name in target_only(skel, slot_bones) and t.name in bones:
             del bones[t.name]
-    art, images = _art(skel, pages, bones, root.name, image_folder, notes)
+    art, images, pending = _art(skel, pages, bones, root.name, image_folder, notes)
     for bone_name, turn in turns.items():
         bones, art = _turn_frame(bone_name, turn, bones, art)
 
     project = Project(name=name, spaces=(character,) + tuple(spaces.values()), bones=tuple(bones.values()),
                       targets=tuple(targets.values()), chains=tuple(chains), art=art)
+    project = _meshes(project, skel, pending, turns, notes)
     chosen = _choose_animation(skel, animation, notes, source)
     if chosen is not None:
         project = apply_animation(project, skel, chosen, target_of, notes, curves=curves)
@@ -179,8 +181,9 @@ def target_only(skel: SpineSkeleton, slot_bones) -> set[str]:
     """IK target bones that carry nothing: no child bones, no slots, in no IK chain."""
     parents = {b.parent for b in skel.bones}
     driven = {b for c in skel.ik for b in c.bones}
+    carried = weight_bones(skel)
     return {c.target for c in skel.ik if c.target not in parents and c.target not in slot_bones
-            and c.target not in driven and c.target != skel.bones[0].name}
+            and c.target not in driven and c.target not in carried and c.target != skel.bones[0].name}
 
 
 def _constraints(skel, bones, parent_of, slot_bones, notes):
@@ -261,6 +264,7 @@ def _art(skel, pages, bones, root, folder, notes):
             notes.add("skin bones and constraints (not supported)", name)
     files: dict[str, str] = {}  # region -> file name
     images: dict[str, np.ndarray] = {}
+    pending: dict = {}  # (slot, attachment) -> mesh geometry
     slots = []
     for s in skel.slots:
         if s.blend != "normal":
@@ -270,8 +274,17 @@ def _art(skel, pages, bones, root, folder, notes):
         attachments = []
         for key, a in (default.get(s.name) or {}).items():
             kind = a.get("type", "region")
-            if kind != "region":
-                notes.add(f"{kind} attachments (not supported yet)", f"{s.name}/{key}")
+            geometry = None
+            if kind == "linkedmesh":
+                a = _linked(skel, s.name, key, a)
+                if a is None:
+                    notes.add("linked meshes whose parent mesh is missing", f"{s.name}/{key}")
+                    continue
+                kind = "mesh"
+            if kind == "mesh":
+                geometry = mesh_geometry(a)
+            elif kind != "region":
+                notes.add(f"{kind} attachments (not supported)", f"{s.name}/{key}")
                 continue
             if a.get("sequence"):
                 notes.add("sequences (first frame only)", f"{s.name}/{key}")
@@ -289,6 +302,11 @@ def _art(skel, pages, bones, root, folder, notes):
                 tint = np.multiply(s.color, color(a.get("color", "ffffffff"), f"{s.name}/{key}.color"))
             except _Bad as bad:
                 raise SpineError(None, [str(bad)]) from None
+            if geometry is not None:  # placed after the rig exists (its setup pose binds it)
+                pending[(s.name, key)] = geometry
+                attachments.append(ImageAttachment(key, f"{folder}/{files[region]}", float(ow), float(oh),
+                                                   tint=tuple(float(v) for v in tint)))
+                continue
             attachments.append(ImageAttachment(
                 key, f"{folder}/{files[region]}", float(ow), float(oh), float(a.get("x", 0.0)),
                 float(a.get("y", 0.0)), math.radians(float(a.get("rotation", 0.0))),
@@ -299,7 +317,50 @@ def _art(skel, pages, bones, root, folder, notes):
         setup = s.attachment if s.attachment in names else NONE
         slots.append(Slot(s.name, None if s.bone == root else (s.bone if s.bone in bones else None),
                           tuple(attachments), StepChannel(setup)))
-    return Art(tuple(slots)), images
+    return Art(tuple(slots)), images, pending
+
+
+def _linked(skel, slot: str, key: str, a: dict) -> dict | None:
+    """A linked mesh as a mesh: its parent's geometry with its own region and colour."""
+    skin = skel.skins.get(a.get("skin") or "default", {}).get("attachments", {})
+    parent = (skin.get(slot) or {}).get(a.get("parent"))
+    if not isinstance(parent, dict) or parent.get("type") != "mesh":
+        return None
+    own = {k: v for k, v in a.items() if k in ("path", "name", "color")}
+    return {**parent, "path": own.get("path", own.get("name", key)), **({"color": own["color"]} if "color" in own else {})}
+
+
+def _meshes(project, skel, pending, turns, notes):
+    """``project`` with its mesh placeholders made meshes, bound at the setup pose."""
+    if not pending:
+        return project
+    from rigeditor.model.evaluate import evaluate
+
+    # Spine binds a weighted mesh where its bones stood: in the setup pose as its data
+    # says (constraints off) or as the editor shows it (constraints on). Each mesh takes
+    # the pose its weights agree with best.
+    from rigeditor.model.timeline import constant
+
+    poses = [evaluate(replace(project, chains=tuple(replace(c, mix=constant(0.0)) for c in project.chains)),
+                      np.zeros(1))]
+    if project.chains:
+        poses.append(evaluate(project, np.zeros(1)))
+    spine_bones = [b.name for b in skel.bones]
+    slots = []
+    for slot in project.art.slots:
+        atts = []
+        for a in slot.attachments:
+            if (slot.name, a.name) in pending:
+                built = [build_mesh(a, pending[(slot.name, a.name)], slot.bone, spine_bones, pose, turns,
+                                    f"{slot.name}/{a.name}") for pose in poses]
+                mesh, spread, dropped = min(built, key=lambda b: b[1])
+                for line in dropped + (["weighted meshes whose bones moved since binding (bound at the setup "
+                                        "pose)"] if spread > 1e-3 else []):
+                    notes.add(line, f"{slot.name}/{a.name}")
+                a = mesh
+            atts.append(a)
+        slots.append(replace(slot, attachments=tuple(atts)))
+    return replace(project, art=replace(project.art, slots=tuple(slots)))
 
 
 def _turn_frame(name, turn, bones, art):

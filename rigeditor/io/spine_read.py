@@ -149,7 +149,7 @@ def _skeleton(doc) -> SpineSkeleton:
     names = {b.name for b in bones}
     slots = _slots(_list(doc, "slots"), names)
     slot_names = {s.name: None for s in slots}  # in setup order (draw-order offsets count on it)
-    skins = _skins(_list(doc, "skins"), slot_names)
+    skins = _skins(_list(doc, "skins"), slot_names, len(bones))
     ik = _iks(_list(doc, "ik"), names)
     animations = doc.get("animations", {})
     if not isinstance(animations, dict):
@@ -208,7 +208,7 @@ def _slots(items, bones) -> tuple[SpineSlot, ...]:
     return tuple(out)
 
 
-def _skins(items, slots) -> dict:
+def _skins(items, slots, bones) -> dict:
     out = {}
     for i, skin in enumerate(items):
         where = f"skins[{i}]"
@@ -229,6 +229,10 @@ def _skins(items, slots) -> dict:
                 for f in ("path", "name"):
                     if f in a and not isinstance(a[f], str):
                         raise _Bad(f"{at}.{f}: must be a name, got {_kind(a[f])}")
+                if kind == "mesh":
+                    _mesh(a, at, bones)
+                elif kind == "linkedmesh" and not isinstance(a.get("parent"), str):
+                    raise _Bad(f"{at}.parent: must name the mesh it links to, got {_kind(a.get('parent'))}")
                 if kind == "region":
                     for f, d in (("x", 0.0), ("y", 0.0), ("rotation", 0.0), ("scaleX", 1.0), ("scaleY", 1.0)):
                         _num(a, f, d, at)
@@ -238,6 +242,43 @@ def _skins(items, slots) -> dict:
                     color(a.get("color", "ffffffff"), f"{at}.color")
         out[name] = skin
     return out
+
+
+def _mesh(a, at, bone_count) -> None:
+    """A mesh's arrays: UVs in pairs, triangles of known vertices, vertices unweighted
+    (x, y per vertex) or weighted (count, then bone, x, y, weight per influence)."""
+    def numbers(f, ints=False):
+        v = a.get(f)
+        if not isinstance(v, list) or not all(_is_number(x) and (not ints or float(x).is_integer()) for x in v):
+            raise _Bad(f"{at}.{f}: must be a list of {'whole ' if ints else ''}numbers, got {_kind(v)}")
+        return v
+
+    uvs = numbers("uvs")
+    count = len(uvs) // 2
+    if len(uvs) % 2 or count < 3:
+        raise _Bad(f"{at}.uvs: must be u, v pairs for at least 3 vertices, got {len(uvs)} numbers")
+    tri = numbers("triangles", ints=True)
+    if not tri or len(tri) % 3 or not all(0 <= t < count for t in tri):
+        raise _Bad(f"{at}.triangles: must be triples of vertex indices in 0..{count - 1}")
+    vertices = numbers("vertices")
+    if len(vertices) != 2 * count:
+        i = 0
+        for _ in range(count):
+            n = int(vertices[i]) if i < len(vertices) and float(vertices[i]).is_integer() else -1
+            if n < 1 or i + 1 + 4 * n > len(vertices) or not all(
+                    float(vertices[i + 1 + 4 * k]).is_integer() and 0 <= vertices[i + 1 + 4 * k] < bone_count
+                    for k in range(n)):
+                raise _Bad(f"{at}.vertices: neither x, y per vertex nor weighted (count, then bone, x, y, "
+                           f"weight per influence) for {count} vertices")
+            i += 1 + 4 * n
+        if i != len(vertices):
+            raise _Bad(f"{at}.vertices: {len(vertices) - i} numbers left over after {count} weighted vertices")
+    edges = numbers("edges", ints=True) if "edges" in a else []
+    if len(edges) % 2 or not all(0 <= e < 2 * count and e % 2 == 0 for e in edges):
+        raise _Bad(f"{at}.edges: must be pairs of vertex indices times 2 below {2 * count}")
+    hull = a.get("hull", 0)
+    if not (_is_number(hull) and float(hull).is_integer() and 0 <= hull <= count):
+        raise _Bad(f"{at}.hull: must be a vertex count in 0..{count}, got {_kind(hull)}")
 
 
 def _iks(items, bones) -> tuple[SpineIk, ...]:

@@ -184,7 +184,7 @@ def test_what_cannot_be_imported_is_listed_once_per_kind(tmp_path):
     doc["physics"] = [{"name": "ph", "bone": "tail"}, {"name": "ph2", "bone": "tail2"}]
     doc["events"] = {"step": {}}
     doc["skins"][0]["attachments"]["thigh"]["clip"] = {"type": "clipping", "end": "shin", "vertices": [0, 0, 1, 0, 0, 1]}
-    doc["skins"][0]["attachments"]["shin"]["mesh"] = {"type": "mesh", "uvs": [], "triangles": [], "vertices": []}
+    doc["skins"][0]["attachments"]["shin"]["box"] = {"type": "boundingbox", "vertexCount": 3, "vertices": [0, 0, 1, 0, 0, 1]}
     doc["skins"].append({"name": "red", "attachments": {}})
     doc["animations"]["walk"]["bones"]["tail"] = {"translate": [{"x": 1}], "scale": [{"x": 2}]}
     doc["animations"]["walk"]["events"] = [{"name": "step"}]
@@ -195,7 +195,7 @@ def test_what_cannot_be_imported_is_listed_once_per_kind(tmp_path):
     result, project, _ = _imported(tmp_path, doc)
     text = "\n".join(result.warnings)
     for kind in ("one-bone IK", "transform constraints", "path constraints", "physics constraints", "events",
-                 "clipping attachments", "mesh attachments", "skins other than default", "bone setup scale",
+                 "clipping attachments", "boundingbox attachments", "skins other than default", "bone setup scale",
                  "bone shear", "inherit modes", "bone translate timelines", "bone scale timelines",
                  "other animations", "event keys", "deform and sequence timelines", "future timelines"):
         assert sum(line.startswith(kind) for line in result.warnings) == 1, (kind, text)

@@ -13,6 +13,7 @@ import pytest
 
 from rigeditor.cli import main
 from rigeditor.io.example_art import write_dressed_example
+from rigeditor.io.example_skin import write_skin_examples
 from rigeditor.io.export_spine import export_spine_json
 from rigeditor.io.images import read_rgba
 from rigeditor.io.import_spine import import_spine
@@ -130,8 +131,13 @@ def _through_spine(project, images, folder):
     return out, load_project(out)
 
 
-def test_a_rig_exported_by_rigeditor_survives_import_export_import(tmp_path):
-    original_file = write_dressed_example(tmp_path / "example")
+def _skinned_example(folder):
+    return next(p for p in write_skin_examples(folder) if p.stem == "skinned_arm")
+
+
+@pytest.mark.parametrize("write", [write_dressed_example, _skinned_example], ids=["pictures", "skinned mesh"])
+def test_a_rig_exported_by_rigeditor_survives_import_export_import(tmp_path, write):
+    original_file = write(tmp_path / "example")
     original = load_project(original_file)
     a_file, a = _through_spine(original, original_file.parent, tmp_path / "a")
     b_file, b = _through_spine(a, a_file.parent, tmp_path / "b")
@@ -140,7 +146,7 @@ def test_a_rig_exported_by_rigeditor_survives_import_export_import(tmp_path):
     for slot in a.art.slots:
         for att in slot.attachments:
             assert np.array_equal(read_rgba(a_file.parent / att.path), read_rgba(b_file.parent / att.path))
-    # And the imported rig poses the bones as the original did, frame for frame.
+    # And the imported rig poses the bones and pictures as the original did, frame for frame.
     before, after = evaluate(original), evaluate(a)
     for bone in before.bones:
         i, j = before.column(bone), after.column(bone)
@@ -148,6 +154,9 @@ def test_a_rig_exported_by_rigeditor_survives_import_export_import(tmp_path):
         turn = np.angle(np.exp(1j * (before.world_rotation[:, i] - after.world_rotation[:, j])))
         assert np.abs(turn).max() < 1e-6
     assert np.abs(before.art.corners - after.art.corners).max() < 1e-4
+    for m0, m1 in zip(before.art.meshes, after.art.meshes):
+        assert m0.slot == m1.slot
+        assert max(np.abs(m0.vertices(i) - m1.vertices(i)).max() for i in range(len(before)) if m0.shown[i]) < 1e-4
 
 
 def test_import_spine_as_a_subprocess(tmp_path):

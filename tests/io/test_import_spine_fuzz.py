@@ -17,7 +17,10 @@ from tests.io.json_mutations import json_values, paths
 from tests.io.spine_rigs import LEG
 
 DOC = copy.deepcopy(LEG)
-DOC["skins"][0]["attachments"]["shin"]["mesh"] = {"type": "mesh", "vertices": [0, 0]}
+DOC["skins"][0]["attachments"]["shin"]["mesh"] = {
+    "type": "mesh", "uvs": [0, 1, 1, 1, 1, 0], "triangles": [0, 1, 2], "hull": 3, "edges": [0, 2, 2, 4, 4, 0],
+    "vertices": [1, 2, 0, 0, 1, 2, 2, 10, 0, 0.5, 3, 0, 0, 0.5, 1, 3, 0, 9, 1]}  # weighted to thigh and shin
+DOC["skins"][0]["attachments"]["thigh"]["link"] = {"type": "linkedmesh", "parent": "mesh", "path": "thigh"}
 DOC["skins"].append({"name": "red", "attachments": {"thigh": {"thigh": {"width": 5, "height": 5}}}})
 DOC["animations"]["walk"].update({
     "slots": {"shin": {"attachment": [{"time": 0.1, "name": None}]}},
@@ -35,6 +38,12 @@ class _Pages:
     def picture(self, region):
         assert isinstance(region, str)
         return np.full((6, 4, 4), 255, dtype=np.uint8)
+
+
+def test_the_unmutated_skeleton_imports():
+    result = spine_project(parse_spine(json.dumps(DOC)), _Pages())
+    assert problems(result.project) == []
+    assert any(a.kind == "mesh" for s in result.project.art.slots for a in s.attachments)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
