@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import signal
 import sys
 import threading
@@ -47,7 +48,7 @@ from rigeditor.io.images import alpha_masks, image_problems
 from rigeditor.io.progress import Progress
 from rigeditor.io.examples import ALL_DESCRIPTIONS, resolve_project
 from rigeditor.io.report import build_report, format_report
-from rigeditor.model import evaluate
+from rigeditor.model import clips, evaluate
 from rigeditor.model.cracks import crack_check
 from rigeditor.model.ranges import bake_bytes, bake_rows, evaluation_span
 
@@ -119,6 +120,10 @@ def _parser() -> argparse.ArgumentParser:
     bake.add_argument("--format", choices=("csv", "json", "spine", "png"),
                       help="override the format (Spine JSON needs --format spine)")
     _frames_option(bake)
+    bake.add_argument("--animation", action="append", metavar="NAME",
+                      help="the animation to bake (repeatable; default: all). Spine JSON holds them "
+                           "all in one file; CSV, JSON and PNG write one file per animation, "
+                           "OUT_NAME.ext, when there are several")
     bake.add_argument("--radians", action="store_true", help="angles in radians instead of degrees")
     bake.add_argument("--tolerance", type=float, default=DEFAULT_TOLERANCE_DEG, metavar="DEG",
                       help=f"JSON key reduction tolerance in degrees (default {DEFAULT_TOLERANCE_DEG})")
@@ -183,27 +188,54 @@ def _bake(args) -> int:
         raise _Usage(out, ["--radians: Spine JSON is always in degrees"])
     progress = Progress()
     try:
-        project, images = resolve_project(args.project)
-        first, last = _frame_range(args.frames, project, args.project)
-        _check_memory(project, first, last, args.project, fmt)
-        progress(0.02, "evaluating")
-        bake = _evaluate_rows(project, first, last)
+        whole, images = resolve_project(args.project)
+        names = _animations(args.animation, whole, args.project)
+        baked = []
+        for i, name in enumerate(names):
+            project = clips.switch(whole, name)
+            first, last = _frame_range(args.frames, project, args.project)
+            _check_memory(project, first, last, args.project, fmt)
+            progress(0.02 + 0.48 * i / len(names), f"evaluating {name}" if len(names) > 1 else "evaluating")
+            # One animation keeps the project's name in Spine, as files always had.
+            label = name if len(clips.names(whole)) > 1 else None
+            baked.append((label, project, _evaluate_rows(project, first, last)))
         stage = progress.stage(0.5, 1.0, f"writing {out.name}")
-        if fmt == "csv":
-            export_curves_csv(project, bake, out, radians=args.radians, progress=stage)
-        elif fmt == "json":
-            export_curves_json(project, bake, out, radians=args.radians, tolerance_deg=args.tolerance,
-                               progress=stage)
-        elif fmt == "spine":
-            export_spine_json(project, bake, out, progress=stage, images=images)
-        else:
-            _qt_offscreen()
-            from rigeditor.app.plot_export import plot_png
+        if fmt == "spine":
+            (label, project, bake), *more = baked
+            export_spine_json(project, bake, out, animation=label, more=more, progress=stage,
+                              images=images)
+        for name, (_, project, bake) in zip(names, baked if fmt != "spine" else ()):
+            target = out if len(names) == 1 else out.with_name(f"{out.stem}_{_file_part(name)}{out.suffix}")
+            if fmt == "csv":
+                export_curves_csv(project, bake, target, radians=args.radians, progress=stage)
+            elif fmt == "json":
+                export_curves_json(project, bake, target, radians=args.radians, tolerance_deg=args.tolerance,
+                                   progress=stage)
+            else:
+                _qt_offscreen()
+                from rigeditor.app.plot_export import plot_png
 
-            export_write(out, plot_png(project.name, bake, radians=args.radians))
+                export_write(target, plot_png(project.name, bake, radians=args.radians))
     finally:
         progress.done()
     return 0
+
+
+def _animations(wanted, project, where) -> list[str]:
+    """The animations to bake: ``--animation`` names (each must exist), else all."""
+    known = clips.names(project)
+    if not wanted:
+        return known
+    unknown = [n for n in wanted if n not in known]
+    if unknown:
+        raise _Usage(where, [f"--animation: no animation named {n!r} (the project has: {', '.join(known)})"
+                             for n in unknown])
+    return list(dict.fromkeys(wanted))
+
+
+def _file_part(name: str) -> str:
+    """An animation name as part of a file name (path separators and the like become _)."""
+    return re.sub(r"[^\w.-]+", "_", name).strip(".") or "animation"
 
 
 def _validate(args) -> int:

@@ -88,7 +88,9 @@ class Document(Guarded, QObject):
     rangeChanged() (``range_bake`` is new), rangePending(bool) (the whole range is
     being evaluated behind the current frame, or has landed). When a pending range
     lands only rangeChanged is emitted: the current frame it shows was exact.
-    gestureActive(bool): a drag began or ended (views of the range wait for its end)."""
+    gestureActive(bool): a drag began or ended (views of the range wait for its end).
+    unkeyedChanged(bool): a pose drag with auto-key off is shown but not keyed (K
+    keys it; another frame, undo or Esc drops it)."""
 
     projectChanged = Signal()
     bakeChanged = Signal()
@@ -101,6 +103,7 @@ class Document(Guarded, QObject):
     pathChanged = Signal()
     modifiedChanged = Signal(bool)
     refused = Signal(str, str)
+    unkeyedChanged = Signal(bool)
 
     def __init__(self, project: Project, path: Path | None = None, parent=None, *, images: Path | None = None):
         super().__init__(parent)
@@ -134,6 +137,8 @@ class Document(Guarded, QObject):
         self._rest.setSingleShot(True)
         self._rest.setInterval(REST_MS)
         self._rest.timeout.connect(self._submit_range)
+        self.auto_key = True  # off: pose drags in Animate mode preview without keying
+        self._keyed: Project | None = None  # while previewing: the project on the undo stack
 
     # ------------------------------------------------------------------ state
     @property
@@ -201,9 +206,14 @@ class Document(Guarded, QObject):
     def apply(self, label: str, after: Project, *, touched=None, merge_key=None) -> bool:
         """Make ``after`` the project through an undoable command. It is evaluated
         first: if that fails the edit is refused (``refused`` is emitted, views are
-        told to show the unchanged project again) and False is returned."""
-        if after == self._project:
+        told to show the unchanged project again) and False is returned. An unkeyed
+        preview is the starting point of nothing: the command undoes to the keyed
+        project before it (keying a preview is one step)."""
+        if after == self._project and self._keyed is None:
             return True
+        before = self._keyed if self._keyed is not None else self._project
+        if self._keyed is not None:
+            touched = None  # the preview changed items this edit may not name
         try:
             bake = self._evaluate(after, touched, merge_key is not None)
         except Exception as exc:  # noqa: BLE001 - any failure refuses the edit
@@ -211,8 +221,45 @@ class Document(Guarded, QObject):
                                      "Nothing was changed.")
             self.projectChanged.emit()  # fields that showed the refused value go back
             return False
-        self.undo_stack.push(ProjectCommand(self, label, self._project, after, touched, merge_key, bake))
+        self._set_unkeyed(None)
+        self.undo_stack.push(ProjectCommand(self, label, before, after, touched, merge_key, bake))
         return True
+
+    def pose_edit(self, label: str, after: Project, *, touched=None, merge_key=None) -> bool:
+        """A pose drag's edit: keyed through :meth:`apply`, or, in Animate mode with
+        ``auto_key`` off, shown without keying (no undo step) until K keys it."""
+        if self.auto_key or self._mode != "animate":
+            return self.apply(label, after, touched=touched, merge_key=merge_key)
+        try:
+            bake = self._evaluate(after, touched, merge_key is not None)
+        except Exception as exc:  # noqa: BLE001 - as apply
+            self.refused.emit(label, f"{label}: refused, the project cannot be evaluated ({exc}).")
+            return False
+        keyed = self._keyed if self._keyed is not None else self._project
+        self._swap(after, bake, touched)
+        self._set_unkeyed(keyed)
+        return True
+
+    @property
+    def unkeyed(self) -> bool:
+        """The pose shown is a preview not keyed yet (auto-key off)."""
+        return self._keyed is not None
+
+    def drop_unkeyed(self) -> None:
+        """Show the keyed project again (the preview is dropped)."""
+        if self._keyed is not None:
+            keyed = self._keyed
+            self._set_unkeyed(None)
+            self._set_project(keyed, None)
+
+    def set_auto_key(self, on: bool) -> None:
+        self.auto_key = bool(on)
+
+    def _set_unkeyed(self, keyed: Project | None) -> None:
+        was = self._keyed is not None
+        self._keyed = keyed
+        if was != (keyed is not None):
+            self.unkeyedChanged.emit(keyed is not None)
 
     @property
     def gesture_active(self) -> bool:
@@ -227,7 +274,12 @@ class Document(Guarded, QObject):
 
     def cancel_gesture(self) -> None:
         """Take back the last command (a drag cancelled with Esc) without leaving it
-        on the redo list."""
+        on the redo list; an unkeyed preview is dropped instead."""
+        if self._keyed is not None:
+            self.drop_unkeyed()
+            self._gesture += 1
+            self._set_gesture_active(False)
+            return
         index = self.undo_stack.index()
         if index > 0:
             command = self.undo_stack.command(index - 1)
@@ -301,6 +353,7 @@ class Document(Guarded, QObject):
         tl = self._project.timeline
         frame = int(min(max(int(round(frame)), tl.start), tl.end))
         if frame != self._frame:
+            self.drop_unkeyed()  # an unkeyed pose belongs to the frame it was made on
             if self._pending:  # the one-frame bake is of the frame we leave
                 self.settled_bake()
             self._frame_bake = None
@@ -329,6 +382,9 @@ class Document(Guarded, QObject):
         self.modifiedChanged.emit(not clean)
 
     def _set_project(self, project: Project, touched) -> None:
+        if self._keyed is not None:  # undo, redo: the preview goes
+            self._set_unkeyed(None)
+            touched = None
         self._swap(project, self._evaluate(project, touched), touched)
 
     def _evaluate(self, project: Project, touched, interactive: bool = False) -> Bake:

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QUndoView
+from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QSplitter, QUndoView
 
 from rigeditor.app import guard, style
 from rigeditor.app.curves import CurvesWidget
+from rigeditor.app.graph import GraphEditor
+from rigeditor.app.pose_actions import PoseActions
 from rigeditor.app.dialogs import Dialogs
 from rigeditor.app.files import EXPORTS, FileController
 from rigeditor.app.inspector import Inspector, chain_readout, current_chain
@@ -51,7 +53,16 @@ class MainWindow(guard.Guarded, QMainWindow):
         self.undo_view = QUndoView(doc.undo_stack)
         self.undo_view.setEmptyLabel("(opened)")
         self.timeline = TimelineWidget(doc)
+        if hasattr(self.scene, "set_onion"):
+            self.timeline.onionChanged.connect(self.scene.set_onion)
         self.curves = CurvesWidget(doc)
+        self.graph = GraphEditor(doc)
+        # The curve editor on top, the solver's residual and jitter curves below it.
+        curves_dock = QSplitter(Qt.Vertical)
+        curves_dock.addWidget(self.graph)
+        curves_dock.addWidget(self.curves)
+        curves_dock.setStretchFactor(0, 1)
+        curves_dock.setStretchFactor(1, 1)
 
         self.docks = {}
         self._dock("outliner", "Outliner", self.outliner, Qt.LeftDockWidgetArea)
@@ -60,7 +71,7 @@ class MainWindow(guard.Guarded, QMainWindow):
         self.tabifyDockWidget(self.docks["inspector"], self.docks["history"])
         self.docks["inspector"].raise_()
         self._dock("timeline", "Timeline", self.timeline, Qt.BottomDockWidgetArea)
-        self._dock("curves", "Curves", self.curves, Qt.BottomDockWidgetArea)
+        self._dock("curves", "Curves", curves_dock, Qt.BottomDockWidgetArea)
         self.splitDockWidget(self.docks["timeline"], self.docks["curves"], Qt.Horizontal)
         self._default_dock_sizes()
 
@@ -161,6 +172,9 @@ class MainWindow(guard.Guarded, QMainWindow):
                     continue
                 self.addAction(a)
                 self.timeline_actions.append(a)
+        self.pose = PoseActions(self.doc, self, lambda text: self.statusBar().showMessage(text, 5000))
+        for a in self.pose.actions():
+            self.addAction(a)
         for a in (self.undo_action, self.redo_action, self.delete_action, self.select_all_action, self.rig.flip_action,
                   self.rig.select_tool_action, self.rig.bone_tool_action, self.rig.add_chain_action,
                   self.mesh.mesh_tool_action, self.mesh.weights_tool_action, self.mesh.bigger_action,
@@ -228,10 +242,21 @@ class MainWindow(guard.Guarded, QMainWindow):
                 a.toggled.connect(lambda on, n=name: self._set_overlay(n, on))
                 o.addAction(a)
                 self.overlay_actions[name] = a
+        editing = list(getattr(self.timeline, "editing_actions", list)())
         if self.timeline_actions:
             m = mb.addMenu("&Playback")
             for a in self.timeline_actions:
-                m.addAction(a)
+                if a not in editing:
+                    m.addAction(a)
+        m = mb.addMenu("&Animate")
+        for a in editing:
+            m.addAction(a)
+        if hasattr(self.timeline, "interp_menu"):
+            m.addMenu(self.timeline.interp_menu)
+            m.addAction(self.timeline.auto_key_action)
+        m.addSeparator()
+        for a in self.pose.actions():
+            m.addAction(a)
 
     def _build_recent_menu(self):
         menu = self.recent_menu

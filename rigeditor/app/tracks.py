@@ -15,31 +15,19 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from rigeditor.model import clips, key_edits
 from rigeditor.model.ops import key_channel, set_target_key
 from rigeditor.model.project import Project
-from rigeditor.model.timeline import Channel, Key, StepChannel
+from rigeditor.model.timeline import Key, StepChannel
 
 Path = tuple[str, str, str]
 
 # Every animatable attribute per kind, in the order rows are listed.
-ATTRIBUTES: dict[str, tuple[str, ...]] = {
-    "target": ("space", "position"),
-    "chain": ("bend", "softness", "mix"),
-    "space": ("position", "rotation", "scale"),
-    "bone": ("rotation",),
-    "slot": ("attachment",),
-}
+ATTRIBUTES: dict[str, tuple[str, ...]] = clips.TRACKS
 STEPPED = {("target", "space"), ("chain", "bend"), ("slot", "attachment")}
 """Tracks whose value holds from key to key (their keys are always ``constant``)."""
 
-_POOLS = {"target": "targets", "chain": "chains", "space": "spaces", "bone": "bones"}
-_WITH = {"target": Project.with_target, "chain": Project.with_chain,
-         "space": Project.with_space, "bone": Project.with_bone,
-         "slot": lambda p, name, **c: replace(p, art=p.art.with_slot(name, **c))}
-
-
-def _items(project: Project, kind: str):
-    return project.art.slots if kind == "slot" else getattr(project, _POOLS[kind])
+_items = clips.items
 
 
 @dataclass(frozen=True)
@@ -77,18 +65,13 @@ def keyed_tracks(project: Project) -> list[Track]:
                 frames, spaces = _keys_of(ch, item.space if (kind, attr) == ("target", "position") else None)
                 out.append(Track(f"{item.name} · {attr}", (kind, item.name, attr), frames,
                                  (kind, attr) in STEPPED, spaces if kind != "slot" else ()))
+    if project.art.draw_order:
+        out.append(Track("draw order", clips.DRAW_ORDER, tuple(k.frame for k in project.art.draw_order), True))
     return out
 
 
-def channel(project: Project, path: Path) -> Channel | StepChannel:
-    kind, name, attr = path
-    item = project.art.slot(name) if kind == "slot" else getattr(project, kind)(name)
-    return getattr(item, attr)
-
-
-def with_channel(project: Project, path: Path, ch: Channel | StepChannel) -> Project:
-    kind, name, attr = path
-    return _WITH[kind](project, name, **{attr: ch})
+channel = clips.channel
+with_channel = clips.with_channel
 
 
 def touched(paths: Iterable[Path]) -> set[str] | None:
@@ -113,22 +96,7 @@ def move_keys(project: Project, keys: Mapping[Path, Iterable[int]], delta: int) 
     delta = int(delta)
     if delta == 0:
         return project
-    for path, frames in keys.items():
-        moving = set(int(f) for f in frames)
-        if not moving:
-            continue
-        ch = channel(project, path)
-        if isinstance(ch, StepChannel):
-            moved = {f + delta: v for f, v in ch.keys if f in moving}
-            kept = [(f, v) for f, v in ch.keys if f not in moving and f not in moved]
-            new = replace(ch, keys=tuple(sorted(kept + list(moved.items()))))
-        else:
-            moved_keys = [replace(k, frame=k.frame + delta) for k in ch.keys if k.frame in moving]
-            landing = {k.frame for k in moved_keys}
-            kept = [k for k in ch.keys if k.frame not in moving and k.frame not in landing]
-            new = replace(ch, keys=tuple(sorted(kept + moved_keys, key=lambda k: k.frame)))
-        project = with_channel(project, path, new)
-    return project
+    return key_edits.retime(project, keys, lambda f: f + delta)
 
 
 def clamp_delta(keys: Mapping[Path, Iterable[int]], delta: int, start: int, end: int) -> int:
@@ -144,10 +112,14 @@ def clamp_delta(keys: Mapping[Path, Iterable[int]], delta: int, start: int, end:
 def delete_keys(project: Project, keys: Mapping[Path, Iterable[int]]) -> Project:
     """Remove ``keys`` (frames per track). A channel left without keys holds its default."""
     for path, frames in keys.items():
-        ch = channel(project, path)
-        for f in frames:
-            ch = ch.without_key(int(f))
-        project = with_channel(project, path, ch)
+        gone = set(map(int, frames))
+        track = key_edits.get(project, path)
+        if isinstance(track, tuple):  # the draw order
+            project = key_edits.put(project, path, tuple(k for k in track if k.frame not in gone))
+            continue
+        for f in gone:
+            track = track.without_key(f)
+        project = with_channel(project, path, track)
     return project
 
 
@@ -177,7 +149,8 @@ def key_item(project: Project, item: tuple[str, str], frame: int) -> tuple[Proje
 
     target: its position, in the space it is declared in at ``frame``. chain:
     bend, softness and mix. bone: its FK rotation, or, for a bone an IK chain
-    drives, that chain (its rotation there is the solver's, not a key's).
+    drives, that chain (its rotation there is the solver's, not a key's); its
+    translate and scale too once they are keyed or moved from the rest pose.
     space: position, rotation and scale. Returns the project and the keyed paths.
     """
     kind, name = item
@@ -188,6 +161,10 @@ def key_item(project: Project, item: tuple[str, str], frame: int) -> tuple[Proje
         if chain is not None:
             kind, name = "chain", chain.name
     attrs = ("position",) if kind == "target" else ATTRIBUTES[kind]
+    if kind == "bone":  # translate and scale once they are used (squash, stretch, hops)
+        bone = project.bone(name)
+        attrs = ("rotation",) + tuple(a for a, rest in (("translate", (0.0, 0.0)), ("scale", (1.0, 1.0)))
+                                      if getattr(bone, a).keys or getattr(bone, a).default != rest)
     paths = [(kind, name, a) for a in attrs]
     for path in paths:
         project = set_key(project, path, frame, channel(project, path).value_at(frame))

@@ -34,6 +34,8 @@ def to_project(doc: schema.Document) -> Project:
         targets=tuple(Target(t.name, _steps(t.space), _channel(t.position)) for t in doc.targets),
         chains=tuple(_chain(c) for c in doc.chains),
         art=to_art(doc.slots, doc.draw_order),
+        animations=to_animations(doc.animations, doc.animation),
+        animation=doc.animation,
     )
 
 
@@ -43,7 +45,7 @@ def _space(s: schema.Space) -> Space:
 
 def _bone(b: schema.Bone) -> Bone:
     return Bone(b.name, b.parent, float(b.length), _vec(b.rest_offset), float(b.rest_rotation) * _RAD,
-                _channel(b.rotation, _RAD))
+                _channel(b.rotation, _RAD), _channel(b.translate), _channel(b.scale))
 
 
 def _chain(c: schema.Chain) -> Chain:
@@ -79,18 +81,21 @@ def _handle(h, scale):
 def _channel(ch, scale=1.0, interp="linear") -> Channel:
     """A model channel from a validated one; keys are dicts (``interp`` is their default)."""
     default = _value(ch.default, scale)
+    return Channel(default, keys_from_file(ch.keys, len(default), scale, interp))
+
+
+def keys_from_file(raw, dim: int, scale=1.0, interp="linear") -> tuple[Key, ...]:
+    """Model keys from validated key dicts of dimension ``dim`` (values times ``scale``)."""
     if scale != 1.0:
-        keys = tuple(Key(k["frame"], _value(k["value"], scale), k.get("interp", interp),
+        return tuple(Key(k["frame"], _value(k["value"], scale), k.get("interp", interp),
                          _handle(k.get("out_handle"), scale), _handle(k.get("in_handle"), scale))
-                     for k in ch.keys)
-    elif len(default) == 1:
+                     for k in raw)
+    if dim == 1:
         # The lean paths: a file may hold 100,000 keys, and validated values are floats.
-        keys = tuple(Key(k["frame"], (k["value"],), k.get("interp", interp),
-                         _tuple(k.get("out_handle")), _tuple(k.get("in_handle"))) for k in ch.keys)
-    else:
-        keys = tuple(Key(k["frame"], tuple(k["value"]), k.get("interp", interp),
-                         _tuple(k.get("out_handle")), _tuple(k.get("in_handle"))) for k in ch.keys)
-    return Channel(default, keys)
+        return tuple(Key(k["frame"], (k["value"],), k.get("interp", interp),
+                         _tuple(k.get("out_handle")), _tuple(k.get("in_handle"))) for k in raw)
+    return tuple(Key(k["frame"], tuple(k["value"]), k.get("interp", interp),
+                     _tuple(k.get("out_handle")), _tuple(k.get("in_handle"))) for k in raw)
 
 
 def _tuple(h):
@@ -117,6 +122,7 @@ def to_document(project: Project) -> dict:
                     for t in project.targets],
         "chains": [_chain_data(c) for c in project.chains],
         **art_data(project.art, _deg),
+        **animations_data(project),
     }
 
 
@@ -132,7 +138,8 @@ def _space_data(s: Space) -> dict:
 def _bone_data(b: Bone) -> dict:
     return {"name": b.name, "parent": b.parent, "length": float(b.length),
             "rest_offset": [float(x) for x in b.rest_offset], "rest_rotation": _deg(b.rest_rotation),
-            "rotation": _channel_data(b.rotation, angle=True)}
+            "rotation": _channel_data(b.rotation, angle=True), "translate": _channel_data(b.translate),
+            "scale": _channel_data(b.scale)}
 
 
 def _chain_data(c: Chain) -> dict:
@@ -151,6 +158,16 @@ def _chain_data(c: Chain) -> dict:
 
 
 def _channel_data(ch: Channel, angle: bool = False) -> dict:
+    return {"default": _value_data(ch.default, angle), "keys": keys_data(ch.keys, angle)}
+
+
+def _value_data(v, angle: bool = False):
+    conv = _deg if angle else float
+    return conv(v[0]) if len(v) == 1 else [conv(x) for x in v]
+
+
+def keys_data(keys, angle: bool = False) -> list[dict]:
+    """Model keys as the file's key dicts (``angle``: values and handle dv in degrees)."""
     conv = _deg if angle else float
 
     def value(v):
@@ -159,16 +176,19 @@ def _channel_data(ch: Channel, angle: bool = False) -> dict:
     def handle(h):
         return [float(h[0])] + [conv(x) for x in h[1:]]
 
-    keys = []
-    for k in ch.keys:
+    out = []
+    for k in keys:
         key = {"frame": int(k.frame), "value": value(k.value), "interp": k.interp}
         if k.out_handle is not None:
             key["out_handle"] = handle(k.out_handle)
         if k.in_handle is not None:
             key["in_handle"] = handle(k.in_handle)
-        keys.append(key)
-    return {"default": value(ch.default), "keys": keys}
+        out.append(key)
+    return out
 
 
 def _steps_data(ch: StepChannel) -> dict:
     return {"default": ch.default, "keys": [{"frame": int(f), "value": v} for f, v in ch.keys]}
+
+
+from rigeditor.io.convert_clips import animations_data, to_animations  # noqa: E402  (builds on the key helpers)

@@ -6,11 +6,15 @@ Mapping (Spine is y-up with degrees counter-clockwise, like the model):
   the character space: its translate/rotate/scale keys carry the character's world
   transform per frame, so our root bones sit at their rest offsets under it.
 - Every bone, parents before children: setup pose = the authored rest pose (length,
-  x, y = rest offset in the parent's frame, rotation = rest rotation); a ``rotate`` key
-  per baked frame with the local rotation as an offset from the setup rotation
-  (unwrapped, so no key jumps by a turn), and ``translate`` keys where the bone's
-  origin moves in its parent's frame (the move-root shift, or a stretched parent).
-  Stretch itself is not a Spine scale: the scale would be inherited by the children.
+  x, y = rest offset in the parent's frame, rotation = rest rotation). A bone no
+  chain drives has its own channels as timelines: ``rotate``, ``translate`` and
+  ``scale`` keys where ours are, with our interpolation (Béziers as Spine curves,
+  cut where Spine's chords would stray, see ``spine_curves``). A bone a chain drives
+  gets a ``rotate`` key per baked frame with the local rotation as an offset from
+  the setup rotation (unwrapped, so no key jumps by a turn), and ``translate`` keys
+  where its origin moves in its parent's frame (its translate keys, the move-root
+  shift, or a stretched parent). Stretch itself is not a Spine scale: the scale
+  would be inherited by the children; a bone's scale keys are (inherit: normal).
 - One target bone per IK target (child of the root, named like the target, or
   "NAME_target" if a bone has its name), keyed to the target's baked
   position, and per two-bone chain an ``ik`` constraint on it (bendPositive, softness
@@ -36,6 +40,7 @@ from rigeditor.core.geometry import unwrap, wrap_angle
 from rigeditor.io.atomic import export_write
 from rigeditor.io.errors import ExportError
 from rigeditor.io.export_spine_art import art_sections, atlas_files
+from rigeditor.io.spine_curves import curve_keys
 from rigeditor.model.bake import Bake
 from rigeditor.model.project import CHARACTER, Project
 
@@ -49,13 +54,15 @@ def spine_document(project: Project, bake: Bake, *, animation: str | None = None
     n = len(bake)
     if n == 0:
         raise ExportError(None, ["frames: the bake has no frames"])
-    times = _r((bake.frames - bake.frames[0]) / bake.fps)
+    # Seconds to 1e-9: a key a microsecond off at 500 degrees/s would be 5e-4 degrees.
+    times = (np.round((bake.frames - bake.frames[0]) / bake.fps, 9) + 0.0).tolist()
     taken = set(bake.bones)
     root = _unique("root", taken)
     bones, timelines = [{"name": root}], {}
     char = bake.spaces[CHARACTER]
     _root_keys(char, n, times, timelines.setdefault(root, {}))
 
+    span = _frame_span(bake)
     for k, name in enumerate(bake.bones):
         bone = project.bone(name)
         ox, oy = (float(v) for v in bone.rest_offset)
@@ -63,11 +70,24 @@ def spine_document(project: Project, bake: Bake, *, animation: str | None = None
         bones.append({"name": name, "parent": bone.parent or root, "length": bone.length,
                       "x": ox, "y": oy, "rotation": _r(setup)})
         mine = timelines.setdefault(name, {})
-        mine["rotate"] = _keys1(times, _offset_deg(bake.local_rotation[:, k], bone.rest_rotation))
         stretch = bake.stretch[:, bake.column(bone.parent)] if bone.parent else np.ones(n)
-        moved = np.stack([ox * stretch + bake.shift[:, k, 0] - ox, oy + bake.shift[:, k, 1] - oy], axis=-1)
-        if np.abs(moved).max() > _STILL:
+        # An FK bone's channels are its timelines, curves and all; what a chain
+        # drives (or a stretched parent moves) is written per baked frame.
+        exact = span is not None and project.chain_of_bone(name) is None
+        if exact:
+            mine["rotate"] = curve_keys(bone.rotation, *span, bake.fps, ("value",), math.degrees(1.0), 1e-4)
+        else:
+            mine["rotate"] = _keys1(times, _offset_deg(bake.local_rotation[:, k], bone.rest_rotation))
+        translate = bake.translate[:, k] if bake.translate is not None else np.zeros((n, 2))
+        moved = np.stack([ox * stretch + bake.shift[:, k, 0] - ox, oy + bake.shift[:, k, 1] - oy], axis=-1) + translate
+        if exact and np.all(stretch == 1.0) and _animated(bone.translate, (0.0, 0.0)):
+            mine["translate"] = curve_keys(bone.translate, *span, bake.fps, ("x", "y"), 1.0, 1e-5)
+        elif np.abs(moved).max() > _STILL:
             mine["translate"] = _keys2(times, moved)
+        if exact and _animated(bone.scale, (1.0, 1.0)):
+            mine["scale"] = curve_keys(bone.scale, *span, bake.fps, ("x", "y"), 1.0, 1e-6)
+        elif bake.scale is not None and np.abs(bake.scale[:, k] - 1.0).max() > _STILL:
+            mine["scale"] = _keys2(times, bake.scale[:, k])
 
     ik, ik_keys, target_bone = [], {}, {}
     to_root = char.inverse()
@@ -112,15 +132,58 @@ def spine_document(project: Project, bake: Bake, *, animation: str | None = None
     return doc
 
 
+def spine_document_many(items) -> dict:
+    """One Spine skeleton with one animation per ``(name, project, bake)`` of ``items``
+    (the same rig opened on each animation, see ``model.clips.switch``). The setup
+    pose is the first's; a target bone whose first frame differs in another
+    animation gets its translate keys measured from that setup."""
+    docs = [spine_document(p, b, animation=name) for name, p, b in items]
+    doc = docs[0]
+    setup = {b["name"]: b for b in doc["bones"]}
+    sk = doc["skeleton"]
+    lo, hi = [sk["x"], sk["y"]], [sk["x"] + sk["width"], sk["y"] + sk["height"]]
+    for other in docs[1:]:
+        (name, anim), = other["animations"].items()
+        for bone in other["bones"]:
+            first = setup[bone["name"]]
+            d = (bone.get("x", 0.0) - first.get("x", 0.0), bone.get("y", 0.0) - first.get("y", 0.0))
+            if d != (0.0, 0.0):
+                tl = anim.setdefault("bones", {}).setdefault(bone["name"], {})
+                tl["translate"] = _shifted(tl.get("translate", [{"time": 0.0, "x": 0.0, "y": 0.0}]), d)
+        doc["animations"][name] = anim
+        o = other["skeleton"]
+        lo = [min(lo[0], o["x"]), min(lo[1], o["y"])]
+        hi = [max(hi[0], o["x"] + o["width"]), max(hi[1], o["y"] + o["height"])]
+    sk.update(x=lo[0], y=lo[1], width=_r(hi[0] - lo[0]), height=_r(hi[1] - lo[1]))
+    return doc
+
+
+def _shifted(keys, d) -> list[dict]:
+    """Translate keys moved by d = (dx, dy), Bézier handles included."""
+    out = []
+    for key in keys:
+        key = dict(key, x=_r(key["x"] + d[0]), y=_r(key["y"] + d[1]))
+        if isinstance(key.get("curve"), list):
+            c = list(key["curve"])
+            c[1], c[3], c[5], c[7] = (_r(c[1] + d[0]), _r(c[3] + d[0]), _r(c[5] + d[1]), _r(c[7] + d[1]))
+            key["curve"] = c
+        out.append(key)
+    return out
+
+
 def export_spine_json(project: Project, bake: Bake, path, *, animation: str | None = None,
-                      progress=None, images=None) -> None:
+                      progress=None, images=None, more=()) -> None:
     """Write the Spine JSON of ``bake`` to ``path`` atomically; with artwork, also the
     atlas ``STEM.atlas`` and its page PNGs beside it, packed from the images found
-    relative to ``images`` (the project file's folder). Everything is prepared before
+    relative to ``images`` (the project file's folder). ``more``: further
+    ``(name, project, bake)`` animations written into the same skeleton. Everything is prepared before
     anything is written; the JSON is written last."""
     path = Path(path)
     try:
-        doc = spine_document(project, bake, animation=animation)
+        if more:
+            doc = spine_document_many([(animation or project.name, project, bake), *more])
+        else:
+            doc = spine_document(project, bake, animation=animation)
         text = json.dumps(doc, allow_nan=False, ensure_ascii=False, separators=(",", ":"))
         files = {}
         if project.art.slots:
@@ -137,6 +200,18 @@ def export_spine_json(project: Project, bake: Bake, path, *, animation: str | No
     for name, data in files.items():
         export_write(path.with_name(name), data)
     export_write(path, text.encode("utf-8"))
+
+
+def _frame_span(bake: Bake):
+    """(first, last) when the bake is every integer frame of a range, else None."""
+    f = bake.frames
+    if len(f) and np.array_equal(f, np.arange(f[0], f[0] + len(f))) and float(f[0]).is_integer():
+        return int(f[0]), int(f[-1])
+    return None
+
+
+def _animated(ch, rest) -> bool:
+    return bool(ch.keys) or tuple(ch.default) != rest
 
 
 def _root_keys(char, n, times, out: dict) -> None:

@@ -1,4 +1,4 @@
-"""The project file's current layout (schema_version 3) as pydantic models.
+"""The project file's current layout (schema_version 4) as pydantic models.
 
 Types and ranges are checked here, field by field, so each problem has a location;
 what needs the whole project (names, references, trees) is checked afterwards by
@@ -26,7 +26,7 @@ from rigeditor.model.project import SOLVERS, WORLD
 from rigeditor.model.timeline import INTERPOLATIONS
 
 FORMAT = "rigeditor-project"
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 MAX_FRAME = 10_000_000
 """Frame numbers in a file lie in [-MAX_FRAME, MAX_FRAME]."""
 
@@ -147,6 +147,8 @@ class Bone(_Model):
     rest_offset: Vec2 = [0.0, 0.0]
     rest_rotation: Num = 0.0
     rotation: Channel1 = Field(default_factory=lambda: Channel1(default=0.0))
+    translate: Channel2 = Field(default_factory=lambda: Channel2(default=[0.0, 0.0]))
+    scale: Channel2 = Field(default_factory=lambda: Channel2(default=[1.0, 1.0]))
 
 
 class Target(_Model):
@@ -196,8 +198,11 @@ class Document(_Model):
     chains: list[Chain]
     slots: list["Slot"]
     draw_order: "DrawOrder"
+    animation: Str
+    animations: list["Animation"]
 
 
 from rigeditor.io.schema_art import DrawOrder, Slot  # noqa: E402  (it builds on the types above)
+from rigeditor.io.schema_clips import Animation  # noqa: E402
 
 Document.model_rebuild()

@@ -84,6 +84,8 @@ class BoneBake:
     animation, or the IK result). world_rotation: radians in world. joint / tip: (N, 2)
     bone start and end in world. stretch: (N,) scale along its length (1 = none).
     shift: (N, 2) extra offset of its origin in its parent's frame (move root).
+    translate / scale: (N, 2) its keyed translate (parent frame, model units) and the
+    scale of its own frame (see ``project.Bone``).
     world: the world transform of the bone's frame (fields (N,))."""
 
     local_rotation: np.ndarray
@@ -93,6 +95,8 @@ class BoneBake:
     stretch: np.ndarray
     shift: np.ndarray
     world: Affine
+    translate: np.ndarray
+    scale: np.ndarray
 
 
 def _stacked(name, tail=()):
@@ -117,7 +121,8 @@ class Bake:
     (``rigeditor.model.art_bake.ArtBake``) or None.
 
     For readers of whole tables, ``local_rotation``, ``world_rotation``, ``stretch``
-    (N, B), ``joint_world``, ``tip_world``, ``shift`` (N, B, 2) and ``bone_world``
+    (N, B), ``joint_world``, ``tip_world``, ``shift``, ``translate``, ``scale``
+    (N, B, 2) and ``bone_world``
     (fields (N, B)) stack the bones' arrays on first use; a view that needs one frame
     reads ``joints_at(row)`` and friends, which stack nothing.
     """
@@ -136,6 +141,8 @@ class Bake:
     tip_world = _stacked("tip", (2,))
     stretch = _stacked("stretch")
     shift = _stacked("shift", (2,))
+    translate = _stacked("translate", (2,))
+    scale = _stacked("scale", (2,))
 
     @cached_property
     def bone_world(self) -> Affine:

@@ -42,7 +42,7 @@ def evaluate(project: Project, frames=None, *, previous: Bake | None = None,
 
     if dirty is None:
         spaces = space_transforms(project, frames)
-        pose = Pose(project, order, frames.shape[0], spaces[CHARACTER])
+        pose = Pose(project, order, frames.shape[0], spaces[CHARACTER], frames)
         pose.rotation = fk_rotations(project, order, frames)
         # Bones a chain drives are placed when their chain is solved, not twice.
         firsts = {c.bones[0] for c in chains}
@@ -51,7 +51,7 @@ def evaluate(project: Project, frames=None, *, previous: Bake | None = None,
         todo = chains
     else:
         spaces = previous.spaces
-        pose = Pose(project, order, frames.shape[0], spaces[CHARACTER])
+        pose = Pose(project, order, frames.shape[0], spaces[CHARACTER], frames)
         # Start from the previous bake's arrays (shared, read-only); the pose only
         # ever replaces them.
         pose.rotation = [b.local_rotation for b in previous.bone_bakes]
@@ -202,6 +202,8 @@ def _bake(project, order, frames, pose, spaces, chains, previous=None) -> Bake:
             stretch=frozen(pose.stretch[k]),
             shift=frozen(pose.shift[k]),
             world=Affine(*(frozen(f) for f in w.fields())),
+            translate=frozen(pose.translate[k]),
+            scale=frozen(pose.scale[k]),
         )
     return Bake(
         frames=frozen(frames.copy()),

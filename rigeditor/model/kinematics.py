@@ -34,21 +34,33 @@ class Pose:
     rotation[k]: (N,) local rotation of bone k (radians, relative to its parent).
     stretch[k]: (N,) scale along bone k (1 = authored length).
     shift[k]: (N, 2) extra translation of bone k's origin in its parent's frame (the
-    move-root strategy). world[k]: the bone's world transform.
+    move-root strategy). translate[k] / scale[k]: (N, 2) the bone's keyed translate
+    (parent frame) and scale (own frame), sampled from its channels when ``frames``
+    are given. world[k]: the bone's world transform.
     Entries are replaced, never written into: an incremental evaluation starts from
     the previous bake's (read-only) arrays and shares whatever it does not replace.
     """
 
-    def __init__(self, project: Project, order: list[str], n: int, character: Affine):
+    def __init__(self, project: Project, order: list[str], n: int, character: Affine,
+                 frames: np.ndarray | None = None):
         self.project = project
         self.order = order
         self.column = {name: k for k, name in enumerate(order)}
-        ones, zeros = np.ones(n), np.zeros((n, 2))
-        ones.flags.writeable = zeros.flags.writeable = False
-        self.ones, self.zeros = ones, zeros  # shared by every bone that has none
+        ones, zeros, unit = np.ones(n), np.zeros((n, 2)), np.ones((n, 2))
+        ones.flags.writeable = zeros.flags.writeable = unit.flags.writeable = False
+        self.ones, self.zeros, self.unit = ones, zeros, unit  # shared by every bone that has none
         self.rotation: list[np.ndarray | None] = [None] * len(order)
         self.stretch: list[np.ndarray] = [ones] * len(order)
         self.shift: list[np.ndarray] = [zeros] * len(order)
+        self.translate: list[np.ndarray] = [zeros] * len(order)
+        self.scale: list[np.ndarray] = [unit] * len(order)
+        if frames is not None:
+            for k, name in enumerate(order):
+                bone = project.bone(name)
+                if bone.translate.keys or any(bone.translate.default):
+                    self.translate[k] = bone.translate.sample(frames)
+                if bone.scale.keys or bone.scale.default != (1.0, 1.0):
+                    self.scale[k] = bone.scale.sample(frames)
         self.world: list[Affine | None] = [None] * len(order)
         self.character = character
         self.touched: set[str] = set()  # bones whose world transform was (re)computed
@@ -63,11 +75,25 @@ class Pose:
     def joint_frame(self, name: str) -> Affine:
         """World transform at the bone's origin, before its own rotation (its
         'shoulder space' when it starts a chain)."""
+        ox, oy = self._offset(name, shifted=False)
+        return self.parent_frame(name).compose(Affine.rotation_about_origin(0.0, ox, oy))
+
+    def _offset(self, name: str, shifted: bool = True):
+        """The bone's origin in its parent's frame: rest offset (stretched along the
+        parent), keyed translate and (``shifted``) the move-root shift, which is
+        measured from the joint frame."""
         bone = self.project.bone(name)
+        k = self.column[name]
         ox, oy = bone.rest_offset
         if bone.parent is not None:
             ox = ox * self.stretch[self.column[bone.parent]]
-        return self.parent_frame(name).compose(Affine.rotation_about_origin(0.0, ox, oy))
+        moved = self.translate[k]
+        if moved is not self.zeros:
+            ox, oy = ox + moved[:, 0], oy + moved[:, 1]
+        shift = self.shift[k]
+        if shifted and shift is not self.zeros:
+            ox, oy = ox + shift[:, 0], oy + shift[:, 1]
+        return ox, oy
 
     def update(self, names, stop_at=frozenset(), directions=None) -> None:
         """Recompute world transforms of ``names`` and all their descendants, except
@@ -83,13 +109,11 @@ class Pose:
                 todo.add(name)
                 self.touched.add(name)
                 k = self.column[name]
-                ox, oy = bone.rest_offset
-                if bone.parent is not None:
-                    ox = ox * self.stretch[self.column[bone.parent]]
-                shift = self.shift[k]
-                if shift is not self.zeros:
-                    ox, oy = ox + shift[:, 0], oy + shift[:, 1]
-                if directions and name in directions:
+                ox, oy = self._offset(name)
+                scale = self.scale[k]
+                if scale is not self.unit:
+                    local = Affine.trs(ox, oy, self.rotation[k], scale[:, 0], scale[:, 1])
+                elif directions and name in directions:
                     cos, sin = directions[name]
                     local = Affine(cos, -sin, sin, cos, np.asarray(ox, float), np.asarray(oy, float))
                 else:
@@ -118,6 +142,9 @@ def world_rotations(project: Project, order: list[str], pose: Pose, columns, pre
     """
     ch = pose.character
     conformal = _conformal(ch)
+    if not all(s is pose.unit for s in pose.scale):
+        # A scaled bone may squash or mirror its frame: read every angle off the transforms.
+        conformal = np.zeros(np.shape(conformal), dtype=bool)
     every, none = bool(conformal.all()), not conformal.any()
     out: dict[int, np.ndarray] = {}
     base = None if none else np.arctan2(ch.c, ch.a)

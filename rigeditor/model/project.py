@@ -57,6 +57,11 @@ class Bone:
 
     length: > 0, model units. rest_rotation: radians relative to the parent.
     rotation: animated FK rotation added to the rest rotation (radians).
+    translate: animated (x, y) added to the rest offset, in the parent's frame (model
+    units). scale: animated (sx, sy) of the bone's own frame (non-zero; negative
+    mirrors): like Spine's default ``inherit: normal``, it scales the bone's length,
+    its children's offsets and its pictures. The local transform is
+    ``T(rest_offset + translate) . R(rest_rotation + rotation) . S(scale)``.
     """
 
     name: str
@@ -65,6 +70,8 @@ class Bone:
     rest_offset: tuple[float, float] = (0.0, 0.0)
     rest_rotation: float = 0.0
     rotation: Channel = field(default_factory=lambda: constant(0.0))
+    translate: Channel = field(default_factory=lambda: constant(0.0, 0.0))
+    scale: Channel = field(default_factory=lambda: constant(1.0, 1.0))
 
 
 @dataclass(frozen=True)
@@ -122,7 +129,23 @@ class Chain:
 
 
 @dataclass(frozen=True)
+class Animation:
+    """A named animation (clip) over the shared rig: its frame range (inclusive) and
+    the keys of every keyed track, ``{(kind, item, attribute): keys}`` (see
+    ``model.clips``). The open animation's keys live on the items themselves (what
+    evaluate reads); its entry here keeps only its name (its range is the timeline's)."""
+
+    name: str
+    start: int = 0
+    end: int = 48
+    tracks: dict = field(default_factory=dict, hash=False)
+
+
+@dataclass(frozen=True)
 class Project:
+    """animations: every animation in list order (empty: one, named ``animation``,
+    over the timeline); animation: the open one, whose keys are on the items."""
+
     name: str = "untitled"
     timeline: Timeline = field(default_factory=Timeline)
     spaces: tuple[Space, ...] = (Space(CHARACTER),)
@@ -130,6 +153,8 @@ class Project:
     targets: tuple[Target, ...] = ()
     chains: tuple[Chain, ...] = ()
     art: Art = field(default_factory=Art)  # images on bones, slots, draw order
+    animations: tuple[Animation, ...] = ()
+    animation: str = "animation"
 
     # ---- look-ups (names are unique per kind; validation guarantees it)
     def bone(self, name: str) -> Bone:
@@ -203,6 +228,6 @@ def _replaced(items, name, changes, kind):
 
 
 __all__ = [
-    "WORLD", "CHARACTER", "SOLVERS", "LIMIT_STRATEGIES", "Timeline", "Space", "Bone", "Target",
+    "WORLD", "CHARACTER", "SOLVERS", "LIMIT_STRATEGIES", "Animation", "Timeline", "Space", "Bone", "Target",
     "LimitStrategy", "Chain", "Project", "Smoothing",
 ]

@@ -4,7 +4,8 @@ A :class:`Channel` is one animatable value of fixed dimension D (1 for a rotatio
 2 for a position). Keys sit on integer frames in strictly increasing order; each key
 says how the segment *leaving* it interpolates: ``constant`` (hold), ``linear`` or
 ``bezier``. Bezier handles are (dt, dv...) offsets from their key in (frame, value)
-space; a missing handle is automatic (Catmull-Rom slope, a third of the segment), and
+space; a missing handle is automatic (a clamped Catmull-Rom slope that never overshoots
+the neighbouring keys, a third of the segment long; see :func:`auto_slopes`), and
 handle times are clamped into the segment so a curve never runs backwards in time;
 a key that ends a hold (constant segment) gets a flat automatic slope.
 A :class:`StepChannel` holds a discrete value (a space name) that changes at keys.
@@ -230,13 +231,7 @@ def _compile(ch: Channel) -> _Compiled:
     frames = np.array([key.frame for key in ch.keys], dtype=float)
     values = np.array([key.value for key in ch.keys], dtype=float).reshape(k, ch.dim)
     interp = np.array([_CODE[key.interp] for key in ch.keys], dtype=np.int8)
-    # Automatic slopes: Catmull-Rom inside, flat at the ends (an ease in and out).
-    slope = np.zeros_like(values)
-    if k > 2:
-        slope[1:-1] = (values[2:] - values[:-2]) / (frames[2:] - frames[:-2])[:, None]
-        # A key that ends a hold eases out of it: a slope reaching back into held
-        # (possibly other-space) values would bulge the curve.
-        slope[1:-1][interp[:-2] == _CODE["constant"]] = 0.0
+    slope = auto_slopes(frames, values, interp)
     gap_next = np.append(np.diff(frames), 1.0)
     gap_prev = np.insert(np.diff(frames), 0, 1.0)
     out_dt, in_dt = gap_next / 3.0, -gap_prev / 3.0
@@ -264,6 +259,55 @@ def _compile(ch: Channel) -> _Compiled:
         _compiled_cache.clear()
     _compiled_cache[id(ch)] = (ch, comp)
     return comp
+
+
+@dataclass(frozen=True)
+class ControlPoints:
+    """A channel's segments as Béziers over (frame, value): segment s runs from
+    (frames[s], values[s]) through (x1[s], y1[s]) and (x2[s], y2[s]) to
+    (frames[s+1], values[s+1]); y1, y2 are (K-1, D). Meaningful for bezier
+    segments (others are sampled as linear or held)."""
+
+    frames: np.ndarray
+    values: np.ndarray
+    x1: np.ndarray
+    y1: np.ndarray
+    x2: np.ndarray
+    y2: np.ndarray
+
+
+def control_points(ch: Channel) -> ControlPoints:
+    """The effective handles of every segment (automatic ones resolved); >= 2 keys."""
+    c = _compile(ch)
+    return ControlPoints(c.frames, c.values, c.x1, c.values[:-1] + c.a, c.x2, c.values[:-1] + c.b)
+
+
+def auto_slopes(frames: np.ndarray, values: np.ndarray, interp: np.ndarray,
+                clamped: bool = True) -> np.ndarray:
+    """Automatic slopes (value per frame) of keys at ``frames`` (K,) with ``values``
+    (K, D) and interpolation codes ``interp`` (K,), per coordinate.
+
+    Catmull-Rom inside (the neighbours' secant), flat at the ends (an ease in and
+    out) and after a hold. ``clamped`` (the current rule, like Blender's "Auto
+    Clamped"): flat at a key that is a local extreme, and otherwise no steeper than
+    3x either neighbouring secant, so both handles of a segment stay within its two
+    key values and the curve, inside the hull of its control points, never
+    overshoots them. ``clamped=False`` is the plain rule of schema version 3 (the
+    migration needs it to keep old motion).
+    """
+    slope = np.zeros_like(values)
+    if len(frames) > 2:
+        slope[1:-1] = (values[2:] - values[:-2]) / (frames[2:] - frames[:-2])[:, None]
+        if clamped:
+            before = (values[1:-1] - values[:-2]) / np.diff(frames)[:-1, None]
+            after = (values[2:] - values[1:-1]) / np.diff(frames)[1:, None]
+            limit = 3.0 * np.minimum(np.abs(before), np.abs(after))
+            extreme = before * after <= 0.0
+            slope[1:-1] = np.where(extreme, 0.0, np.clip(slope[1:-1], -limit, limit))
+        # A key that ends a hold eases out of it: a slope reaching back into held
+        # (possibly other-space) values would bulge the curve.
+        slope[1:-1][interp[:-2] == _CODE["constant"]] = 0.0
+    return slope
 
 
 def sample_channel(ch: Channel, frames: np.ndarray) -> np.ndarray:
@@ -299,18 +343,20 @@ def _bezier_time(x, x0, x1, x2, x3):
     """t in [0, 1] with x(t) = x for the cubic through frames x0, x1, x2, x3.
 
     x(t) is monotonic because handle times stay inside the segment, so a few
-    safeguarded Newton steps (falling back to bisection) converge to 1e-12 frames.
-    A frame stops at its own first step within that (not when the slowest frame of
-    the batch gets there), so it comes out the same sampled alone or with any others.
+    safeguarded Newton steps (falling back to bisection) converge to 1e-15 of the
+    frame number (a handle of zero length in time makes x(t) flat at an end, where t,
+    and the value, need that). A frame stops at its own first step within that (not
+    when the slowest frame of the batch gets there), so it comes out the same sampled
+    alone or with any others.
     """
     lo, hi = np.zeros_like(x), np.ones_like(x)
     t = (x - x0) / (x3 - x0)
     done = np.zeros(np.shape(x), dtype=bool)
-    for _ in range(40):
+    for _ in range(64):
         mt = 1.0 - t
         xt = mt**3 * x0 + 3 * mt * mt * t * x1 + 3 * mt * t * t * x2 + t**3 * x3
         err = xt - x
-        done |= np.abs(err) < 1e-12 * (1.0 + np.abs(x))
+        done |= np.abs(err) < 1e-15 * (1.0 + np.abs(x))
         if np.all(done):
             break
         lo, hi = np.where(err < 0, t, lo), np.where(err > 0, t, hi)

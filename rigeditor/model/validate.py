@@ -20,6 +20,7 @@ from rigeditor.core.twobone import MIN_LENGTH
 from rigeditor.model.project import CHARACTER, SOLVERS, WORLD, Project
 from rigeditor.model.timeline import INTERPOLATIONS, Channel, StepChannel
 from rigeditor.model.validate_art import art_problems
+from rigeditor.model.validate_clips import clip_problems
 
 
 MAX_MAGNITUDE = 1e9
@@ -51,7 +52,13 @@ def _number(out, where, x, *, positive=False, angle=False):
 
 
 def problems(project: Project) -> list[str]:
-    """All problems found (empty when the project is valid)."""
+    """All problems found (empty when the project is valid), the stored animations'
+    included."""
+    return _rig_problems(project) + clip_problems(project, _rig_problems)
+
+
+def _rig_problems(project: Project) -> list[str]:
+    """The problems of the rig and the open animation."""
     out: list[str] = []
     tl = project.timeline
     if not (math.isfinite(tl.fps) and tl.fps > 0):
@@ -89,6 +96,9 @@ def problems(project: Project) -> list[str]:
         if b.parent is not None and b.parent not in bone_names:
             out.append(f"{where}.parent: unknown bone {b.parent!r}")
         _channel(out, f"{where}.rotation", b.rotation, 1, angle=True)
+        _channel(out, f"{where}.translate", b.translate, 2)
+        _channel(out, f"{where}.scale", b.scale, 2)
+        _scale(out, f"{where}.scale", b.scale, tl)
     out.extend(_cycles("bones", {b.name: b.parent for b in project.bones}, {None}))
 
     all_spaces = space_names | {WORLD}
@@ -119,6 +129,7 @@ def _chain(out, where, c, project, bone_names, target_names, used):
         if name in used:
             out.append(f"{where}.bones[{k}]: bone {name!r} is already driven by chain {used[name]!r}")
         used[name] = c.name
+        _driven_bone(out, f"{where}.bones[{k}]", project.bone(name), k)
         if k > 0 and c.bones[k - 1] in bone_names:
             bone, parent = project.bone(name), project.bone(c.bones[k - 1])
             if bone.parent != parent.name:
@@ -154,6 +165,18 @@ def _chain(out, where, c, project, bone_names, target_names, used):
         out.append(f"{where}.tolerance: must be a finite number > 0, got {c.tolerance!r}")
     if not (isinstance(c.max_iterations, int) and c.max_iterations >= 1):
         out.append(f"{where}.max_iterations: must be an integer >= 1, got {c.max_iterations!r}")
+
+
+def _driven_bone(out, where, bone, k):
+    """A chain solves with its bones' lengths and joints where they are authored: its
+    bones cannot be scaled, and only the first may be translated (that moves the
+    shoulder)."""
+    if bone.scale.keys or bone.scale.default != (1.0, 1.0):
+        out.append(f"{where}: bone {bone.name!r} is driven by an IK chain and cannot be scaled "
+                   "(the solve uses its length)")
+    if k > 0 and (bone.translate.keys or any(bone.translate.default)):
+        out.append(f"{where}: bone {bone.name!r} is driven by an IK chain and cannot be translated "
+                   "(it starts at its parent's tip); only the chain's first bone can")
 
 
 def _unique(out, kind, names):

@@ -112,8 +112,10 @@ def test_the_crack_overlay_paints_the_gap_at_the_elbow(qtbot, tmp_path):
     shot = _grab(view)
     Image.fromarray(shot).save(tmp_path / "cracks.png")
     x, y = _screen(view, points.mean(axis=0))
-    r, g, b = shot[y, x, :3].astype(int)
-    assert r > 180 and g < 120 and b < 120  # the crack's red
+    # The crack is hatched: look within 3 px of its centre (the framing follows the
+    # animation's extent, so the exact pixel may fall between two strokes).
+    patch = shot[y - 3:y + 4, x - 3:x + 4, :3].astype(int).reshape(-1, 3)
+    assert any(r > 180 and g < 120 and b < 120 for r, g, b in patch)  # the crack's red
     view.set_overlay("cracks", False)
     qtbot.wait(10)
     r2, g2, b2 = _grab(view)[y, x, :3].astype(int)

@@ -224,7 +224,7 @@ def test_arrows_step_and_actions_are_exposed(timeline, qtbot):
     qtbot.keyClick(timeline, Qt.Key_Left)
     assert doc.frame == 11
     shortcuts = [a.shortcut().toString() for a in timeline.actions_for_window()]
-    assert shortcuts == ["Space", "Left", "Right", "K", "Del"]
+    assert shortcuts == ["Space", "Left", "Right", "K", "Del", "Ctrl+C", "Ctrl+V", "Alt+S", "T"]
 
 
 def test_play_advances_at_the_fps_and_loops(timeline, qtbot):

@@ -22,6 +22,8 @@ from rigeditor.model.timeline import keyed
 sys.path.insert(0, str(Path(__file__).parents[1] / "io"))
 import spine_rules  # noqa: E402
 
+from spine_pose import bone_worlds
+
 
 def _stressed(project):
     """Rotating, scaling, moving character; a rotated, mirrored, pivoted, tinted forearm."""
@@ -34,23 +36,8 @@ def _stressed(project):
 
 
 def _bone_worlds(doc, i):
-    """3x3 world matrix per bone at key index i (setup + timeline key), as Spine poses bones."""
-    anim = next(iter(doc["animations"].values()))
-    world = {}
-    for bone in doc["bones"]:
-        tl = anim.get("bones", {}).get(bone["name"], {})
-        x, y, rot = bone.get("x", 0.0), bone.get("y", 0.0), bone.get("rotation", 0.0)
-        sx, sy = bone.get("scaleX", 1.0), bone.get("scaleY", 1.0)
-        if "translate" in tl:
-            x, y = x + tl["translate"][i]["x"], y + tl["translate"][i]["y"]
-        if "rotate" in tl:
-            rot += tl["rotate"][i]["value"]
-        if "scale" in tl:
-            sx, sy = sx * tl["scale"][i]["x"], sy * tl["scale"][i]["y"]
-        c, s = math.cos(math.radians(rot)), math.sin(math.radians(rot))
-        local = np.array([[c * sx, -s * sy, x], [s * sx, c * sy, y], [0, 0, 1]])
-        world[bone["name"]] = local if "parent" not in bone else world[bone["parent"]] @ local
-    return world
+    """3x3 world matrix per bone at baked row i (keys need not sit on every frame)."""
+    return bone_worlds(doc, i / doc["skeleton"]["fps"])
 
 
 def _shown(doc, slot, t):

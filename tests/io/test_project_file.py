@@ -94,8 +94,15 @@ def test_angles_are_written_in_degrees_and_read_back_as_radians():
     assert back.chain("arm").limits[1] == pytest.approx((-math.radians(150), 0.0), abs=1e-15)
 
 
-def _reach_expected() -> Project:
-    """The rig of the fixtures, built by hand in model units (radians)."""
+def _reach_expected(version: int = SCHEMA_VERSION) -> Project:
+    """The rig of the fixtures, built by hand in model units (radians).
+
+    Before version 4 the hand's automatic handles were plain Catmull-Rom slopes; the
+    migration keeps the segment from frame 15 to 30 (it does not overshoot) by writing
+    key 15's out handle: a third of 15 frames along the neighbours' secant
+    ((40 - -60) / 30, (30 - 50) / 30) per frame. The segment before it overshot 120
+    and becomes clamped."""
+    out15 = (5.0, 100.0 / 30.0 * 5.0, -20.0 / 30.0 * 5.0) if version < 4 else None
     return Project(
         name="reach", timeline=Timeline(30.0, 0, 30),
         spaces=(Space("character", "world", Channel((10.0, 20.0)),
@@ -106,7 +113,7 @@ def _reach_expected() -> Project:
                                              Key(30, (0.2,), "linear", None, (-5.0, -0.1))))),
                Bone("forearm", "upper_arm", 125.0, rest_offset=(150.0, 0.0), rest_rotation=0.25)),
         targets=(Target("hand", StepChannel("table"), Channel((0.0, 50.0), (
-            Key(0, (-60.0, 50.0), "bezier"), Key(15, (0.0, 120.0), "bezier"), Key(30, (40.0, 30.0))))),),
+            Key(0, (-60.0, 50.0), "bezier"), Key(15, (0.0, 120.0), "bezier", out15), Key(30, (40.0, 30.0))))),),
         chains=(Chain("arm", ("upper_arm", "forearm"), "hand", bend=Channel((-1.0,)),
                       softness=Channel((13.75 / 275.0,)), limits=(None, (-2.5, 0.0)),
                       strategy=LimitStrategy("accept", 0.1, 0.0, 2.0),
@@ -133,7 +140,7 @@ def _close(a, b, where="") -> bool:
 def test_every_released_version_has_a_fixture_that_loads_to_the_same_rig(version):
     path = FIXTURES / f"v{version}_reach{EXTENSION}"
     assert json.loads(path.read_text())["schema_version"] == version
-    _close(to_document(load_project(path)), to_document(_reach_expected()))
+    _close(to_document(load_project(path)), to_document(_reach_expected(version)))
 
 
 def test_version_1_softness_in_model_units_becomes_a_fraction_of_the_chain():

@@ -6,6 +6,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from rigeditor.model import clips
 from rigeditor.model.project import CHARACTER, WORLD, Project
 from rigeditor.model.timeline import StepChannel
 
@@ -57,6 +58,12 @@ def _check_new_name(project: Project, kind: str, name: str) -> str:
 
 
 def rename(project: Project, kind: str, old: str, new: str) -> Project:
+    """Rename an item and every reference to it, in every animation (see _rename)."""
+    out = _rename(project, kind, old, new)
+    return out if out is project else clips.renamed_item(out, kind, old, new.strip())
+
+
+def _rename(project: Project, kind: str, old: str, new: str) -> Project:
     """Rename an item and every reference to it.
 
     bone: children's parent, chains' bone lists. target: chains' target.
@@ -163,7 +170,12 @@ def delete_items(project: Project, items) -> tuple[Project, list, list]:
 
 
 def delete(project: Project, kind: str, name: str, *, with_chains: bool = False) -> Project:
-    """Delete any item by kind (bone: see :func:`delete_bone`)."""
+    """Delete any item by kind (bone: see :func:`delete_bone`), and its tracks in
+    every animation."""
+    return clips.without_missing(_delete(project, kind, name, with_chains=with_chains))
+
+
+def _delete(project: Project, kind: str, name: str, *, with_chains: bool = False) -> Project:
     # Imported here: these modules build on this one.
     from rigeditor.app.commands.bones import delete_bone
     from rigeditor.app.commands.chains import delete_chain, delete_target

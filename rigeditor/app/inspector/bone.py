@@ -1,4 +1,5 @@
-"""The bone section: name, parent, rest pose (Setup mode) and FK rotation (keyed)."""
+"""The bone section: name, parent, rest pose (Setup mode), FK rotation, translate and
+scale (keyed in Animate mode)."""
 from __future__ import annotations
 
 from rigeditor.app import commands
@@ -49,6 +50,9 @@ def bone_section(f, name: str) -> None:
                              f"bones.{name}.rotation@{doc.frame}"),
            suffix="°", scale=DEG, decimals=1, key_path=path, enabled=not setup,
            tip="Animated rotation on top of the rest pose (keys in Animate mode)")
+    for attr, label, lo, hi, allowed in (("translate", "Translate", -1e5, 1e5, chain is None or not at_tip),
+                                         ("scale", "Scale", -1e3, 1e3, chain is None)):
+        _keyed_vector(f, form, name, attr, label, lo, hi, enabled=not setup and allowed)
     if chain is not None:
         f.select_link(form, "Driven by IK", "chain", chain.name)
     if f.rig_actions is not None:
@@ -59,3 +63,22 @@ def bone_section(f, name: str) -> None:
 def reparent_bone(f, name, parent) -> None:
     f.command("Reparent", f"Reparent {name} to {parent or 'root'}",
               lambda: commands.reparent_bone(f.doc.project, name, parent))
+
+
+def _keyed_vector(f, form, name, attr, label, lo, hi, *, enabled) -> None:
+    """Two spins keying the bone's ``attr`` (translate, scale) at the current frame.
+    A bone an IK chain drives cannot be scaled (and past its first bone, translated)."""
+    doc = f.doc
+    path = ("bone", name, attr)
+
+    def set_(i, v):
+        if attr == "scale" and abs(v) < 1e-6:  # a zero scale collapses the bone: not a pose
+            f.refresh_later()
+            return
+        value = list(getattr(doc.project.bone(name), attr).value_at(doc.frame))
+        value[i] = v
+        f.apply(f"Key {attr} of {name}", commands.set_value(doc.project, path, doc.frame, value, key=True),
+                None, f"bones.{name}.{attr}@{doc.frame}")
+    f.vector(form, label, f"bone.{name}.{attr}", lo, hi, lambda: getattr(doc.project.bone(name), attr).value_at(doc.frame),
+             set_, key_path=path, enabled=enabled, decimals=3 if attr == "scale" else 2,
+             step=0.05 if attr == "scale" else 1.0)

@@ -76,7 +76,7 @@ class TargetDrag(_DocDrag):
     def move(self, world) -> None:
         after = move_target(self.start, self.target, self.frame, self.declared(world), self.mode)
         label = f"Move target {self.target}" + (" (setup)" if self.mode != "animate" else "")
-        self.doc.apply(label, after, touched={f"target:{self.target}"}, merge_key=self.key)
+        self.doc.pose_edit(label, after, touched={f"target:{self.target}"}, merge_key=self.key)
         self.moved = True
 
 
@@ -116,7 +116,7 @@ class BoneRotateDrag(_DocDrag):
         self.last = a
         after = turn_bone(self.start, self.bone, self.frame, self.sign * self.total, self.mode)
         label = f"Rotate bone {self.bone}" + (" (setup)" if self.mode != "animate" else "")
-        self.doc.apply(label, after, touched={f"bone:{self.bone}"}, merge_key=self.key)
+        self.doc.pose_edit(label, after, touched={f"bone:{self.bone}"}, merge_key=self.key)
         self.moved = True
 
 

@@ -15,7 +15,14 @@ import numpy as np
 from rigeditor.core.geometry import Affine, wrap_angle
 from rigeditor.model import WORLD
 
-ONION_OFFSETS = (-6, -4, -2, 2, 4, 6)  # frames drawn by the onion-skin overlay
+ONION_OFFSETS = (-6, -4, -2, 2, 4, 6)  # frames drawn by the onion-skin overlay (default)
+
+
+def onion_offsets(before: int, after: int, step: int) -> tuple[int, ...]:
+    """Frame offsets of the onion skin: ``before`` ghosts back and ``after`` ahead,
+    ``step`` frames apart (each 0-20, step 1-50)."""
+    step = max(1, int(step))
+    return tuple(-step * k for k in range(int(before), 0, -1)) + tuple(step * k for k in range(1, int(after) + 1))
 LIMIT_TOLERANCE = 1e-6  # radians: a joint this close to a bound is the bound one
 
 
@@ -227,7 +234,7 @@ def gather(project, bake, frame, structure: Structure, onion: bool = False, cach
 
     onion_rows = []
     if onion:
-        for off in ONION_OFFSETS:
+        for off in (ONION_OFFSETS if onion is True else onion):
             r = row + off
             if 0 <= r < len(bake):
                 onion_rows.append((off, bake.joints_at(r), bake.tips_at(r)))

@@ -34,7 +34,7 @@ from rigeditor.app.scene.navigation import SCENE_EXTENT, NavigationMixin
 from rigeditor.app.scene.paint import DeviceMap
 from rigeditor.app.scene.picking import pick
 from rigeditor.app.scene.preview import ToolPreview
-from rigeditor.app.scene.state import RowCache, Structure, gather, structure_key
+from rigeditor.app.scene.state import ONION_OFFSETS, RowCache, Structure, gather, onion_offsets, structure_key
 from rigeditor.model.project import CHARACTER
 
 
@@ -185,6 +185,15 @@ class SceneView(Guarded, InteractionMixin, NavigationMixin, QGraphicsView):
         """The item drawing ``name`` (an overlay name, or bones / targets / labels)."""
         return self._layers[name]
 
+    onion_offsets = ONION_OFFSETS
+
+    def set_onion(self, before: int, after: int, step: int) -> None:
+        """Onion skin: ``before`` ghosts back and ``after`` ahead, ``step`` frames apart."""
+        self.onion_offsets = onion_offsets(before, after, step)
+        if self._overlays["onion"]:
+            self.refresh()
+            self._repaint_all()
+
     def refresh(self) -> None:
         """Re-read the Bake at the current frame and repaint what changed (the
         structure is rebuilt only when bones, targets, chains or spaces were added,
@@ -201,7 +210,7 @@ class SceneView(Guarded, InteractionMixin, NavigationMixin, QGraphicsView):
             full = True
         old = self.ctx.state
         self.ctx.state = gather(doc.project, doc.bake, doc.frame, self.ctx.structure,
-                                onion=self._overlays["onion"], cache=self._rows)
+                                onion=self._overlays["onion"] and self.onion_offsets, cache=self._rows)
         dm = DeviceMap(self.viewportTransform())
         before = self._layers["labels"].layout(dm, keep=not full, bounds=self._label_bounds())
         if full or old is None or not doc.project.bones:  # (the empty scene's hint follows the origin)

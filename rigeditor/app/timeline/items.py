@@ -14,7 +14,7 @@ from rigeditor.app.guard import Guarded
 from rigeditor.app import style
 
 if TYPE_CHECKING:
-    from rigeditor.app.timeline import TimelineWidget
+    from rigeditor.app.timeline.widget import TimelineWidget
 
 
 class _TrackView(Guarded, pg.ViewBox):

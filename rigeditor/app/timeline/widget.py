@@ -22,8 +22,9 @@ from PySide6.QtWidgets import (
 
 from rigeditor.app.guard import Guarded
 from rigeditor.app import style
-from rigeditor.app.timeline_gestures import KeyGestures
-from rigeditor.app.timeline_items import _TrackView, _RulerView, _LoopBar, _Keys, _FrameAxis, _TrackAxis, _path_item
+from rigeditor.app.timeline.edit import KeyEditing
+from rigeditor.app.timeline.gestures import KeyGestures
+from rigeditor.app.timeline.items import _TrackView, _RulerView, _LoopBar, _Keys, _FrameAxis, _TrackAxis, _path_item
 from rigeditor.app.tracks import (
     Path, Track, delete_keys, key_item, keyed_tracks, touched,
 )
@@ -31,11 +32,13 @@ from rigeditor.app.tracks import (
 RULER_PX = 44
 
 
-class TimelineWidget(Guarded, KeyGestures, QWidget):
-    """Signals: keySelectionChanged(), playingChanged(bool)."""
+class TimelineWidget(Guarded, KeyGestures, KeyEditing, QWidget):
+    """Signals: keySelectionChanged(), playingChanged(bool), onionChanged(before,
+    after, step) (the onion skin settings, for the scene)."""
 
     keySelectionChanged = Signal()
     playingChanged = Signal(bool)
+    onionChanged = Signal(int, int, int)
 
     def __init__(self, doc, parent=None):
         super().__init__(parent)
@@ -57,11 +60,13 @@ class TimelineWidget(Guarded, KeyGestures, QWidget):
 
         self._build_actions()
         self._build_transport()
+        self._build_editing()
         self._build_plot()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
         layout.addWidget(self._bar)
+        layout.addWidget(self._edit_bar)
         body = QHBoxLayout()
         body.setSpacing(0)
         body.addWidget(self.plot)
@@ -77,8 +82,10 @@ class TimelineWidget(Guarded, KeyGestures, QWidget):
     # ------------------------------------------------------------------ public API
     def actions_for_window(self) -> list[QAction]:
         """[play/pause (Space), previous frame (Left), next frame (Right), set key (K),
-        delete keys (Delete)], for the main window to install window-wide."""
-        return [self.play_action, self.prev_action, self.next_action, self.key_action, self.delete_action]
+        delete keys (Delete), copy, paste, scale, cycle interpolation (T)], for the
+        main window to install window-wide."""
+        return [self.play_action, self.prev_action, self.next_action, self.key_action, self.delete_action,
+                *self.editing_actions()]
 
     def play(self) -> None:
         """Play the loop range at the project's fps (frames drop rather than slow down)."""
@@ -89,7 +96,7 @@ class TimelineWidget(Guarded, KeyGestures, QWidget):
             self.doc.set_frame(lo)
         self._play_from = self.doc.frame
         self._clock.start()
-        self._timer.start(max(1, int(500.0 / self.doc.project.timeline.fps)))
+        self._timer.start(max(1, int(500.0 / (self.doc.project.timeline.fps * self.speed))))
         self._playing_changed()
 
     def pause(self) -> None:
@@ -376,7 +383,7 @@ class TimelineWidget(Guarded, KeyGestures, QWidget):
 
     def _tick(self):
         lo, hi = self._loop
-        advanced = int(self._clock.elapsed() * self.doc.project.timeline.fps / 1000.0)
+        advanced = int(self._clock.elapsed() * self.doc.project.timeline.fps * self.speed / 1000.0)
         self.doc.set_frame(lo + (self._play_from - lo + advanced) % (hi - lo + 1))
 
     def _jump(self, end):

@@ -1,0 +1,63 @@
+"""Bone translate and scale keys, through evaluate(): checked against 3x3 matrices
+built here (translate . rotate . scale per bone, parent times child), the meaning
+of Spine's default ``inherit: normal``."""
+import math
+
+import numpy as np
+from hypothesis import given, settings, strategies as st
+
+from rigeditor.model import evaluate
+from rigeditor.model.project import Bone, Chain, Project, Target
+from rigeditor.model.timeline import keyed
+from rigeditor.model.validate import problems
+
+
+def _m(tx, ty, r, sx, sy):
+    c, s = math.cos(r), math.sin(r)
+    return np.array([[c * sx, -s * sy, tx], [s * sx, c * sy, ty], [0, 0, 1.0]])
+
+
+def _project(tr, sc):
+    return Project(bones=(
+        Bone("hip", None, 40.0, rest_offset=(5.0, 7.0), rest_rotation=0.3,
+             rotation=keyed([(0, 0.0), (10, 0.8)]), translate=keyed([(0, tr[0]), (10, tr[1])]),
+             scale=keyed([(0, sc[0]), (10, sc[1])])),
+        Bone("leg", "hip", 30.0, rest_offset=(40.0, 0.0), rest_rotation=-1.1,
+             rotation=keyed([(0, 0.2), (10, -0.4)]), scale=keyed([(0, (1.0, 1.0)), (10, (0.5, 2.0))])),
+    ))
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.tuples(st.tuples(st.floats(-50, 50), st.floats(-50, 50)),
+                 st.tuples(st.floats(-50, 50), st.floats(-50, 50))),
+       st.tuples(st.tuples(st.floats(0.2, 3), st.floats(-3, -0.2)),
+                 st.tuples(st.floats(0.2, 3), st.floats(0.2, 3))))
+def test_translate_and_scale_compose_like_spine_bones(tr, sc):
+    project = _project(tr, sc)
+    bake = evaluate(project, np.arange(0, 11, dtype=float))
+    for i, f in enumerate(range(11)):
+        u = f / 10
+        lerp = lambda a, b: tuple((1 - u) * np.asarray(a) + u * np.asarray(b))  # noqa: E731
+        t, s = lerp(*tr), lerp(*sc)
+        hip = _m(5 + t[0], 7 + t[1], 0.3 + 0.8 * u, *s)
+        leg = hip @ _m(40, 0, -1.1 + 0.2 - 0.6 * u, *lerp((1, 1), (0.5, 2.0)))
+        k = bake.column("leg")
+        assert np.allclose(bake.joint_world[i, k], leg[:2, 2], atol=1e-9)
+        # The tip is the bone's length along its own (scaled) x axis.
+        assert np.allclose(bake.tip_world[i, k], (leg @ [30.0, 0, 1])[:2], atol=1e-9)
+        assert np.allclose(bake.scale[i, k], lerp((1, 1), (0.5, 2.0)), atol=1e-12)
+
+
+def test_a_chain_bone_cannot_be_scaled_or_its_second_bone_translated():
+    project = Project(
+        bones=(Bone("a", None, 10.0, scale=keyed([(0, (1.0, 1.0)), (5, (2.0, 1.0))])),
+               Bone("b", "a", 10.0, rest_offset=(10.0, 0.0), translate=keyed([(0, (0.0, 0.0)), (5, (1.0, 0.0))]))),
+        targets=(Target("t"),), chains=(Chain("arm", ("a", "b"), "t"),))
+    found = problems(project)
+    assert any("chains[0].bones[0]" in p and "scaled" in p for p in found)
+    assert any("chains[0].bones[1]" in p and "translated" in p for p in found)
+
+
+def test_a_bone_scale_through_zero_is_refused_with_its_frame():
+    project = Project(bones=(Bone("a", None, 10.0, scale=keyed([(0, (1.0, 1.0)), (8, (-1.0, 1.0))])),))
+    assert any(p.startswith("bones[0].scale") and "frame 4" in p for p in problems(project))

@@ -1,0 +1,78 @@
+"""Key edits for the dope sheet and the curve editor, and the pose tools, checked by
+what a user sees: sampled values, key frames, the pose evaluate() gives."""
+import numpy as np
+import pytest
+
+from rigeditor.model import clips, evaluate
+from rigeditor.model import key_edits as ke
+from rigeditor.model import pose_tools as pt
+from rigeditor.model.project import Bone, Project
+from rigeditor.model.timeline import keyed
+
+ROT = ("bone", "a", "rotation")
+
+
+def _rig():
+    return Project(bones=(
+        Bone("a", None, 10.0, rotation=keyed([(10, 0.0), (20, 1.0), (30, 0.5)], "bezier")),
+        Bone("b", "a", 10.0, rest_offset=(10.0, 0.0)),
+        Bone("arm_l", None, 5.0, rotation=keyed([(0, 0.3)])), Bone("arm_r", None, 5.0, rotation=keyed([(0, -0.7)])),
+    ))
+
+
+def test_scaling_keys_in_time_about_the_playhead_slows_the_motion_by_that_factor():
+    p = _rig()
+    slow = ke.scale_keys(p, {ROT: [10, 20, 30]}, pivot=10, factor=2.0)
+    assert [k.frame for k in slow.bone("a").rotation.keys] == [10, 30, 50]
+    f = np.linspace(10, 30, 41)
+    np.testing.assert_allclose(slow.bone("a").rotation.sample(10 + 2 * (f - 10)), p.bone("a").rotation.sample(f),
+                               atol=1e-12)
+
+
+def test_copy_paste_across_bones_and_animations():
+    p = clips.add(_rig(), "other", 0, 40)
+    board = ke.copy_keys(p, {ROT: [20, 30]})
+    # Onto another bone at the playhead (frame 5): the first copied key lands there.
+    q, pasted = ke.paste_keys(p, board, 5, onto=[("bone", "b")])
+    assert pasted == {("bone", "b", "rotation"): (5, 15)}
+    assert [(k.frame, k.value) for k in q.bone("b").rotation.keys] == [(5, (1.0,)), (15, (0.5,))]
+    # Into another animation: the clipboard holds keys, not places.
+    r = clips.switch(p, "other")
+    r, _ = ke.paste_keys(r, board, 0)
+    assert [k.frame for k in r.bone("a").rotation.keys] == [0, 10]
+    assert [k.frame for k in clips.switch(r, "animation").bone("a").rotation.keys] == [10, 20, 30]
+
+
+def test_interpolation_and_a_moved_key():
+    p = ke.set_interpolation(_rig(), {ROT: [10]}, "constant")
+    assert p.bone("a").rotation.sample([19.5])[0, 0] == 0.0
+    p = ke.move_key(p, ROT, 20, 25, (2.0,))
+    assert p.bone("a").rotation.value_at(25) == (2.0,) and p.bone("a").rotation.value_at(20) == (0.0,)
+    with pytest.raises(ValueError):
+        ke.set_interpolation(p, {ROT: [10]}, "smooth")
+
+
+@pytest.mark.parametrize("aligned", [True, False])
+def test_dragging_a_handle_aligned_keeps_the_curve_smooth_through_the_key(aligned):
+    p = ke.set_handle(_rig(), ROT, 20, "out", (4.0, 0.6), aligned=aligned)
+    ch = p.bone("a").rotation
+    assert ch.keys[1].out_handle == (4.0, 0.6)
+    h = 1e-5
+    left = (ch.sample([20])[0, 0] - ch.sample([20 - h])[0, 0]) / h
+    right = (ch.sample([20 + h])[0, 0] - ch.sample([20])[0, 0]) / h
+    assert right == pytest.approx(0.6 / 4.0, rel=1e-3)  # the handle's slope leaving the key
+    assert (abs(left - right) < 1e-3) == aligned
+
+
+def test_pose_tools_mirror_reset_copy_paste():
+    p = _rig()
+    m = pt.mirror_pose(p, ["arm_l"], 0)
+    assert m.bone("arm_l").rotation.value_at(0) == (-0.7,) and m.bone("arm_r").rotation.value_at(0) == (0.3,)
+    assert pt.mirror_name("LeftHand") == "RightHand" and pt.mirror_name("spine") is None
+    r = pt.reset_pose(p, ["a", "arm_l"], 20)
+    bake = evaluate(r, [20.0])
+    k = bake.column("b")
+    np.testing.assert_allclose(bake.joint_world[0, k], (10.0, 0.0), atol=1e-12)  # a's rest direction
+    pose = pt.copy_pose(p, ["a"], 20)
+    q = pt.paste_pose(p, pose, 40, onto={"b": "a"})
+    assert q.bone("b").rotation.value_at(40) == (1.0,)
