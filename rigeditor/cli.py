@@ -161,7 +161,8 @@ def _parser() -> argparse.ArgumentParser:
     spine.add_argument("project", metavar="SKELETON.json")
     spine.add_argument("--atlas", metavar="A.atlas", help="the texture atlas (default: SKELETON.atlas beside it)")
     spine.add_argument("-o", "--output", required=True, metavar="PROJECT")
-    spine.add_argument("--animation", metavar="NAME", help="the animation to import (default: the first)")
+    spine.add_argument("--animation", metavar="NAME",
+                       help="the animation to open (default: the first); every animation is imported")
     spine.add_argument("--curves", choices=("authored", "runtime"), default="authored",
                        help="bezier curves as authored (editable, the default) or as Spine's runtimes "
                        "play them (a key per frame; matches a game frame for frame)")
@@ -314,7 +315,9 @@ def _import_spine(args) -> int:
                           curves=args.curves)
     for line in result.warnings:
         print(f"rigeditor: {args.project}: warning: {line}", file=sys.stderr)
-    what = f"animation {result.animation!r}" if result.animation else "setup pose"
+    names = [a.name for a in result.project.animations]
+    what = (f"animations: {', '.join(names)}; {result.animation!r} open" if len(names) > 1
+            else f"animation {result.animation!r}" if result.animation else "setup pose")
     print(f"{args.output}: imported {args.project} ({what}, {len(result.project.bones)} bones, "
           f"{len(result.project.chains)} chains, {len(result.images)} pictures)")
     return 0

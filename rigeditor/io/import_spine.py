@@ -130,7 +130,7 @@ def spine_project(skel: SpineSkeleton, pages: AtlasPages | None, *, name: str = 
                   animation: str | None = None, image_folder: str = "images", source=None,
                   curves: str = "authored") -> ImportResult:
     """The project of ``skel`` (pictures from ``pages``), without writing anything."""
-    from rigeditor.io.spine_anim import apply_animation, bake_target_spaces
+    from rigeditor.io.spine_anim import bake_target_spaces
 
     notes = Notes()
     root = skel.bones[0]
@@ -142,9 +142,7 @@ def spine_project(skel: SpineSkeleton, pages: AtlasPages | None, *, name: str = 
     bones: dict[str, Bone] = {}
     for b in skel.bones[1:]:
         bones[b.name] = Bone(b.name, parent_of[b.name], b.length if b.length > 0 else POINT_LENGTH,
-                             (b.x, b.y), math.radians(b.rotation))
-        if b.scale != (1.0, 1.0):
-            notes.add("bone setup scale (RigEditor bones do not scale; dropped)", b.name)
+                             (b.x, b.y), math.radians(b.rotation), scale=constant(*b.scale))
         if b.shear != (0.0, 0.0):
             notes.add("bone shear (dropped)", b.name)
         if b.inherit.lower() != "normal":
@@ -162,10 +160,8 @@ def spine_project(skel: SpineSkeleton, pages: AtlasPages | None, *, name: str = 
     project = Project(name=name, spaces=(character,) + tuple(spaces.values()), bones=tuple(bones.values()),
                       targets=tuple(targets.values()), chains=tuple(chains), art=art)
     project = _meshes(project, skel, pending, turns, notes)
-    chosen = _choose_animation(skel, animation, notes, source)
-    if chosen is not None:
-        project = apply_animation(project, skel, chosen, target_of, notes, curves=curves)
-    project = bake_target_spaces(project, skel, spaces, turns)
+    project = bake_target_spaces(project, spaces, turns, keyed=False)
+    project, chosen = _animations(project, skel, animation, target_of, notes, curves, spaces, turns, source)
     for kind, items in (("path constraints", skel.other.get("path")),
                         ("transform constraints", skel.other.get("transform")),
                         ("physics constraints", skel.other.get("physics"))):
@@ -215,6 +211,11 @@ def _constraints(skel, bones, parent_of, slot_bones, notes):
             notes.add("IK parent bones drawn to their child's origin (Spine's IK measures the parent "
                       "from there; world poses unchanged)", parent)
         bones[parent] = replace(bones[parent], length=reach)
+        for name in c.bones:
+            if bones[name].scale.default != (1.0, 1.0):
+                notes.add("setup scale on bones an IK chain drives (dropped: a chain solves with its bones' "
+                          "authored lengths)", name)
+                bones[name] = replace(bones[name], scale=constant(1.0, 1.0))
         tb = spine[c.target]
         space = CHARACTER if tb.parent in (None, root) else _space_name(tb.parent, spaces)
         if space != CHARACTER:
@@ -386,15 +387,31 @@ def _turn_frame(name, turn, bones, art):
     return bones, replace(art, slots=tuple(slots))
 
 
-def _choose_animation(skel, animation, notes, source):
+def _animations(project, skel, animation, chains, notes, curves, spaces, turns, source):
+    """(project with every animation of ``skel`` as its clips, ``animation`` (default:
+    the first) open, the open one's name or None)."""
+    from rigeditor.io.spine_anim import apply_animation, bake_target_spaces
+    from rigeditor.io.spine_keys import frame_rate, key_times
+    from rigeditor.model.clips import tracks_of
+    from rigeditor.model.project import Animation, Timeline
+
     names = list(skel.animations)
     if animation is not None and animation not in names:
         raise SpineError(source, [f"--animation: no animation {animation!r} (it has: {', '.join(names) or 'none'})"])
-    chosen = animation if animation is not None else (names[0] if names else None)
-    others = [n for n in names if n != chosen]
-    if others:
-        notes.add("other animations (one per project: pick one with --animation)", ", ".join(others))
-    return chosen
+    if not names:
+        return replace(project, timeline=Timeline(fps=skel.fps or 30.0, start=0, end=0)), None
+    fps, shift = frame_rate([t for n in names for t in key_times(skel.animations[n])], skel.fps)
+    if shift > 1e-3:
+        notes.add(f"key times off the frame grid (moved to the nearest frame at {fps:g} fps, "
+                  f"up to {shift / fps * 1000:.1f} ms)")
+    chosen = animation if animation is not None else names[0]
+    posed = {}
+    for name in names:
+        p = apply_animation(project, skel, name, chains, notes, curves=curves, fps=fps, turns=turns)
+        posed[name] = bake_target_spaces(p, spaces, turns, keyed=True)
+    clips = tuple(Animation(n, p.timeline.start, p.timeline.end, {} if n == chosen else tracks_of(p))
+                  for n, p in posed.items())
+    return replace(posed[chosen], animations=clips, animation=chosen), chosen
 
 
 def _check(project: Project, source) -> None:

@@ -14,6 +14,7 @@ frame 0 with the setup value.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 
@@ -151,3 +152,19 @@ def step_channel(keys: list[tuple[float, str]], fps: float, setup: str) -> StepC
 
 def radians(deg) -> float:
     return math.radians(deg)
+
+
+def rotated(ch: Channel, angle: float) -> Channel:
+    """A 2-value channel turned by ``angle`` radians: its values and its handles' value
+    offsets (a linear map keeps every curve the same curve, turned)."""
+    c, s = math.cos(angle), math.sin(angle)
+
+    def turn(v):
+        return (c * v[0] - s * v[1], s * v[0] + c * v[1])
+
+    def handle(h):
+        return None if h is None else (h[0],) + turn(h[1:])
+
+    keys = tuple(replace(k, value=turn(k.value), out_handle=handle(k.out_handle), in_handle=handle(k.in_handle))
+                 for k in ch.keys)
+    return Channel(default=turn(ch.default), keys=keys)

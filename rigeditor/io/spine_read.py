@@ -19,6 +19,8 @@ from rigeditor.io.import_art import ImportError_
 
 SUPPORTED = ((4, 0), (4, 1), (4, 2))
 SUPPORTED_TEXT = "4.0\u20134.2"
+MAX_SECONDS = 3600.0
+"""Latest key time accepted (an hour: 108,000 frames at 30 fps)."""
 
 
 class SpineError(ImportError_):
@@ -365,6 +367,8 @@ def _keys(where, keys, fields) -> None:
         if not isinstance(key, dict):
             raise _Bad(f"{where}[{k}]: must be a key object, got {_kind(key)}")
         t = _num(key, "time", 0.0, f"{where}[{k}]", lo=0.0)
+        if t > MAX_SECONDS:
+            raise _Bad(f"{where}[{k}].time: must be at most {MAX_SECONDS:g} seconds, got {t:g}")
         if t < last:
             raise _Bad(f"{where}[{k}].time: keys must not go back in time, got {t:g} after {last:g}")
         last = t

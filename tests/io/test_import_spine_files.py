@@ -89,11 +89,13 @@ def test_an_unknown_animation_is_named(tmp_path, capsys):
 def test_import_prints_what_it_made_and_warns_per_kind(tmp_path, capsys):
     doc = copy.deepcopy(LEG)
     doc["physics"] = [{"name": "ph", "bone": "hip"}]
+    doc["animations"]["idle"] = {}
     src = write_rig(tmp_path, doc)
     out = tmp_path / "leg.rigproj"
-    assert main(["import-spine", str(src), "-o", str(out)]) == 0
+    assert main(["import-spine", str(src), "-o", str(out), "--animation", "idle"]) == 0
     stdout, err = capsys.readouterr()
-    assert stdout == f"{out}: imported {src} (animation 'walk', 3 bones, 1 chains, 2 pictures)\n"
+    assert stdout == (f"{out}: imported {src} (animations: walk, idle; 'idle' open, 3 bones, 1 chains, "
+                      "2 pictures)\n")
     assert f"rigeditor: {src}: warning: physics constraints (not supported): ph\n" in err
     assert err.count("physics") == 1
     assert main(["validate", str(out)]) == 0
@@ -124,9 +126,9 @@ def _through_spine(project, images, folder):
     """``project`` exported to Spine JSON (pictures from ``images``) and imported back
     as ``folder/arm.rigproj``: (project file, project)."""
     folder.mkdir()
-    skeleton = folder / "arm.json"
+    skeleton = folder / f"{project.name}.json"
     export_spine_json(project, evaluate(project), skeleton, images=images)
-    out = folder / "arm.rigproj"
+    out = folder / f"{project.name}.rigproj"
     import_spine(skeleton, out)
     return out, load_project(out)
 
