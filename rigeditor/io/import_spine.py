@@ -4,11 +4,13 @@ Spine 4.0-4.2 skeleton becomes a RigEditor project.
 Mapping (docs/file-format.md has the table):
 
 - Spine's root bone is the ``character`` space (its x, y, rotation, scale and their
-  timelines); every other bone is a bone (length, x, y, rotation), a root's child
-  having no parent bone. A length of 0 (a point in Spine) becomes ``POINT_LENGTH``.
+  timelines); every other bone is a bone (length, x, y, rotation, scale), a root's
+  child having no parent bone. A length of 0 (a point in Spine) becomes ``POINT_LENGTH``.
 - Slots keep their bone, setup attachment and draw order; the ``default`` skin's
   region attachments become pictures cut out of the atlas pages (see ``spine_atlas``)
-  and written beside the project as ``STEM_images/REGION.png``.
+  and written beside the project as ``STEM_images/REGION.png``, its meshes meshes on
+  those pictures (``spine_mesh``).
+- Every animation becomes a clip (``spine_anim``), ``animation`` the open one.
 - A two-bone IK constraint becomes an analytic chain (bendPositive -> bend,
   softness -> soft reach, mix, stretch -> the stretch strategy). Its Spine target is
   a bone; the RigEditor target is a position in a declared space: the target bone's
@@ -46,7 +48,8 @@ POINT_LENGTH = 1e-3
 class ImportResult:
     """project; images: {file name: RGBA array}; warnings: one line per kind of thing
     not imported; turns: {bone: radians} by which a chain parent's frame was turned
-    (its world rotation is Spine's plus this); animation: the imported one (or None)."""
+    (its world rotation is Spine's plus this); animation: the open one (None without
+    animations)."""
 
     project: Project
     images: dict = field(default_factory=dict)
