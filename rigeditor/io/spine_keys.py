@@ -114,6 +114,10 @@ def channel(keys: list[dict], fields: tuple[str, ...], spine_default: float, fps
     frames = [k.frame for k in out]
     if len(set(frames)) != len(frames):
         exact = False
+    if all(np.allclose(k.value, setup, rtol=0.0, atol=0.0) for k in out):
+        # Every key holds the setup value: in one animation that is no motion at all,
+        # and an unkeyed channel says so (exporters write such keys for still bones).
+        return Channel(default=tuple(float(v) for v in setup)), exact
     return _merged(out, setup), exact
 
 
