@@ -86,3 +86,36 @@ def test_every_animation_is_a_clip_with_its_own_range_and_target_motion(tmp_path
     expected = hip + np.stack([[5.0, -70.0 + 20 * f / 30] for f in bake.frames])
     assert np.allclose(bake.chains["leg"].end_world, expected, atol=1e-7)
     assert lift.bone("hip").rotation.keys == ()
+
+
+def test_several_animations_with_translate_and_scale_survive_export_import(tmp_path):
+    from rigeditor.cli import main
+    from rigeditor.io.example_art import write_dressed_walk
+    from rigeditor.io.project_file import save_project
+    from rigeditor.model.timeline import keyed
+
+    source = write_dressed_walk(tmp_path / "example")
+    project = clips.switch(clips.duplicate(load_project(source), "animation", "stomp"), "stomp")
+    project = project.with_bone("head", rotation=keyed([(0, 0.0), (10, 0.3), (20, -0.2)], "bezier"),
+                                translate=keyed([(0, (0.0, 0.0)), (12, (3.0, 1.0))]),
+                                scale=keyed([(0, (1.0, 1.0)), (24, (1.2, 0.9))]))
+    project = clips.switch(project, "animation")
+    save_project(project, source)
+
+    def through(src, folder):
+        folder.mkdir()
+        assert main(["bake", str(src), "-o", str(folder / "walk.json"), "--format", "spine"]) == 0
+        import_spine(folder / "walk.json", folder / "walk.rigproj")
+        return folder / "walk.rigproj", load_project(folder / "walk.rigproj")
+
+    a_file, a = through(source, tmp_path / "a")
+    _, b = through(a_file, tmp_path / "b")
+    assert a == b and clips.names(a) == ["animation", "stomp"]
+    for name in clips.names(project):
+        before, after = evaluate(clips.switch(project, name)), evaluate(clips.switch(a, name))
+        assert len(before) == len(after)
+        for bone in before.bones:
+            i, j = before.column(bone), after.column(bone)
+            assert np.abs(before.joint_world[:, i] - after.joint_world[:, j]).max() < 1e-5
+    head = clips.switch(a, "stomp").bone("head")
+    assert head.translate.keys and head.scale.keys
