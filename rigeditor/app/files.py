@@ -168,7 +168,7 @@ class FileController(Guarded, QObject):
         def dropped(result):
             if result.warnings:
                 self.dialogs.info(self.window, "Imported with warnings",
-                                  "Not imported (one line per kind):\n" + "\n".join(result.warnings))
+                                  "Not imported, or changed to fit (one line per kind):\n" + "\n".join(result.warnings))
 
         return self._import("Spine skeleton", skeleton, out, after=dropped)
 
