@@ -8,6 +8,8 @@
     rigeditor examples                         list the built-in examples
     rigeditor import-psd ART.psd -o PROJECT [--force]
     rigeditor import-images DIR -o PROJECT [--force]
+    rigeditor import-spine SKELETON.json [--atlas A.atlas] -o PROJECT [--animation NAME]
+                           [--curves authored|runtime] [--force]
     rigeditor --version
 
 PROJECT is a project file, or the name of a built-in example (``arm``, ``dressed_walk``)
@@ -50,7 +52,7 @@ from rigeditor.model import clips, evaluate
 from rigeditor.model.cracks import crack_check
 from rigeditor.model.ranges import bake_bytes, bake_rows, evaluation_span
 
-COMMANDS = ("bake", "validate", "report", "render", "examples", "import-psd", "import-images")
+COMMANDS = ("bake", "validate", "report", "render", "examples", "import-psd", "import-images", "import-spine")
 FORMATS = {".csv": "csv", ".json": "json", ".png": "png"}
 
 
@@ -154,6 +156,18 @@ def _parser() -> argparse.ArgumentParser:
         imp.add_argument("-o", "--output", required=True, metavar="PROJECT")
         imp.add_argument("--force", action="store_true", help="replace an existing project (and images)")
         imp.set_defaults(run=run)
+    spine = sub.add_parser("import-spine", help="a new project from a Spine 4.0-4.2 skeleton (JSON + atlas); "
+                           "what cannot be imported is listed, one warning per kind")
+    spine.add_argument("project", metavar="SKELETON.json")
+    spine.add_argument("--atlas", metavar="A.atlas", help="the texture atlas (default: SKELETON.atlas beside it)")
+    spine.add_argument("-o", "--output", required=True, metavar="PROJECT")
+    spine.add_argument("--animation", metavar="NAME",
+                       help="the animation to open (default: the first); every animation is imported")
+    spine.add_argument("--curves", choices=("authored", "runtime"), default="authored",
+                       help="bezier curves as authored (editable, the default) or as Spine's runtimes "
+                       "play them (a key per frame; matches a game frame for frame)")
+    spine.add_argument("--force", action="store_true", help="replace an existing project (and images)")
+    spine.set_defaults(run=_import_spine)
     return p
 
 
@@ -291,6 +305,21 @@ def _import_images(args) -> int:
 
     import_images(args.project, args.output, force=args.force)
     print(f"{args.output}: imported the images of {args.project}")
+    return 0
+
+
+def _import_spine(args) -> int:
+    from rigeditor.io.import_spine import import_spine
+
+    result = import_spine(args.project, args.output, atlas=args.atlas, animation=args.animation, force=args.force,
+                          curves=args.curves)
+    for line in result.warnings:
+        print(f"rigeditor: {args.project}: warning: {line}", file=sys.stderr)
+    names = [a.name for a in result.project.animations]
+    what = (f"animations: {', '.join(names)}; {result.animation!r} open" if len(names) > 1
+            else f"animation {result.animation!r}" if result.animation else "setup pose")
+    print(f"{args.output}: imported {args.project} ({what}, {len(result.project.bones)} bones, "
+          f"{len(result.project.chains)} chains, {len(result.images)} pictures)")
     return 0
 
 

@@ -161,13 +161,29 @@ class FileController(Guarded, QObject):
         project goes (the pictures are referred to where they are), then opens it."""
         return self._import("images", folder, out)
 
-    def _import(self, kind: str, source, out) -> bool:
+    def import_spine(self, skeleton=None, out=None) -> bool:
+        """A new project from a Spine 4.0-4.2 skeleton (``rigeditor.io.import_spine``,
+        its atlas beside it): asks for the JSON and where the project goes (the pictures
+        go beside it), opens it and lists what could not be imported."""
+        def dropped(result):
+            if result.warnings:
+                self.dialogs.info(self.window, "Imported with warnings",
+                                  "Not imported, or changed to fit (one line per kind):\n" + "\n".join(result.warnings))
+
+        return self._import("Spine skeleton", skeleton, out, after=dropped)
+
+    def _import(self, kind: str, source, out, after=None) -> bool:
+        """Ask for what is not given, import ``source`` as a project at ``out``, open it;
+        ``after(result)`` then sees what the importer returned."""
         if not self.maybe_save():
             return False
         if not source:
             if kind == "PSD":
                 source = self.dialogs.open_file(self.window, "Import PSD", self._last_dir(),
                                                 "Photoshop documents (*.psd);;All files (*)")
+            elif kind == "Spine skeleton":
+                source = self.dialogs.open_file(self.window, "Import Spine", self._last_dir(),
+                                                "Spine skeletons (*.json);;All files (*)")
             else:
                 source = self.dialogs.open_folder(self.window, "Import a folder of PNG images", self._last_dir())
         if not source:
@@ -181,15 +197,21 @@ class FileController(Guarded, QObject):
                 out = str(out) + PROJECT_SUFFIX
         if kind == "PSD":
             from rigeditor.io.import_psd import import_psd as run  # psd-tools loads only now
+        elif kind == "Spine skeleton":
+            from rigeditor.io.import_spine import import_spine as run
         else:
             from rigeditor.io.import_images import import_images as run
         try:
             # The save dialog has asked before replacing a file.
-            run(source, out, force=True)
+            result = run(source, out, force=True)
         except file_errors() as exc:
             self.dialogs.error(self.window, f"Cannot import {kind}", describe(exc, source))
             return False
-        return self.load(out)
+        if not self.load(out):
+            return False
+        if after is not None:
+            after(result)
+        return True
 
     def load(self, path) -> bool:
         """Open ``path`` (no question asked); a bad file shows the io layer's message and

@@ -146,6 +146,8 @@ class MainWindow(guard.Guarded, QMainWindow):
         self.import_images_action = self._action("Import Images…", f.import_images, None,
                                                  "A new project from a folder of PNGs (placed by its layout.json "
                                                  "when there is one): one slot per picture")
+        self.import_spine_action = self._action("Import Spine…", f.import_spine, None,
+                                                "A new project from a Spine 4.0-4.2 skeleton (JSON + atlas)")
         self.save_action = self._action("Save", f.save, QKeySequence.Save)
         self.save_as_action = self._action("Save As…", f.save_as, QKeySequence.SaveAs)
         self.quit_action = self._action("Quit", self.close, QKeySequence.Quit)
@@ -199,6 +201,7 @@ class MainWindow(guard.Guarded, QMainWindow):
         m.addAction(self.open_action)
         m.addAction(self.import_psd_action)
         m.addAction(self.import_images_action)
+        m.addAction(self.import_spine_action)
         self.recent_menu = m.addMenu("Open &Recent")
         self._build_recent_menu()
         m.addSeparator()

@@ -15,7 +15,8 @@ Mapping (Spine is y-up with degrees counter-clockwise, like the model):
   where its origin moves in its parent's frame (its translate keys, the move-root
   shift, or a stretched parent). Stretch itself is not a Spine scale: the scale
   would be inherited by the children; a bone's scale keys are (inherit: normal).
-- One target bone per IK target (child of the root), keyed to the target's baked
+- One target bone per IK target (child of the root, named like the target, or
+  "NAME_target" if a bone has its name), keyed to the target's baked
   position, and per two-bone chain an ``ik`` constraint on it (bendPositive, softness
   in model units, mix) with an IK timeline keyed to mix 0 at time 0: the baked
   rotations play exactly as evaluated, and setting the mix back to 1 in Spine brings
@@ -93,7 +94,10 @@ def spine_document(project: Project, bake: Bake, *, animation: str | None = None
     for name, cb in bake.chains.items():
         chain = project.chain(name)
         if chain.target not in target_bone:
-            target_bone[chain.target] = tb = _unique(f"{chain.target}_target", taken)
+            # Named like the target (the import maps it back to that target), unless a
+            # bone has that name.
+            target_bone[chain.target] = tb = _unique(chain.target if chain.target not in taken
+                                                     else f"{chain.target}_target", taken)
             local = to_root.apply(cb.target_world)
             bones.append({"name": tb, "parent": root, "x": _r(local[0, 0]), "y": _r(local[0, 1])})
             if np.abs(local - local[0]).max() > _STILL:
@@ -101,9 +105,12 @@ def spine_document(project: Project, bake: Bake, *, animation: str | None = None
         if len(chain.bones) != 2:
             continue
         bend_positive = bool(cb.bend[0] > 0)
+        # The constraint's setup values are the chain's own (its channels' defaults);
+        # the IK timeline below is what plays.
+        length = sum(project.bone(b).length for b in chain.bones)
         ik.append({"name": name, "order": len(ik), "bones": list(chain.bones),
-                   "target": target_bone[chain.target], "mix": _r(chain.mix.value_at(bake.frames[0])[0]),
-                   "softness": _r(cb.softness[0]), "bendPositive": bend_positive})
+                   "target": target_bone[chain.target], "mix": _r(chain.mix.default[0]),
+                   "softness": _r(chain.softness.default[0] * length), "bendPositive": chain.bend.default[0] > 0})
         # Keyed to 0: the baked rotations play as evaluated, untouched by Spine's IK.
         ik_keys[name] = [{"time": 0, "mix": 0, "softness": _r(cb.softness[0]), "bendPositive": bend_positive}]
 

@@ -1,6 +1,7 @@
 """The per-chain report of a Bake: what an animator or a pipeline wants to know.
 
-Per chain: residual (max with its frame and cause, mean), frames per cause, frames
+Per chain: residual (max with its frame and cause, mean), frames per cause and which
+frames they are (where the end misses its target and why), frames
 where a joint limit binds, frames where the limits exclude the saved bend side (the
 elbow bends the other way, said so), unkeyed elbow flips (``ChainBake.flip``: the side
 changed while the bend stayed), the largest angle sensitivity, and, while the target holds
@@ -64,6 +65,9 @@ def _chain(cb, frames) -> dict:
                      "max_cause": CAUSES[int(cb.cause[worst])] if residual.size else "none",
                      "mean": _num(residual.mean()) if residual.size else 0.0},
         "causes": {CAUSES[i]: int(c) for i, c in enumerate(counts) if c and CAUSES[i] != "none"},
+        # Where the end misses its target, per cause: the frames an animator goes to.
+        "miss_frames": {CAUSES[i]: _frames(frames, np.asarray(cb.cause) == i)
+                        for i, c in enumerate(counts) if c and CAUSES[i] != "none"},
         "unexplained_frames": _frames(frames, np.asarray(cb.cause) == CAUSES.index("unexplained")),
         "limit_frames": _frames(frames, np.asarray(cb.limited, dtype=bool)),
         "flip_frames": _frames(frames, np.asarray(cb.flip, dtype=bool)),
@@ -99,6 +103,7 @@ def format_report(report: dict) -> str:
             f"  residual     max {r['max']:.6f} at frame {_g(r['max_frame'])} ({r['max_cause']}), "
             f"mean {r['mean']:.6f}",
             f"  causes       {causes} (frames)",
+            f"  misses       {'; '.join(f'{k} on {_ranges(v)}' for k, v in c['miss_frames'].items()) or 'none'}",
             f"  limits bind  {_ranges(c['limit_frames']) or 'none'}",
             f"  elbow flips  {_ranges(c['flip_frames']) or 'none'}",
             f"  bend forced  {_ranges(c['bend_overridden_frames']) or 'none'}"

@@ -49,3 +49,20 @@ class FakeDialogs:
 
     def form(self, parent, title, fields):
         return self._answer("form", {k: d for k, _, d, _ in fields}, title, fields)
+
+
+def window_with_dialogs(qtbot, tmp_path, **answers):
+    """(main window, document, dialogs) on the arm example, every question answered by
+    FakeDialogs(**answers), settings and data kept in ``tmp_path``."""
+    from PySide6.QtCore import QSettings
+
+    from rigeditor.app.document import Document
+    from rigeditor.app.main_window import MainWindow
+    from rigeditor.model.examples import arm
+
+    doc = Document(arm())
+    dialogs = FakeDialogs(**answers)
+    w = MainWindow(doc, settings=QSettings(str(tmp_path / "s.ini"), QSettings.IniFormat), dialogs=dialogs,
+                   data_dir=tmp_path / "data", restore_layout=False)
+    qtbot.addWidget(w)
+    return w, doc, dialogs

@@ -91,18 +91,9 @@ def test_deleting_a_bone_keeps_its_pictures_in_place_on_the_bone_above():
 
 
 def _window(qtbot, tmp_path, **answers):
-    from PySide6.QtCore import QSettings
+    from fakes import window_with_dialogs
 
-    from fakes import FakeDialogs
-    from rigeditor.app.main_window import MainWindow
-    from rigeditor.model.examples import arm
-
-    doc = Document(arm())
-    dialogs = FakeDialogs(**answers)
-    w = MainWindow(doc, settings=QSettings(str(tmp_path / "s.ini"), QSettings.IniFormat), dialogs=dialogs,
-                   data_dir=tmp_path / "data", restore_layout=False)
-    qtbot.addWidget(w)
-    return w, doc, dialogs
+    return window_with_dialogs(qtbot, tmp_path, **answers)
 
 
 def test_file_import_psd_opens_the_layers_as_a_new_project(qtbot, tmp_path):

@@ -143,7 +143,7 @@ def test_the_empty_scene_says_how_to_start_until_the_first_bone(qtbot, tmp_path)
         assert action.shortcut().toString() in text
     # ...and the menu entries that start from art or an example, by the menu's own words.
     file_menu = {a.text() for a in w.menuBar().actions()[0].menu().actions()}
-    for action in (w.import_psd_action, w.import_images_action):
+    for action in (w.import_psd_action, w.import_images_action, w.import_spine_action):
         assert action.text() in text and action.text() in file_menu
     assert "File \u25b8 New from Example (" in text and "New from E&xample" in file_menu
     named = text.split("New from Example (")[1].split("\u2026)")[0].split(", ")

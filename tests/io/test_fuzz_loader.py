@@ -12,26 +12,10 @@ from rigeditor.io import ProjectFileError, dumps_project, loads_project
 from rigeditor.model.examples import EXAMPLES
 from rigeditor.model.validate import problems
 
+from tests.io.json_mutations import json_values, paths
+
 DOCS = {name: json.loads(dumps_project(build())) for name, build in EXAMPLES.items()}
 DOCS["v1"] = json.loads((Path(__file__).parent / "fixtures" / "v1_reach.rigproj").read_text())
-
-json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-10**20, 10**20)
-    | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=8),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
-    max_leaves=6,
-)
-
-
-def _paths(node, path=()):
-    yield path
-    if isinstance(node, dict):
-        for k, v in node.items():
-            yield from _paths(v, path + (k,))
-    elif isinstance(node, list):
-        for i, v in enumerate(node):
-            yield from _paths(v, path + (i,))
-
 
 def _retyped(value):
     """The same information in the wrong JSON type."""
@@ -50,8 +34,7 @@ def _retyped(value):
 def mutated_documents(draw):
     doc = json.loads(json.dumps(DOCS[draw(st.sampled_from(sorted(DOCS)))]))
     for _ in range(draw(st.integers(1, 3))):
-        paths = [p for p in _paths(doc) if p]
-        path = draw(st.sampled_from(paths))
+        path = draw(st.sampled_from([p for p in paths(doc) if p]))
         parent = doc
         for step in path[:-1]:
             parent = parent[step]

@@ -1,5 +1,6 @@
 """The hint an empty scene shows: how to draw the first bone and go on from there,
-or start from one's art (Import PSD, Import Images) or an example.
+or start from one's art (Import PSD, Import Images), a Spine rig (Import Spine) or an
+example.
 
 Drawn by the view over the scene in viewport pixels (it does not pan or zoom) while
 the project has no bone; the first bone takes it away, undoing it brings it back.
@@ -29,7 +30,7 @@ def rows(tool: str) -> list[tuple[str, str]]:
         ("", "drag from a bone's tip to draw the next one, joined to it"),
         (KEYS["add_chain"], "with two joined bones selected: an IK chain and a target to drag"),
         (KEYS["select"], "Select tool: click to select, drag targets and bones"),
-        ("", "or your art: File \u25b8 Import PSD\u2026 or Import Images\u2026 (a folder of PNGs)"),
+        ("", "or your art: File \u25b8 Import PSD\u2026, Import Images\u2026 (PNGs) or Import Spine\u2026"),
         ("", f"or an example: File \u25b8 New from Example ({', '.join(SHOWN_EXAMPLES)}\u2026)"),
     ]
 

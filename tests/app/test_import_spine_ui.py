@@ -1,0 +1,37 @@
+"""File > Import Spine…: the skeleton opens as a new project; what it drops is said once."""
+from __future__ import annotations
+
+import copy
+import json
+
+from fakes import window_with_dialogs as _window
+
+from tests.io.spine_rigs import LEG, write_rig
+
+
+def test_file_import_spine_opens_the_skeleton_and_lists_what_it_dropped(qtbot, tmp_path):
+    doc_json = copy.deepcopy(LEG)
+    doc_json["transform"] = [{"name": "tc", "bones": ["shin"], "target": "hip"}]
+    src = write_rig(tmp_path / "spine", doc_json)
+    out = tmp_path / "leg.rigproj"
+    w, doc, dialogs = _window(qtbot, tmp_path, open_file=str(src), save_file=str(out))
+    w.import_spine_action.trigger()
+    assert dialogs.asked("error") == []
+    assert doc.path == out
+    assert [b.name for b in doc.project.bones] == ["hip", "thigh", "shin"]
+    assert [c.name for c in doc.project.chains] == ["leg"]
+    ((title, message),) = dialogs.asked("info")
+    assert title == "Imported with warnings" and "transform constraints (not supported): tc" in message
+    assert (tmp_path / "leg_images" / "thigh.png").is_file()
+
+
+def test_a_bad_skeleton_is_one_message_and_the_document_stays(qtbot, tmp_path):
+    bad = tmp_path / "old.json"
+    bad.write_text(json.dumps({"skeleton": {"spine": "3.8.99"}, "bones": [{"name": "root"}]}))
+    w, doc, dialogs = _window(qtbot, tmp_path, open_file=str(bad), save_file=str(tmp_path / "x.rigproj"))
+    before = doc.project
+    w.import_spine_action.trigger()
+    ((title, message),) = dialogs.asked("error")
+    assert title == "Cannot import Spine skeleton"
+    assert "skeleton.spine: version 3.8 is not supported (4.0\u20134.2)" in message
+    assert doc.project is before and not (tmp_path / "x.rigproj").exists()

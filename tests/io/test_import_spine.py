@@ -1,0 +1,302 @@
+"""Spine import: what a Spine skeleton becomes, checked against Spine's own meaning of
+the numbers (forward kinematics by hand, Spine's bezier solved by bisection)."""
+from __future__ import annotations
+
+import copy
+import json
+import math
+
+import numpy as np
+import pytest
+
+from rigeditor.io.images import read_rgba
+from rigeditor.io.import_spine import import_spine, spine_project
+from rigeditor.io.project_file import load_project
+from rigeditor.io.spine_atlas import AtlasRegion, cut_region
+from rigeditor.io.spine_read import parse_spine
+from rigeditor.model.evaluate import evaluate
+
+from tests.io.spine_rigs import LEG, pictures, write_rig
+
+
+def _rot(deg):
+    r = math.radians(deg)
+    return np.array([[math.cos(r), -math.sin(r)], [math.sin(r), math.cos(r)]])
+
+
+def _imported(tmp_path, doc=None, **kw):
+    src = write_rig(tmp_path / "src", doc)
+    out = tmp_path / "out" / "leg.rigproj"
+    out.parent.mkdir()
+    result = import_spine(src, out, **kw)
+    return result, load_project(out), out
+
+
+def test_setup_pose_keeps_every_world_position_when_the_ik_parent_is_turned(tmp_path):
+    doc = copy.deepcopy(LEG)
+    doc["ik"][0]["mix"] = 0  # Spine's forward kinematics only
+    result, project, _ = _imported(tmp_path, doc)
+    bake = evaluate(project, [0])
+    # Spine's world transforms by hand: hip at (10, 100), thigh turned -80, shin at
+    # thigh + R(-80) (50, 3), turned -70 in world.
+    hip = np.array([10.0, 100.0])
+    shin_origin = hip + _rot(-80) @ [50.0, 3.0]
+    k = bake.column("shin")
+    assert np.allclose(bake.joint_world[0, k], shin_origin, atol=1e-9)
+    assert math.degrees(bake.world_rotation[0, k]) == pytest.approx(-70.0, abs=1e-9)
+    turn = result.turns["thigh"]
+    assert turn == pytest.approx(math.atan2(3, 50))
+    t = bake.column("thigh")
+    assert math.degrees(bake.world_rotation[0, t] - turn) == pytest.approx(-80.0, abs=1e-9)
+    # The chain's parent reaches exactly to the child's origin.
+    assert project.bone("thigh").length == pytest.approx(math.hypot(50, 3))
+
+
+def test_the_chain_end_lands_on_the_target_bone_wherever_it_moves(tmp_path):
+    _, project, _ = _imported(tmp_path)
+    bake = evaluate(project)
+    chain = bake.chains["leg"]
+    # The target bone's world position: root + (15, 20) + the translate keys (linear).
+    frames = bake.frames
+    dy = np.interp(frames, [0, 6, 12], [0, -70, 0])
+    target = np.stack([np.full_like(frames, 15.0), 20.0 + dy], axis=-1)
+    assert np.allclose(chain.target_world, target, atol=1e-9)
+    hip = np.array([10.0, 100.0])
+    reach = math.hypot(50, 3) + 45
+    inside = np.hypot(*(target - hip).T) < reach - 1e-6
+    assert inside.any() and (~inside).any()
+    assert np.allclose(chain.end_world[inside], target[inside], atol=1e-7)
+    # Out of reach the limb points straight at the target, short by the distance beyond.
+    assert np.allclose(chain.residual[~inside], np.hypot(*(target - hip).T)[~inside] - reach, atol=1e-7)
+    # bendPositive false: the shin turns clockwise from the thigh line.
+    assert np.all(chain.side[inside] <= 0)
+
+
+def test_a_target_whose_parent_is_a_bone_follows_that_bone(tmp_path):
+    doc = copy.deepcopy(LEG)
+    doc["bones"][4] = {"name": "foot_target", "parent": "hip", "x": 5, "y": -70}
+    doc["animations"] = {"sway": {"bones": {"hip": {"rotate": [
+        {"value": 0}, {"time": 0.5, "value": 30}]}}}}
+    result, project, _ = _imported(tmp_path, doc)
+    target = project.target("foot_target")
+    assert target.space.default == "hip" and target.position.default == (5.0, -70.0)
+    bake = evaluate(project)
+    angle = np.interp(bake.frames, [0, 15], [0, 30])
+    expected = np.array([10.0, 100.0]) + np.stack([_rot(a) @ [5.0, -70.0] for a in angle])
+    chain = bake.chains["leg"]
+    assert np.allclose(chain.target_world, expected, atol=1e-9)
+    assert np.allclose(chain.end_world, expected, atol=1e-7)
+
+
+def _spine_bezier(t0, v0, cx1, cy1, cx2, cy2, t1, v1, time):
+    """Spine's curve at ``time``: bisection for the curve parameter, then the value."""
+    lo, hi = 0.0, 1.0
+    for _ in range(200):
+        u = 0.5 * (lo + hi)
+        x = (1 - u) ** 3 * t0 + 3 * (1 - u) ** 2 * u * cx1 + 3 * (1 - u) * u * u * cx2 + u ** 3 * t1
+        lo, hi = (u, hi) if x < time else (lo, u)
+    return (1 - u) ** 3 * v0 + 3 * (1 - u) ** 2 * u * cy1 + 3 * (1 - u) * u * u * cy2 + u ** 3 * v1
+
+
+def test_rotate_curves_bezier_stepped_linear_and_a_late_first_key(tmp_path):
+    doc = copy.deepcopy(LEG)
+    doc["ik"] = []
+    doc["animations"] = {"swing": {"bones": {
+        "thigh": {"rotate": [{"value": 0, "curve": [0.05, 0, 0.3, 40]}, {"time": 0.4, "value": 40, "curve": "stepped"},
+                             {"time": 0.6, "value": -10}, {"time": 0.8, "value": 20}]},
+        "shin": {"rotate": [{"time": 0.2, "value": 30}]},
+    }}}
+    _, project, _ = _imported(tmp_path, doc)
+    assert project.timeline.fps == 30 and project.timeline.end == 24
+    bake = evaluate(project)
+    thigh = np.degrees(bake.local_rotation[:, bake.column("thigh")] - project.bone("thigh").rest_rotation)
+    for f in range(0, 13):
+        assert thigh[f] == pytest.approx(_spine_bezier(0, 0, 0.05, 0, 0.3, 40, 0.4, 40, f / 30), abs=1e-6)
+    assert np.allclose(thigh[12:18], 40.0)  # stepped: holds until the next key
+    assert np.allclose(thigh[18:25], np.interp(np.arange(18, 25), [18, 24], [-10, 20]))
+    shin = np.degrees(bake.local_rotation[:, bake.column("shin")]) - 10.0
+    assert np.allclose(shin[:6], 0.0) and np.allclose(shin[6:], 30.0)  # setup pose before the first key
+
+
+def test_attachment_and_draw_order_keys(tmp_path):
+    doc = copy.deepcopy(LEG)
+    doc["animations"] = {"blink": {
+        "slots": {"shin": {"attachment": [{"time": 0.1, "name": None}, {"time": 0.3, "name": "shin"}]}},
+        "drawOrder": [{"time": 0.2, "offsets": [{"slot": "thigh", "offset": 1}]}, {"time": 0.4}],
+    }}
+    _, project, _ = _imported(tmp_path, doc)
+    bake = evaluate(project)
+    shown = bake.art.attachment[:, bake.art.column("shin")]
+    assert list(shown[:3] >= 0) == [True, True, True] and not (shown[3:9] >= 0).any() and (shown[9:] >= 0).all()
+    names = bake.art.slots
+    assert [names[i] for i in bake.art.order[5]] == ["thigh", "shin"]
+    assert [names[i] for i in bake.art.order[6]] == ["shin", "thigh"]
+    assert [names[i] for i in bake.art.order[12]] == ["thigh", "shin"]
+
+
+def test_pictures_are_cut_out_whole_and_placed_where_spine_draws_them(tmp_path):
+    doc = copy.deepcopy(LEG)
+    doc["ik"][0]["mix"] = 0
+    _, project, out = _imported(tmp_path, doc)
+    originals = pictures()
+    for slot in project.art.slots:
+        a = slot.attachments[0]
+        assert np.array_equal(read_rgba(out.parent / a.path), originals[slot.name])
+    bake = evaluate(project, [0])
+    world = bake.bone_world
+    for slot, (x, y, rot, sx, w, h) in (("thigh", (25, 1, 90, 1.0, 18, 54)), ("shin", (20, 0, 88, 0.5, 12, 40))):
+        # Spine: bone world (Spine's frame) . T(x, y) R(rotation) S(scaleX, 1) on the
+        # attachment's width x height rectangle.
+        k = bake.column(slot)
+        origin = bake.joint_world[0, k]
+        angle = {"thigh": -80.0, "shin": -70.0}[slot]
+        corners = [(-w / 2, -h / 2), (-w / 2, h / 2), (w / 2, h / 2), (w / 2, -h / 2)]
+        expected = [origin + _rot(angle) @ (np.array([x, y]) + _rot(rot) @ [sx * cx, cy]) for cx, cy in corners]
+        got = bake.art.corners[0, bake.art.column(slot)]
+        assert np.allclose(got, expected, atol=1e-9), slot
+    assert world is not None
+
+
+def test_cut_region_turns_back_and_restores_trimmed_margins():
+    rng = np.random.default_rng(3)
+    original = np.zeros((9, 12, 4), dtype=np.uint8)
+    original[2:7, 3:10] = rng.integers(1, 256, (5, 7, 4), dtype=np.uint8)
+    page = np.zeros((20, 20, 4), dtype=np.uint8)
+    page[6:13, 4:9] = np.rot90(original[2:7, 3:10], k=1)  # packed turned counter-clockwise
+    # offsets: 3 from the left, 9 - 7 = 2 from the bottom
+    region = AtlasRegion("r", 0, 4, 6, 7, 5, 3, 2, 12, 9, degrees=90)
+    assert np.array_equal(cut_region(page, region), original)
+
+
+def test_premultiplied_pages_are_cut_to_straight_alpha():
+    page = np.array([[[100, 50, 0, 128]]], dtype=np.uint8)
+    got = cut_region(page, AtlasRegion("r", 0, 0, 0, 1, 1, 0, 0, 1, 1), pma=True)
+    assert np.abs(got[0, 0].astype(int) - [199, 100, 0, 128]).max() <= 1
+
+
+def test_what_cannot_be_imported_is_listed_once_per_kind(tmp_path):
+    doc = copy.deepcopy(LEG)
+    doc["bones"].append({"name": "tail", "parent": "hip", "length": 20, "scaleX": 2, "inherit": "noScale"})
+    doc["bones"].append({"name": "tail2", "parent": "tail", "length": 20, "shearY": 5})
+    doc["ik"].append({"name": "aim", "bones": ["tail"], "target": "foot_target"})
+    doc["transform"] = [{"name": "tc", "bones": ["tail2"], "target": "hip"}]
+    doc["path"] = [{"name": "pc", "bones": ["tail2"], "target": "thigh"}]
+    doc["physics"] = [{"name": "ph", "bone": "tail"}, {"name": "ph2", "bone": "tail2"}]
+    doc["events"] = {"step": {}}
+    doc["skins"][0]["attachments"]["thigh"]["clip"] = {"type": "clipping", "end": "shin", "vertices": [0, 0, 1, 0, 0, 1]}
+    doc["skins"][0]["attachments"]["shin"]["box"] = {"type": "boundingbox", "vertexCount": 3, "vertices": [0, 0, 1, 0, 0, 1]}
+    doc["skins"].append({"name": "red", "attachments": {}})
+    doc["animations"]["walk"]["bones"]["tail"] = {"translate": [{"x": 1}], "scale": [{"x": 2}]}
+    doc["animations"]["walk"]["events"] = [{"name": "step"}]
+    doc["animations"]["walk"]["deform"] = {"default": {}}  # 4.0's name for deform timelines
+    doc["animations"]["walk"]["attachments"] = {"default": {"shin": {}}}
+    doc["animations"]["walk"]["future"] = [{"time": 0}]
+    doc["animations"]["run"] = {}
+    result, project, _ = _imported(tmp_path, doc)
+    text = "\n".join(result.warnings)
+    for kind in ("one-bone IK", "transform constraints", "path constraints", "physics constraints", "events",
+                 "clipping attachments", "boundingbox attachments", "skins other than default", "bone shear",
+                 "inherit modes", "event keys", "deform and sequence timelines", "future timelines"):
+        assert sum(line.startswith(kind) for line in result.warnings) == 1, (kind, text)
+    assert "ph, ph2" in text
+    assert len(result.warnings) == len({line.split(":")[0] for line in result.warnings})
+    # What the rig can hold is imported: the tail's setup scale, its translate and scale
+    # keys, and every animation.
+    tail = project.bone("tail")
+    assert tail.length == 20 and tail.scale.default == (2.0, 1.0)
+    assert tail.translate.keys[0].value == (1.0, 0.0) and tail.scale.keys[0].value == (4.0, 1.0)
+    assert [a.name for a in project.animations] == ["walk", "run"] and project.animation == "walk"
+
+
+def test_a_target_bone_that_carries_nothing_is_only_a_target(tmp_path):
+    _, project, _ = _imported(tmp_path)
+    assert [b.name for b in project.bones] == ["hip", "thigh", "shin"]
+    assert [t.name for t in project.targets] == ["foot_target"]
+    assert project.target("foot_target").space.default == "character"
+
+
+def test_the_root_bone_is_the_character_space(tmp_path):
+    doc = copy.deepcopy(LEG)
+    doc["bones"][0] = {"name": "root", "x": 7, "y": -3, "rotation": 90}
+    doc["animations"] = {"move": {"bones": {"root": {"translate": [{"x": 0}, {"time": 1, "x": 30}]}}}}
+    _, project, _ = _imported(tmp_path, doc)
+    bake = evaluate(project)
+    hip = bake.joint_world[:, bake.column("hip")]
+    # root (7 + x(t), -3) turned 90 degrees: the hip's (10, 100) lands at (-100, 10) from it.
+    x = np.interp(bake.frames, [0, 30], [0, 30])
+    assert np.allclose(hip, np.stack([7 + x - 100, np.full_like(x, -3 + 10)], axis=-1), atol=1e-9)
+
+
+def test_reading_fills_spine_defaults():
+    skel = parse_spine(json.dumps({"skeleton": {"spine": "4.1.20"}, "bones": [{"name": "root"}],
+                                   "ik": [], "animations": {}}))
+    assert skel.bones[0].scale == (1.0, 1.0) and skel.bones[0].length == 0.0
+    project = spine_project(skel, None).project
+    assert project.bones == () and project.timeline.end >= 0
+
+
+def _de_casteljau(points, u):
+    while len(points) > 1:
+        points = [(1 - u) * np.asarray(a) + u * np.asarray(b) for a, b in zip(points, points[1:])]
+    return points[0]
+
+
+def test_runtime_curves_play_beziers_as_spines_runtimes_do(tmp_path):
+    doc = copy.deepcopy(LEG)
+    doc["ik"] = []
+    doc["animations"] = {"swing": {"bones": {"thigh": {"rotate": [
+        {"value": 0, "curve": [0.3, 0, 0.35, 90]}, {"time": 0.4, "value": 90}]}}}}
+    src = write_rig(tmp_path / "src", doc)
+    rotations = {}
+    for curves in ("authored", "runtime"):
+        out = tmp_path / curves / "leg.rigproj"
+        out.parent.mkdir()
+        import_spine(src, out, curves=curves)
+        project = load_project(out)
+        bake = evaluate(project)
+        rotations[curves] = np.degrees(bake.local_rotation[:, bake.column("thigh")] - project.bone("thigh").rest_rotation)
+    # Spine's runtimes: straight between the curve's points at parameters 0, 0.1, ..., 1.
+    grid = np.array([_de_casteljau([(0, 0), (0.3, 0), (0.35, 90), (0.4, 90)], u) for u in np.linspace(0, 1, 11)])
+    played = np.interp(np.arange(13) / 30, grid[:, 0], grid[:, 1])
+    assert np.allclose(rotations["runtime"], played, atol=1e-9)
+    authored = [_spine_bezier(0, 0, 0.3, 0, 0.35, 90, 0.4, 90, f / 30) for f in range(13)]
+    assert np.allclose(rotations["authored"], authored, atol=1e-6)
+    assert np.abs(rotations["runtime"] - rotations["authored"]).max() > 0.05  # the two really differ
+
+
+# What spine-core 4.2 computes for the LEG rig's region attachments (RegionAttachment
+# ``offset``: the quad's corners in the bone frame; ``uvs``: their texture coordinates
+# on the 96 x 64 page), printed by the official runtime once and kept here.
+SPINE_CORE_QUADS = {
+    "thigh": ([52, -8, 0, -8, 0, 7, 52, 7],
+              [0.59375, 0.28125, 0.0520833320915699, 0.28125, 0.0520833320915699, 0.046875, 0.59375, 0.046875]),
+    "shin": ([39.88311767578125, -3.696161985397339, 1.906266689300537, -2.3699820041656494, 2.089488983154297,
+              2.8768198490142822, 40.066341400146484, 1.5506398677825928],
+             [0.625, 0.90625, 0.625, 0.3125, 0.84375, 0.3125, 0.84375, 0.90625]),
+}
+
+
+def test_pictures_show_the_page_pixels_spine_core_maps_there(tmp_path):
+    """Any point of a region's quad shows, in our cut-out picture, the page pixel the
+    official runtime samples there (rotated packing, trimmed margins, scale)."""
+    result, project, out = _imported(tmp_path)
+    page = read_rgba(tmp_path / "src" / "leg.png")
+    rng = np.random.default_rng(5)
+    compared = 0
+    for slot_name, (corners, uvs) in SPINE_CORE_QUADS.items():
+        a = project.art.slot(slot_name).attachments[0]
+        picture = read_rgba(out.parent / a.path)
+        to_image = a.local().inverse()
+        # Spine's bone frame to ours (the thigh's frame is turned for its chain).
+        corners = np.reshape(corners, (4, 2)) @ _rot(-math.degrees(result.turns.get(slot_name, 0.0))).T
+        uvs = np.reshape(uvs, (4, 2))
+        for s, t in rng.uniform(0.02, 0.98, (300, 2)):
+            weights = np.array([(1 - s) * (1 - t), s * (1 - t), s * t, (1 - s) * t])
+            x, y = to_image.apply((weights @ corners)[None])[0]
+            col, row = x + a.width / 2, a.height / 2 - y
+            u, v = weights @ uvs * (page.shape[1], page.shape[0])
+            if min(abs(c - round(c)) for c in (col, row, u, v)) < 0.02:
+                continue  # on a pixel border: either side is right
+            assert np.array_equal(picture[int(row), int(col)], page[int(v), int(u)])
+            compared += 1
+    assert compared > 500
