@@ -163,9 +163,10 @@ def _parser() -> argparse.ArgumentParser:
     spine.add_argument("-o", "--output", required=True, metavar="PROJECT")
     spine.add_argument("--animation", metavar="NAME",
                        help="the animation to open (default: the first); every animation is imported")
-    spine.add_argument("--curves", choices=("authored", "runtime"), default="authored",
-                       help="bezier curves as authored (editable, the default) or as Spine's runtimes "
-                       "play them (a key per frame; matches a game frame for frame)")
+    spine.add_argument("--curves", choices=("authored", "runtime"), default="runtime",
+                       help="bezier curves as Spine's runtimes play them (the default: a key per frame "
+                       "inside curved segments; matches a game frame for frame) or as authored (editable "
+                       "curves, up to a few tenths of a degree off what a game shows)")
     spine.add_argument("--force", action="store_true", help="replace an existing project (and images)")
     spine.set_defaults(run=_import_spine)
     return p

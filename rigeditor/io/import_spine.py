@@ -78,7 +78,7 @@ class Notes:
 
 
 def import_spine(skeleton, out, *, atlas=None, animation: str | None = None, force: bool = False,
-                 curves: str = "authored") -> ImportResult:
+                 curves: str = "runtime") -> ImportResult:
     """Read ``skeleton`` (and its atlas: ``atlas`` or the .atlas beside it), write the
     project to ``out`` and its pictures to ``OUT_STEM_images/``. Nothing is written
     when anything is wrong (SpineError). curves: "authored" (editable bezier curves) or
@@ -131,7 +131,7 @@ class AtlasPages:
 
 def spine_project(skel: SpineSkeleton, pages: AtlasPages | None, *, name: str = "spine",
                   animation: str | None = None, image_folder: str = "images", source=None,
-                  curves: str = "authored") -> ImportResult:
+                  curves: str = "runtime") -> ImportResult:
     """The project of ``skel`` (pictures from ``pages``), without writing anything."""
     from rigeditor.io.spine_anim import bake_target_spaces
 

@@ -31,7 +31,7 @@ _BONE_OTHER = {
 _PAIRS = {"translate": ("translatex", "translatey", 0.0), "scale": ("scalex", "scaley", 1.0)}
 
 
-def apply_animation(project: Project, skel, name: str, chains: dict, notes, *, curves: str = "authored",
+def apply_animation(project: Project, skel, name: str, chains: dict, notes, *, curves: str = "runtime",
                     fps: float, turns: dict | None = None) -> Project:
     """``project`` with animation ``name`` of ``skel`` on its timeline. curves:
     "authored" keeps Spine's bezier curves as curves; "runtime" plays them as Spine's

@@ -106,7 +106,7 @@ def test_rotate_curves_bezier_stepped_linear_and_a_late_first_key(tmp_path):
                              {"time": 0.6, "value": -10}, {"time": 0.8, "value": 20}]},
         "shin": {"rotate": [{"time": 0.2, "value": 30}]},
     }}}
-    _, project, _ = _imported(tmp_path, doc)
+    _, project, _ = _imported(tmp_path, doc, curves="authored")  # the curve itself, to edit
     assert project.timeline.fps == 30 and project.timeline.end == 24
     bake = evaluate(project)
     thigh = np.degrees(bake.local_rotation[:, bake.column("thigh")] - project.bone("thigh").rest_rotation)
@@ -248,10 +248,10 @@ def test_runtime_curves_play_beziers_as_spines_runtimes_do(tmp_path):
         {"value": 0, "curve": [0.3, 0, 0.35, 90]}, {"time": 0.4, "value": 90}]}}}}
     src = write_rig(tmp_path / "src", doc)
     rotations = {}
-    for curves in ("authored", "runtime"):
-        out = tmp_path / curves / "leg.rigproj"
+    for curves in ("authored", "runtime", None):
+        out = tmp_path / str(curves) / "leg.rigproj"
         out.parent.mkdir()
-        import_spine(src, out, curves=curves)
+        import_spine(src, out, **({} if curves is None else {"curves": curves}))
         project = load_project(out)
         bake = evaluate(project)
         rotations[curves] = np.degrees(bake.local_rotation[:, bake.column("thigh")] - project.bone("thigh").rest_rotation)
@@ -259,6 +259,7 @@ def test_runtime_curves_play_beziers_as_spines_runtimes_do(tmp_path):
     grid = np.array([_de_casteljau([(0, 0), (0.3, 0), (0.35, 90), (0.4, 90)], u) for u in np.linspace(0, 1, 11)])
     played = np.interp(np.arange(13) / 30, grid[:, 0], grid[:, 1])
     assert np.allclose(rotations["runtime"], played, atol=1e-9)
+    assert np.array_equal(rotations[None], rotations["runtime"])  # the default: what a game shows
     authored = [_spine_bezier(0, 0, 0.3, 0, 0.35, 90, 0.4, 90, f / 30) for f in range(13)]
     assert np.allclose(rotations["authored"], authored, atol=1e-6)
     assert np.abs(rotations["runtime"] - rotations["authored"]).max() > 0.05  # the two really differ

@@ -105,7 +105,7 @@ def test_several_animations_with_translate_and_scale_survive_export_import(tmp_p
     def through(src, folder):
         folder.mkdir()
         assert main(["bake", str(src), "-o", str(folder / "walk.json"), "--format", "spine"]) == 0
-        import_spine(folder / "walk.json", folder / "walk.rigproj")
+        import_spine(folder / "walk.json", folder / "walk.rigproj", curves="authored")
         return folder / "walk.rigproj", load_project(folder / "walk.rigproj")
 
     a_file, a = through(source, tmp_path / "a")
