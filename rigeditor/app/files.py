@@ -180,11 +180,19 @@ class FileController(Guarded, QObject):
             if not Path(out).suffix:
                 out = str(out) + PROJECT_SUFFIX
         if kind == "PSD":
-            from rigeditor.io.import_psd import import_psd as run  # psd-tools loads only now
+            from rigeditor.io.import_psd import art_folder, import_psd as run  # psd-tools loads only now
+
+            # The save dialog asked about the project file, not about the pictures' folder.
+            folder = art_folder(out)
+            if folder.exists() and not self.dialogs.confirm(
+                    self.window, "Replace pictures?",
+                    f"{folder} already exists. Its pictures with the names of the PSD's layers "
+                    "will be replaced. Import anyway?"):
+                return False
         else:
             from rigeditor.io.import_images import import_images as run
         try:
-            # The save dialog has asked before replacing a file.
+            # The save dialog has asked before replacing the project file.
             run(source, out, force=True)
         except file_errors() as exc:
             self.dialogs.error(self.window, f"Cannot import {kind}", describe(exc, source))

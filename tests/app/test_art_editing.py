@@ -120,6 +120,26 @@ def test_file_import_psd_opens_the_layers_as_a_new_project(qtbot, tmp_path):
     assert (tmp_path / "hero_art" / "torso.png").is_file()
 
 
+def test_import_psd_asks_before_replacing_the_pictures_of_an_existing_art_folder(qtbot, tmp_path):
+    from rigeditor.io.example_art import write_dressed_example
+
+    write_dressed_example(tmp_path / "art")
+    kept = tmp_path / "hero_art" / "torso.png"  # pictures the user painted over after an earlier import
+    kept.parent.mkdir()
+    kept.write_bytes(b"the user's own torso")
+    out = tmp_path / "hero.rigproj"  # a new project file: the save dialog had nothing to ask
+    w, doc, dialogs = _window(qtbot, tmp_path, open_file=str(tmp_path / "art" / "arm_art.psd"),
+                              save_file=str(out), confirm=[False, True])
+    before = doc.project
+    w.import_psd_action.trigger()
+    ((title, message),) = dialogs.asked("confirm")
+    assert str(kept.parent) in message
+    assert kept.read_bytes() == b"the user's own torso" and not out.exists()
+    assert doc.project is before
+    w.import_psd_action.trigger()  # the user agrees: the layers replace the pictures
+    assert doc.path == out and kept.read_bytes()[:4] == b"\x89PNG"
+
+
 def test_a_broken_psd_is_one_message_and_the_document_stays(qtbot, tmp_path):
     bad = tmp_path / "bad.psd"
     bad.write_bytes(b"8BPS broken")
