@@ -53,16 +53,17 @@ def trim(rgba: np.ndarray) -> tuple[np.ndarray, int, int] | None:
     return rgba[y0:y1, x0:x1], int(x0), int(y0)
 
 
-def unique_names(names: list[str]) -> list[str]:
-    """Names made unique by a "_2", "_3"... suffix (first one unchanged)."""
+def unique_names(names: list[str], *, ignore_case: bool = False) -> list[str]:
+    """Names made unique by a "_2", "_3"... suffix (first one unchanged).
+    ignore_case: "Run" and "run" clash too (file names on Windows and macOS)."""
     seen: set[str] = set()
     out = []
     for name in names:
         candidate, n = name or "layer", 1
-        while candidate in seen:
+        while (candidate.casefold() if ignore_case else candidate) in seen:
             n += 1
             candidate = f"{name}_{n}"
-        seen.add(candidate)
+        seen.add(candidate.casefold() if ignore_case else candidate)
         out.append(candidate)
     return out
 
