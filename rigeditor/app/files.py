@@ -371,7 +371,8 @@ class FileController(Guarded, QObject):
     def _recover(self, crash) -> bool:
         try:
             project = load_project(crash.autosave)
-            self.doc.replace_document(project, crash.original)
+            images = crash.images if crash.original is None and crash.images and crash.images.is_dir() else None
+            self.doc.replace_document(project, crash.original, images)
         except Exception as exc:  # noqa: BLE001 - unreadable or not evaluable: keep it, say where
             kept = sessions.keep(crash.autosave, self.data_dir, crash.original)
             reason = describe(exc, crash.autosave) if isinstance(exc, FILE_ERRORS) else \
@@ -390,7 +391,9 @@ class FileController(Guarded, QObject):
             if not self._lock.acquire():
                 return
             info = {"session": self.session, "pid": os.getpid(), "autosave": str(self.autosave_path),
-                    "path": str(self.doc.path) if self.doc.path else None}
+                    "path": str(self.doc.path) if self.doc.path else None,
+                    # An unsaved example's pictures, so recovered work can still be saved with them.
+                    "images": str(self.doc.images) if self.doc.path is None and self.doc.images else None}
             self.marker_path.write_text(json.dumps(info), encoding="utf-8")
         except OSError:
             pass
