@@ -53,8 +53,9 @@ def describe(exc: BaseException, path) -> str:
 
 
 def export(kind: str, project, bake, path, images=None) -> None:
-    """Write ``bake`` of ``project`` through the io layer (atomically, or nothing).
-    images: the project file's folder, where the Spine atlas finds the pictures."""
+    """Write ``bake`` of ``project`` through the io layer (atomically, or nothing): the
+    open animation, except Spine JSON, which holds every animation (the others are
+    evaluated here). images: the project file's folder, where the atlas finds the pictures."""
     path = Path(path)
     if kind == "csv":
         from rigeditor.io.export_csv import export_curves_csv
@@ -66,8 +67,15 @@ def export(kind: str, project, bake, path, images=None) -> None:
         export_curves_json(project, bake, path)
     elif kind == "spine":
         from rigeditor.io.export_spine import export_spine_json
+        from rigeditor.model import clips, evaluate
 
-        export_spine_json(project, bake, path, images=images)
+        # Every animation in one skeleton, in the project's order, as `rigeditor bake` writes it.
+        names = clips.names(project)
+        items = [(n, project, bake) if n == project.animation else (n, p := clips.switch(project, n), evaluate(p))
+                 for n in names]
+        (label, first, first_bake), *more = items
+        export_spine_json(first, first_bake, path, animation=label if len(names) > 1 else None, more=more,
+                          images=images)
     elif kind == "png":
         from rigeditor.app.plot_export import plot_png
         from rigeditor.io.atomic import export_write

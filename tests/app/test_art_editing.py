@@ -197,6 +197,26 @@ def test_the_editors_spine_export_packs_the_atlas_beside_the_json(qtbot, tmp_pat
     assert dialogs.asked("error") == []
 
 
+def test_the_editors_spine_export_holds_every_animation_as_the_command_line_does(qtbot, tmp_path):
+    import json
+
+    from rigeditor.cli import main
+    from rigeditor.io import save_project
+    from rigeditor.model import clips
+    from rigeditor.model.examples import walk
+
+    path = tmp_path / "walk.rigproj"
+    save_project(clips.add(walk(), "idle", 0, 24), path)
+    w, doc, dialogs = _window(qtbot, tmp_path)
+    w.files.load(path)
+    assert clips.names(doc.project) == ["animation", "idle"] and doc.project.animation == "animation"
+    assert w.files.export("spine", tmp_path / "editor.json")
+    assert main(["bake", str(path), "-o", str(tmp_path / "cli.json"), "--format", "spine"]) == 0
+    editor, cli = (json.loads((tmp_path / n).read_text()) for n in ("editor.json", "cli.json"))
+    assert sorted(editor["animations"]) == ["animation", "idle"]
+    assert editor == cli
+
+
 def test_delete_removes_a_slot_from_the_project_and_its_draw_order_keys(qtbot, tmp_path):
     w, doc, dialogs = _window(qtbot, tmp_path)
     w.files.load(EXAMPLE)
