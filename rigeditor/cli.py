@@ -45,6 +45,7 @@ from rigeditor.io.export_csv import export_curves_csv
 from rigeditor.io.export_json import DEFAULT_TOLERANCE_DEG, export_curves_json
 from rigeditor.io.export_spine import export_spine_json
 from rigeditor.io.images import alpha_masks, image_problems
+from rigeditor.io.import_art import unique_names
 from rigeditor.io.progress import Progress
 from rigeditor.io.examples import ALL_DESCRIPTIONS, resolve_project
 from rigeditor.io.report import build_report, format_report
@@ -206,8 +207,10 @@ def _bake(args) -> int:
             (label, project, bake), *more = baked
             export_spine_json(project, bake, out, animation=label, more=more, progress=stage,
                               images=images)
-        for name, (_, project, bake) in zip(names, baked if fmt != "spine" else ()):
-            target = out if len(names) == 1 else out.with_name(f"{out.stem}_{_file_part(name)}{out.suffix}")
+        # Two names may read alike as file names ("run/fast", "run_fast"): each gets its own file.
+        parts = unique_names([_file_part(n) for n in names], ignore_case=True)
+        for part, (_, project, bake) in zip(parts, baked if fmt != "spine" else ()):
+            target = out if len(names) == 1 else out.with_name(f"{out.stem}_{part}{out.suffix}")
             if fmt == "csv":
                 export_curves_csv(project, bake, target, radians=args.radians, progress=stage)
             elif fmt == "json":

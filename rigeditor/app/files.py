@@ -53,8 +53,9 @@ def describe(exc: BaseException, path) -> str:
 
 
 def export(kind: str, project, bake, path, images=None) -> None:
-    """Write ``bake`` of ``project`` through the io layer (atomically, or nothing).
-    images: the project file's folder, where the Spine atlas finds the pictures."""
+    """Write ``bake`` of ``project`` through the io layer (atomically, or nothing): the
+    open animation, except Spine JSON, which holds every animation (the others are
+    evaluated here). images: the project file's folder, where the atlas finds the pictures."""
     path = Path(path)
     if kind == "csv":
         from rigeditor.io.export_csv import export_curves_csv
@@ -66,8 +67,15 @@ def export(kind: str, project, bake, path, images=None) -> None:
         export_curves_json(project, bake, path)
     elif kind == "spine":
         from rigeditor.io.export_spine import export_spine_json
+        from rigeditor.model import clips, evaluate
 
-        export_spine_json(project, bake, path, images=images)
+        # Every animation in one skeleton, in the project's order, as `rigeditor bake` writes it.
+        names = clips.names(project)
+        items = [(n, project, bake) if n == project.animation else (n, p := clips.switch(project, n), evaluate(p))
+                 for n in names]
+        (label, first, first_bake), *more = items
+        export_spine_json(first, first_bake, path, animation=label if len(names) > 1 else None, more=more,
+                          images=images)
     elif kind == "png":
         from rigeditor.app.plot_export import plot_png
         from rigeditor.io.atomic import export_write
@@ -196,13 +204,21 @@ class FileController(Guarded, QObject):
             if not Path(out).suffix:
                 out = str(out) + PROJECT_SUFFIX
         if kind == "PSD":
-            from rigeditor.io.import_psd import import_psd as run  # psd-tools loads only now
+            from rigeditor.io.import_psd import art_folder, import_psd as run  # psd-tools loads only now
+
+            # The save dialog asked about the project file, not about the pictures' folder.
+            folder = art_folder(out)
+            if folder.exists() and not self.dialogs.confirm(
+                    self.window, "Replace pictures?",
+                    f"{folder} already exists. Its pictures with the names of the PSD's layers "
+                    "will be replaced. Import anyway?"):
+                return False
         elif kind == "Spine skeleton":
             from rigeditor.io.import_spine import import_spine as run
         else:
             from rigeditor.io.import_images import import_images as run
         try:
-            # The save dialog has asked before replacing a file.
+            # The save dialog has asked before replacing the project file.
             result = run(source, out, force=True)
         except file_errors() as exc:
             self.dialogs.error(self.window, f"Cannot import {kind}", describe(exc, source))
@@ -385,7 +401,8 @@ class FileController(Guarded, QObject):
     def _recover(self, crash) -> bool:
         try:
             project = load_project(crash.autosave)
-            self.doc.replace_document(project, crash.original)
+            images = crash.images if crash.original is None and crash.images and crash.images.is_dir() else None
+            self.doc.replace_document(project, crash.original, images)
         except Exception as exc:  # noqa: BLE001 - unreadable or not evaluable: keep it, say where
             kept = sessions.keep(crash.autosave, self.data_dir, crash.original)
             reason = describe(exc, crash.autosave) if isinstance(exc, FILE_ERRORS) else \
@@ -404,7 +421,9 @@ class FileController(Guarded, QObject):
             if not self._lock.acquire():
                 return
             info = {"session": self.session, "pid": os.getpid(), "autosave": str(self.autosave_path),
-                    "path": str(self.doc.path) if self.doc.path else None}
+                    "path": str(self.doc.path) if self.doc.path else None,
+                    # An unsaved example's pictures, so recovered work can still be saved with them.
+                    "images": str(self.doc.images) if self.doc.path is None and self.doc.images else None}
             self.marker_path.write_text(json.dumps(info), encoding="utf-8")
         except OSError:
             pass

@@ -6,7 +6,8 @@ reboot) and, under the data folder:
 - ``sessions/<id>.lock``: a file the session holds an exclusive ``flock`` on (a
   byte-range lock on Windows). The kernel drops the lock when the process dies,
   however it dies (``kill -9`` included), so "the lock can be taken" means "crashed".
-- ``sessions/<id>.json``: the marker: the autosave's path and the project's own path.
+- ``sessions/<id>.json``: the marker: the autosave's path, the project's own path and,
+  for an unsaved example, the folder of its pictures.
 - ``autosave/<id>.rigproj``: the autosave.
 
 Autosaves that are not recovered (declined, or unreadable by this version) are moved
@@ -110,6 +111,7 @@ class Crashed:
     autosave: Path
     original: Path | None
     lock: SessionLock | None
+    images: Path | None = None  # an unsaved example's pictures (not beside any project file)
 
     def forget(self) -> None:
         """The crash is dealt with: marker and lock go (the autosave is handled apart)."""
@@ -144,8 +146,9 @@ def crashed_sessions(data_dir: Path, own_id: str) -> list[Crashed]:
         if lock is None and _pid_alive(info.get("pid")):
             continue
         autosave = info.get("autosave") or Path(data_dir) / "autosave" / f"{marker.stem}{PROJECT_SUFFIX}"
-        original = info.get("path")
-        out.append(Crashed(marker, Path(autosave), Path(original) if original else None, lock))
+        original, images = info.get("path"), info.get("images")
+        out.append(Crashed(marker, Path(autosave), Path(original) if original else None, lock,
+                           Path(images) if images else None))
     out.sort(key=lambda c: _mtime(c.marker), reverse=True)
     return out
 

@@ -40,6 +40,7 @@ from rigeditor.core.geometry import unwrap, wrap_angle
 from rigeditor.io.atomic import export_write
 from rigeditor.io.errors import ExportError
 from rigeditor.io.export_spine_art import art_sections, atlas_files
+from rigeditor.io.images import image_file
 from rigeditor.io.spine_curves import curve_keys
 from rigeditor.model.bake import Bake
 from rigeditor.model.project import CHARACTER, Project
@@ -191,6 +192,7 @@ def export_spine_json(project: Project, bake: Bake, path, *, animation: str | No
                 raise ExportError(None, ["images: save the project first: the atlas is packed from the "
                                          "pictures beside the project file"])
             files = atlas_files(project, images, path.stem)
+            _refuse_replacing_pictures(project, images, [path.with_name(n) for n in files] + [path])
     except ExportError as exc:
         raise ExportError(Path(path), exc.problems) from None
     except ValueError:
@@ -200,6 +202,17 @@ def export_spine_json(project: Project, bake: Bake, path, *, animation: str | No
     for name, data in files.items():
         export_write(path.with_name(name), data)
     export_write(path, text.encode("utf-8"))
+
+
+def _refuse_replacing_pictures(project: Project, images, outputs) -> None:
+    """An export written beside the pictures must not replace one of them (an atlas
+    page "torso.png" for ``-o torso.json`` in the pictures' folder)."""
+    pictures = {image_file(images, a.path).resolve(): a.path for s in project.art.slots for a in s.attachments}
+    hit = [f"{out.name}: would replace the project's picture {pictures[out.resolve()]}; "
+           "choose another output name or folder (nothing was written)"
+           for out in outputs if out.resolve() in pictures]
+    if hit:
+        raise ExportError(None, hit)
 
 
 def _frame_span(bake: Bake):

@@ -53,16 +53,17 @@ def trim(rgba: np.ndarray) -> tuple[np.ndarray, int, int] | None:
     return rgba[y0:y1, x0:x1], int(x0), int(y0)
 
 
-def unique_names(names: list[str]) -> list[str]:
-    """Names made unique by a "_2", "_3"... suffix (first one unchanged)."""
+def unique_names(names: list[str], *, ignore_case: bool = False) -> list[str]:
+    """Names made unique by a "_2", "_3"... suffix (first one unchanged).
+    ignore_case: "Run" and "run" clash too (file names on Windows and macOS)."""
     seen: set[str] = set()
     out = []
     for name in names:
         candidate, n = name or "layer", 1
-        while candidate in seen:
+        while (candidate.casefold() if ignore_case else candidate) in seen:
             n += 1
             candidate = f"{name}_{n}"
-        seen.add(candidate)
+        seen.add(candidate.casefold() if ignore_case else candidate)
         out.append(candidate)
     return out
 
@@ -95,28 +96,26 @@ def refuse_existing(paths: list[Path], force: bool) -> None:
 def write_import(project: Project, out: Path, folder: Path | None, pngs: dict[str, bytes]) -> None:
     """Write ``pngs`` ({file name: bytes}) into ``folder`` and then the project to ``out``.
 
-    A new folder is filled under a temporary name and renamed into place; if anything
+    The pictures are written under a temporary folder first. A new folder is renamed
+    into place; into an existing one (``--force``) the pictures are moved only once the
+    project is written, so a failure leaves what was there as it was. If anything
     fails, what this call created is removed and the error says why.
     """
     text = dumps_project(project, out).encode("utf-8")
-    created = None
+    created = staged = None
     try:
         if folder is not None and pngs:
-            if folder.exists():
-                for name, data in pngs.items():
-                    atomic_write(folder / name, data, error=ImportError_, action="write")
-            else:
-                tmp = folder.with_name(f".{folder.name}.{secrets.token_hex(4)}.tmp")
-                tmp.mkdir(parents=True)
-                try:
-                    for name, data in pngs.items():
-                        (tmp / name).write_bytes(data)
-                    os.replace(tmp, folder)
-                except BaseException:
-                    shutil.rmtree(tmp, ignore_errors=True)
-                    raise
-                created = folder
+            staged = folder.with_name(f".{folder.name}.{secrets.token_hex(4)}.tmp")
+            staged.mkdir(parents=True)
+            for name, data in pngs.items():
+                _write_synced(staged / name, data)
+            if not folder.exists():
+                os.replace(staged, folder)
+                created, staged = folder, None
         atomic_write(out, text, error=ImportError_, action="write")
+        if staged is not None:
+            for name in pngs:
+                os.replace(staged / name, folder / name)
     except OSError as exc:
         if created is not None:
             shutil.rmtree(created, ignore_errors=True)
@@ -125,6 +124,17 @@ def write_import(project: Project, out: Path, folder: Path | None, pngs: dict[st
         if created is not None:
             shutil.rmtree(created, ignore_errors=True)
         raise
+    finally:
+        if staged is not None:
+            shutil.rmtree(staged, ignore_errors=True)
+
+
+def _write_synced(path: Path, data: bytes) -> None:
+    """Write and flush to the disk (the file replaces a picture by rename later)."""
+    with open(path, "wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
 
 
 def relative(path: Path, base: Path) -> str:

@@ -63,10 +63,16 @@ def read_psd_layers(path: Path):
     return out, (int(psd.width), int(psd.height))
 
 
+def art_folder(out) -> Path:
+    """Where the pictures of a project imported to ``out`` go: ``PROJECT_art/`` beside it."""
+    out = Path(out)
+    return out.with_name(f"{out.stem}_art")
+
+
 def import_psd(psd_path, out, *, force: bool = False) -> Path:
     """Import ``psd_path`` into a new project at ``out``; returns the images' folder."""
     psd_path, out = Path(psd_path), Path(out)
-    folder = out.with_name(f"{out.stem}_art")
+    folder = art_folder(out)
     refuse_existing([out, folder], force)
     raw, (_, height) = read_psd_layers(psd_path)
     layers, pngs = [], {}

@@ -111,6 +111,26 @@ def test_file_import_psd_opens_the_layers_as_a_new_project(qtbot, tmp_path):
     assert (tmp_path / "hero_art" / "torso.png").is_file()
 
 
+def test_import_psd_asks_before_replacing_the_pictures_of_an_existing_art_folder(qtbot, tmp_path):
+    from rigeditor.io.example_art import write_dressed_example
+
+    write_dressed_example(tmp_path / "art")
+    kept = tmp_path / "hero_art" / "torso.png"  # pictures the user painted over after an earlier import
+    kept.parent.mkdir()
+    kept.write_bytes(b"the user's own torso")
+    out = tmp_path / "hero.rigproj"  # a new project file: the save dialog had nothing to ask
+    w, doc, dialogs = _window(qtbot, tmp_path, open_file=str(tmp_path / "art" / "arm_art.psd"),
+                              save_file=str(out), confirm=[False, True])
+    before = doc.project
+    w.import_psd_action.trigger()
+    ((title, message),) = dialogs.asked("confirm")
+    assert str(kept.parent) in message
+    assert kept.read_bytes() == b"the user's own torso" and not out.exists()
+    assert doc.project is before
+    w.import_psd_action.trigger()  # the user agrees: the layers replace the pictures
+    assert doc.path == out and kept.read_bytes()[:4] == b"\x89PNG"
+
+
 def test_a_broken_psd_is_one_message_and_the_document_stays(qtbot, tmp_path):
     bad = tmp_path / "bad.psd"
     bad.write_bytes(b"8BPS broken")
@@ -166,6 +186,26 @@ def test_the_editors_spine_export_packs_the_atlas_beside_the_json(qtbot, tmp_pat
     assert w.files.export("spine", out)
     assert sorted(p.name for p in out.parent.iterdir()) == ["arm.spine.atlas", "arm.spine.json", "arm.spine.png"]
     assert dialogs.asked("error") == []
+
+
+def test_the_editors_spine_export_holds_every_animation_as_the_command_line_does(qtbot, tmp_path):
+    import json
+
+    from rigeditor.cli import main
+    from rigeditor.io import save_project
+    from rigeditor.model import clips
+    from rigeditor.model.examples import walk
+
+    path = tmp_path / "walk.rigproj"
+    save_project(clips.add(walk(), "idle", 0, 24), path)
+    w, doc, dialogs = _window(qtbot, tmp_path)
+    w.files.load(path)
+    assert clips.names(doc.project) == ["animation", "idle"] and doc.project.animation == "animation"
+    assert w.files.export("spine", tmp_path / "editor.json")
+    assert main(["bake", str(path), "-o", str(tmp_path / "cli.json"), "--format", "spine"]) == 0
+    editor, cli = (json.loads((tmp_path / n).read_text()) for n in ("editor.json", "cli.json"))
+    assert sorted(editor["animations"]) == ["animation", "idle"]
+    assert editor == cli
 
 
 def test_delete_removes_a_slot_from_the_project_and_its_draw_order_keys(qtbot, tmp_path):

@@ -131,6 +131,27 @@ def test_an_unreadable_autosave_is_kept_and_the_message_says_where(qtbot, tmp_pa
     assert w.files.crashed_sessions() == []  # asked once, not at every start
 
 
+def test_a_recovered_unsaved_example_keeps_its_pictures(qtbot, tmp_path):
+    from rigeditor.io.images import missing_images
+
+    data = tmp_path / "data"
+    doc = Document(arm())
+    crashed = FileController(doc, settings=QSettings(str(tmp_path / "s.ini"), QSettings.IniFormat),
+                             dialogs=FakeDialogs(), data_dir=data)
+    crashed.begin_session()
+    assert crashed.new_from_example("dressed_arm")  # not saved yet: its pictures are the example's
+    doc.apply("Set rest rotation", doc.project.with_bone("forearm", rest_rotation=0.3))
+    assert crashed.autosave() is not None
+    crashed._lock.release()  # the editor dies: marker, autosave and a free lock stay
+    w, _ = second_window(qtbot, tmp_path, data, confirm=True)
+    assert w.files.offer_recovery()
+    assert abs(w.doc.project.bone("forearm").rest_rotation - 0.3) < 1e-9  # (degrees in the file)
+    out = tmp_path / "saved" / "arm.rigproj"
+    out.parent.mkdir()
+    assert w.files.save_as(out)
+    assert w.doc.project.art.slots and missing_images(w.doc.project, out.parent) == []
+
+
 def test_the_lock_is_released_when_its_holder_closes_it(tmp_path):
     a, b = SessionLock(tmp_path / "s.lock"), SessionLock(tmp_path / "s.lock")
     assert a.acquire() and not b.acquire()

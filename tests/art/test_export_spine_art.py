@@ -143,6 +143,17 @@ def test_a_missing_image_stops_the_export_before_anything_is_written(dressed, tm
     assert list(out.parent.iterdir()) == []
 
 
+def test_an_atlas_page_never_replaces_one_of_the_project_pictures(dressed, tmp_path, capsys):
+    path, _ = dressed
+    torso = path.parent / "arm_art" / "torso.png"
+    before = torso.read_bytes()
+    out = torso.with_suffix(".json")  # the export's page would be arm_art/torso.png
+    assert main(["bake", str(path), "-o", str(out), "--format", "spine"]) == 2
+    err = capsys.readouterr().err
+    assert "torso.png" in err and "picture" in err
+    assert torso.read_bytes() == before and not out.exists() and not out.with_suffix(".atlas").exists()
+
+
 @pytest.mark.parametrize("sizes, max_size", [
     ([(300, 300)] * 5, 512),
     ([(37 * k % 200 + 1, 53 * k % 150 + 1) for k in range(60)], 512),

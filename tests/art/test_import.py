@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -197,3 +198,28 @@ def test_report_lists_the_frames_where_the_elbow_cracks(dressed, capsys):
     assert "upper_arm|hand" not in report["cracks"]  # the hand does not reach the elbow
     assert main(["report", str(path)]) == 0
     assert "crack upper_arm|forearm (joint forearm" in capsys.readouterr().out
+
+
+def test_a_forced_import_that_cannot_write_the_project_leaves_the_pictures_folder_as_it_was(tmp_path, capsys,
+                                                                                            monkeypatch):
+    import rigeditor.io.import_art as import_art
+
+    psd = tmp_path / "art.psd"
+    _write_psd(psd, _layers())
+    out = tmp_path / "hero.rigproj"
+    precious = tmp_path / "hero_art" / "back.png"  # a picture of the same name, painted over by hand
+    precious.parent.mkdir()
+    precious.write_bytes(b"the user's own painting")
+    real = import_art.atomic_write
+
+    def full_disk(path, data, **kwargs):
+        if Path(path) == out:
+            raise import_art.ImportError_(path, ["write: No space left on device (nothing was written)"])
+        return real(path, data, **kwargs)
+
+    monkeypatch.setattr(import_art, "atomic_write", full_disk)
+    assert main(["import-psd", str(psd), "-o", str(out), "--force"]) == 2
+    assert "No space left on device" in capsys.readouterr().err
+    assert precious.read_bytes() == b"the user's own painting" and not out.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["art.psd", "hero_art"]  # no temporary left behind
+    assert [p.name for p in precious.parent.iterdir()] == ["back.png"]

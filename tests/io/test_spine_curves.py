@@ -116,3 +116,17 @@ def test_bake_writes_one_spine_file_with_every_animation_and_one_csv_each(tmp_pa
     assert main(["bake", str(path), "-o", str(tmp_path / "t.csv"), "--animation", "turn"]) == 0
     assert len((tmp_path / "t.csv").read_text().strip().splitlines()) == 1 + 17
     assert main(["bake", str(path), "-o", str(tmp_path / "x.csv"), "--animation", "run"]) == 2
+
+
+def test_bake_writes_a_file_for_each_animation_even_when_their_names_clash_as_file_names(tmp_path):
+    # "run/fast" and "run_fast" read alike as file names; "Run_fast" too where case is ignored.
+    project = dancer()
+    for name, end in (("run/fast", 5), ("run_fast", 9), ("Run_fast", 3)):
+        project = clips.add(project, name, 0, end)
+    path = tmp_path / "dancer.rigproj"
+    save_project(project, path)
+    args = [a for n in ("run/fast", "run_fast", "Run_fast") for a in ("--animation", n)]
+    assert main(["bake", str(path), "-o", str(tmp_path / "c.csv"), *args]) == 0
+    written = list(tmp_path.glob("c_*.csv"))
+    assert len({p.name.casefold() for p in written}) == 3  # no animation's curves overwrote another's
+    assert sorted(len(p.read_text().strip().splitlines()) for p in written) == [1 + 4, 1 + 6, 1 + 10]

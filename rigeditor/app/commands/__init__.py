@@ -24,6 +24,6 @@ from rigeditor.app.commands.art import (  # noqa: F401 - the package's API
     delete_slot,
 )
 from rigeditor.app.commands.mesh import (  # noqa: F401 - the package's API
-    shown_mesh, default_bones, make_mesh, recompute_weights, bind_point, vertex_to_image, move_vertex,
+    default_bones, make_mesh, recompute_weights, bind_point, vertex_to_image, move_vertex,
     add_vertex, delete_vertex, paint_stroke,
 )

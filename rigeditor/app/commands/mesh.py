@@ -26,19 +26,6 @@ def _guard(fn, *args, **kwargs) -> Project:
         raise CommandError(str(exc).strip("'\"")) from None
 
 
-def shown_mesh(project: Project, slot: str, frame: int) -> tuple[str, MeshAttachment]:
-    """(attachment name, mesh) the slot shows at ``frame``; CommandError if not a mesh."""
-    try:
-        s = project.art.slot(slot)
-        name = s.attachment.value_at(frame)
-        a = s.find(name)
-    except KeyError:
-        raise CommandError(f"Slot '{slot}' shows no picture here.") from None
-    if not isinstance(a, MeshAttachment):
-        raise CommandError(f"'{name}' on slot '{slot}' is a plain image: use Mesh > Make Mesh from Picture first.")
-    return name, a
-
-
 def default_bones(project: Project, slot: str, selected_bones) -> tuple[str, ...]:
     """The bones a new mesh is weighted to: the selected bones, else the slot's bone
     and its children (a limb bends at its child's joint)."""
