@@ -4,6 +4,7 @@ process survives the move-root edit that used to kill it."""
 from __future__ import annotations
 
 import importlib
+import math
 import inspect
 import os
 import pkgutil
@@ -19,6 +20,7 @@ import rigeditor.app
 from rigeditor.app import document as document_module
 from rigeditor.app import guard
 from rigeditor.app.scene.layers import BoneLayer
+from rigeditor.io.project_file import load_project
 
 from drive_editor import edited_project, move_root
 from test_main_window import make_window
@@ -149,3 +151,19 @@ def test_a_slot_that_raises_is_reported_on_the_status_bar(qtbot, tmp_path, monke
     assert doc.frame == 5
     assert "IndexError" in w.statusBar().currentMessage()
     assert "Traceback" in capsys.readouterr().err
+
+
+def test_an_edit_the_file_could_not_hold_is_refused_before_it_is_made(qtbot, tmp_path):
+    # A rest rotation of 1e12 degrees evaluates (sin and cos take it), but the project
+    # file refuses it: accepted, it would make every later Save and autosave fail.
+    w, doc, dialogs = make_window(qtbot, tmp_path)
+    before, count = doc.project, doc.undo_stack.count()
+    bone = doc.project.bones[0]
+    bad = replace(doc.project, bones=(replace(bone, rest_rotation=math.radians(1e12)), *doc.project.bones[1:]))
+    assert doc.apply("Set rest rotation", bad) is False
+    assert doc.project is before and doc.undo_stack.count() == count
+    (title, message), = dialogs.asked("error")
+    assert "rest_rotation" in message and "1e+12 deg" in message and "Nothing was changed" in message
+    # The project as it was still saves, and reads back as it was.
+    assert w.files.save_as(str(tmp_path / "still.rigproj"))
+    assert load_project(tmp_path / "still.rigproj").bones == before.bones
