@@ -253,7 +253,7 @@ class CurvesWidget(Guarded, QWidget):
         "updating" after it (the curves are from before the latest edit)."""
         text = self._title_html
         if (self.doc.range_pending or self._stale) and self.chain is not None:
-            text += f' &nbsp; <span style="color:#8b95a5">updating…</span>'
+            text += ' &nbsp; <span style="color:#8b95a5">updating…</span>'
         self._title.setText(text)
 
     @staticmethod

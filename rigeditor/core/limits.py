@@ -11,7 +11,6 @@ whose end is closest to the target), then a strategy may act on the gap:
 """
 from __future__ import annotations
 
-import math
 
 import numpy as np
 

@@ -18,7 +18,7 @@ import numpy as np
 
 from rigeditor.core.geometry import Affine
 from rigeditor.io.spine_keys import channel as _channel, key_times, rotated, step_channel
-from rigeditor.model.attachments import NONE, DrawOrderKey
+from rigeditor.model.attachments import NONE
 from rigeditor.model.project import CHARACTER, Project, Timeline
 from rigeditor.model.timeline import Channel, Key
 

@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from rigeditor.model.attachments import Art, DrawOrderKey, ImageAttachment, Slot
 from rigeditor.model.examples import arm
+from rigeditor.model.project import Project
 from rigeditor.model.timeline import StepChannel
 
 ART_DIR = "arm_art"
@@ -21,7 +22,7 @@ def _image(name, **place) -> ImageAttachment:
     return ImageAttachment(name, f"{ART_DIR}/{name}.png", float(w), float(h), **place)
 
 
-def dressed_arm() -> "Project":  # noqa: F821
+def dressed_arm() -> Project:
     """The arm example with art on its bones (slots back to front: torso, upper arm,
     forearm, hand); the hand closes from frame 24 to 40 and draws behind the torso
     from frame 30 to 42."""
@@ -44,7 +45,7 @@ WALK_SIZES = {"torso": (78, 44), "head": (40, 40), "upper_arm": (46, 16), "forea
 """Image sizes of the dressed walk in pixels (width along the bone, height across)."""
 
 
-def dressed_walk() -> "Project":  # noqa: F821
+def dressed_walk() -> Project:
     """The walk example in clothes: a torso on the spine, a head, the left arm (on the
     hip) and both legs, each picture on its bone; the far leg (right) at the back. The
     two legs share their pictures (one file each for thigh and shin)."""
