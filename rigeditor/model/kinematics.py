@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rigeditor.core.geometry import Affine, wrap_angle
+from rigeditor.core.geometry import Affine, pair, wrap_angle
 from rigeditor.model.project import CHARACTER, Project
 
 
@@ -124,7 +124,7 @@ class Pose:
         k = self.column[name]
         length = self.project.bone(name).length * self.stretch[k]
         w = self.world[k]
-        return np.stack([w.a * length + w.tx, w.c * length + w.ty], axis=-1)
+        return pair(w.a * length + w.tx, w.c * length + w.ty)
 
     def origin(self, name: str) -> np.ndarray:
         return self.world[self.column[name]].translation()
