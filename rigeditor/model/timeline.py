@@ -12,7 +12,6 @@ A :class:`StepChannel` holds a discrete value (a space name) that changes at key
 """
 from __future__ import annotations
 
-from bisect import bisect_right
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -344,35 +343,24 @@ def sample_channel(ch: Channel, frames: np.ndarray) -> np.ndarray:
     return out
 
 
-_scalar_cache: dict[int, tuple[_Compiled, tuple]] = {}
-
-
 def _sample_one(c: _Compiled, f: float) -> np.ndarray:
     """:func:`sample_channel` at one frame ``f`` in Python floats, performing the
     vectorised formula's operations in its order (so the same bits: a frame under the
     hand must not move when the range lands), without its dozen numpy calls on one
     element (most of a one-frame sample's cost). Returns (1, D)."""
-    hit = _scalar_cache.get(id(c))
-    if hit is None or hit[0] is not c:
-        if len(_scalar_cache) > 4096:
-            _scalar_cache.clear()
-        hit = (c, (c.frames.tolist(), c.gap.tolist(), c.values.tolist(), c.a.tolist(),
-                   c.b.tolist(), c.c.tolist(), c.curved.tolist()))
-        _scalar_cache[id(c)] = hit
-    frames, gap, values, a, b, cc, curved = hit[1]
-    seg = min(max(bisect_right(frames, f) - 1, 0), len(frames) - 2)
-    f0 = frames[seg]
-    u = min(max((f - f0) / gap[seg], 0.0), 1.0)
+    seg = min(max(int(c.frames.searchsorted(f, side="right")) - 1, 0), c.gap.shape[0] - 1)
+    f0 = float(c.frames[seg])
+    u = min(max((f - f0) / float(c.gap[seg]), 0.0), 1.0)
     if u >= 1.0:  # the end of a segment is its key
-        return np.array([values[seg + 1]])
+        return c.values[seg + 1:seg + 2].copy()
     t = u
-    if curved[seg] and u > 0.0:
+    if u > 0.0 and c.curved[seg]:
         t = float(_bezier_time(np.array([f]), np.array([f0]), c.x1[seg:seg + 1], c.x2[seg:seg + 1],
                                c.frames[seg + 1:seg + 2])[0])
     mt = 1.0 - t
     w1, w2, w3 = 3.0 * mt * mt * t, 3.0 * mt * t * t, t * t * t
-    return np.array([[v + w1 * p + w2 * q + w3 * r
-                      for v, p, q, r in zip(values[seg], a[seg], b[seg], cc[seg])]])
+    return np.array([[v + w1 * p + w2 * q + w3 * r for v, p, q, r in
+                      zip(c.values[seg].tolist(), c.a[seg].tolist(), c.b[seg].tolist(), c.c[seg].tolist())]])
 
 
 def _bezier_time(x, x0, x1, x2, x3):
