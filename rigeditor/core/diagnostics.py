@@ -7,15 +7,17 @@ joint rotation per unit of target movement) and a direct noise test.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 
 from rigeditor.core.twobone import reach_interval, soft_distance, solve_two_bone
+from rigeditor.core.twobone_one import _exp, _soft
 
 MAX_RATE = 1e6
 """Cap on a joint rate (radians per unit): a singular pose reads as 'extreme', not inf."""
-_TINY = np.finfo(float).tiny
+_TINY = float(np.finfo(float).tiny)
 
 __all__ = ["JointRates", "joint_rates", "angle_sensitivity", "AngleJitter", "angle_jitter"]
 
@@ -89,6 +91,9 @@ def angle_sensitivity(upper, lower, distance, *, softness=0.0, eps=1e-9):
     change of the joint-angle vector that a unit step of the target in any
     direction can cause. Independent of the bend sign.
     """
+    if np.shape(distance) == (1,) and np.size(softness) == 1 and np.size(upper) == 1 and np.size(lower) == 1:
+        return np.array([_sensitivity_one(float(np.reshape(upper, ())), float(np.reshape(lower, ())),
+                                          float(distance[0]), float(np.reshape(softness, ())), eps)])
     r = joint_rates(upper, lower, distance, softness=softness, eps=eps)
     # J in the (radial, tangential) basis is [[-s_r, t], [e_r, 0]] up to signs.
     sr, t, er = r.shoulder_radial, r.shoulder_tangential, r.elbow_radial
@@ -96,6 +101,39 @@ def angle_sensitivity(upper, lower, distance, *, softness=0.0, eps=1e-9):
     det = er * t
     disc = np.sqrt(np.maximum(trace * trace - 4.0 * det * det, 0.0))
     return np.degrees(np.sqrt(0.5 * (trace + disc)))
+
+
+def _sensitivity_one(a, b, raw, softness, eps):
+    """:func:`angle_sensitivity` of one frame in Python floats: the same operations in
+    the same order (the same bits as that frame of a range; see core.twobone_one),
+    without forty numpy calls on one element."""
+    inner, outer = abs(a - b), a + b
+    soft = _soft(raw, inner, outer, softness)
+    d = min(max(soft, inner + eps * outer), outer)
+    slope = 0.0
+    if d == soft:  # _soft_slope
+        s = min(softness, 0.5 * (outer - inner))
+        s = s if s > 1e-12 * outer else 0.0
+        s_safe = s if s > 0 else 1.0
+        slope = 1.0
+        if s > 0 and raw > outer - s:
+            slope = float(_exp(min(-(raw - (outer - s)) / s_safe, 0.0)))
+        if s > 0 and inner > 0 and raw < inner + s:
+            slope = float(_exp(min(-((inner + s) - raw) / s_safe, 0.0)))
+    a, b, d = a / outer, b / outer, d / outer
+    cap = MAX_RATE * outer
+    heron = (a + b + d) * (b + d - a) * (a + d - b) * (a + b - d)
+    area2 = 0.5 * math.sqrt(max(heron, 0.0))
+    elbow = d / max(area2, d / cap) / outer
+    num = d * d - a * a + b * b
+    den = 2.0 * d * area2
+    shoulder = num / max(den, max(abs(num), _TINY) / cap) / outer
+    t = min(1.0 / max(raw, eps * outer), MAX_RATE)
+    sr, er = shoulder * slope, elbow * slope
+    trace = sr * sr + er * er + t * t
+    det = er * t
+    disc = math.sqrt(max(trace * trace - 4.0 * det * det, 0.0))
+    return float(np.degrees(math.sqrt(0.5 * (trace + disc))))
 
 
 @dataclass(frozen=True)

@@ -309,6 +309,9 @@ def smooth_runs(points, smoothing: Smoothing, fps, starts, carry) -> np.ndarray:
     of one frame passes between runs.
     """
     x = _as_points(points)
+    if len(x) == 1:  # one run, begun fresh: every kind's first output is its input
+        _check_real("fps", fps)
+        return x
     out = np.empty_like(x)
     bounds = [int(s) for s in starts] + [len(x)]
     state = None

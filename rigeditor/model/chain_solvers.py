@@ -13,6 +13,7 @@ import numpy as np
 
 from rigeditor.core.chains import solve_ccd, solve_fabrik
 from rigeditor.core.diagnostics import MAX_RATE, angle_sensitivity
+from rigeditor.core.geometry import pair
 from rigeditor.core.limits import bound_length, smooth_offsets
 from rigeditor.core.twobone import soft_distance, solve_two_bone
 
@@ -61,7 +62,7 @@ def solve_analytic(chain, lengths, target, bend, softness, fk) -> IKResult:
     )
     n = target.shape[0]
     return IKResult(
-        angles=np.stack([sol.shoulder_angle, sol.elbow_angle], axis=-1),
+        angles=pair(sol.shoulder_angle, sol.elbow_angle),
         stretch=sol.stretch, root_offset=sol.root_offset, limited=sol.limited,
         distance=sol.distance, solve_distance=sol.solve_distance, residual=sol.residual,
         iterations=np.ones(n, dtype=int), converged=np.ones(n, dtype=bool),

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from rigeditor.core.blocks import run_tasks
-from rigeditor.core.geometry import Affine
+from rigeditor.core.geometry import Affine, pair
 from rigeditor.model.art_bake import with_art
 from rigeditor.model.bake import Bake, BoneBake, frozen
 from rigeditor.model.kinematics import Pose, bone_order, fk_rotation, fk_rotations, world_rotations
@@ -197,8 +197,8 @@ def _bake(project, order, frames, pose, spaces, chains, previous=None) -> Bake:
         items[k] = BoneBake(
             local_rotation=frozen(pose.rotation[k]),
             world_rotation=frozen(world_rotation[k]),
-            joint=frozen(np.stack(np.broadcast_arrays(w.tx, w.ty), axis=-1)),
-            tip=frozen(np.stack([w.a * length + w.tx, w.c * length + w.ty], axis=-1)),
+            joint=frozen(pair(w.tx, w.ty)),
+            tip=frozen(pair(w.a * length + w.tx, w.c * length + w.ty)),
             stretch=frozen(pose.stretch[k]),
             shift=frozen(pose.shift[k]),
             world=Affine(*(frozen(f) for f in w.fields())),

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rigeditor.core.geometry import Affine, wrap_angle
+from rigeditor.core.geometry import Affine, pair, wrap_angle
 from rigeditor.model.project import CHARACTER, Project
 
 
@@ -26,6 +26,29 @@ def bone_order(project: Project) -> list[str]:
         _orders.clear()
     _orders[id(project.bones)] = (project.bones, tuple(order))
     return order
+
+
+_ends: dict[int, tuple] = {}
+
+
+def subtree_ends(project: Project, order: list[str]) -> list[int]:
+    """Per column of ``order`` (parents first, depth first, as :func:`bone_order`
+    gives), one past the last column of the bone's subtree. Remembered per tuple of
+    bones."""
+    hit = _ends.get(id(project.bones))
+    if hit is not None and hit[0] is project.bones and hit[1] == order:
+        return hit[2]
+    column = {name: k for k, name in enumerate(order)}
+    ends = list(range(1, len(order) + 1))
+    for k in range(len(order) - 1, -1, -1):  # children after parents: fold upwards
+        parent = project.bone(order[k]).parent
+        if parent is not None:
+            p = column[parent]
+            ends[p] = max(ends[p], ends[k])
+    if len(_ends) > 64:
+        _ends.clear()
+    _ends[id(project.bones)] = (project.bones, list(order), ends)
+    return ends
 
 
 class Pose:
@@ -103,7 +126,10 @@ class Pose:
         hand (a solver's), so forward kinematics need not compute them again.
         """
         todo = set(names)
-        for name in self.order:
+        # Preorder: a bone's subtree is the run of columns from it to its end.
+        ends = subtree_ends(self.project, self.order)
+        cols = sorted({k for n in todo for k in range(self.column[n], ends[self.column[n]])})
+        for name in (self.order[k] for k in cols):
             bone = self.project.bone(name)
             if name in todo or (bone.parent in todo and name not in stop_at):
                 todo.add(name)
@@ -124,7 +150,7 @@ class Pose:
         k = self.column[name]
         length = self.project.bone(name).length * self.stretch[k]
         w = self.world[k]
-        return np.stack([w.a * length + w.tx, w.c * length + w.ty], axis=-1)
+        return pair(w.a * length + w.tx, w.c * length + w.ty)
 
     def origin(self, name: str) -> np.ndarray:
         return self.world[self.column[name]].translation()

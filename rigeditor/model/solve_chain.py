@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rigeditor.core.geometry import Affine, wrap_angle
+from rigeditor.core.geometry import Affine, pair, wrap_angle
 from rigeditor.model.bake import CAUSES, ChainBake, frozen
 from rigeditor.model.chain_solvers import solve_analytic, solve_iterative
 from rigeditor.model.kinematics import Pose
@@ -65,18 +65,19 @@ def solve_chain(project: Project, chain: Chain, pose: Pose, spaces: dict[str, Af
     # The side of a chain's bend: the sign of its joints' total turn after the first.
     curl = sum(pose.rotation[c] for c in cols[1:])
     side = np.sign(np.where(np.abs(curl) > 1e-6, curl, 0.0))
-    hold = np.zeros(frames.shape[0], dtype=bool)
-    hold[1:] = np.all(declared[1:] == declared[:-1], axis=1) & (codes[1:] == codes[:-1])
-    # Held target: the end should hold still in the target's own space (drift: a
-    # solver or space bug if not); its world motion is foot sliding for a planted
-    # foot, and riding along for a hand on a hip.
-    end_declared = declared_space.inverse().apply(end_world)
-    drift, world_motion = np.zeros(frames.shape[0]), np.zeros(frames.shape[0])
-    drift[1:] = _step_length(end_declared)
-    world_motion[1:] = _step_length(end_world)
+    n = frames.shape[0]
+    hold = np.zeros(n, dtype=bool)
+    drift, world_motion = np.zeros(n), np.zeros(n)
+    if n > 1:  # each frame compares with the one before (a frame alone has none)
+        hold[1:] = np.all(declared[1:] == declared[:-1], axis=1) & (codes[1:] == codes[:-1])
+        # Held target: the end should hold still in the target's own space (drift: a
+        # solver or space bug if not); its world motion is foot sliding for a planted
+        # foot, and riding along for a hand on a hip.
+        drift[1:] = _step_length(declared_space.inverse().apply(end_world))
+        world_motion[1:] = _step_length(end_world)
     # The side the solve means to bend to: the saved one unless the limits exclude it.
     meant = np.where(ik.bend_overridden, -bend, bend)
-    flip = elbow_flips(side, meant) if chain.solver == "analytic" else np.zeros(frames.shape[0], dtype=bool)
+    flip = elbow_flips(side, meant) if chain.solver == "analytic" and n > 1 else np.zeros(n, dtype=bool)
     elbow_world = pose.origin(chain.bones[1])
     elbow = to_shoulder.apply(elbow_world)
     inner, outer = ik.reach
@@ -103,8 +104,8 @@ def solve_chain(project: Project, chain: Chain, pose: Pose, spaces: dict[str, Af
         iterations=frozen(ik.iterations),
         converged=frozen(cause != _CAUSE["unexplained"]),
         hold=frozen(hold),
-        hold_drift=frozen(np.where(hold, drift, 0.0)),
-        hold_world_motion=frozen(np.where(hold, world_motion, 0.0)),
+        hold_drift=frozen(np.where(hold, drift, 0.0) if n > 1 else drift),
+        hold_world_motion=frozen(np.where(hold, world_motion, 0.0) if n > 1 else world_motion),
         target_declared=frozen(declared),
         target_space=frozen(codes),
         target_world=frozen(target_world),
@@ -135,7 +136,7 @@ def _mirror_elbow(elbow, end):
     ux = np.where(ok, end[:, 0] / np.where(ok, length, 1.0), 1.0)
     uy = np.where(ok, end[:, 1] / np.where(ok, length, 1.0), 0.0)
     along = elbow[:, 0] * ux + elbow[:, 1] * uy
-    return np.stack([2 * along * ux - elbow[:, 0], 2 * along * uy - elbow[:, 1]], axis=-1)
+    return pair(2 * along * ux - elbow[:, 0], 2 * along * uy - elbow[:, 1])
 
 
 def elbow_flips(side, bend):

@@ -313,10 +313,14 @@ def auto_slopes(frames: np.ndarray, values: np.ndarray, interp: np.ndarray,
 def sample_channel(ch: Channel, frames: np.ndarray) -> np.ndarray:
     n = frames.shape[0]
     if not ch.keys:
+        if n == 1:
+            return np.array([ch.default], dtype=float)
         return np.broadcast_to(np.array(ch.default, dtype=float), (n, ch.dim)).copy()
     c = _compile(ch)
     if len(ch.keys) == 1:
         return np.broadcast_to(c.values[0], (n, ch.dim)).copy()
+    if n == 1 and frames.ndim == 1:
+        return _sample_one(c, float(frames[0]))
     seg = np.clip(np.searchsorted(c.frames, frames, side="right") - 1, 0, len(ch.keys) - 2)
     # np.take: a plain gather, several times cheaper than fancy indexing.
     f0 = np.take(c.frames, seg)
@@ -337,6 +341,26 @@ def sample_channel(ch: Channel, frames: np.ndarray) -> np.ndarray:
     if end.any():
         out[end] = c.values[seg[end] + 1]
     return out
+
+
+def _sample_one(c: _Compiled, f: float) -> np.ndarray:
+    """:func:`sample_channel` at one frame ``f`` in Python floats, performing the
+    vectorised formula's operations in its order (so the same bits: a frame under the
+    hand must not move when the range lands), without its dozen numpy calls on one
+    element (most of a one-frame sample's cost). Returns (1, D)."""
+    seg = min(max(int(c.frames.searchsorted(f, side="right")) - 1, 0), c.gap.shape[0] - 1)
+    f0 = float(c.frames[seg])
+    u = min(max((f - f0) / float(c.gap[seg]), 0.0), 1.0)
+    if u >= 1.0:  # the end of a segment is its key
+        return c.values[seg + 1:seg + 2].copy()
+    t = u
+    if u > 0.0 and c.curved[seg]:
+        t = float(_bezier_time(np.array([f]), np.array([f0]), c.x1[seg:seg + 1], c.x2[seg:seg + 1],
+                               c.frames[seg + 1:seg + 2])[0])
+    mt = 1.0 - t
+    w1, w2, w3 = 3.0 * mt * mt * t, 3.0 * mt * t * t, t * t * t
+    return np.array([[v + w1 * p + w2 * q + w3 * r for v, p, q, r in
+                      zip(c.values[seg].tolist(), c.a[seg].tolist(), c.b[seg].tolist(), c.c[seg].tolist())]])
 
 
 def _bezier_time(x, x0, x1, x2, x3):

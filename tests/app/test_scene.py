@@ -815,3 +815,31 @@ def test_space_drag_pans_and_does_not_ask_to_play(qtbot):
     # The next tap asks again.
     QTest.keyClick(view, Qt.Key_Space)
     assert played == ["view"]
+
+
+def test_during_a_drag_labels_ride_with_their_anchor_and_the_others_stay_put(qtbot):
+    # Placing a label is the costly part of a drag's layout: the dragged target's
+    # label moves along with its handle while its spot stays free, and every other
+    # label keeps its place; none overlaps another.
+    doc, view = make_view(qtbot, "walk", frame=30)
+    view.grab()
+    labels = view.layer("labels")
+
+    def rects():
+        return {lb.key: (lb.rect.x(), lb.rect.y(), lb.rect.width(), lb.rect.height()) for lb in labels.placed}
+
+    before = rects()
+    vp = view.viewport()
+    p0 = to_px(view, handle_world(view, "foot_l"))
+    QTest.mousePress(vp, Qt.LeftButton, Qt.NoModifier, p0)
+    for step in range(1, 5):
+        QTest.mouseMove(vp, p0 + QPoint(3 * step, 2 * step))
+        now = rects()
+        assert now["target:foot_l"][2:] == before["target:foot_l"][2:]
+        dx, dy = now["target:foot_l"][0] - before["target:foot_l"][0], now["target:foot_l"][1] - before["target:foot_l"][1]
+        assert (dx, dy) == pytest.approx((3 * step, 2 * step), abs=1.0)  # the handle's motion, to rounding
+        for key in ("target:foot_r", "target:hand_on_hip", "space:character"):
+            assert now[key] == before[key], key
+        boxes = [lb.rect for lb in labels.placed]
+        assert not any(a.intersects(b) for i, a in enumerate(boxes) for b in boxes[i + 1:])
+    QTest.mouseRelease(vp, Qt.LeftButton, Qt.NoModifier, p0 + QPoint(12, 8))

@@ -75,3 +75,17 @@ def test_sensitivity_peaks_at_both_bounds_and_stays_finite():
 def test_jitter_rejects_a_non_positive_amplitude():
     with pytest.raises(ValueError, match="amplitude"):
         angle_jitter(A, B, [0, 0], [100, 0], 0.0)
+
+
+@settings(max_examples=200, deadline=None)
+@given(a=st.floats(1.0, 300.0), b=st.floats(1.0, 300.0), fracs=st.lists(st.floats(0.0, 1.6), min_size=1, max_size=12),
+       soft=st.floats(0.0, 0.5))
+def test_sensitivity_of_a_frame_alone_equals_that_frame_of_a_range(a, b, fracs, soft):
+    # The editor computes the frame under the hand alone (a scalar path) and the range
+    # behind it: the read-out must not change when the range lands.
+    d = np.array(fracs + [abs(a - b), a + b, 0.0]) * np.array([a + b] * len(fracs) + [1.0, 1.0, 1.0])
+    softness = np.full(d.shape, soft * (a + b))
+    together = angle_sensitivity(a, b, d, softness=softness)
+    for i in range(d.size):
+        alone = angle_sensitivity(np.float64(a), b, d[i:i + 1], softness=softness[i:i + 1])
+        assert alone.shape == (1,) and np.array_equal(alone, together[i:i + 1]), (i, d[i])

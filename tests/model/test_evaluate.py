@@ -275,3 +275,34 @@ def test_zero_distance_target_folds_along_the_previous_direction_without_nan():
     assert np.all(np.isfinite(ch.end_world)) and np.all(np.isfinite(ch.sensitivity))
     root = np.array([10.0, 5.0])
     assert np.allclose(ch.end_world[2:] - root, [0.0, 25.0], atol=1e-6)  # folded upward, not to +x
+
+
+@pytest.mark.parametrize("name", ["arm", "walk", "door"])
+def test_a_frame_evaluated_alone_is_that_frame_of_the_range_bit_for_bit(name):
+    # A lone frame takes scalar paths (channel sampling, the solve, the sensitivity)
+    # and skips the comparisons with the frame before (hold, drift, flip): everything
+    # else must equal the range's row exactly, or the pose jumps when the range lands.
+    from dataclasses import fields
+
+    from rigeditor.core.geometry import Affine
+    from rigeditor.model.evaluate import frame_local
+
+    project = replace(EXAMPLES[name](), chains=tuple(
+        replace(c, softness=constant(0.05)) if i % 2 else c for i, c in enumerate(EXAMPLES[name]().chains)))
+    assert frame_local(project, {f"chain:{c.name}" for c in project.chains})  # no smoothing: exact alone
+    full = evaluate(project)
+    for row in range(0, len(full), 7):
+        alone = evaluate(project, frames=full.frames[row:row + 1])
+        for b, a, w in zip(full.bones, alone.bone_bakes, full.bone_bakes):
+            for f in fields(w):
+                x, y = getattr(a, f.name), getattr(w, f.name)
+                pairs = zip(x.fields(), y.fields()) if isinstance(x, Affine) else [(x, y)]
+                for u, v in pairs:
+                    assert np.array_equal(np.asarray(u)[0], np.asarray(v)[row]), (row, b, f.name)
+        for c, w in full.chains.items():
+            a = alone.chains[c]
+            for f in fields(w):
+                x, y = getattr(a, f.name), getattr(w, f.name)
+                if f.name in ("hold", "hold_drift", "hold_world_motion", "flip") or not isinstance(x, np.ndarray):
+                    continue
+                assert np.array_equal(x[0], y[row]), (row, c, f.name)

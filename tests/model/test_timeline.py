@@ -96,17 +96,20 @@ def test_a_key_added_inside_a_bezier_path_keeps_it_smooth():
 
 @settings(max_examples=60, deadline=None)
 @given(keys=st.lists(st.tuples(st.integers(2, 40), st.floats(-100, 100), st.floats(0.0, 1.0), st.floats(-1.0, 0.0),
-                               st.floats(-80, 80), st.floats(-80, 80)), min_size=2, max_size=6),
+                               st.floats(-80, 80), st.floats(-80, 80), st.sampled_from(["bezier", "linear", "constant"]),
+                               st.booleans()), min_size=2, max_size=6),
        extra=st.lists(st.floats(0.0, 1.0), max_size=20))
 def test_a_frame_sampled_alone_equals_it_sampled_with_others(keys, extra):
     # The editor evaluates the frame under the hand alone, then the whole range: the
     # value on screen must not move when the range lands (handles off the thirds make
-    # the curve's time a Newton solve, which must not depend on the other frames).
+    # the curve's time a Newton solve, which must not depend on the other frames; a
+    # frame alone takes a scalar path that must do the same arithmetic).
     frame, ks = 0, []
-    for gap, v, odt, idt, odv, idv in keys:
+    for gap, v, odt, idt, odv, idv, interp, auto in keys:
         frame += gap
-        ks.append(Key(frame, (v,), "bezier", out_handle=(odt * gap, odv), in_handle=(idt * gap, idv)))
-    ch = Channel((0.0,), tuple(ks))
+        handles = {} if auto else dict(out_handle=(odt * gap, odv, -odv), in_handle=(idt * gap, idv, 0.5 * idv))
+        ks.append(Key(frame, (v, 0.3 * v - 1.0), interp, **handles))
+    ch = Channel((0.0, 0.0), tuple(ks))
     frames = np.concatenate([np.arange(ks[0].frame - 1, frame + 2, dtype=float),
                              ks[0].frame + np.array(extra) * (frame - ks[0].frame)])
     together = ch.sample(frames)

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import QGraphicsItem
 from rigeditor.app.guard import Guarded
 from rigeditor.app import style
 from rigeditor.app.scene.paint import (
-    DeviceMap, Label, LabelPlacer, TextCache, discs, draw_label, faded, label_font, pen, polygons,
+    DeviceMap, Label, LabelPlacer, TextCache, overlaps, discs, draw_label, faded, label_font, pen, polygons,
     pt, thick_line, visible,
 )
 
@@ -305,15 +305,18 @@ class LabelLayer(Layer):
         self.placed: list = []
         self.text = TextCache(label_font())
         self._dm_key = None
+        self._obstacles = None  # (K, 4) device boxes the last layout placed around
 
     def layout(self, dm: DeviceMap, keep: bool = False, bounds=None) -> dict:
         """Place the labels of the current state; returns the previous layout (key ->
         Label) for the view's damage.
 
         keep: leave in place every label whose text and anchor did not move and that
-        no moved handle or joint now covers, and place only the others around them
-        (while dragging, the labels of everything else stay put, and placing a few is
-        cheap). Otherwise (zoom, selection, overlays) lay everything out afresh.
+        no moved handle or joint now covers; a label whose anchor moved (the dragged
+        target's, its chain's) moves along with it, keeping its spot beside the
+        anchor, while that spot stays free and on screen. Only the others are placed
+        afresh around them (placing costs more than the rest of a drag's layout).
+        Otherwise (zoom, selection, overlays) lay everything out afresh.
         bounds: the visible area (x0, y0, x1, y1) in device pixels, where labels go.
         """
         before = {lb.key: lb for lb in self.placed}
@@ -331,19 +334,37 @@ class LabelLayer(Layer):
                     d = dm(pts)
                     obstacles.append(np.concatenate([d - r, d + r], axis=1))
         obstacles = np.concatenate(obstacles) if obstacles else np.zeros((0, 4))
-        kept = []
+        kept, prev = [], self._obstacles
         if keep and self._dm_key == dm.key():
+            moved, old_rects = [], []
             for lb in labels:
                 old = before.get(lb.key)
-                if (old is not None and old.rect is not None and old.text == lb.text
-                        and abs(old.anchor_dev[0] - lb.anchor_dev[0]) < 0.05
-                        and abs(old.anchor_dev[1] - lb.anchor_dev[1]) < 0.05):
+                if old is None or old.rect is None or old.text != lb.text:
+                    continue
+                dx, dy = lb.anchor_dev[0] - old.anchor_dev[0], lb.anchor_dev[1] - old.anchor_dev[1]
+                if abs(dx) < 0.05 and abs(dy) < 0.05:
                     lb.rect = old.rect
-                    kept.append(lb)
+                else:
+                    lb.rect = old.rect.translated(dx, dy)
+                    moved.append(len(kept))
+                kept.append(lb)
+                old_rects.append((old.rect.left(), old.rect.top(), old.rect.right(), old.rect.bottom()))
             if kept:
                 r = np.array([(lb.rect.left(), lb.rect.top(), lb.rect.right(), lb.rect.bottom()) for lb in kept])
-                covered = ((r[:, None, 0] < obstacles[None, :, 2]) & (r[:, None, 2] > obstacles[None, :, 0]) &
-                           (r[:, None, 1] < obstacles[None, :, 3]) & (r[:, None, 3] > obstacles[None, :, 1])).any(axis=1)
+                hit = overlaps(r, obstacles)
+                if prev is not None and prev.shape == obstacles.shape:
+                    # Only what newly covers a label moves it: in a crowd a label may
+                    # have been placed over an obstacle, and it stays there.
+                    hit &= ~overlaps(np.array(old_rects), prev)
+                covered = hit.any(axis=1)
+                if moved:  # a moved label must not land on another, nor leave the view
+                    m = r[moved]
+                    hits = overlaps(m, r)
+                    hits[np.arange(len(moved)), moved] = False
+                    covered[moved] |= hits.any(axis=1)
+                    if bounds is not None:
+                        covered[moved] |= ((m[:, 0] < bounds[0]) | (m[:, 1] < bounds[1])
+                                           | (m[:, 2] > bounds[2]) | (m[:, 3] > bounds[3]))
                 kept = [lb for lb, c in zip(kept, covered) if not c]
         kept_ids = {id(lb) for lb in kept}
         rects = [(lb.rect.left(), lb.rect.top(), lb.rect.right(), lb.rect.bottom()) for lb in kept]
@@ -353,6 +374,7 @@ class LabelLayer(Layer):
         placer.place_all(todo, np.array([lb.anchor_dev for lb in todo], dtype=float).reshape(-1, 2))
         self.placed = labels
         self._dm_key = dm.key()
+        self._obstacles = obstacles
         return before
 
     def label_damage(self, before: dict) -> np.ndarray:

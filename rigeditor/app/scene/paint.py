@@ -296,8 +296,8 @@ class LabelPlacer:
         y = np.where(sy > 0, ay + gy, ay - gy - h)
         r = np.stack([x, y, x + w, y + h], axis=1)
         t = self.taken[:self.count]
-        blocked = _overlaps(r, t).any(axis=1) if len(t) else np.zeros(len(r), dtype=bool)
-        pair = _overlaps(r, r)
+        blocked = overlaps(r, t).any(axis=1) if len(t) else np.zeros(len(r), dtype=bool)
+        pair = overlaps(r, r)
         np.fill_diagonal(pair, False)
         blocked |= pair.any(axis=1)
         if self.bounds is not None:
@@ -318,7 +318,7 @@ class LabelPlacer:
         self.count = need
 
 
-def _overlaps(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def overlaps(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """(len(a), len(b)) mask of rectangles (x0, y0, x1, y1) that overlap."""
     return ((a[:, None, 0] < b[None, :, 2]) & (a[:, None, 2] > b[None, :, 0]) &
             (a[:, None, 1] < b[None, :, 3]) & (a[:, None, 3] > b[None, :, 1]))
