@@ -270,14 +270,15 @@ class FileController(Guarded, QObject):
         return self._write(Path(path))
 
     def _write(self, path: Path) -> bool:
+        project = self.doc.project
         try:
             if self.doc.images is not None:  # the pictures go along (an example saved, Save As elsewhere)
-                copy_pictures(self.doc.project, self.doc.images, Path(path).parent)
-            save_project(self.doc.project, path)
+                project, _ = copy_pictures(project, self.doc.images, Path(path).parent)
+            save_project(project, path)
         except file_errors() as exc:
             self.dialogs.error(self.window, "Cannot save project", describe(exc, path))
             return False
-        self.doc.mark_saved(path)
+        self.doc.mark_saved(path, project)
         self._remember(path)
         self._drop_autosave()
         return True
