@@ -41,3 +41,30 @@ def test_save_as_elsewhere_takes_pictures_beside_the_project_and_never_uses_a_st
     assert missing_images(doc.project, doc.images) == []
     saved = load_project(out)
     assert saved.art.slots[0].attachments[0].path == path and missing_images(saved, out.parent) == []
+
+
+FIXTURE = Path(__file__).resolve().parents[1] / "io" / "fixtures" / "v3_auto_handles.rigproj"
+
+
+def test_an_older_file_says_what_changed_once_and_its_first_save_keeps_it_beside(qtbot, tmp_path):
+    from rigeditor.io.project_file import read_project
+
+    path = tmp_path / "wave.rigproj"
+    path.write_bytes(FIXTURE.read_bytes())
+    (tmp_path / "wave.v3.rigproj").write_bytes(b"kept from last year")  # a backup is never replaced
+    notes = read_project(FIXTURE).notes
+    w, doc, dialogs = window_with_dialogs(qtbot, tmp_path)
+
+    assert w.files.load(path)
+    (title, message), = dialogs.asked("info")
+    assert notes[0] in message and "wave.v3.rigproj" in message
+    assert notes[0] in w.statusBar().currentMessage()
+
+    assert w.files.save()
+    assert (tmp_path / "wave.v3.rigproj").read_bytes() == b"kept from last year"
+    assert (tmp_path / "wave.v3-2.rigproj").read_bytes() == FIXTURE.read_bytes()
+    assert "wave.v3-2.rigproj" in w.statusBar().currentMessage()
+    # The file is current now: a second save and a second open keep and say nothing more.
+    assert w.files.save() and w.files.load(path)
+    assert len(list(tmp_path.glob("wave.v*.rigproj"))) == 2 and len(dialogs.asked("info")) == 1
+    assert read_project(path).schema_version > 3
