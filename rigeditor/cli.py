@@ -244,13 +244,16 @@ def _file_part(name: str) -> str:
 
 
 def _validate(args) -> int:
-    project, images = resolve_project(args.project)
+    notes: list[str] = []
+    project, images = resolve_project(args.project, notes)
     tl = project.timeline
     counts = ", ".join(_count(n, word) for n, word in (
         (len(project.bones), "bone"), (len(project.chains), "chain"), (len(project.targets), "target"),
         (_key_count(project), "key")))
     counts += f", {_count(len(project.art.slots), 'slot')}" if project.art.slots else ""
     print(f"{args.project}: valid: {counts}, frames {tl.start}-{tl.end} at {tl.fps:g} fps")
+    for note in notes:  # what converting an older file changed (saving writes the new layout)
+        print(f"{args.project}: note: {note}")
     found = image_problems(project, images)
     for problem in found:
         print(f"rigeditor: {args.project}: {problem}", file=sys.stderr)

@@ -309,8 +309,12 @@ class Document(Guarded, QObject):
         self.undo_stack.resetClean()
         self.modifiedChanged.emit(True)
 
-    def mark_saved(self, path: Path) -> None:
-        """Saved as ``path``: its pictures are beside it from now on."""
+    def mark_saved(self, path: Path, project: Project | None = None) -> None:
+        """Saved as ``path``: its pictures are beside it from now on. ``project``: what
+        was written when the save renamed picture paths (no undo step: the file holds it;
+        earlier undo steps keep the old paths)."""
+        if project is not None and project is not self._project:
+            self._set_project(project, None)
         self._path = Path(path)
         self._images = None
         self.undo_stack.setClean()

@@ -27,6 +27,7 @@ from rigeditor.app import sessions
 from rigeditor.app.dialogs import Dialogs
 from rigeditor.io import EXTENSION as PROJECT_SUFFIX
 from rigeditor.io import ProjectFileError, load_project, save_project
+from rigeditor.io.project_file import keep_older_file, read_project
 from rigeditor.io.images import copy_pictures
 from rigeditor.model.project import Project
 
@@ -234,14 +235,29 @@ class FileController(Guarded, QObject):
         leaves the current document as it was."""
         path = Path(path)
         try:
-            project = load_project(path)
+            loaded = read_project(path)
         except file_errors() as exc:
             self.dialogs.error(self.window, "Cannot open project", describe(exc, path))
             return False
-        if not self._replace(project, path, "Cannot open project"):
+        if not self._replace(loaded.project, path, "Cannot open project"):
             return False
         self._remember(path)
+        self.tell_conversion(path, loaded.notes, loaded.schema_version)
         return True
+
+    def tell_conversion(self, path: Path, notes: list[str], version: int) -> None:
+        """Say once, after opening ``path`` (of schema ``version``), what converting it
+        changed (the io layer's notes), and that the first save keeps the older file."""
+        if not notes:
+            return
+        self._status("; ".join(notes))
+        self.dialogs.info(self.window, "Converted from an older version", "\n".join(notes) + (
+            f"\n\nThe first save keeps the schema {version} file beside it as "
+            f"{path.stem}.v{version}{PROJECT_SUFFIX} for older versions of RigEditor."))
+
+    def _status(self, message: str) -> None:
+        if self.window is not None and hasattr(self.window, "statusBar"):
+            self.window.statusBar().showMessage(message, 15_000)
 
     def _replace(self, project, path, title: str, images=None) -> bool:
         """Make ``project`` the document; when it cannot be evaluated the document
@@ -270,14 +286,18 @@ class FileController(Guarded, QObject):
         return self._write(Path(path))
 
     def _write(self, path: Path) -> bool:
+        project = self.doc.project
         try:
             if self.doc.images is not None:  # the pictures go along (an example saved, Save As elsewhere)
-                copy_pictures(self.doc.project, self.doc.images, Path(path).parent)
-            save_project(self.doc.project, path)
+                project, _ = copy_pictures(project, self.doc.images, Path(path).parent)
+            backup = keep_older_file(path)  # an older version's file: older programs still open the backup
+            save_project(project, path)
         except file_errors() as exc:
             self.dialogs.error(self.window, "Cannot save project", describe(exc, path))
             return False
-        self.doc.mark_saved(path)
+        if backup is not None:
+            self._status(f"Saved; the older file was kept as {backup.name}")
+        self.doc.mark_saved(path, project)
         self._remember(path)
         self._drop_autosave()
         return True

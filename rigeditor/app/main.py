@@ -38,16 +38,17 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def _load(spec: str | None):
+def _load(spec: str | None, notes: list | None = None):
     """(project, path or None, its pictures' folder or None) for the command line's
     PROJECT (a file, or an example by name: opened unsaved, its pictures read from the
-    packaged example); raises with a message."""
+    packaged example); raises with a message. ``notes``: receives what converting an
+    older file changed."""
     from rigeditor.io.examples import example_name, resolve_project
     from rigeditor.model.examples import arm
 
     if spec is None:
         return arm(), None, None
-    project, images = resolve_project(spec)
+    project, images = resolve_project(spec, notes)
     return project, (None if example_name(spec) else Path(spec)), images
 
 
@@ -124,9 +125,9 @@ def run(argv=None) -> int:
 
     guard.install()  # from here on, no exception reaches Qt unreported
     dialogs = Dialogs()
-    error = None
+    error, notes = None, []
     try:
-        project, path, images = _load(args.project)
+        project, path, images = _load(args.project, notes)
     except file_errors() as exc:
         if args.screenshot:
             print(f"rigeditor: cannot open {describe(exc, args.project)}", file=sys.stderr)
@@ -159,6 +160,10 @@ def run(argv=None) -> int:
     window.show()
     if error:
         dialogs.error(window, "Cannot open project", error)
+    elif notes and path is not None:
+        from rigeditor.io.project_file import older_version
+
+        window.files.tell_conversion(path, notes, older_version(path))
     window.files.offer_recovery()
     window.files.begin_session()
     try:

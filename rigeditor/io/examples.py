@@ -16,7 +16,7 @@ import tempfile
 from pathlib import Path
 
 from rigeditor.io.errors import ProjectFileError
-from rigeditor.io.project_file import EXTENSION, load_project, loads_project, save_project
+from rigeditor.io.project_file import EXTENSION, loads_project, read_project, save_project
 from rigeditor.model.examples import DESCRIPTIONS, EXAMPLES
 from rigeditor.model.project import Project
 from rigeditor.resource_files import SOURCE_RESOURCES, resource
@@ -98,11 +98,11 @@ def example_name(spec) -> str | None:
     return text if text in ALL_DESCRIPTIONS and not Path(text).is_file() else None
 
 
-def resolve_project(spec) -> tuple[Project, Path]:
+def resolve_project(spec, notes: list | None = None) -> tuple[Project, Path]:
     """The project a command-line PROJECT names and the folder its picture paths are
     relative to: a project file (its folder), or, when no such file exists, an example
     by name (``arm``, ``dressed_walk``: its packaged folder). Raises ProjectFileError
-    saying which."""
+    saying which. ``notes``: receives what migrating an older file changed."""
     name = example_name(spec)
     if name is not None:
         return load_example(name), example_folder(name)
@@ -111,7 +111,10 @@ def resolve_project(spec) -> tuple[Project, Path]:
         # A bare word that is neither a file nor an example: say what the examples are.
         raise ProjectFileError(spec, [f"open: no such file, and no example of that name "
                                       f"(examples: {', '.join(EXAMPLE_NAMES)})"])
-    return load_project(path), path.resolve().parent
+    loaded = read_project(path)
+    if notes is not None:
+        notes += loaded.notes
+    return loaded.project, path.resolve().parent
 
 
 def open_project(spec) -> Project:

@@ -84,22 +84,67 @@ def alpha_masks(project: Project, base, threshold: int = 128) -> dict:
     return out
 
 
-def copy_pictures(project: Project, source, target) -> list[str]:
-    """Copy the pictures ``project`` refers to from folder ``source`` to folder
-    ``target`` (same relative paths), so a project saved into ``target`` keeps them
-    (Save As of an example or into another folder). A picture already at the target,
-    or missing at the source, is left alone. Returns the paths copied."""
+def copy_pictures(project: Project, source, target) -> tuple[Project, list[str]]:
+    """The pictures ``project`` refers to (relative to folder ``source``) made available
+    to a project saved into folder ``target`` (Save As of an example or into another
+    folder). Returns the project to save, its paths rewritten where a picture went
+    elsewhere, and the paths (new ones) that were copied.
+
+    A picture inside ``source`` keeps its relative path; one outside it (a ``../``
+    path) goes to ``FOLDER/NAME`` in ``target`` (its own folder's name). A file already
+    there with the same bytes is used; one with different bytes is never overwritten
+    nor used: the picture gets a free name (``hand-2.png``). A picture missing at the
+    source keeps its path (the document draws a placeholder either way)."""
     import shutil
 
     source, target = Path(source), Path(target)
     if source.resolve() == target.resolve():
-        return []
-    copied = []
+        return project, []
+    moved, copied = {}, []
     for rel in dict.fromkeys(a.path for s in project.art.slots for a in s.attachments):
-        src, dst = image_file(source, rel), image_file(target, rel)
-        if not src.is_file() or dst.exists() or not dst.resolve().is_relative_to(target.resolve()):
-            continue  # "../" paths stay where they point: nothing outside the target is written
-        dst.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(src, dst)
-        copied.append(rel)
-    return copied
+        src = image_file(source, rel).resolve()
+        if not src.is_file():
+            continue
+        inside = src.is_relative_to(source.resolve())
+        new = src.relative_to(source.resolve()).as_posix() if inside else f"{src.parent.name}/{src.name}"
+        new, fresh = _free_place(target, new.lstrip("/"), src)
+        if fresh:
+            image_file(target, new).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(src, image_file(target, new))
+            copied.append(new)
+        if new != rel:
+            moved[rel] = new
+    return _with_paths(project, moved), copied
+
+
+def _free_place(target: Path, rel: str, src: Path) -> tuple[str, bool]:
+    """(path in ``target`` for picture ``src``, whether it must be copied there): ``rel``
+    unless a different file holds it, else ``rel`` with -2, -3 ... before the suffix."""
+    stem, dot, suffix = rel.rpartition(".")
+    stem, suffix = (stem, dot + suffix) if stem and "/" not in suffix else (rel, "")
+    n = 1
+    while True:
+        cand = rel if n == 1 else f"{stem}-{n}{suffix}"
+        dst = image_file(target, cand)
+        if not dst.exists():
+            return cand, True
+        if dst.is_file() and (dst.resolve() == src or _same_bytes(dst, src)):
+            return cand, False
+        n += 1
+
+
+def _same_bytes(a: Path, b: Path) -> bool:
+    import filecmp
+
+    return filecmp.cmp(a, b, shallow=False)
+
+
+def _with_paths(project: Project, moved: dict) -> Project:
+    """``project`` with attachment paths renamed by ``moved`` (old -> new)."""
+    if not moved:
+        return project
+    from dataclasses import replace
+
+    slots = tuple(replace(s, attachments=tuple(replace(a, path=moved.get(a.path, a.path)) for a in s.attachments))
+                  for s in project.art.slots)
+    return replace(project, art=replace(project.art, slots=slots))

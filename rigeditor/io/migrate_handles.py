@@ -36,19 +36,21 @@ def _well_formed(keys, dim_hint=None):
     return np.array(frames, float), np.array(values, float), interps
 
 
-def keep_v3_handles(ch, interp: str = "linear") -> None:
-    """Rewrite the raw channel ``ch`` in place (``interp``: its keys' default)."""
+def keep_v3_handles(ch, interp: str = "linear") -> int:
+    """Rewrite the raw channel ``ch`` in place (``interp``: its keys' default); returns
+    how many bezier segments overshot under version 3 and so change (become clamped)."""
     if not isinstance(ch, dict) or not isinstance(ch.get("keys"), list) or len(ch["keys"]) < 3:
-        return  # with two keys both ends are flat under either rule
+        return 0  # with two keys both ends are flat under either rule
     keys = ch["keys"]
     parsed = _well_formed(keys)
     if parsed is None:
-        return
+        return 0
     frames, values, interps = parsed
     interps = [interp if i is None else i for i in interps]
     codes = np.array([_CODE[i] for i in interps], dtype=np.int8)
     old = auto_slopes(frames, values, codes, clamped=False)
     new = auto_slopes(frames, values, codes, clamped=True)
+    clamped = 0
     for s in range(len(keys) - 1):
         if interps[s] != "bezier":
             continue
@@ -60,11 +62,13 @@ def keep_v3_handles(ch, interp: str = "linear") -> None:
         out_h = _handle(keys[s].get("out_handle"), gap / 3.0, old[s] * gap / 3.0, 0.0, gap)
         in_h = _handle(keys[s + 1].get("in_handle"), -gap / 3.0, -old[s + 1] * gap / 3.0, -gap, 0.0)
         if _overshoots(values[s], values[s + 1], out_h[1], in_h[1]):
+            clamped += 1
             continue  # becomes clamped: that change is the point
         if out_auto:
             keys[s]["out_handle"] = [out_h[0]] + out_h[1].tolist()
         if in_auto:
             keys[s + 1]["in_handle"] = [in_h[0]] + in_h[1].tolist()
+    return clamped
 
 
 def _handle(raw, dt, dv, lo, hi):

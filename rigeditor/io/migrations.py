@@ -1,7 +1,9 @@
 """Migrations of older project files, one step per schema version.
 
-``MIGRATIONS[v]`` turns the plain JSON data of version ``v`` into version ``v + 1``;
-loading applies them in turn up to the current version. A migration sees raw,
+``MIGRATIONS[v]`` turns the plain JSON data of version ``v`` into version ``v + 1``
+and returns ``(data, problems, notes)``; loading applies them in turn up to the
+current version. Notes say what a migration changed that a user would see (motion),
+for the editor and ``rigeditor validate`` to show. A migration sees raw,
 unvalidated data: it converts what has the expected shape, leaves anything else
 alone for the validation of the current layout to report at the same location,
 and reports only what it cannot convert itself (putting the current layout's default
@@ -67,8 +69,8 @@ def _items(data, name):
     return [(i, x) for i, x in enumerate(items) if isinstance(x, dict)] if isinstance(items, list) else []
 
 
-def v1_to_v2(data: dict) -> tuple[dict, list[str]]:
-    """Version 1 -> 2. Returns the new data and the problems it could not convert."""
+def v1_to_v2(data: dict) -> tuple[dict, list[str], list[str]]:
+    """Version 1 -> 2. Returns the new data, the problems it could not convert, no notes."""
     data = copy.deepcopy(data)
     problems: list[str] = []
     deg = 180.0 / math.pi
@@ -92,7 +94,7 @@ def v1_to_v2(data: dict) -> tuple[dict, list[str]]:
         if "softness" in chain:
             chain["softness"] = _softness(chain, lengths, f"chains[{i}].softness", problems)
     data["schema_version"] = 2
-    return data, problems
+    return data, problems, []
 
 
 def _softness(chain: dict, lengths: dict, where: str, problems: list[str]):
@@ -116,7 +118,7 @@ def _softness(chain: dict, lengths: dict, where: str, problems: list[str]):
     return {"default": value / total, "keys": []}
 
 
-def v2_to_v3(data: dict) -> tuple[dict, list[str]]:
+def v2_to_v3(data: dict) -> tuple[dict, list[str], list[str]]:
     """Version 2 -> 3: a project without artwork."""
     data = copy.deepcopy(data)
     problems = [f"{name}: unknown field in a version 2 file (artwork needs schema_version 3)"
@@ -124,32 +126,36 @@ def v2_to_v3(data: dict) -> tuple[dict, list[str]]:
     data["slots"] = []
     data["draw_order"] = {"keys": []}
     data["schema_version"] = 3
-    return data, problems
+    return data, problems, []
 
 
-def v3_to_v4(data: dict) -> tuple[dict, list[str]]:
-    """Version 3 -> 4: one animation; automatic handles that did not overshoot written out."""
+def v3_to_v4(data: dict) -> tuple[dict, list[str], list[str]]:
+    """Version 3 -> 4: one animation; automatic handles that did not overshoot written
+    out; a note counts the bezier segments that overshot (they become clamped)."""
     data = copy.deepcopy(data)
     problems = [f"{name}: unknown field in a version 3 file (animations need schema_version 4)"
                 for name in ("animation", "animations") if name in data]
+    clamped = 0
     for _, space in _items(data, "spaces"):
         for name in ("position", "rotation", "scale"):
-            keep_v3_handles(space.get(name))
+            clamped += keep_v3_handles(space.get(name))
     for _, bone in _items(data, "bones"):
-        keep_v3_handles(bone.get("rotation"))
+        clamped += keep_v3_handles(bone.get("rotation"))
     for _, target in _items(data, "targets"):
-        keep_v3_handles(target.get("position"))
+        clamped += keep_v3_handles(target.get("position"))
     for _, chain in _items(data, "chains"):
-        keep_v3_handles(chain.get("softness"))
-        keep_v3_handles(chain.get("mix"))
-        keep_v3_handles(chain.get("bend"), "constant")
+        clamped += keep_v3_handles(chain.get("softness"))
+        clamped += keep_v3_handles(chain.get("mix"))
+        clamped += keep_v3_handles(chain.get("bend"), "constant")
     timeline = data.get("timeline")
     tl = timeline if isinstance(timeline, dict) else {}
     data["animation"] = "animation"
     data["animations"] = [{"name": "animation", "start": tl.get("start", 0), "end": tl.get("end", 0),
                            "tracks": {}}]
     data["schema_version"] = 4
-    return data, problems
+    notes = [f"converted from schema 3: {clamped} curve segment{'s' if clamped != 1 else ''} that overshot "
+             f"{'their' if clamped != 1 else 'its'} keys now stay{'s' if clamped == 1 else ''} between them"] if clamped else []
+    return data, problems, notes
 
 
 MIGRATIONS = {1: v1_to_v2, 2: v2_to_v3, 3: v3_to_v4}

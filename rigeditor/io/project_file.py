@@ -17,6 +17,7 @@ import os
 import re
 import stat
 from pathlib import Path
+from typing import NamedTuple
 
 import pydantic_core
 from pydantic import ValidationError
@@ -35,8 +36,22 @@ EXTENSION = ".rigproj"
 
 # ------------------------------------------------------------------------ loading
 
+class Loaded(NamedTuple):
+    """A project as read: ``notes`` say what migrating an older file changed that a
+    user would see (empty for a current file); ``schema_version`` is the file's."""
+
+    project: Project
+    notes: list[str]
+    schema_version: int
+
+
 def load_project(path) -> Project:
     """Read the project file at ``path``; raise ProjectFileError listing every problem."""
+    return read_project(path).project
+
+
+def read_project(path) -> Loaded:
+    """:func:`load_project` with the migration's notes and the file's schema_version."""
     path = Path(path)
     try:
         raw = _read_regular_file(path)
@@ -44,7 +59,7 @@ def load_project(path) -> Project:
         raise ProjectFileError(path, ["open: this is a folder, not a project file"]) from None
     except OSError as exc:
         raise ProjectFileError(path, [f"open: {exc.strerror or exc}"]) from None
-    return loads_project(raw, path)
+    return reads_project(raw, path)
 
 
 def _read_regular_file(path: Path) -> bytes:
@@ -81,7 +96,13 @@ def _file_kind(mode: int) -> str:
 
 def loads_project(raw: bytes | str, path=None) -> Project:
     """The project in ``raw`` (the file's bytes or text); ``path`` is only for messages."""
-    data, found = _migrated(_parse(raw, path), path)
+    return reads_project(raw, path).project
+
+
+def reads_project(raw: bytes | str, path=None) -> Loaded:
+    """:func:`loads_project` with the migration's notes and the file's schema_version."""
+    data = _parse(raw, path)
+    data, found, notes, version = _migrated(data, path)
     try:
         doc = schema.Document.model_validate(data)
     except ValidationError as exc:
@@ -90,7 +111,51 @@ def loads_project(raw: bytes | str, path=None) -> Project:
     found += semantic_problems(project)
     if found:
         raise ProjectFileError(path, found)
-    return project
+    return Loaded(project, notes, version)
+
+
+def older_version(path) -> int | None:
+    """The schema_version of the project file at ``path`` when it is older than this
+    program writes; None when it is current, missing or not a readable project."""
+    try:
+        data = _parse(_read_regular_file(Path(path)), path)
+    except (OSError, ProjectFileError):
+        return None
+    version = data.get("schema_version")
+    if data.get("format") != FORMAT or not isinstance(version, int) or isinstance(version, bool):
+        return None
+    return version if 1 <= version < SCHEMA_VERSION else None
+
+
+def keep_older_file(path) -> Path | None:
+    """Before ``path`` is replaced: when it holds an older schema_version N, copy it to
+    ``NAME.vN.rigproj`` beside it (older programs still open that one; an existing
+    backup is never overwritten: ``NAME.vN-2.rigproj`` and so on). Returns the backup."""
+    path = Path(path)
+    version = older_version(path)
+    if version is None:
+        return None
+    raw = _read_regular_file(path)
+    stem = path.name[:-len(EXTENSION)] if path.name.endswith(EXTENSION) else path.stem
+    n = 1
+    while True:
+        backup = path.with_name(f"{stem}.v{version}{'' if n == 1 else f'-{n}'}{EXTENSION}")
+        try:
+            f = open(backup, "xb")  # exclusive: another backup is never replaced
+        except FileExistsError:
+            n += 1
+            continue
+        except OSError as exc:
+            raise ProjectFileError(backup, [f"backup: {exc.strerror or exc} (the older file is unchanged)"]) from None
+        try:
+            with f:
+                f.write(raw)
+                f.flush()
+                os.fsync(f.fileno())
+        except OSError as exc:
+            backup.unlink(missing_ok=True)  # ours: created above
+            raise ProjectFileError(backup, [f"backup: {exc.strerror or exc} (the older file is unchanged)"]) from None
+        return backup
 
 
 def _parse(raw, path) -> dict:
@@ -128,8 +193,9 @@ def _json_problem(message: str, raw: bytes) -> str:
     return f"line {line}, column {column}: {what}"
 
 
-def _migrated(data: dict, path) -> tuple[dict, list[str]]:
-    """The data in the current layout, and what the migrations could not convert."""
+def _migrated(data: dict, path) -> tuple[dict, list[str], list[str], int]:
+    """The data in the current layout, what the migrations could not convert, their
+    notes, and the file's schema_version."""
     fmt = data.get("format")
     if fmt != FORMAT:
         got = "missing" if fmt is None else f"got {_show(fmt)}"
@@ -145,11 +211,14 @@ def _migrated(data: dict, path) -> tuple[dict, list[str]]:
     if version < 1:
         raise ProjectFileError(path, [f"schema_version: unknown version {version} (the first is 1)"])
     found: list[str] = []
+    notes: list[str] = []
+    original = version
     while version < SCHEMA_VERSION:
-        data, problems = MIGRATIONS[version](data)
+        data, problems, said = MIGRATIONS[version](data)
         found += problems
+        notes += said
         version += 1
-    return data, found
+    return data, found, notes, original
 
 
 # ------------------------------------------------------------ validation messages

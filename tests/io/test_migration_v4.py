@@ -9,7 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rigeditor.io import ProjectFileError, dumps_project, load_project, loads_project
+from rigeditor.io import SCHEMA_VERSION, ProjectFileError, dumps_project, load_project, loads_project, save_project
+from rigeditor.io.project_file import keep_older_file, read_project, reads_project
 from rigeditor.model import clips
 from rigeditor.model.examples import arm
 from rigeditor.model.timeline import keyed
@@ -115,3 +116,57 @@ def test_a_bad_key_in_a_stored_animation_is_reported_where_it_is():
     text = "\n".join(err.value.problems)
     assert "animations[1] ('wave').tracks: unknown bone 'elbow'" in text
     assert "animations[1] ('wave'): chains[0].bones[0]: bone 'upper_arm' is driven by an IK chain and cannot be scaled" in text
+
+
+def _overshooting_segments(keys) -> int:
+    """Bezier segments whose version 3 curve (the reference above) leaves its keys' range."""
+    frames = [k["frame"] for k in keys]
+    values = np.array([k["value"] for k in keys], float).reshape(len(keys), -1)
+    t = np.linspace(frames[0], frames[-1], 16 * (frames[-1] - frames[0]) + 1)
+    ref, seg = _v3_reference(frames, values, t)
+    count = 0
+    for s in range(len(frames) - 1):
+        lo, hi = np.minimum(values[s], values[s + 1]), np.maximum(values[s], values[s + 1])
+        rows = seg == s
+        count += keys[s]["interp"] == "bezier" and not np.all((ref[rows] >= lo - 1e-9) & (ref[rows] <= hi + 1e-9))
+    return count
+
+
+def test_loading_a_version_3_file_says_how_many_segments_changed_motion():
+    raw = json.loads(FIXTURE.read_text())
+    n = _overshooting_segments(raw["bones"][2]["rotation"]["keys"]) + \
+        _overshooting_segments(raw["targets"][0]["position"]["keys"])
+    assert n >= 2
+    loaded = read_project(FIXTURE)
+    assert loaded.schema_version == 3
+    assert loaded.notes == [f"converted from schema 3: {n} curve segments that overshot their keys "
+                            "now stay between them"]
+    # A current file has nothing to say.
+    again = reads_project(dumps_project(loaded.project))
+    assert again.notes == [] and again.schema_version == SCHEMA_VERSION
+
+
+def test_validate_prints_what_the_conversion_changed(capsys):
+    from rigeditor.cli import main
+
+    assert main(["validate", str(FIXTURE)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1] == f"{FIXTURE}: note: {read_project(FIXTURE).notes[0]}"
+
+
+@pytest.mark.parametrize("existing", [0, 1])
+def test_the_older_file_is_kept_beside_before_it_is_replaced_and_no_backup_is_overwritten(tmp_path, existing):
+    path = tmp_path / "walk.rigproj"
+    old = FIXTURE.read_bytes()
+    path.write_bytes(old)
+    taken = tmp_path / "walk.v3.rigproj"
+    if existing:
+        taken.write_bytes(b"an earlier backup")
+    backup = keep_older_file(path)
+    assert backup == (tmp_path / ("walk.v3-2.rigproj" if existing else "walk.v3.rigproj"))
+    assert backup.read_bytes() == old
+    if existing:
+        assert taken.read_bytes() == b"an earlier backup"
+    save_project(load_project(path), path)
+    assert keep_older_file(path) is None  # now current: nothing more to keep
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted({"walk.rigproj", backup.name, taken.name})
