@@ -48,8 +48,11 @@ def keep_v3_handles(ch, interp: str = "linear") -> int:
     frames, values, interps = parsed
     interps = [interp if i is None else i for i in interps]
     codes = np.array([_CODE[i] for i in interps], dtype=np.int8)
-    old = auto_slopes(frames, values, codes, clamped=False)
-    new = auto_slopes(frames, values, codes, clamped=True)
+    with np.errstate(all="ignore"):  # values past float range: left to validation, below
+        old = auto_slopes(frames, values, codes, clamped=False)
+        new = auto_slopes(frames, values, codes, clamped=True)
+    if not (np.all(np.isfinite(old)) and np.all(np.isfinite(new))):
+        return 0  # validation refuses such values at their place; nothing to keep
     clamped = 0
     for s in range(len(keys) - 1):
         if interps[s] != "bezier":
@@ -85,10 +88,14 @@ def _overshoots(v0, v1, out_dv, in_dv) -> bool:
     the segment is the range over t in [0, 1]); extremes from the derivative's roots."""
     p0, p1, p2, p3 = v0, v0 + out_dv, v1 + in_dv, v1
     for d in range(len(v0)):
-        a = -p0[d] + 3 * p1[d] - 3 * p2[d] + p3[d]
-        b = 2 * (p0[d] - 2 * p1[d] + p2[d])
-        c = p1[d] - p0[d]
-        roots = np.roots([a, b, c]) if abs(a) > 1e-300 or abs(b) > 1e-300 else []
+        with np.errstate(all="ignore"):
+            a = -p0[d] + 3 * p1[d] - 3 * p2[d] + p3[d]
+            b = 2 * (p0[d] - 2 * p1[d] + p2[d])
+            c = p1[d] - p0[d]
+        if not np.all(np.isfinite([a, b, c])):
+            continue  # handles past float range: validation refuses them at their place
+        with np.errstate(all="ignore"):  # np.roots scales by the leading coefficient
+            roots = np.roots([a, b, c]) if abs(a) > 1e-300 or abs(b) > 1e-300 else []
         ts = [r.real for r in np.atleast_1d(roots) if abs(r.imag) < 1e-12 and 0.0 < r.real < 1.0]
         lo, hi = min(p0[d], p3[d]), max(p0[d], p3[d])
         tol = 1e-12 * max(1.0, abs(lo), abs(hi))

@@ -368,10 +368,12 @@ def _bezier_time(x, x0, x1, x2, x3):
 
     x(t) is monotonic because handle times stay inside the segment, so a few
     safeguarded Newton steps (falling back to bisection) converge to 1e-15 of the
-    frame number (a handle of zero length in time makes x(t) flat at an end, where t,
-    and the value, need that). A frame stops at its own first step within that (not
-    when the slowest frame of the batch gets there), so it comes out the same sampled
-    alone or with any others.
+    frame number, scaled down by the slope dx/dt where it is under 1: a handle of zero
+    length in time makes x(t) flat at an end, where a time error of 1e-15 frames would
+    be a parameter (and value) error of sqrt(1e-15), so there t itself is found to
+    1e-15. A frame stops at its own first step within that (not when the slowest
+    frame of the batch gets there), so it comes out the same sampled alone or with
+    any others.
     """
     lo, hi = np.zeros_like(x), np.ones_like(x)
     t = (x - x0) / (x3 - x0)
@@ -380,11 +382,11 @@ def _bezier_time(x, x0, x1, x2, x3):
         mt = 1.0 - t
         xt = mt**3 * x0 + 3 * mt * mt * t * x1 + 3 * mt * t * t * x2 + t**3 * x3
         err = xt - x
-        done |= np.abs(err) < 1e-15 * (1.0 + np.abs(x))
+        dx = 3 * (mt * mt * (x1 - x0) + 2 * mt * t * (x2 - x1) + t * t * (x3 - x2))
+        done |= np.abs(err) < 1e-15 * (1.0 + np.abs(x)) * np.minimum(1.0, np.abs(dx))
         if np.all(done):
             break
         lo, hi = np.where(err < 0, t, lo), np.where(err > 0, t, hi)
-        dx = 3 * (mt * mt * (x1 - x0) + 2 * mt * t * (x2 - x1) + t * t * (x3 - x2))
         newton = t - err / np.where(dx > 1e-12, dx, 1.0)
         step = np.where((dx > 1e-12) & (newton > lo) & (newton < hi), newton, 0.5 * (lo + hi))
         t = np.where(done, t, step)
