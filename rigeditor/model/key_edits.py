@@ -197,9 +197,11 @@ def set_handle(project: Project, path, frame: int, side: str, dt: float, dv: flo
     ``aligned`` (a smooth key): as Blender's aligned handles, the other handle turns
     to point exactly opposite and keeps its own length, measured in the plane the
     curve editor draws, (frames, value * ``value_scale``) with ``value_scale`` the
-    view units per model unit (degrees per radian for angles). However steep the
-    drag, the other handle's value offset never exceeds its length. Else the
-    handles are broken and the other stays as it is."""
+    view units per model unit (degrees per radian for angles); for a 2-D channel
+    the plane is the (frames, x, y) space, as the two curves share the handle's
+    time. However steep the drag, the other handle's value offset never exceeds its
+    length (a drag shorter than 1e-12 leaves it as it is). Else the handles are
+    broken and the other stays as it is."""
     from rigeditor.model.timeline import control_points
 
     if not (math.isfinite(dt) and math.isfinite(dv) and value_scale > 0):
