@@ -64,6 +64,11 @@ class Dialogs:
         path, _ = QFileDialog.getSaveFileName(parent, title, directory, filters)
         return path or None
 
+    def text(self, parent, title: str, label: str, text: str = "") -> str | None:
+        """A line of text, starting as ``text`` (maybe empty); None when cancelled."""
+        value, ok = QInputDialog.getText(parent, title, label, text=text)
+        return value if ok else None
+
     def pick(self, parent, title: str, label: str, items: list[str], current: int = 0) -> str | None:
         item, ok = QInputDialog.getItem(parent, title, label, items, current, False)
         return item if ok else None

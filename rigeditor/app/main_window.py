@@ -56,7 +56,7 @@ class MainWindow(guard.Guarded, QMainWindow):
         self.inspector = Inspector(doc, self.dialogs, self.rig)
         self.undo_view = QUndoView(doc.undo_stack)
         self.undo_view.setEmptyLabel("(opened)")
-        self.timeline = TimelineWidget(doc)
+        self.timeline = TimelineWidget(doc, dialogs=self.dialogs)
         if hasattr(self.scene, "set_onion"):
             self.timeline.onionChanged.connect(self.scene.set_onion)
         self.curves = CurvesWidget(doc)

@@ -88,25 +88,13 @@ def touched(paths: Iterable[Path]) -> set[str] | None:
 # ------------------------------------------------------------------ key edits
 
 def move_keys(project: Project, keys: Mapping[Path, Iterable[int]], delta: int) -> Project:
-    """Retime ``keys`` (frames per track) by ``delta`` frames, together.
-
-    A moved key lands on top of an unmoved key at its new frame and replaces it
-    (the same rule as Channel.moved_key); moved keys never replace each other.
-    """
-    delta = int(delta)
-    if delta == 0:
-        return project
-    return key_edits.retime(project, keys, lambda f: f + delta)
+    """Retime ``keys`` (frames per track) by ``delta`` frames, together, inside the
+    animation's frame range (rigeditor.model.key_edits.move_keys: a moved key lands
+    on top of an unmoved key at its new frame and replaces it)."""
+    return key_edits.move_keys(project, keys, int(delta))
 
 
-def clamp_delta(keys: Mapping[Path, Iterable[int]], delta: int, start: int, end: int) -> int:
-    """``delta`` limited so the moved keys stay inside [start, end] (keys already
-    outside may stay where they are, but are never pushed further out)."""
-    frames = [int(f) for fs in keys.values() for f in fs]
-    if not frames:
-        return 0
-    lo, hi = start - min(frames), end - max(frames)
-    return int(np.clip(int(delta), min(lo, 0), max(hi, 0)))
+clamp_delta = key_edits.clamp_delta
 
 
 def delete_keys(project: Project, keys: Mapping[Path, Iterable[int]]) -> Project:

@@ -7,8 +7,11 @@ Keys are addressed as ``{path: frames}``, path = (kind, item, attribute) as in
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import math
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+
+import numpy as np
 
 from rigeditor.model import clips
 from rigeditor.model.project import Project
@@ -156,13 +159,54 @@ def move_key(project: Project, path, frame: int, new_frame: int, value) -> Proje
     return clips.with_channel(project, path, ch.without_key(frame).with_key(moved))
 
 
-def set_handle(project: Project, path, frame: int, side: str, handle, *, aligned: bool) -> Project:
-    """Set the ``side`` ("out" or "in") handle of the key at ``frame`` to ``handle``
-    = (dt, dv...). ``aligned``: the other handle turns to stay opposite (keeping its
-    length in frames), as a smooth key; else the handles are broken. Automatic
-    handles are written out first, so the untouched side keeps its shape."""
+def clamp_delta(keys: Keys, delta: int, start: int, end: int) -> int:
+    """``delta`` (frames) limited so the moved keys stay inside [start, end] (keys
+    already outside may stay where they are, but are never pushed further out)."""
+    frames = [int(f) for fs in keys.values() for f in fs]
+    if not frames:
+        return 0
+    lo, hi = start - min(frames), end - max(frames)
+    return int(min(max(int(delta), min(lo, 0)), max(hi, 0)))
+
+
+def move_keys(project: Project, keys: Keys, dt: int,
+              dv: Mapping[tuple, Sequence[float]] | None = None) -> Project:
+    """Move the selected keys together by ``dt`` frames, limited to the open
+    animation's frame range (:func:`clamp_delta`), and change the values of the
+    keys ``(path, frame)`` in ``dv`` by one amount per component (model units;
+    other keys keep their values). A moved key landing on an unmoved one replaces
+    it; moved keys never replace each other (:func:`retime`). Handles keep their offsets."""
+    for (path, frame), change in (dv or {}).items():
+        ch = clips.channel(project, path)
+        project = clips.with_channel(project, path, replace(ch, keys=tuple(
+            replace(k, value=tuple(float(v + c) for v, c in zip(k.value, change))) if k.frame == int(frame) else k
+            for k in ch.keys)))
+    tl = project.timeline
+    dt = clamp_delta(keys, dt, tl.start, tl.end)
+    return retime(project, keys, lambda f: f + dt) if dt else project
+
+
+def set_handle(project: Project, path, frame: int, side: str, dt: float, dv: float, *, component: int = 0,
+               aligned: bool, value_scale: float = 1.0) -> Project:
+    """Drag the ``side`` ("out" or "in") handle of the key at ``frame`` to ``dt``
+    frames from the key (clamped to >= 0 out, <= 0 in) and value offset ``dv`` on
+    coordinate ``component`` (model units); the handle's other coordinates keep
+    their offsets. Automatic handles are written out first, so the untouched side
+    keeps its shape.
+
+    ``aligned`` (a smooth key): as Blender's aligned handles, the other handle turns
+    to point exactly opposite and keeps its own length, measured in the plane the
+    curve editor draws, (frames, value * ``value_scale``) with ``value_scale`` the
+    view units per model unit (degrees per radian for angles); for a 2-D channel
+    the plane is the (frames, x, y) space, as the two curves share the handle's
+    time. However steep the drag, the other handle's value offset never exceeds its
+    length (a drag shorter than 1e-12 leaves it as it is). Else the handles are
+    broken and the other stays as it is."""
     from rigeditor.model.timeline import control_points
 
+    if not (math.isfinite(dt) and math.isfinite(dv) and value_scale > 0):
+        raise ValueError(f"a handle needs finite offsets and a positive view scale, got dt={dt!r}, "
+                         f"dv={dv!r}, value_scale={value_scale!r}")
     ch = clips.channel(project, path)
     i = next(j for j, k in enumerate(ch.keys) if k.frame == frame)
     key = ch.keys[i]
@@ -173,18 +217,15 @@ def set_handle(project: Project, path, frame: int, side: str, handle, *, aligned
             out_h = (float(pts.x1[i] - frame),) + tuple(map(float, pts.y1[i] - pts.values[i]))
         if in_h is None and i > 0:
             in_h = (float(pts.x2[i - 1] - frame),) + tuple(map(float, pts.y2[i - 1] - pts.values[i]))
-    handle = tuple(float(v) for v in handle)
-    if side == "out":
-        handle = (max(handle[0], 0.0),) + handle[1:]
-        out_h, other = handle, in_h
-    else:
-        handle = (min(handle[0], 0.0),) + handle[1:]
-        in_h, other = handle, out_h
-    if aligned and other is not None and handle[0] != 0.0:
-        # Opposite direction in (frame, value), the other handle's own length in time.
-        scale = -abs(other[0]) / handle[0] if handle[0] else 0.0
-        mirrored = (other[0],) + tuple(v * scale for v in handle[1:])
-        out_h, in_h = (out_h, mirrored) if side == "out" else (mirrored, in_h)
+    current = out_h if side == "out" else in_h
+    handle = list(current) if current is not None else [0.0] * (ch.dim + 1)
+    handle[0] = max(float(dt), 0.0) if side == "out" else min(float(dt), 0.0)
+    handle[1 + component] = float(dv)
+    handle = tuple(handle)
+    other = in_h if side == "out" else out_h
+    if aligned and other is not None:
+        other = _opposite(handle, other, value_scale)
+    out_h, in_h = (handle, other) if side == "out" else (other, handle)
     keys = list(ch.keys)
     keys[i] = replace(key, out_handle=out_h, in_handle=in_h)
     # The segment the handle shapes becomes a bezier one.
@@ -192,3 +233,14 @@ def set_handle(project: Project, path, frame: int, side: str, handle, *, aligned
     if 0 <= j < len(keys) - 1:
         keys[j] = replace(keys[j], interp="bezier")
     return clips.with_channel(project, path, replace(ch, keys=tuple(keys)))
+
+
+def _opposite(handle, other, value_scale: float) -> tuple:
+    """``other`` turned to point opposite ``handle``, keeping its length in the
+    (frames, value * value_scale) plane; unchanged if ``handle`` has no direction."""
+    s = np.array([1.0] + [value_scale] * (len(handle) - 1))
+    h, o = np.asarray(handle) * s, np.asarray(other) * s
+    n = float(np.linalg.norm(h))
+    if not n > 1e-12:  # too short to say where it points
+        return other
+    return tuple(map(float, -(h / n) * float(np.linalg.norm(o)) / s))

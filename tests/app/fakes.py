@@ -44,6 +44,9 @@ class FakeDialogs:
     def save_file(self, parent, *args):
         return self._answer("save_file", None, *args)
 
+    def text(self, parent, title, label, text=""):
+        return self._answer("text", text, title, label, text)
+
     def pick(self, parent, title, label, items, current=0):
         return self._answer("pick", items[current], title, label, items)
 

@@ -54,7 +54,7 @@ def test_interpolation_and_a_moved_key():
 
 @pytest.mark.parametrize("aligned", [True, False])
 def test_dragging_a_handle_aligned_keeps_the_curve_smooth_through_the_key(aligned):
-    p = ke.set_handle(_rig(), ROT, 20, "out", (4.0, 0.6), aligned=aligned)
+    p = ke.set_handle(_rig(), ROT, 20, "out", 4.0, 0.6, aligned=aligned)
     ch = p.bone("a").rotation
     assert ch.keys[1].out_handle == (4.0, 0.6)
     h = 1e-5
@@ -76,3 +76,82 @@ def test_pose_tools_mirror_reset_copy_paste():
     pose = pt.copy_pose(p, ["a"], 20)
     q = pt.paste_pose(p, pose, 40, onto={"b": "a"})
     assert q.bone("b").rotation.value_at(40) == (1.0,)
+
+
+FOOT = ("target", "foot_l", "position")
+
+
+def test_moving_keys_in_time_and_value_stays_inside_the_animation():
+    from rigeditor.model.examples import walk
+
+    p = walk()
+    tl = p.timeline
+    old = {k.frame: k.value for k in p.target("foot_l").position.keys}
+    # 14 is the latest moved key: it may go as far as the animation's end, no further.
+    q = ke.move_keys(p, {FOOT: (8, 14)}, 1000, {(FOOT, 8): (1.0, -2.0)})
+    new = {k.frame: k.value for k in q.target("foot_l").position.keys}
+    shift = tl.end - 14
+    assert max(new) == tl.end and new[tl.end] == old[14]  # landed on the last key and replaced it
+    assert new[8 + shift] == pytest.approx((old[8][0] + 1.0, old[8][1] - 2.0))
+    assert sorted(new) == sorted({f for f in old if f not in (8, 14)} | {8 + shift, tl.end})
+    # And leftwards down to the start: the earliest moved key stops there.
+    r = ke.move_keys(p, {FOOT: (8, 14)}, -1000)
+    assert min(k.frame for k in r.target("foot_l").position.keys) == tl.start
+    assert r.target("foot_l").position.value_at(tl.start) == old[8]
+
+
+@pytest.mark.parametrize("dt", [0.01, 1e-8, 0.0])
+def test_a_near_vertical_aligned_drag_keeps_the_other_handle_its_length(dt):
+    from rigeditor.model.examples import walk
+    from rigeditor.model.validate import problems
+
+    p = ke.set_handle(walk(), FOOT, 8, "out", 1.0, 0.5, component=1, aligned=True)
+    before = p.target("foot_l").position.keys
+    in_before = next(k for k in before if k.frame == 8).in_handle
+    q = ke.set_handle(p, FOOT, 8, "out", dt, 10.0, component=1, aligned=True)
+    key = next(k for k in q.target("foot_l").position.keys if k.frame == 8)
+    assert key.out_handle[0] == dt and key.out_handle[2] == 10.0
+    # The in handle points straight opposite, as long as it was.
+    out, inn = np.array(key.out_handle), np.array(key.in_handle)
+    assert np.linalg.norm(inn) == pytest.approx(np.linalg.norm(in_before))
+    assert np.dot(out, inn) == pytest.approx(-np.linalg.norm(out) * np.linalg.norm(inn))
+    assert problems(q) == []
+
+
+def test_a_handle_drag_takes_only_the_dragged_coordinate():
+    from rigeditor.model.examples import walk
+    from rigeditor.model.timeline import control_points
+
+    p = walk()
+    ch = p.target("foot_l").position
+    i = next(j for j, k in enumerate(ch.keys) if k.frame == 8)
+    pts = control_points(ch)
+    auto_x = pts.y1[i][0] - pts.values[i][0]
+    q = ke.set_handle(p, FOOT, 8, "out", 2.0, 3.0, component=1, aligned=False)
+    key = q.target("foot_l").position.keys[i]
+    assert key.out_handle == pytest.approx((2.0, auto_x, 3.0))
+
+
+def test_any_aligned_handle_drag_leaves_both_handles_finite_and_in_bounds():
+    from hypothesis import given, settings, strategies as st
+
+    from rigeditor.model.examples import walk
+    from rigeditor.model.validate import MAX_MAGNITUDE, problems
+
+    base = walk()
+    coords = st.floats(-1e6, 1e6, allow_nan=False) | st.sampled_from([0.0, 1e-300, -1e-12, 5e-324])
+
+    @settings(max_examples=150, deadline=None)
+    @given(st.lists(st.tuples(st.sampled_from([0, 8, 14, 48]), st.sampled_from(["out", "in"]), coords, coords,
+                              st.sampled_from([0, 1]), st.sampled_from([1.0, 57.29577951308232])),
+                    min_size=1, max_size=4))
+    def check(drags):
+        p = base
+        for frame, side, dt, dv, d, scale in drags:
+            p = ke.set_handle(p, FOOT, frame, side, dt, dv, component=d, aligned=True, value_scale=scale)
+        for k in p.target("foot_l").position.keys:
+            for h in (k.out_handle, k.in_handle):
+                assert h is None or (np.all(np.isfinite(h)) and max(map(abs, h[1:])) <= MAX_MAGNITUDE)
+        assert problems(p) == []
+
+    check()

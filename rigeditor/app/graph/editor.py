@@ -23,7 +23,7 @@ from rigeditor.app.graph.geometry import Component, components, drawn, frame_key
 from rigeditor.app.guard import Guarded
 from rigeditor.app.tracks import ATTRIBUTES, touched
 from rigeditor.model import clips, key_edits
-from rigeditor.model.timeline import INTERPOLATIONS, control_points
+from rigeditor.model.timeline import INTERPOLATIONS
 
 HIT_PX = 7
 # Curve colours, none of them the playhead's orange or the selection's pink.
@@ -395,24 +395,20 @@ class GraphEditor(Guarded, QWidget):
         self._set_selection(d["base"] | inside)
 
     def _move_keys(self, d, pos) -> None:
-        dt = int(round(pos.x() - d["start"].x()))
-        dv = pos.y() - d["start"].y()
         project = d["project"]
-        by_key: dict = {}
+        keys: dict = {}
+        dv: dict = {}
         for comp, frame in d["keys"]:
-            by_key.setdefault((comp.path, frame), []).append(comp)
-        # Later keys first when moving right (earlier first when left), so a moved
-        # key never lands on one of the others still to move.
-        for (path, frame), comps in sorted(by_key.items(), key=lambda kv: kv[0][1], reverse=dt > 0):
-            ch = clips.channel(project, path)
-            value = list(next(k.value for k in ch.keys if k.frame == frame))
-            for comp in comps:
-                value[comp.d] += dv / comp.scale
-            project = key_edits.move_key(project, path, frame, frame + dt, value)
-        n = len(by_key)
+            keys.setdefault(comp.path, set()).add(frame)
+            change = dv.setdefault((comp.path, frame), [0.0] * clips.channel(project, comp.path).dim)
+            change[comp.d] = (pos.y() - d["start"].y()) / comp.scale
+        tl = project.timeline
+        dt = key_edits.clamp_delta(keys, int(round(pos.x() - d["start"].x())), tl.start, tl.end)
+        project = key_edits.move_keys(project, keys, dt, dv)
+        n = len(dv)
         # The selection moves with the keys before the Document redraws us, once.
         before, self.selected = self.selected, {(c, f + dt) for c, f in d["keys"]}
-        if not self.doc.apply(f"Move {n} key{'s' * (n != 1)}", project, touched=touched(p for p, _ in by_key),
+        if not self.doc.apply(f"Move {n} key{'s' * (n != 1)}", project, touched=touched(keys),
                               merge_key=("graph keys", d["gesture"])):
             self.selected = before
             self._draw_selection()
@@ -420,18 +416,10 @@ class GraphEditor(Guarded, QWidget):
     def _move_handle(self, d, pos, aligned: bool) -> None:
         comp, frame, side = d["handle"]
         project = d["project"]
-        ch = clips.channel(project, comp.path)
-        i = next(j for j, k in enumerate(ch.keys) if k.frame == frame)
-        key = ch.keys[i]
-        # The other coordinates of a 2-D handle keep their offsets.
-        pts = control_points(ch)
-        if side == "out":
-            base = pts.y1[i] - pts.values[i] if i < len(ch.keys) - 1 else np.zeros(ch.dim)
-        else:
-            base = pts.y2[i - 1] - pts.values[i] if i > 0 else np.zeros(ch.dim)
-        handle = [pos.x() - frame] + [pos.y() / comp.scale - key.value[k] if k == comp.d else float(base[k])
-                                      for k in range(ch.dim)]
-        project = key_edits.set_handle(project, comp.path, frame, side, handle, aligned=aligned)
+        value = next(k.value[comp.d] for k in clips.channel(project, comp.path).keys if k.frame == frame)
+        project = key_edits.set_handle(project, comp.path, frame, side, pos.x() - frame,
+                                       pos.y() / comp.scale - value, component=comp.d, aligned=aligned,
+                                       value_scale=comp.scale)
         self.doc.apply(f"Drag {side} handle of {comp.label} at frame {frame}", project,
                        touched=touched([comp.path]), merge_key=("graph handle", d["gesture"]))
 

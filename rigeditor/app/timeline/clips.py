@@ -4,8 +4,9 @@ Projects built by ``model.clips``."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QInputDialog, QLabel, QMenu, QToolButton, QWidget
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QMenu, QToolButton, QWidget
 
+from rigeditor.app.dialogs import Dialogs
 from rigeditor.app.guard import Guarded
 from rigeditor.model import clips
 
@@ -22,11 +23,13 @@ def menu_button(parent, text: str, tip: str, menu: QMenu) -> QToolButton:
 
 
 class AnimationBar(Guarded, QWidget):
-    """A list of the project's animations (the open one shown) and a menu of edits."""
+    """A list of the project's animations (the open one shown) and a menu of edits;
+    names are asked through ``dialogs`` (rigeditor.app.dialogs)."""
 
-    def __init__(self, doc, parent=None):
+    def __init__(self, doc, parent=None, dialogs=None):
         super().__init__(parent)
         self.doc = doc
+        self.dialogs = dialogs or Dialogs()
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
         row.setSpacing(2)
@@ -77,24 +80,26 @@ class AnimationBar(Guarded, QWidget):
 
     # ------------------------------------------------------------------ dialogs
     def _ask(self, title, label, text="") -> str | None:
-        name, ok = QInputDialog.getText(self, title, label, text=text)
-        return name.strip() if ok and name.strip() else None
+        """The name typed, stripped; None when cancelled. An empty or taken name is
+        passed on: the edit refuses it with a message saying why."""
+        name = self.dialogs.text(self, title, label, text)
+        return None if name is None else name.strip()
 
     def _ask_add(self):
         name = self._ask("New animation", "Name:", self._free("animation"))
-        if name:
+        if name is not None:
             self.add_animation(name)
 
     def _ask_duplicate(self):
         current = self.doc.project.animation
         name = self._ask("Duplicate animation", "Name of the copy:", self._free(current + "_copy"))
-        if name:
+        if name is not None:
             self.duplicate_animation(current, name)
 
     def _ask_rename(self):
         current = self.doc.project.animation
         name = self._ask("Rename animation", "New name:", current)
-        if name:
+        if name is not None:
             self.rename_animation(current, name)
 
     def _free(self, stem: str) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import (
-    QComboBox, QFormLayout, QHBoxLayout, QInputDialog, QLabel, QMenu, QSpinBox, QToolButton, QWidget, QWidgetAction,
+    QComboBox, QFormLayout, QHBoxLayout, QLabel, QMenu, QSpinBox, QToolButton, QWidget, QWidgetAction,
 )
 
 from rigeditor.app import style
@@ -51,7 +51,7 @@ class KeyEditing:
         bar = QHBoxLayout(self._edit_bar)
         bar.setContentsMargins(4, 0, 4, 2)
         bar.setSpacing(4)
-        self.animations = AnimationBar(self.doc, self._edit_bar)
+        self.animations = AnimationBar(self.doc, self._edit_bar, self.dialogs)
         bar.addWidget(self.animations)
         bar.addSpacing(12)
         at = bar.count()
@@ -174,9 +174,10 @@ class KeyEditing:
         if not self.selected_keys():
             self._status.setText("Select keys to scale")
             return
-        factor, ok = QInputDialog.getDouble(self, "Scale keys", "Time scale about the playhead:", 1.0, 0.01, 100.0, 2)
-        if ok:
-            self.scale_selected_keys(factor)
+        answer = self.dialogs.form(self, "Scale keys", [("factor", "Time scale about the playhead:", 1.0,
+                                                         {"kind": "float", "min": 0.01, "max": 100.0, "decimals": 2})])
+        if answer is not None:
+            self.scale_selected_keys(answer["factor"])
 
     def set_interpolation(self, interp: str) -> None:
         keys = self.selected_keys()

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QStyle, QToolButton, QVBoxLayout, QWidget,
 )
 
+from rigeditor.app.dialogs import Dialogs
 from rigeditor.app.guard import Guarded
 from rigeditor.app import style
 from rigeditor.app.timeline.edit import KeyEditing
@@ -40,9 +41,10 @@ class TimelineWidget(Guarded, KeyGestures, KeyEditing, QWidget):
     playingChanged = Signal(bool)
     onionChanged = Signal(int, int, int)
 
-    def __init__(self, doc, parent=None):
+    def __init__(self, doc, parent=None, dialogs=None):
         super().__init__(parent)
         self.doc = doc
+        self.dialogs = dialogs or Dialogs()
         self._tracks: list[Track] = []
         self._selected: set[tuple[Path, int]] = set()
         self._loop = (doc.project.timeline.start, doc.project.timeline.end)
