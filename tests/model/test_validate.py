@@ -95,7 +95,10 @@ def test_a_channel_found_fine_does_not_hide_a_problem_in_its_edited_copy(handles
     p = arm().with_target("hand", position=replace(arm().target("hand").position, keys=tuple(good)))
     assert problems(p) == [] and problems(p) == []
     bad = list(good)
-    bad[40] = replace(bad[40], out_handle=(1.0, float("inf"), 0.0)) if handles else replace(bad[40], value=(float("nan"), 0.0))
+    if handles:
+        bad[40] = replace(bad[40], out_handle=(1.0, float("inf"), 0.0))
+    else:
+        bad[40] = replace(bad[40], value=(float("nan"), 0.0))
     edited = p.with_target("hand", position=replace(p.target("hand").position, keys=tuple(bad)))
     assert "targets[0].position.keys[40]." in _one(edited)
     assert problems(p) == []
