@@ -253,6 +253,7 @@ def _channel(out, where, ch: Channel, dim, *, lo=None, hi=None, values=None, ste
     check_value(f"{where}.default", ch.default)
     if _keys_look_fine(ch.keys, dim, lo, hi, values, stepped):
         return
+    found = len(out)
     previous = None
     for k, key in enumerate(ch.keys):
         w = f"{where}.keys[{k}]"
@@ -272,6 +273,8 @@ def _channel(out, where, ch: Channel, dim, *, lo=None, hi=None, values=None, ste
                 # A bezier curve stays within its control points: bounded handles, bounded curve.
                 out.append(f"{w}.{name}: dv magnitude must be <= {_shown(MAX_MAGNITUDE, angle)}, "
                            f"got {_shown(max(h[1:], key=abs), angle)}")
+    if len(out) == found:
+        _remember_fine(ch.keys, (dim, lo, hi, values, stepped))  # handles set by hand: checked once
 
 
 def _steps(out, where, ch: StepChannel, allowed):
@@ -286,12 +289,35 @@ def _steps(out, where, ch: StepChannel, allowed):
         previous = frame
 
 
+_fine: dict = {}  # id(keys) -> (keys, check arguments): key tuples found fine
+
+
 def _keys_look_fine(keys, dim, lo, hi, values, stepped) -> bool:
     """Whole-array checks of a channel's keys: True when none can be a problem, so
     the per-key loop (which words each problem) runs only for a channel that has one.
-    A 100,000-key project validates in a few numpy passes instead of a Python loop."""
+    A 100,000-key project validates in a few numpy passes instead of a Python loop.
+    Keys are immutable and an edit replaces only the channels it changes, so a tuple
+    found fine is not checked again (a drag in a 20,000-key project revalidates one
+    channel a move, not all of them)."""
     if not keys:
         return True
+    args = (dim, lo, hi, values, stepped)
+    hit = _fine.get(id(keys))
+    if hit is not None and hit[0] is keys and hit[1] == args:
+        return True
+    if not _check_keys(keys, dim, lo, hi, values, stepped):
+        return False
+    _remember_fine(keys, args)
+    return True
+
+
+def _remember_fine(keys, args) -> None:
+    if len(_fine) > 4096:
+        _fine.clear()
+    _fine[id(keys)] = (keys, args)
+
+
+def _check_keys(keys, dim, lo, hi, values, stepped) -> bool:
     interps = {k.interp for k in keys}
     if not interps <= (frozenset({"constant"}) if stepped else _INTERPS):
         return False

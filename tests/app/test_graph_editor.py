@@ -74,3 +74,32 @@ def test_dragging_an_aligned_handle_upright_keeps_the_other_one_its_length(qtbot
     assert key.out_handle[0] == pytest.approx(1e-8) and key.out_handle[2] == pytest.approx(10.0)
     assert np.linalg.norm(key.in_handle) == pytest.approx(np.linalg.norm(in_before)) and key.in_handle[2] < 0  # straight down
     assert problems(doc.project) == []
+
+
+def test_key_markers_bound_what_pyqtgraph_would_after_zooms_and_edits(qtbot):
+    # The markers' bounding rect is remembered between calls; pyqtgraph's own
+    # computation, asked afresh, must agree after every change of view or keys.
+    import pyqtgraph as pg
+
+    doc, editor = _editor(qtbot)
+    editor.show()
+    qtbot.waitExposed(editor)
+    keys = editor._items[editor.components[0]][1]
+
+    def agree():
+        assert keys.boundingRect() == pg.ScatterPlotItem.boundingRect(keys)
+
+    agree()
+    comp = editor.components[0]
+    frame = editor._items[comp][1].data["x"][1]
+    editor.view.setRange(xRange=(frame - 4, frame + 4), padding=0.1)
+    qtbot.wait(10)
+    agree()
+    before = keys.boundingRect()
+    at = editor.view.mapSceneToView(editor.plot.mapToScene(editor.key_point(comp, int(frame))))
+    _drag(editor, at, at + QPointF(0, 2 * keys.boundingRect().height()))
+    agree()
+    assert keys.boundingRect() != before  # the key dragged past the others moved the bounds
+    editor.resize(900, 500)
+    qtbot.wait(10)
+    agree()

@@ -85,3 +85,20 @@ def test_one_bad_key_among_many_is_found_with_its_index():
     p = arm().with_target("hand", position=keyed(keys))
     assert "targets[0].position.keys[3210].value: must be finite, got nan" in _one(p)
     assert problems(arm().with_target("hand", position=keyed(keys[:3210]))) == []
+
+
+@pytest.mark.parametrize("handles", [False, True])
+def test_a_channel_found_fine_does_not_hide_a_problem_in_its_edited_copy(handles):
+    # Unchanged channels are not checked again; the edited channel always is
+    # (with hand-set handles the per-key loop checks it, without them numpy does).
+    good = [Key(f, (float(f), 0.0), "bezier", (1.0, 0.5, 0.0) if handles else None) for f in range(0, 300, 3)]
+    p = arm().with_target("hand", position=replace(arm().target("hand").position, keys=tuple(good)))
+    assert problems(p) == [] and problems(p) == []
+    bad = list(good)
+    if handles:
+        bad[40] = replace(bad[40], out_handle=(1.0, float("inf"), 0.0))
+    else:
+        bad[40] = replace(bad[40], value=(float("nan"), 0.0))
+    edited = p.with_target("hand", position=replace(p.target("hand").position, keys=tuple(bad)))
+    assert "targets[0].position.keys[40]." in _one(edited)
+    assert problems(p) == []

@@ -15,7 +15,7 @@ from html import escape
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QAction, QBrush, QColor, QKeySequence
+from PySide6.QtGui import QAction, QBrush, QColor, QKeySequence, QPixmapCache
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QLabel, QMenu, QVBoxLayout, QWidget
 
 from rigeditor.app import style
@@ -31,6 +31,7 @@ CURVE_COLORS = [QColor("#5fb3f9"), QColor("#6fcf97"), QColor("#bb6bd9"), QColor(
                 QColor("#9aa7ff")]
 KEY_PX = 9
 HANDLE_PX = 7
+MAX_PIXMAP_CACHE_KB = 256 * 1024  # the images of 24 curves with their keys on a 2560 x 1440 screen
 
 
 class GraphEditor(Guarded, QWidget):
@@ -194,6 +195,7 @@ class GraphEditor(Guarded, QWidget):
                     self.view.addItem(keys)
                     self._items[comp] = (curve, keys)
             self.components = comps
+            self._fit_pixmap_cache()
         redrawn = False
         for comp in comps:
             ch = clips.channel(project, comp.path)
@@ -215,6 +217,21 @@ class GraphEditor(Guarded, QWidget):
         legend = "  ".join(f'<span style="color:{CURVE_COLORS[i % len(CURVE_COLORS)].name()}">■</span> '
                            f"{escape(c.label)}" for i, c in enumerate(comps))
         self._title.setText(legend or "Curves: select a bone, target or chain with keys")
+
+    def resizeEvent(self, ev):
+        super().resizeEvent(ev)
+        self._fit_pixmap_cache()
+
+    def _fit_pixmap_cache(self) -> None:
+        """Make Qt's pixmap cache hold every cached curve and key image at the view's
+        size: Qt's default (10 MB) holds three 1400 x 600 curves, and past it every
+        curve's image is evicted and re-drawn on every move of a drag (an image is
+        only as large as its item on screen, so the limit is rarely reached)."""
+        vp = self.plot.viewport()
+        ratio = vp.devicePixelRatioF()
+        kb = int(2 * len(self._items) * vp.width() * vp.height() * ratio * ratio * 4 / 1024)
+        if QPixmapCache.cacheLimit() < min(kb, MAX_PIXMAP_CACHE_KB):
+            QPixmapCache.setCacheLimit(min(kb, MAX_PIXMAP_CACHE_KB))
 
     def _level_of_detail(self) -> None:
         """Draw a channel's keys only where they stand apart: keys closer than their
@@ -435,6 +452,20 @@ class GraphEditor(Guarded, QWidget):
 
 class _Dots(Guarded, pg.ScatterPlotItem):
     """Key and handle markers: clicks go through to the view, which picks."""
+
+    _rect_for = None  # (data bounds, spot size, device transform) of _rect
+    _rect = None
+
+    def boundingRect(self):
+        # Qt asks for it a hundred times a move (hover, repaint); pyqtgraph works the
+        # pixel padding out anew each time. It depends only on these (the padding on
+        # the transform's scale and rotation, not its translation).
+        dt = self.deviceTransform_()
+        key = (self.dataBounds(0), self.dataBounds(1), self._maxSpotPxWidth,
+               None if dt is None else (dt.m11(), dt.m12(), dt.m21(), dt.m22()))
+        if key != self._rect_for:
+            self._rect_for, self._rect = key, super().boundingRect()
+        return QRectF(self._rect)
 
     def mouseClickEvent(self, ev):
         ev.ignore()
