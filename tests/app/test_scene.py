@@ -843,3 +843,28 @@ def test_during_a_drag_labels_ride_with_their_anchor_and_the_others_stay_put(qtb
         boxes = [lb.rect for lb in labels.placed]
         assert not any(a.intersects(b) for i, a in enumerate(boxes) for b in boxes[i + 1:])
     QTest.mouseRelease(vp, Qt.LeftButton, Qt.NoModifier, p0 + QPoint(12, 8))
+
+
+def test_ghost_dashes_run_along_each_segment_and_leave_gaps():
+    """The mirror solution's dashes (drawn as short solid lines): every dash lies on
+    its segment, none passes the segment's end, and dashes cover DASH/(DASH+GAP) of
+    the length (within one dash)."""
+    from rigeditor.app.scene.overlays import DASH_PX, GAP_PX, dash_lines
+
+    a = np.array([[0.0, 0.0], [10.0, 5.0]])
+    b = np.array([[30.0, 40.0], [10.0, 5.5]])  # 50 px long, then shorter than one dash
+    lines = dash_lines(a, b)
+    for k, length in enumerate((50.0, 0.5)):
+        u = (b[k] - a[k]) / length
+        on = []
+        for ln in lines:
+            p0, p1 = np.array([ln.x1(), ln.y1()]), np.array([ln.x2(), ln.y2()])
+            t0, t1 = (p0 - a[k]) @ u, (p1 - a[k]) @ u
+            off = max(abs(u[0] * (p[1] - a[k][1]) - u[1] * (p[0] - a[k][0])) for p in (p0, p1))
+            if off < 1e-9 and -1e-9 <= t0 <= length + 1e-9:
+                assert t1 <= length + 1e-9
+                on.append(t1 - t0)
+        assert on, "a segment without dashes"
+        covered = sum(on)
+        assert abs(covered - length * DASH_PX / (DASH_PX + GAP_PX)) <= DASH_PX
+        assert covered < length or length <= DASH_PX

@@ -58,6 +58,15 @@ class SceneContext:
         self.active_chain = None
         self.emphasized: set = set()
 
+    def device_map(self, t) -> DeviceMap:
+        """The DeviceMap of transform ``t``, shared by every layer painting with it
+        (each layer paints once per repaint, all with the view's transform)."""
+        key = (t.m11(), t.m12(), t.m21(), t.m22(), t.dx(), t.dy())
+        dm = getattr(self, "_device_map", None)
+        if dm is None or dm.key() != key:
+            dm = self._device_map = DeviceMap(t)
+        return dm
+
     def space_color(self, name: str):
         """style.space_color, remembered per project spaces (asked for on every move)."""
         spaces = self.project.spaces if self.project is not None else ()
@@ -136,7 +145,7 @@ class Layer(Guarded, QGraphicsItem):
         if state is None:
             return
         t = painter.worldTransform()
-        dm = DeviceMap(t)
+        dm = self.ctx.device_map(t)
         r = t.mapRect(option.exposedRect)
         clip = (r.left() - 1, r.top() - 1, r.right() + 1, r.bottom() + 1)
         _, lo, hi = self.cached_elements(state, dm)
@@ -199,17 +208,19 @@ class BoneLayer(Layer):
         ctx, s, st = self.ctx, self.ctx.state, self.ctx.structure
         d0, d1 = dm(s.joints), dm(s.tips)
         shapes, length = bone_outline(d0, d1)
-        halo, _ = bone_outline(d0, d1, grow=2.5)
         hover = ctx.hover[1] if ctx.hover and ctx.hover[0] == "bone" else None
         outline = pen(style.BONE_OUTLINE)
         shown = np.flatnonzero(mask)
         # One path per style (halos under every bone, then FK and IK bodies, then the
         # joints): a handful of painter calls however many bones there are.
-        selected = [k for k in shown if st.bones[k] in ctx.selected["bone"]
-                    or st.chain_of_bone.get(st.bones[k]) in ctx.selected["chain"]]
-        polygons(painter, halo[selected], style.SELECTION)
-        hovered = [k for k in shown if st.bones[k] == hover and k not in selected]
-        polygons(painter, halo[hovered], faded(style.HOVER, 150))
+        bones, chains = ctx.selected["bone"], ctx.selected["chain"]
+        selected = [k for k in shown if st.bones[k] in bones or st.chain_of_bone.get(st.bones[k]) in chains] \
+            if bones or chains else []
+        hovered = [k for k in shown if st.bones[k] == hover and k not in selected] if hover else []
+        if selected or hovered:  # (no halo while dragging a target: no outline to grow)
+            halo, _ = bone_outline(d0, d1, grow=2.5)
+            polygons(painter, halo[selected], style.SELECTION)
+            polygons(painter, halo[hovered], faded(style.HOVER, 150))
         ik = np.asarray(st.ik, dtype=bool)
         short = length < 3.0
         for flag, color in ((False, style.BONE_FK), (True, style.BONE_IK)):

@@ -227,7 +227,11 @@ class LimitLayer(Layer):
             color = style.CAUSE_COLORS["limit"] if arc.bound else style.LIMIT_ARC
             painter.setPen(Qt.NoPen)
             painter.setBrush(faded(color, 110 if arc.bound else 40))
+            # The wedge's edges are stroked (antialiased) right after: filling without
+            # antialiasing looks the same and costs a third.
+            painter.setRenderHint(QPainter.Antialiasing, False)
             painter.drawPolygon(polygon(np.concatenate([c[None], pts])))
+            painter.setRenderHint(QPainter.Antialiasing, True)
             painter.setPen(pen(color, alpha=255 if arc.bound else 200))
             painter.setBrush(Qt.NoBrush)
             painter.drawPolyline(polygon(pts))
@@ -258,11 +262,33 @@ class GhostLayer(Layer):
         shown = shown[apart]
         if not len(shown):
             return
-        # All ghosts at once: one dashed drawLines, one path of elbow circles.
+        # All ghosts at once: one drawLines of dashes, one path of elbow circles.
         painter.setBrush(Qt.NoBrush)
-        painter.setPen(pen(style.GHOST, Qt.DashLine, alpha=130))
-        painter.drawLines([QLineF(pt(a), pt(b)) for i in shown for a, b in ((sh[i], gh[i]), (gh[i], en[i]))])
+        painter.setPen(pen(style.GHOST, alpha=130))
+        a = np.concatenate([sh[shown], gh[shown]])
+        b = np.concatenate([gh[shown], en[shown]])
+        painter.drawLines(dash_lines(a, b))
         discs(painter, gh[shown], 3.5, Qt.NoBrush, pen(style.GHOST, alpha=130))
+
+
+DASH_PX, GAP_PX = 3.0, 4.0  # square caps add half a pixel each end: the look of Qt's DashLine
+
+
+def dash_lines(a, b) -> list:
+    """Device segments a -> b ((K, 2) each) cut into DASH_PX dashes GAP_PX apart, as
+    QLineFs for one solid one-pixel pen: the look of a DashLine pen, which Qt strokes
+    antialiased through its general stroker at several times the cost."""
+    d = b - a
+    length = np.sqrt(d[:, 0] ** 2 + d[:, 1] ** 2)
+    period = DASH_PX + GAP_PX
+    count = np.ceil(length / period).astype(int)
+    seg = np.repeat(np.arange(len(a)), count)
+    start = (np.arange(count.sum()) - np.repeat(np.cumsum(count) - count, count)) * period
+    end = np.minimum(start + DASH_PX, length[seg])
+    u = d[seg] / np.maximum(length[seg], 1e-12)[:, None]
+    p0 = a[seg] + u * start[:, None]
+    p1 = a[seg] + u * end[:, None]
+    return [QLineF(x0, y0, x1, y1) for x0, y0, x1, y1 in np.concatenate([p0, p1], axis=1).tolist()]
 
 
 class SpaceLayer(Layer):
