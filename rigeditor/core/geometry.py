@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Affine", "pair", "wrap_angle", "unwrap"]
+__all__ = ["Affine", "pair", "rows", "wrap_angle", "unwrap"]
 
 
 @dataclass(frozen=True)
@@ -96,6 +96,14 @@ class Affine:
     def fields(self):
         return (self.a, self.b, self.c, self.d, self.tx, self.ty)
 
+    @classmethod
+    def rows(cls, parts, n):
+        """Several items' transforms over ``n`` frames each, one item after the other
+        (fields of len(parts) * n rows; see :func:`rows`). A lone item's as it is."""
+        if len(parts) == 1:
+            return parts[0]
+        return cls(*(rows(f, n) for f in zip(*(p.fields() for p in parts))))
+
 
 def pair(x, y) -> np.ndarray:
     """(..., 2) float array of ``x`` and ``y`` broadcast together: ``np.stack([x, y],
@@ -106,6 +114,20 @@ def pair(x, y) -> np.ndarray:
     out[..., 0] = x
     out[..., 1] = y
     return out
+
+
+def rows(values, n):
+    """Per-item values over ``n`` frames (scalars or (n, ...) arrays), one item after
+    the other: a (len(values) * n, ...) array whose rows are item-major. A lone item's
+    value comes back as it is. Elementwise arithmetic on the rows gives each row the
+    bits it would get on the item alone, so several items are computed in one call."""
+    if len(values) == 1:
+        return values[0]
+    if all(isinstance(v, np.ndarray) and v.ndim and v.shape[0] == n for v in values):
+        return np.concatenate(values)
+    if n == 1:  # broadcast_to costs several microseconds a call
+        return np.array([v[0] if isinstance(v, np.ndarray) and v.ndim else v for v in values])
+    return np.concatenate([np.broadcast_to(v, (n,) + np.shape(v)[1:]) for v in values])
 
 
 def wrap_angle(angle):

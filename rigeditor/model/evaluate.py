@@ -12,12 +12,12 @@ from collections.abc import Iterable
 import numpy as np
 
 from rigeditor.core.blocks import run_tasks
-from rigeditor.core.geometry import Affine, pair
+from rigeditor.core.geometry import Affine, pair, rows
 from rigeditor.model.art_bake import with_art
 from rigeditor.model.bake import Bake, BoneBake, frozen
 from rigeditor.model.kinematics import Pose, bone_order, fk_rotation, fk_rotations, world_rotations
 from rigeditor.model.project import CHARACTER, Project
-from rigeditor.model.solve_chain import solve_chain
+from rigeditor.model.solve_chain import group_chains, solve_chains
 from rigeditor.model.spaces import space_transforms
 
 PARALLEL_FRAMES = 512  # below this many frames chains are solved one after the other
@@ -67,23 +67,29 @@ def evaluate(project: Project, frames=None, *, previous: Bake | None = None,
                     pose.rotation[pose.column[name]] = fk_rotation(project.bone(name), frames)
             pose.update([b for b in fk_bones if b not in driven], stop_at={c.bones[0] for c in chains})
 
-    def solve(chain):
-        cols = [pose.column[b] for b in chain.bones]
-        fk = np.stack([fk_rotation(project.bone(b), frames) for b in chain.bones], axis=-1)
-        # Reset what an earlier solve of this chain left, so a partial update starts
+    n = frames.shape[0]
+
+    def solve(group):
+        fk = [rows([fk_rotation(project.bone(c.bones[i]), frames) for c in group], n)
+              for i in range(len(group[0].bones))]
+        # Reset what an earlier solve of these chains left, so a partial update starts
         # from the same state as a full evaluation.
-        for k in cols:
-            pose.stretch[k] = pose.ones
-        pose.shift[cols[0]] = pose.zeros
-        return solve_chain(project, chain, pose, spaces, frames, fk)
+        for chain in group:
+            for b in chain.bones:
+                pose.stretch[pose.column[b]] = pose.ones
+            pose.shift[pose.column[chain.bones[0]]] = pose.zeros
+        return solve_chains(project, group, pose, spaces, frames, fk)
 
     # Chains of one wave drive disjoint subtrees whose parents are already placed,
     # so they are solved side by side; a chain below another waits for it.
-    # A short range is cheaper solved inline than handed to the threads.
-    run = run_tasks if frames.shape[0] >= PARALLEL_FRAMES else (lambda fn, items: [fn(x) for x in items])
+    # A short range is cheaper solved inline than handed to the threads, and at a
+    # single frame alike chains are solved together as rows (see solve_chain).
+    run = run_tasks if n >= PARALLEL_FRAMES else (lambda fn, items: [fn(x) for x in items])
     for wave in _waves(project, todo):
-        for chain, result in zip(wave, run(solve, wave)):
-            results[chain.name] = result
+        groups = group_chains(project, wave, n)
+        for group, bakes in zip(groups, run(solve, groups)):
+            for chain, result in zip(group, bakes):
+                results[chain.name] = result
 
     bake = _bake(project, order, frames, pose, spaces, {c.name: results[c.name] for c in chains},
                  None if dirty is None else previous)

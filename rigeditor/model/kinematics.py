@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rigeditor.core.geometry import Affine, pair, wrap_angle
+from rigeditor.core.geometry import Affine, pair, rows, wrap_angle
 from rigeditor.model.project import CHARACTER, Project
 
 
@@ -95,11 +95,12 @@ class Pose:
             return self.character
         return self.world[self.column[bone.parent]]
 
-    def joint_frame(self, name: str) -> Affine:
-        """World transform at the bone's origin, before its own rotation (its
-        'shoulder space' when it starts a chain)."""
-        ox, oy = self._offset(name, shifted=False)
-        return self.parent_frame(name).compose(Affine.rotation_about_origin(0.0, ox, oy))
+    def joint_frames(self, names, n: int) -> Affine:
+        """World transforms at the bones' origins, before their own rotations (their
+        'shoulder spaces' when they start chains), as rows (``Affine.rows``)."""
+        offsets = [self._offset(name, shifted=False) for name in names]
+        return Affine.rows([self.parent_frame(name) for name in names], n).compose(
+            Affine.rotation_about_origin(0.0, rows([o[0] for o in offsets], n), rows([o[1] for o in offsets], n)))
 
     def _offset(self, name: str, shifted: bool = True):
         """The bone's origin in its parent's frame: rest offset (stretched along the
@@ -118,13 +119,9 @@ class Pose:
             ox, oy = ox + shift[:, 0], oy + shift[:, 1]
         return ox, oy
 
-    def update(self, names, stop_at=frozenset(), directions=None) -> None:
+    def update(self, names, stop_at=frozenset()) -> None:
         """Recompute world transforms of ``names`` and all their descendants, except
-        below the bones in ``stop_at`` (their chains will update them).
-
-        directions: optional {bone: (cos, sin)} of bones' local rotations already at
-        hand (a solver's), so forward kinematics need not compute them again.
-        """
+        below the bones in ``stop_at`` (their chains will update them)."""
         todo = set(names)
         # Preorder: a bone's subtree is the run of columns from it to its end.
         ends = subtree_ends(self.project, self.order)
@@ -139,12 +136,44 @@ class Pose:
                 scale = self.scale[k]
                 if scale is not self.unit:
                     local = Affine.trs(ox, oy, self.rotation[k], scale[:, 0], scale[:, 1])
-                elif directions and name in directions:
-                    cos, sin = directions[name]
-                    local = Affine(cos, -sin, sin, cos, np.asarray(ox, float), np.asarray(oy, float))
                 else:
                     local = Affine.rotation_about_origin(self.rotation[k], ox, oy)
                 self.world[k] = self.parent_frame(name).compose(local)
+
+    def place_chains(self, chains, n: int, directions=None) -> list[Affine]:
+        """Forward kinematics of chains' bones, then of everything below them.
+
+        chains: bone names per chain (root to tip, the same count each), chains of one
+        wave (disjoint, their parents placed). Each joint of all chains is placed in
+        one pass over rows (``Affine.rows``); returns the world transforms of each
+        joint as such rows. directions: optional per joint (cos, sin) rows of the
+        local rotations already at hand (a solver's), so no sin and cos are computed
+        again; a scaled bone (only a lone chain may have one) takes its rotation.
+        """
+        parent = Affine.rows([self.parent_frame(bones[0]) for bones in chains], n)
+        worlds = []
+        for i in range(len(chains[0])):
+            cols = [self.column[bones[i]] for bones in chains]
+            offsets = [self._offset(bones[i]) for bones in chains]
+            ox, oy = rows([o[0] for o in offsets], n), rows([o[1] for o in offsets], n)
+            scale = self.scale[cols[0]]
+            if scale is not self.unit:  # a lone chain: see the grouping (solve_chain)
+                local = Affine.trs(ox, oy, self.rotation[cols[0]], scale[:, 0], scale[:, 1])
+            elif directions is not None:
+                cos, sin = directions[i]
+                local = Affine(cos, -sin, sin, cos, np.asarray(ox, float), np.asarray(oy, float))
+            else:
+                local = Affine.rotation_about_origin(rows([self.rotation[k] for k in cols], n), ox, oy)
+            parent = parent.compose(local)
+            worlds.append(parent)
+            for j, (k, bones) in enumerate(zip(cols, chains)):
+                self.world[k] = parent if len(chains) == 1 else parent.take(slice(j * n, (j + 1) * n))
+                self.touched.add(bones[i])
+        below = [child.name for bones in chains for b in bones for child in self.project.children(b)
+                 if child.name not in bones]
+        if below:
+            self.update(below)
+        return worlds
 
     def tip(self, name: str) -> np.ndarray:
         k = self.column[name]
