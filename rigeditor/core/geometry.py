@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Affine", "pair", "rows", "wrap_angle", "unwrap"]
+__all__ = ["Affine", "pair", "rows", "rows_of", "wrap_angle", "unwrap"]
 
 
 @dataclass(frozen=True)
@@ -85,9 +85,11 @@ class Affine:
 
     def take(self, index) -> "Affine":
         """Frames ``index`` of every field (fields that are scalars stay scalars)."""
-        def pick(v):
-            return v[index] if np.ndim(v) else v
-        return Affine(*(pick(v) for v in (self.a, self.b, self.c, self.d, self.tx, self.ty)))
+        try:
+            return Affine(self.a[index], self.b[index], self.c[index], self.d[index],
+                          self.tx[index], self.ty[index])
+        except (IndexError, TypeError):  # some fields are scalars
+            return Affine(*(v[index] if np.ndim(v) else v for v in self.fields()))
 
     def select(self, mask, other: "Affine") -> "Affine":
         """Per frame: ``other`` where ``mask``, else self."""
@@ -123,11 +125,25 @@ def rows(values, n):
     bits it would get on the item alone, so several items are computed in one call."""
     if len(values) == 1:
         return values[0]
-    if all(isinstance(v, np.ndarray) and v.ndim and v.shape[0] == n for v in values):
-        return np.concatenate(values)
-    if n == 1:  # broadcast_to costs several microseconds a call
-        return np.array([v[0] if isinstance(v, np.ndarray) and v.ndim else v for v in values])
+    # The common cases first, checked by numpy itself (a check per value in Python
+    # would cost as much as the join): arrays of n rows each, or plain numbers.
+    try:
+        if isinstance(values[0], np.ndarray) and values[0].ndim:
+            return np.concatenate(values)
+        if n == 1:
+            return np.array(values, dtype=float)
+    except ValueError:  # scalars and arrays mixed
+        pass
     return np.concatenate([np.broadcast_to(v, (n,) + np.shape(v)[1:]) for v in values])
+
+
+def rows_of(k, n, count):
+    """A function cutting the rows of the k-th of ``count`` items out of :func:`rows`
+    (views); for a lone item, the identity."""
+    if count == 1:
+        return lambda value: value
+    cut = slice(k * n, (k + 1) * n)
+    return lambda value: value[cut]
 
 
 def wrap_angle(angle):

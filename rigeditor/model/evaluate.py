@@ -15,7 +15,7 @@ from rigeditor.core.blocks import run_tasks
 from rigeditor.core.geometry import Affine, pair, rows
 from rigeditor.model.art_bake import with_art
 from rigeditor.model.bake import Bake, BoneBake, frozen
-from rigeditor.model.kinematics import Pose, bone_order, fk_rotation, fk_rotations, world_rotations
+from rigeditor.model.kinematics import ROWS_BELOW, Pose, bone_order, fk_rotation, fk_rotations, world_rotations
 from rigeditor.model.project import CHARACTER, Project
 from rigeditor.model.solve_chain import group_chains, solve_chains
 from rigeditor.model.spaces import space_transforms
@@ -69,9 +69,14 @@ def evaluate(project: Project, frames=None, *, previous: Bake | None = None,
 
     n = frames.shape[0]
 
+    def fk_of(name):
+        # A full evaluation's pose starts from every bone's FK rotation, and a chain
+        # replaces only its own bones' after this; an incremental one starts from the
+        # previous bake's (solved) rotations.
+        return pose.rotation[pose.column[name]] if dirty is None else fk_rotation(project.bone(name), frames)
+
     def solve(group):
-        fk = [rows([fk_rotation(project.bone(c.bones[i]), frames) for c in group], n)
-              for i in range(len(group[0].bones))]
+        fk = [rows([fk_of(c.bones[i]) for c in group], n) for i in range(len(group[0].bones))]
         # Reset what an earlier solve of these chains left, so a partial update starts
         # from the same state as a full evaluation.
         for chain in group:
@@ -100,10 +105,9 @@ def _waves(project, chains):
     """Group chains (in dependency order) so none depends on another of its group."""
     waves: list[list] = []
     level: dict[str, int] = {}
-    for chain in chains:
+    for i, chain in enumerate(chains):
         above = _ancestors(project, chain.bones[0])
-        depth = max((level[c.name] + 1 for c in chains[:chains.index(chain)]
-                     if c.name in level and above & set(c.bones)), default=0)
+        depth = max((level[c.name] + 1 for c in chains[:i] if above & set(c.bones)), default=0)
         level[chain.name] = depth
         while len(waves) <= depth:
             waves.append([])
@@ -197,20 +201,32 @@ def _bake(project, order, frames, pose, spaces, chains, previous=None) -> Bake:
     world_rotation = world_rotations(project, order, pose, cols,
                                      previous=lambda k: previous.bone_bakes[k].world_rotation)
     items = list(previous.bone_bakes) if previous is not None else [None] * len(order)
-    for k in cols:
-        w = pose.world[k]
-        length = project.bone(order[k]).length * pose.stretch[k]
-        items[k] = BoneBake(
-            local_rotation=frozen(pose.rotation[k]),
-            world_rotation=frozen(world_rotation[k]),
-            joint=frozen(pair(w.tx, w.ty)),
-            tip=frozen(pair(w.a * length + w.tx, w.c * length + w.ty)),
-            stretch=frozen(pose.stretch[k]),
-            shift=frozen(pose.shift[k]),
-            world=Affine(*(frozen(f) for f in w.fields())),
-            translate=frozen(pose.translate[k]),
-            scale=frozen(pose.scale[k]),
+    n = frames.shape[0]
+    # A short range is assembled for all bones at once, as rows (geometry.rows); a
+    # long one bone by bone, so each bone keeps its own arrays and nothing is copied.
+    for chunk in ([list(cols)] if n < ROWS_BELOW and cols else [[k] for k in cols]):
+        count = len(chunk)
+        w = Affine.rows([pose.world[k] for k in chunk], n)
+        stretch = rows([pose.stretch[k] for k in chunk], n)
+        length = rows([project.bone(order[k]).length for k in chunk], n) * stretch
+        table = dict(
+            local_rotation=rows([pose.rotation[k] for k in chunk], n),
+            world_rotation=rows([world_rotation[k] for k in chunk], n),
+            joint=pair(w.tx, w.ty),
+            tip=pair(w.a * length + w.tx, w.c * length + w.ty),
+            stretch=stretch,
+            shift=rows([pose.shift[k] for k in chunk], n),
+            translate=rows([pose.translate[k] for k in chunk], n),
+            scale=rows([pose.scale[k] for k in chunk], n),
         )
+        for value in (*table.values(), *w.fields()):
+            frozen(value)  # views of the rows below are read-only too
+        if count == 1:
+            items[chunk[0]] = BoneBake(**table, world=w)
+            continue
+        for j, k in enumerate(chunk):
+            cut = slice(j * n, (j + 1) * n)
+            items[k] = BoneBake(**{name: value[cut] for name, value in table.items()}, world=w.take(cut))
     return Bake(
         frames=frozen(frames.copy()),
         fps=float(project.timeline.fps),

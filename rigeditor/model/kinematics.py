@@ -7,6 +7,10 @@ from rigeditor.core.geometry import Affine, pair, rows, wrap_angle
 from rigeditor.model.project import CHARACTER, Project
 
 
+ROWS_BELOW = 512
+"""Ranges shorter than this are assembled as rows of many items at once (bones of a
+depth, a Bake's bones): joining short arrays costs less than a numpy call per item."""
+
 _orders: dict[int, tuple] = {}
 
 
@@ -203,20 +207,42 @@ def world_rotations(project: Project, order: list[str], pose: Pose, columns, pre
     every, none = bool(conformal.all()), not conformal.any()
     out: dict[int, np.ndarray] = {}
     base = None if none else np.arctan2(ch.c, ch.a)
-    for k in columns:
-        w = pose.world[k]
+    n = pose.ones.shape[0]
+    for level in _levels(project, order, pose, columns):
+        count = len(level)
+        w = Affine.rows([pose.world[k] for k in level], n) if not every else None
         if none:
-            out[k] = np.arctan2(w.c, w.a)
-            continue
-        parent = project.bone(order[k]).parent
-        if parent is None:
-            up = base
+            angle = np.arctan2(w.c, w.a)
         else:
-            p = pose.column[parent]
-            up = out[p] if p in out else previous(p)
-        summed = wrap_angle(up + pose.rotation[k])
-        out[k] = summed if every else np.where(conformal, summed, np.arctan2(w.c, w.a))
+            ups = []
+            for k in level:
+                parent = project.bone(order[k]).parent
+                p = None if parent is None else pose.column[parent]
+                ups.append(base if p is None else out[p] if p in out else previous(p))
+            summed = wrap_angle(rows(ups, n) + rows([pose.rotation[k] for k in level], n))
+            angle = summed if every else np.where(rows([conformal] * count, n), summed, np.arctan2(w.c, w.a))
+        for j, k in enumerate(level):
+            out[k] = angle if count == 1 else angle[j * n:(j + 1) * n]
     return out
+
+
+def _levels(project, order, pose, columns):
+    """``columns`` in groups computed together: over a short range, the bones of
+    each depth as one set of rows (``geometry.rows``); over a long one, one bone at a
+    time (rows would copy every bone's arrays)."""
+    columns = list(columns)
+    if pose.ones.shape[0] >= ROWS_BELOW:
+        return [[k] for k in columns]
+    depth: dict[int, int] = {}
+    levels: list[list[int]] = []
+    for k in columns:  # parents first
+        parent = project.bone(order[k]).parent
+        d = depth.get(pose.column[parent], -1) + 1 if parent is not None else 0
+        depth[k] = d
+        if d == len(levels):
+            levels.append([])
+        levels[d].append(k)
+    return levels
 
 
 _conformals: dict[int, tuple] = {}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rigeditor.core.geometry import Affine, pair, rows, wrap_angle
+from rigeditor.core.geometry import Affine, pair, rows, rows_of, wrap_angle
 from rigeditor.core.twobone import EPS
 from rigeditor.model.bake import CAUSES, ChainBake, frozen
 from rigeditor.model.chain_solvers import solve_analytic, solve_iterative
@@ -95,7 +95,7 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
     stretch = 1.0 + mix * (ik.stretch - 1.0)
     shift = mix[:, None] * ik.root_offset
     for k, chain in enumerate(chains):
-        cut = _rows_of(k, n, one)
+        cut = rows_of(k, n, len(chains))
         for bone, angle in zip(chain.bones, rotation):
             pose.rotation[pose.column[bone]] = cut(angle)
             pose.stretch[pose.column[bone]] = cut(stretch)
@@ -161,22 +161,14 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
         frozen(value)  # views of the rows below are read-only too
     out = []
     for k, (chain, ls, (declared, codes, *_)) in enumerate(zip(chains, lengths, resolved)):
-        cut = _rows_of(k, n, one)
+        cut = rows_of(k, n, len(chains))
         out.append(ChainBake(
             name=chain.name, **{name: cut(value) for name, value in table.items()},
             target_declared=frozen(declared), target_space=frozen(codes),
-            shoulder_to_world=to_world if one else to_world.take(slice(k * n, (k + 1) * n)),
+            shoulder_to_world=to_world.take(slice(k * n, (k + 1) * n)) if not one else to_world,
             reach=ik.reach if one else (abs(ls[0] - ls[1]), ls[0] + ls[1]),
         ))
     return out
-
-
-def _rows_of(k, n, one):
-    """The rows of the k-th chain of a group (all of them for a lone chain)."""
-    if one:
-        return lambda value: value
-    cut = slice(k * n, (k + 1) * n)
-    return lambda value: value[cut]
 
 
 def _step_length(points):

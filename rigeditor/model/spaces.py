@@ -68,12 +68,12 @@ def resolve_target(target: Target, frames: np.ndarray, spaces: dict[str, Affine]
     names = target.space.values()
     space = space_at(spaces, names, codes)
     smoothed = declared
-    if smoothing.kind != "none":
+    if smoothing.kind != "none" and declared.shape[0] > 1:  # a filter begun fresh returns its input
         def carry(lo, state):
             # The same world point at frame lo - 1, seen from the new space.
             change = spaces[names[codes[lo]]].take(lo - 1).inverse().compose(space.take(lo - 1))
             return state.mapped(change.apply, change.apply_vector)
 
-        cuts = np.flatnonzero(np.diff(codes)) + 1
-        smoothed = smooth_runs(declared, smoothing, fps, np.r_[0, cuts], carry)
+        starts = [0, *(np.flatnonzero(np.diff(codes)) + 1).tolist()]
+        smoothed = smooth_runs(declared, smoothing, fps, starts, carry)
     return declared, codes, names, space.apply(smoothed), space
