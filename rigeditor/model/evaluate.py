@@ -104,11 +104,10 @@ def evaluate(project: Project, frames=None, *, previous: Bake | None = None,
 def _waves(project, chains):
     """Group chains (in dependency order) so none depends on another of its group."""
     waves: list[list] = []
-    level: dict[str, int] = {}
-    for i, chain in enumerate(chains):
-        above = _ancestors(project, chain.bones[0])
-        depth = max((level[c.name] + 1 for c in chains[:i] if above & set(c.bones)), default=0)
-        level[chain.name] = depth
+    level: dict[str, int] = {}  # per bone of the chains placed so far: its chain's wave
+    for chain in chains:
+        depth = max((level[b] + 1 for b in _ancestors(project, chain.bones[0]) if b in level), default=0)
+        level.update((b, depth) for b in chain.bones)
         while len(waves) <= depth:
             waves.append([])
         waves[depth].append(chain)

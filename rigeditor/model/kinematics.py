@@ -102,9 +102,29 @@ class Pose:
     def joint_frames(self, names, n: int) -> Affine:
         """World transforms at the bones' origins, before their own rotations (their
         'shoulder spaces' when they start chains), as rows (``Affine.rows``)."""
-        offsets = [self._offset(name, shifted=False) for name in names]
+        ox, oy = self._offsets(names, n, shifted=False)
         return Affine.rows([self.parent_frame(name) for name in names], n).compose(
-            Affine.rotation_about_origin(0.0, rows([o[0] for o in offsets], n), rows([o[1] for o in offsets], n)))
+            Affine.rotation_about_origin(0.0, ox, oy))
+
+    def _offsets(self, names, n: int, shifted: bool = True):
+        """:meth:`_offset` of several bones as rows: each term added to all of them at
+        once when all of them have it, else bone by bone."""
+        bones = [self.project.bone(name) for name in names]
+        cols = [self.column[name] for name in names]
+        terms = ([b.parent is not None for b in bones],
+                 [self.translate[k] is not self.zeros for k in cols],
+                 [shifted and self.shift[k] is not self.zeros for k in cols])
+        if len(names) == 1 or any(any(t) and not all(t) for t in terms):
+            offsets = [self._offset(name, shifted) for name in names]
+            return rows([o[0] for o in offsets], n), rows([o[1] for o in offsets], n)
+        ox, oy = rows([b.rest_offset[0] for b in bones], n), rows([b.rest_offset[1] for b in bones], n)
+        if terms[0][0]:
+            ox = ox * rows([self.stretch[self.column[b.parent]] for b in bones], n)
+        for present, moves in zip(terms[1:], (self.translate, self.shift)):
+            if present[0]:
+                moved = rows([moves[k] for k in cols], n)
+                ox, oy = ox + moved[:, 0], oy + moved[:, 1]
+        return ox, oy
 
     def _offset(self, name: str, shifted: bool = True):
         """The bone's origin in its parent's frame: rest offset (stretched along the
@@ -158,8 +178,7 @@ class Pose:
         worlds = []
         for i in range(len(chains[0])):
             cols = [self.column[bones[i]] for bones in chains]
-            offsets = [self._offset(bones[i]) for bones in chains]
-            ox, oy = rows([o[0] for o in offsets], n), rows([o[1] for o in offsets], n)
+            ox, oy = self._offsets([bones[i] for bones in chains], n)
             scale = self.scale[cols[0]]
             if scale is not self.unit:  # a lone chain: see the grouping (solve_chain)
                 local = Affine.trs(ox, oy, self.rotation[cols[0]], scale[:, 0], scale[:, 1])
@@ -254,7 +273,8 @@ def _conformal(t: Affine) -> np.ndarray:
     hit = _conformals.get(id(t))
     if hit is not None and hit[0] is t:
         return hit[1]
-    result = (np.isclose(t.a, t.d, rtol=1e-12, atol=1e-12) & np.isclose(t.b, -t.c, rtol=1e-12, atol=1e-12)
+    # np.isclose's test written out (it costs 30 us a call at one frame); spaces are finite.
+    result = ((np.abs(t.a - t.d) <= 1e-12 + 1e-12 * np.abs(t.d)) & (np.abs(t.b + t.c) <= 1e-12 + 1e-12 * np.abs(t.c))
               & (np.abs(t.a) + np.abs(t.c) > 0))
     if len(_conformals) > 8:  # each holds a space transform over all frames
         _conformals.clear()

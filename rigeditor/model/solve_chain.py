@@ -15,7 +15,7 @@ from rigeditor.model.bake import CAUSES, ChainBake, frozen
 from rigeditor.model.chain_solvers import solve_analytic, solve_iterative
 from rigeditor.model.kinematics import Pose
 from rigeditor.model.project import Chain, Project
-from rigeditor.model.spaces import resolve_target
+from rigeditor.model.spaces import smoothed_target
 
 _CAUSE = {name: i for i, name in enumerate(CAUSES)}
 
@@ -71,8 +71,8 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
     firsts = [c.bones[0] for c in chains]
     to_world = pose.joint_frames(firsts, n)  # the shoulder spaces
     to_shoulder = to_world.inverse()
-    resolved = [resolve_target(project.target(c.target), frames, spaces, c.smoothing, fps) for c in chains]
-    target_world = rows([r[3] for r in resolved], n)
+    resolved = [smoothed_target(project.target(c.target), frames, spaces, c.smoothing, fps) for c in chains]
+    target_world = Affine.rows([r[4] for r in resolved], n).apply(rows([r[3] for r in resolved], n))
     target = to_shoulder.apply(target_world)
     lengths = [[project.bone(b).length for b in c.bones] for c in chains]
     bend = rows([c.bend.sample(frames)[:, 0] for c in chains], n)
@@ -159,14 +159,17 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
     )
     for value in table.values():
         frozen(value)  # views of the rows below are read-only too
+    if one:
+        declared, codes = resolved[0][:2]
+        return [ChainBake(name=chains[0].name, **table, target_declared=frozen(declared),
+                          target_space=frozen(codes), shoulder_to_world=to_world, reach=ik.reach)]
     out = []
     for k, (chain, ls, (declared, codes, *_)) in enumerate(zip(chains, lengths, resolved)):
-        cut = rows_of(k, n, len(chains))
+        cut = slice(k * n, (k + 1) * n)
         out.append(ChainBake(
-            name=chain.name, **{name: cut(value) for name, value in table.items()},
+            name=chain.name, **{name: value[cut] for name, value in table.items()},
             target_declared=frozen(declared), target_space=frozen(codes),
-            shoulder_to_world=to_world.take(slice(k * n, (k + 1) * n)) if not one else to_world,
-            reach=ik.reach if one else (abs(ls[0] - ls[1]), ls[0] + ls[1]),
+            shoulder_to_world=to_world.take(cut), reach=(abs(ls[0] - ls[1]), ls[0] + ls[1]),
         ))
     return out
 
