@@ -15,7 +15,7 @@ from rigeditor.core.blocks import run_tasks
 from rigeditor.core.geometry import Affine, pair, rows
 from rigeditor.model.art_bake import with_art
 from rigeditor.model.bake import Bake, BoneBake, frozen
-from rigeditor.model.kinematics import ROWS_BELOW, Pose, bone_order, fk_rotation, fk_rotations, world_rotations
+from rigeditor.model.kinematics import ROWS_BELOW, ROWS_MIN, Pose, bone_order, fk_rotation, fk_rotations, world_rotations
 from rigeditor.model.project import CHARACTER, Project
 from rigeditor.model.solve_chain import group_chains, solve_chains
 from rigeditor.model.spaces import space_transforms
@@ -201,9 +201,9 @@ def _bake(project, order, frames, pose, spaces, chains, previous=None) -> Bake:
                                      previous=lambda k: previous.bone_bakes[k].world_rotation)
     items = list(previous.bone_bakes) if previous is not None else [None] * len(order)
     n = frames.shape[0]
-    # A short range is assembled for all bones at once, as rows (geometry.rows); a
-    # long one bone by bone, so each bone keeps its own arrays and nothing is copied.
-    for chunk in ([list(cols)] if n < ROWS_BELOW and cols else [[k] for k in cols]):
+    # Many bones over a short range are assembled at once, as rows (geometry.rows); a
+    # long range bone by bone, so each bone keeps its own arrays and nothing is copied.
+    for chunk in ([list(cols)] if n < ROWS_BELOW and len(cols) >= ROWS_MIN else [[k] for k in cols]):
         count = len(chunk)
         w = Affine.rows([pose.world[k] for k in chunk], n)
         stretch = rows([pose.stretch[k] for k in chunk], n)

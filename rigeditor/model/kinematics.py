@@ -8,8 +8,11 @@ from rigeditor.model.project import CHARACTER, Project
 
 
 ROWS_BELOW = 512
-"""Ranges shorter than this are assembled as rows of many items at once (bones of a
-depth, a Bake's bones): joining short arrays costs less than a numpy call per item."""
+ROWS_MIN = 8
+"""Ranges shorter than ROWS_BELOW frames are assembled as rows of many items at once
+(bones of a depth, a Bake's bones) when there are ROWS_MIN items or more: joining
+short arrays then costs less than numpy calls per item (joining costs about what
+four items assembled one by one do)."""
 
 _orders: dict[int, tuple] = {}
 
@@ -109,12 +112,14 @@ class Pose:
     def _offsets(self, names, n: int, shifted: bool = True):
         """:meth:`_offset` of several bones as rows: each term added to all of them at
         once when all of them have it, else bone by bone."""
+        if len(names) == 1:
+            return self._offset(names[0], shifted)
         bones = [self.project.bone(name) for name in names]
         cols = [self.column[name] for name in names]
         terms = ([b.parent is not None for b in bones],
                  [self.translate[k] is not self.zeros for k in cols],
                  [shifted and self.shift[k] is not self.zeros for k in cols])
-        if len(names) == 1 or any(any(t) and not all(t) for t in terms):
+        if any(any(t) and not all(t) for t in terms):
             offsets = [self._offset(name, shifted) for name in names]
             return rows([o[0] for o in offsets], n), rows([o[1] for o in offsets], n)
         ox, oy = rows([b.rest_offset[0] for b in bones], n), rows([b.rest_offset[1] for b in bones], n)
@@ -246,11 +251,11 @@ def world_rotations(project: Project, order: list[str], pose: Pose, columns, pre
 
 
 def _levels(project, order, pose, columns):
-    """``columns`` in groups computed together: over a short range, the bones of
-    each depth as one set of rows (``geometry.rows``); over a long one, one bone at a
-    time (rows would copy every bone's arrays)."""
+    """``columns`` in groups computed together: many bones over a short range, the
+    bones of each depth as one set of rows (``geometry.rows``); else one bone at a
+    time (rows would copy every bone's arrays, or cost more than they save)."""
     columns = list(columns)
-    if pose.ones.shape[0] >= ROWS_BELOW:
+    if pose.ones.shape[0] >= ROWS_BELOW or len(columns) < ROWS_MIN:
         return [[k] for k in columns]
     depth: dict[int, int] = {}
     levels: list[list[int]] = []
