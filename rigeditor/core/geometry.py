@@ -25,6 +25,11 @@ class Affine:
     tx: np.ndarray
     ty: np.ndarray
 
+    def __init__(self, a, b, c, d, tx, ty):
+        # Stored in one go: the generated frozen __init__ guards each assignment, at
+        # twice the cost, and evaluating one frame builds a hundred transforms.
+        self.__dict__.update(a=a, b=b, c=c, d=d, tx=tx, ty=ty)
+
     @classmethod
     def identity(cls, n=None):
         one, zero = (1.0, 0.0) if n is None else (np.ones(n), np.zeros(n))
