@@ -82,7 +82,7 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
         a, b = rows([ls[0] for ls in lengths], n), rows([ls[1] for ls in lengths], n)
         if not one and not np.all(np.hypot(target[:, 0], target[:, 1]) > (2 * EPS) * (a + b)):
             # A target on its shoulder takes the direction of its own chain's frame
-            # before; a row of the group would take the row before it's. Alone, then.
+            # before; in a group it would take the row before its own. Alone, then.
             return [bake for k, c in enumerate(chains)
                     for bake in solve_chains(project, [c], pose, spaces, frames, [f[k:k + 1] for f in fk])]
         ik = solve_analytic(chains[0], (a, b), target, bend, soft, fk, n)
