@@ -26,7 +26,8 @@ class IKResult:
     """angles (N, B) radians; stretch (N,); root_offset (N, 2) in shoulder space;
     limited (N,) bool; distance / solve_distance (N,) raw and solved; residual (N,)
     the solver's own |end - target|; iterations (N,) int; converged (N,) bool;
-    sensitivity (N,) degrees per model unit; reach (inner, outer) model units;
+    sensitivity (N,) degrees per model unit; reach (inner, outer) model units (per
+    row for a group of chains);
     bend_overridden (N,) bool: the limits exclude the saved bend side (analytic only).
     directions: per bone, (cos, sin) of its local angle, (N,) each, when the solver
     has them at hand (forward kinematics then skips the trigonometry), else None."""
