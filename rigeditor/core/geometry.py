@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Affine", "pair", "wrap_angle", "unwrap"]
+__all__ = ["Affine", "pair", "rows", "rows_of", "wrap_angle", "unwrap"]
 
 
 @dataclass(frozen=True)
@@ -24,6 +24,11 @@ class Affine:
     d: np.ndarray
     tx: np.ndarray
     ty: np.ndarray
+
+    def __init__(self, a, b, c, d, tx, ty):
+        # Stored in one go: the generated frozen __init__ guards each assignment, at
+        # twice the cost, and evaluating one frame builds a hundred transforms.
+        self.__dict__.update(a=a, b=b, c=c, d=d, tx=tx, ty=ty)
 
     @classmethod
     def identity(cls, n=None):
@@ -85,9 +90,11 @@ class Affine:
 
     def take(self, index) -> "Affine":
         """Frames ``index`` of every field (fields that are scalars stay scalars)."""
-        def pick(v):
-            return v[index] if np.ndim(v) else v
-        return Affine(*(pick(v) for v in (self.a, self.b, self.c, self.d, self.tx, self.ty)))
+        try:
+            return Affine(self.a[index], self.b[index], self.c[index], self.d[index],
+                          self.tx[index], self.ty[index])
+        except (IndexError, TypeError):  # some fields are scalars
+            return Affine(*(v[index] if np.ndim(v) else v for v in self.fields()))
 
     def select(self, mask, other: "Affine") -> "Affine":
         """Per frame: ``other`` where ``mask``, else self."""
@@ -95,6 +102,14 @@ class Affine:
 
     def fields(self):
         return (self.a, self.b, self.c, self.d, self.tx, self.ty)
+
+    @classmethod
+    def rows(cls, parts, n):
+        """Several items' transforms over ``n`` frames each, one item after the other
+        (fields of len(parts) * n rows; see :func:`rows`). A lone item's as it is."""
+        if len(parts) == 1:
+            return parts[0]
+        return cls(*(rows(f, n) for f in zip(*(p.fields() for p in parts))))
 
 
 def pair(x, y) -> np.ndarray:
@@ -106,6 +121,34 @@ def pair(x, y) -> np.ndarray:
     out[..., 0] = x
     out[..., 1] = y
     return out
+
+
+def rows(values, n):
+    """Per-item values over ``n`` frames (scalars or (n, ...) arrays), one item after
+    the other: a (len(values) * n, ...) array whose rows are item-major. A lone item's
+    value comes back as it is. Elementwise arithmetic on the rows gives each row the
+    bits it would get on the item alone, so several items are computed in one call."""
+    if len(values) == 1:
+        return values[0]
+    # The common cases first, checked by numpy itself (a check per value in Python
+    # would cost as much as the join): arrays of n rows each, or plain numbers.
+    try:
+        if isinstance(values[0], np.ndarray) and values[0].ndim:
+            return np.concatenate(values)
+        if n == 1:
+            return np.array(values, dtype=float)
+    except ValueError:  # scalars and arrays mixed
+        pass
+    return np.concatenate([np.broadcast_to(v, (n,) + np.shape(v)[1:]) for v in values])
+
+
+def rows_of(k, n, count):
+    """A function cutting the rows of the k-th of ``count`` items out of :func:`rows`
+    (views); for a lone item, the identity."""
+    if count == 1:
+        return lambda value: value
+    cut = slice(k * n, (k + 1) * n)
+    return lambda value: value[cut]
 
 
 def wrap_angle(angle):

@@ -285,6 +285,8 @@ class _Frames:
             if np.ndim(v) == (1 if point else 0):
                 return v
             tail = (2,) if point else ()
+            if len(frame_shape) == 1 and v.shape == frame_shape + tail:
+                return v  # already one row per frame (broadcast_to costs microseconds)
             return np.broadcast_to(v, frame_shape + tail).reshape((-1,) + tail)
 
         return _Frames(flat(self.upper), flat(self.lower), flat(self.shoulder, True),

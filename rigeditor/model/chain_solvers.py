@@ -26,7 +26,8 @@ class IKResult:
     """angles (N, B) radians; stretch (N,); root_offset (N, 2) in shoulder space;
     limited (N,) bool; distance / solve_distance (N,) raw and solved; residual (N,)
     the solver's own |end - target|; iterations (N,) int; converged (N,) bool;
-    sensitivity (N,) degrees per model unit; reach (inner, outer) model units;
+    sensitivity (N,) degrees per model unit; reach (inner, outer) model units (per
+    row for a group of chains);
     bend_overridden (N,) bool: the limits exclude the saved bend side (analytic only).
     directions: per bone, (cos, sin) of its local angle, (N,) each, when the solver
     has them at hand (forward kinematics then skips the trigonometry), else None."""
@@ -46,10 +47,16 @@ class IKResult:
     directions: tuple | None = None
 
 
-def solve_analytic(chain, lengths, target, bend, softness, fk) -> IKResult:
-    """Law of cosines (rigeditor.core.twobone) with the chain's limits and strategy."""
+def solve_analytic(chain, lengths, target, bend, softness, fk, frames) -> IKResult:
+    """Law of cosines (rigeditor.core.twobone) with the chain's limits and strategy.
+
+    lengths: (upper, lower), floats or per-row arrays; fk: per joint, (rows,) FK
+    rotations. The rows are ``frames`` frames of one chain, or one frame each of
+    chains with this chain's limits and strategy (``solve_chain.group_chains``),
+    whose targets all lie off their shoulders (the first frame's fallback direction is
+    this chain's)."""
     a, b = lengths
-    start = fk[0, 0]
+    start = fk[0][0]
     limits = None
     if any(chain.limit(i) is not None for i in range(2)):
         limits = tuple(chain.limit(i) or _NO_LIMIT for i in range(2))
@@ -58,7 +65,8 @@ def solve_analytic(chain, lengths, target, bend, softness, fk) -> IKResult:
         a, b, np.zeros(2), target, bend=bend, softness=softness,
         prev_direction=(np.cos(start), np.sin(start)), limits=limits, on_limit=st.kind,
         max_stretch=st.max_stretch, max_root_offset=st.max_root_offset,
-        root_time_constant=st.root_time_constant,
+        # Smoothing runs along a chain's frames; a single frame has nothing to smooth.
+        root_time_constant=st.root_time_constant if frames > 1 else 0.0,
     )
     n = target.shape[0]
     return IKResult(

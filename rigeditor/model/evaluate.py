@@ -12,12 +12,13 @@ from collections.abc import Iterable
 import numpy as np
 
 from rigeditor.core.blocks import run_tasks
-from rigeditor.core.geometry import Affine, pair
+from rigeditor.core.geometry import Affine, pair, rows
 from rigeditor.model.art_bake import with_art
 from rigeditor.model.bake import Bake, BoneBake, frozen
-from rigeditor.model.kinematics import Pose, bone_order, fk_rotation, fk_rotations, world_rotations
+from rigeditor.model.kinematics import (ROWS_BELOW, ROWS_MIN, Pose, bone_order, fk_rotation, fk_rotations,
+                                        world_rotations)
 from rigeditor.model.project import CHARACTER, Project
-from rigeditor.model.solve_chain import solve_chain
+from rigeditor.model.solve_chain import group_chains, solve_chains
 from rigeditor.model.spaces import space_transforms
 
 PARALLEL_FRAMES = 512  # below this many frames chains are solved one after the other
@@ -67,23 +68,34 @@ def evaluate(project: Project, frames=None, *, previous: Bake | None = None,
                     pose.rotation[pose.column[name]] = fk_rotation(project.bone(name), frames)
             pose.update([b for b in fk_bones if b not in driven], stop_at={c.bones[0] for c in chains})
 
-    def solve(chain):
-        cols = [pose.column[b] for b in chain.bones]
-        fk = np.stack([fk_rotation(project.bone(b), frames) for b in chain.bones], axis=-1)
-        # Reset what an earlier solve of this chain left, so a partial update starts
+    n = frames.shape[0]
+
+    def fk_of(name):
+        # A full evaluation's pose starts from every bone's FK rotation, and a chain
+        # replaces only its own bones' after this; an incremental one starts from the
+        # previous bake's (solved) rotations.
+        return pose.rotation[pose.column[name]] if dirty is None else fk_rotation(project.bone(name), frames)
+
+    def solve(group):
+        fk = [rows([fk_of(c.bones[i]) for c in group], n) for i in range(len(group[0].bones))]
+        # Reset what an earlier solve of these chains left, so a partial update starts
         # from the same state as a full evaluation.
-        for k in cols:
-            pose.stretch[k] = pose.ones
-        pose.shift[cols[0]] = pose.zeros
-        return solve_chain(project, chain, pose, spaces, frames, fk)
+        for chain in group:
+            for b in chain.bones:
+                pose.stretch[pose.column[b]] = pose.ones
+            pose.shift[pose.column[chain.bones[0]]] = pose.zeros
+        return solve_chains(project, group, pose, spaces, frames, fk)
 
     # Chains of one wave drive disjoint subtrees whose parents are already placed,
     # so they are solved side by side; a chain below another waits for it.
-    # A short range is cheaper solved inline than handed to the threads.
-    run = run_tasks if frames.shape[0] >= PARALLEL_FRAMES else (lambda fn, items: [fn(x) for x in items])
+    # A short range is cheaper solved inline than handed to the threads, and at a
+    # single frame alike chains are solved together as rows (see solve_chain).
+    run = run_tasks if n >= PARALLEL_FRAMES else (lambda fn, items: [fn(x) for x in items])
     for wave in _waves(project, todo):
-        for chain, result in zip(wave, run(solve, wave)):
-            results[chain.name] = result
+        groups = group_chains(project, wave, n)
+        for group, bakes in zip(groups, run(solve, groups)):
+            for chain, result in zip(group, bakes):
+                results[chain.name] = result
 
     bake = _bake(project, order, frames, pose, spaces, {c.name: results[c.name] for c in chains},
                  None if dirty is None else previous)
@@ -93,12 +105,10 @@ def evaluate(project: Project, frames=None, *, previous: Bake | None = None,
 def _waves(project, chains):
     """Group chains (in dependency order) so none depends on another of its group."""
     waves: list[list] = []
-    level: dict[str, int] = {}
+    level: dict[str, int] = {}  # per bone of the chains placed so far: its chain's wave
     for chain in chains:
-        above = _ancestors(project, chain.bones[0])
-        depth = max((level[c.name] + 1 for c in chains[:chains.index(chain)]
-                     if c.name in level and above & set(c.bones)), default=0)
-        level[chain.name] = depth
+        depth = max((level[b] + 1 for b in _ancestors(project, chain.bones[0]) if b in level), default=0)
+        level.update((b, depth) for b in chain.bones)
         while len(waves) <= depth:
             waves.append([])
         waves[depth].append(chain)
@@ -191,20 +201,32 @@ def _bake(project, order, frames, pose, spaces, chains, previous=None) -> Bake:
     world_rotation = world_rotations(project, order, pose, cols,
                                      previous=lambda k: previous.bone_bakes[k].world_rotation)
     items = list(previous.bone_bakes) if previous is not None else [None] * len(order)
-    for k in cols:
-        w = pose.world[k]
-        length = project.bone(order[k]).length * pose.stretch[k]
-        items[k] = BoneBake(
-            local_rotation=frozen(pose.rotation[k]),
-            world_rotation=frozen(world_rotation[k]),
-            joint=frozen(pair(w.tx, w.ty)),
-            tip=frozen(pair(w.a * length + w.tx, w.c * length + w.ty)),
-            stretch=frozen(pose.stretch[k]),
-            shift=frozen(pose.shift[k]),
-            world=Affine(*(frozen(f) for f in w.fields())),
-            translate=frozen(pose.translate[k]),
-            scale=frozen(pose.scale[k]),
+    n = frames.shape[0]
+    # Many bones over a short range are assembled at once, as rows (geometry.rows); a
+    # long range bone by bone, so each bone keeps its own arrays and nothing is copied.
+    for chunk in ([list(cols)] if n < ROWS_BELOW and len(cols) >= ROWS_MIN else [[k] for k in cols]):
+        count = len(chunk)
+        w = Affine.rows([pose.world[k] for k in chunk], n)
+        stretch = rows([pose.stretch[k] for k in chunk], n)
+        length = rows([project.bone(order[k]).length for k in chunk], n) * stretch
+        table = dict(
+            local_rotation=rows([pose.rotation[k] for k in chunk], n),
+            world_rotation=rows([world_rotation[k] for k in chunk], n),
+            joint=pair(w.tx, w.ty),
+            tip=pair(w.a * length + w.tx, w.c * length + w.ty),
+            stretch=stretch,
+            shift=rows([pose.shift[k] for k in chunk], n),
+            translate=rows([pose.translate[k] for k in chunk], n),
+            scale=rows([pose.scale[k] for k in chunk], n),
         )
+        for value in (*table.values(), *w.fields()):
+            frozen(value)  # views of the rows below are read-only too
+        if count == 1:
+            items[chunk[0]] = BoneBake(**table, world=w)
+            continue
+        for j, k in enumerate(chunk):
+            cut = slice(j * n, (j + 1) * n)
+            items[k] = BoneBake(**{name: value[cut] for name, value in table.items()}, world=w.take(cut))
     return Bake(
         frames=frozen(frames.copy()),
         fps=float(project.timeline.fps),

@@ -3,9 +3,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from rigeditor.core.geometry import Affine, pair, wrap_angle
+from rigeditor.core.geometry import Affine, pair, rows, wrap_angle
 from rigeditor.model.project import CHARACTER, Project
 
+
+ROWS_BELOW = 512
+ROWS_MIN = 8
+"""Ranges shorter than ROWS_BELOW frames are assembled as rows of many items at once
+(bones of a depth, a Bake's bones) when there are ROWS_MIN items or more: joining
+short arrays then costs less than numpy calls per item (joining costs about what
+four items assembled one by one do)."""
 
 _orders: dict[int, tuple] = {}
 
@@ -95,11 +102,34 @@ class Pose:
             return self.character
         return self.world[self.column[bone.parent]]
 
-    def joint_frame(self, name: str) -> Affine:
-        """World transform at the bone's origin, before its own rotation (its
-        'shoulder space' when it starts a chain)."""
-        ox, oy = self._offset(name, shifted=False)
-        return self.parent_frame(name).compose(Affine.rotation_about_origin(0.0, ox, oy))
+    def joint_frames(self, names, n: int) -> Affine:
+        """World transforms at the bones' origins, before their own rotations (their
+        'shoulder spaces' when they start chains), as rows (``Affine.rows``)."""
+        ox, oy = self._offsets(names, n, shifted=False)
+        return Affine.rows([self.parent_frame(name) for name in names], n).compose(
+            Affine.rotation_about_origin(0.0, ox, oy))
+
+    def _offsets(self, names, n: int, shifted: bool = True):
+        """:meth:`_offset` of several bones as rows: each term added to all of them at
+        once when all of them have it, else bone by bone."""
+        if len(names) == 1:
+            return self._offset(names[0], shifted)
+        bones = [self.project.bone(name) for name in names]
+        cols = [self.column[name] for name in names]
+        terms = ([b.parent is not None for b in bones],
+                 [self.translate[k] is not self.zeros for k in cols],
+                 [shifted and self.shift[k] is not self.zeros for k in cols])
+        if any(any(t) and not all(t) for t in terms):
+            offsets = [self._offset(name, shifted) for name in names]
+            return rows([o[0] for o in offsets], n), rows([o[1] for o in offsets], n)
+        ox, oy = rows([b.rest_offset[0] for b in bones], n), rows([b.rest_offset[1] for b in bones], n)
+        if terms[0][0]:
+            ox = ox * rows([self.stretch[self.column[b.parent]] for b in bones], n)
+        for present, moves in zip(terms[1:], (self.translate, self.shift)):
+            if present[0]:
+                moved = rows([moves[k] for k in cols], n)
+                ox, oy = ox + moved[:, 0], oy + moved[:, 1]
+        return ox, oy
 
     def _offset(self, name: str, shifted: bool = True):
         """The bone's origin in its parent's frame: rest offset (stretched along the
@@ -118,13 +148,9 @@ class Pose:
             ox, oy = ox + shift[:, 0], oy + shift[:, 1]
         return ox, oy
 
-    def update(self, names, stop_at=frozenset(), directions=None) -> None:
+    def update(self, names, stop_at=frozenset()) -> None:
         """Recompute world transforms of ``names`` and all their descendants, except
-        below the bones in ``stop_at`` (their chains will update them).
-
-        directions: optional {bone: (cos, sin)} of bones' local rotations already at
-        hand (a solver's), so forward kinematics need not compute them again.
-        """
+        below the bones in ``stop_at`` (their chains will update them)."""
         todo = set(names)
         # Preorder: a bone's subtree is the run of columns from it to its end.
         ends = subtree_ends(self.project, self.order)
@@ -139,12 +165,43 @@ class Pose:
                 scale = self.scale[k]
                 if scale is not self.unit:
                     local = Affine.trs(ox, oy, self.rotation[k], scale[:, 0], scale[:, 1])
-                elif directions and name in directions:
-                    cos, sin = directions[name]
-                    local = Affine(cos, -sin, sin, cos, np.asarray(ox, float), np.asarray(oy, float))
                 else:
                     local = Affine.rotation_about_origin(self.rotation[k], ox, oy)
                 self.world[k] = self.parent_frame(name).compose(local)
+
+    def place_chains(self, chains, n: int, directions=None) -> list[Affine]:
+        """Forward kinematics of chains' bones, then of everything below them.
+
+        chains: bone names per chain (root to tip, the same count each), chains of one
+        wave (disjoint, their parents placed). Each joint of all chains is placed in
+        one pass over rows (``Affine.rows``); returns the world transforms of each
+        joint as such rows. directions: optional per joint (cos, sin) rows of the
+        local rotations already at hand (a solver's), so no sin and cos are computed
+        again; a scaled bone (only a lone chain may have one) takes its rotation.
+        """
+        parent = Affine.rows([self.parent_frame(bones[0]) for bones in chains], n)
+        worlds = []
+        for i in range(len(chains[0])):
+            cols = [self.column[bones[i]] for bones in chains]
+            ox, oy = self._offsets([bones[i] for bones in chains], n)
+            scale = self.scale[cols[0]]
+            if scale is not self.unit:  # a lone chain: see the grouping (solve_chain)
+                local = Affine.trs(ox, oy, self.rotation[cols[0]], scale[:, 0], scale[:, 1])
+            elif directions is not None:
+                cos, sin = directions[i]
+                local = Affine(cos, -sin, sin, cos, np.asarray(ox, float), np.asarray(oy, float))
+            else:
+                local = Affine.rotation_about_origin(rows([self.rotation[k] for k in cols], n), ox, oy)
+            parent = parent.compose(local)
+            worlds.append(parent)
+            for j, (k, bones) in enumerate(zip(cols, chains)):
+                self.world[k] = parent if len(chains) == 1 else parent.take(slice(j * n, (j + 1) * n))
+                self.touched.add(bones[i])
+        below = [child.name for bones in chains for b in bones for child in self.project.children(b)
+                 if child.name not in bones]
+        if below:
+            self.update(below)
+        return worlds
 
     def tip(self, name: str) -> np.ndarray:
         k = self.column[name]
@@ -174,20 +231,42 @@ def world_rotations(project: Project, order: list[str], pose: Pose, columns, pre
     every, none = bool(conformal.all()), not conformal.any()
     out: dict[int, np.ndarray] = {}
     base = None if none else np.arctan2(ch.c, ch.a)
-    for k in columns:
-        w = pose.world[k]
+    n = pose.ones.shape[0]
+    for level in _levels(project, order, pose, columns):
+        count = len(level)
+        w = Affine.rows([pose.world[k] for k in level], n) if not every else None
         if none:
-            out[k] = np.arctan2(w.c, w.a)
-            continue
-        parent = project.bone(order[k]).parent
-        if parent is None:
-            up = base
+            angle = np.arctan2(w.c, w.a)
         else:
-            p = pose.column[parent]
-            up = out[p] if p in out else previous(p)
-        summed = wrap_angle(up + pose.rotation[k])
-        out[k] = summed if every else np.where(conformal, summed, np.arctan2(w.c, w.a))
+            ups = []
+            for k in level:
+                parent = project.bone(order[k]).parent
+                p = None if parent is None else pose.column[parent]
+                ups.append(base if p is None else out[p] if p in out else previous(p))
+            summed = wrap_angle(rows(ups, n) + rows([pose.rotation[k] for k in level], n))
+            angle = summed if every else np.where(rows([conformal] * count, n), summed, np.arctan2(w.c, w.a))
+        for j, k in enumerate(level):
+            out[k] = angle if count == 1 else angle[j * n:(j + 1) * n]
     return out
+
+
+def _levels(project, order, pose, columns):
+    """``columns`` in groups computed together: many bones over a short range, the
+    bones of each depth as one set of rows (``geometry.rows``); else one bone at a
+    time (rows would copy every bone's arrays, or cost more than they save)."""
+    columns = list(columns)
+    if pose.ones.shape[0] >= ROWS_BELOW or len(columns) < ROWS_MIN:
+        return [[k] for k in columns]
+    depth: dict[int, int] = {}
+    levels: list[list[int]] = []
+    for k in columns:  # parents first
+        parent = project.bone(order[k]).parent
+        d = depth.get(pose.column[parent], -1) + 1 if parent is not None else 0
+        depth[k] = d
+        if d == len(levels):
+            levels.append([])
+        levels[d].append(k)
+    return levels
 
 
 _conformals: dict[int, tuple] = {}
@@ -199,7 +278,8 @@ def _conformal(t: Affine) -> np.ndarray:
     hit = _conformals.get(id(t))
     if hit is not None and hit[0] is t:
         return hit[1]
-    result = (np.isclose(t.a, t.d, rtol=1e-12, atol=1e-12) & np.isclose(t.b, -t.c, rtol=1e-12, atol=1e-12)
+    # np.isclose's test written out (it costs 30 us a call at one frame); spaces are finite.
+    result = ((np.abs(t.a - t.d) <= 1e-12 + 1e-12 * np.abs(t.d)) & (np.abs(t.b + t.c) <= 1e-12 + 1e-12 * np.abs(t.c))
               & (np.abs(t.a) + np.abs(t.c) > 0))
     if len(_conformals) > 8:  # each holds a space transform over all frames
         _conformals.clear()

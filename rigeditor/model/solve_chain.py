@@ -1,50 +1,105 @@
-"""Solve one chain over all frames and write its pose into the evaluation's Pose."""
+"""Solve chains over all frames and write their poses into the evaluation's Pose.
+
+Chains are solved in groups (:func:`group_chains`). A group of several chains at one
+frame is one set of rows, one row per chain (``geometry.rows``): numpy's fixed cost
+per call (most of a one-frame evaluation) is paid once for the group. Every step is
+elementwise, so each row gets the bits its chain gets solved alone (tested).
+"""
 from __future__ import annotations
 
 import numpy as np
 
-from rigeditor.core.geometry import Affine, pair, wrap_angle
+from rigeditor.core.geometry import Affine, pair, rows, rows_of, wrap_angle
+from rigeditor.core.twobone import EPS
 from rigeditor.model.bake import CAUSES, ChainBake, frozen
 from rigeditor.model.chain_solvers import solve_analytic, solve_iterative
 from rigeditor.model.kinematics import Pose
 from rigeditor.model.project import Chain, Project
-from rigeditor.model.spaces import resolve_target
+from rigeditor.model.spaces import smoothed_target
 
 _CAUSE = {name: i for i, name in enumerate(CAUSES)}
 
 
-def solve_chain(project: Project, chain: Chain, pose: Pose, spaces: dict[str, Affine],
-                frames: np.ndarray, fk_rotation: np.ndarray) -> ChainBake:
-    """Resolve the target, solve, mix with FK, update the pose; return the diagnostics.
+def group_chains(project: Project, chains: list[Chain], n: int) -> list[list[Chain]]:
+    """The chains of one wave (none depends on another) in groups solved together:
+    at a single frame (``n`` == 1), analytic chains with the same limits and strategy
+    and no scaled bone; any other chain alone. Over several frames every chain is
+    alone: warm starts, smoothing and the comparisons with the frame before run
+    along a chain's frames."""
+    if n != 1:
+        return [[c] for c in chains]
+    groups: list[list[Chain]] = []
+    by_key: dict = {}
+    for chain in chains:
+        key = _signature(project, chain)
+        if key is None:
+            groups.append([chain])
+        elif key in by_key:
+            by_key[key].append(chain)
+        else:
+            by_key[key] = [chain]
+            groups.append(by_key[key])
+    return groups
 
-    fk_rotation: (N, len(chain.bones)) local FK rotations of the chain's bones.
+
+def _signature(project, chain):
+    """What must be equal for chains to share one solve (None: solve it alone)."""
+    if chain.solver != "analytic" or len(chain.bones) != 2:
+        return None
+    for name in chain.bones:
+        scale = project.bone(name).scale
+        if scale.keys or scale.default != (1.0, 1.0):
+            return None
+    st = chain.strategy
+    limits = tuple(None if x is None else tuple(map(float, x)) for x in (chain.limit(0), chain.limit(1)))
+    return st.kind, float(st.max_stretch), float(st.max_root_offset), limits
+
+
+def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict[str, Affine],
+                 frames: np.ndarray, fk: list[np.ndarray]) -> list[ChainBake]:
+    """Resolve the targets, solve, mix with FK, update the pose; return each chain's
+    diagnostics. ``chains``: one group of :func:`group_chains`.
+
+    fk: per joint (root to tip), the chains' local FK rotations as rows (chain after
+    chain, ``len(frames)`` rows each).
     """
+    n = frames.shape[0]
+    one = len(chains) == 1
+    assert one or n == 1, "several chains are solved together only at one frame"
     fps = project.timeline.fps
-    first = chain.bones[0]
-    to_world = pose.joint_frame(first)  # the shoulder space
+    solver = chains[0].solver
+    firsts = [c.bones[0] for c in chains]
+    to_world = pose.joint_frames(firsts, n)  # the shoulder spaces
     to_shoulder = to_world.inverse()
-    declared, codes, _, target_world, declared_space = resolve_target(
-        project.target(chain.target), frames, spaces, chain.smoothing, fps)
+    resolved = [smoothed_target(project.target(c.target), frames, spaces, c.smoothing, fps) for c in chains]
+    target_world = Affine.rows([r[4] for r in resolved], n).apply(rows([r[3] for r in resolved], n))
     target = to_shoulder.apply(target_world)
-    lengths = [project.bone(b).length for b in chain.bones]
-    bend = chain.bend.sample(frames)[:, 0]
-    mix = np.clip(chain.mix.sample(frames)[:, 0], 0.0, 1.0)
-    soft = chain.softness.sample(frames)[:, 0] * sum(lengths)
-    if chain.solver == "analytic":
-        ik = solve_analytic(chain, lengths, target, bend, soft, fk_rotation)
+    lengths = [[project.bone(b).length for b in c.bones] for c in chains]
+    bend = rows([c.bend.sample(frames)[:, 0] for c in chains], n)
+    mix = np.clip(rows([c.mix.sample(frames)[:, 0] for c in chains], n), 0.0, 1.0)
+    soft = rows([c.softness.sample(frames)[:, 0] * sum(ls) for c, ls in zip(chains, lengths)], n)
+    if solver == "analytic":
+        a, b = rows([ls[0] for ls in lengths], n), rows([ls[1] for ls in lengths], n)
+        if not one and not np.all(np.hypot(target[:, 0], target[:, 1]) > (2 * EPS) * (a + b)):
+            # A target on its shoulder takes the direction of its own chain's frame
+            # before; in a group it would take the row before its own. Alone, then.
+            return [bake for k, c in enumerate(chains)
+                    for bake in solve_chains(project, [c], pose, spaces, frames, [f[k:k + 1] for f in fk])]
+        ik = solve_analytic(chains[0], (a, b), target, bend, soft, fk, n)
     else:
-        ik = solve_iterative(chain, lengths, target, soft, fk_rotation)
+        ik = solve_iterative(chains[0], lengths[0], target, soft, np.stack(fk, axis=-1))
 
     # Mix: blend each joint along the shorter way round, and the strategy's stretch
     # and shift by the same weight, so mix 0 is exactly the FK pose.
-    cols = [pose.column[bn] for bn in chain.bones]
-    for i, c in enumerate(cols):
-        fk = fk_rotation[:, i]
-        pose.rotation[c] = fk + mix * wrap_angle(ik.angles[:, i] - fk)
+    rotation = [f + mix * wrap_angle(ik.angles[:, i] - f) for i, f in enumerate(fk)]
     stretch = 1.0 + mix * (ik.stretch - 1.0)
-    for c in cols:
-        pose.stretch[c] = stretch
-    pose.shift[cols[0]] = mix[:, None] * ik.root_offset
+    shift = mix[:, None] * ik.root_offset
+    for k, chain in enumerate(chains):
+        cut = rows_of(k, n, len(chains))
+        for bone, angle in zip(chain.bones, rotation):
+            pose.rotation[pose.column[bone]] = cut(angle)
+            pose.stretch[pose.column[bone]] = cut(stretch)
+        pose.shift[pose.column[chain.bones[0]]] = cut(shift)
     # Where the IK pose is shown whole (mix 1), forward kinematics takes the bones'
     # directions from the solver instead of computing sin and cos of the angles again.
     # Chosen frame by frame: a frame comes out the same evaluated alone or in a range.
@@ -52,72 +107,71 @@ def solve_chain(project: Project, chain: Chain, pose: Pose, spaces: dict[str, Af
     if ik.directions is not None:
         full = mix == 1.0
         if full.all():
-            directions = dict(zip(chain.bones, ik.directions))
+            directions = ik.directions
         elif full.any():
-            directions = {bn: (np.where(full, cos, np.cos(pose.rotation[c])), np.where(full, sin, np.sin(pose.rotation[c])))
-                          for bn, c, (cos, sin) in zip(chain.bones, cols, ik.directions)}
-    pose.update([first], directions=directions)
+            directions = [(np.where(full, cos, np.cos(r)), np.where(full, sin, np.sin(r)))
+                          for r, (cos, sin) in zip(rotation, ik.directions)]
+    worlds = pose.place_chains([c.bones for c in chains], n, directions)
 
-    end_world = pose.tip(chain.bones[-1])
+    tip = worlds[-1]
+    length = rows([ls[-1] for ls in lengths], n) * stretch
+    end_world = pair(tip.a * length + tip.tx, tip.c * length + tip.ty)
     end = to_shoulder.apply(end_world)
     rx, ry = end[:, 0] - target[:, 0], end[:, 1] - target[:, 1]
     residual = np.sqrt(rx * rx + ry * ry)
     # The side of a chain's bend: the sign of its joints' total turn after the first.
-    curl = sum(pose.rotation[c] for c in cols[1:])
+    curl = sum(rotation[1:])
     side = np.sign(np.where(np.abs(curl) > 1e-6, curl, 0.0))
-    n = frames.shape[0]
-    hold = np.zeros(n, dtype=bool)
-    drift, world_motion = np.zeros(n), np.zeros(n)
+    m = target.shape[0]
+    hold = np.zeros(m, dtype=bool)
+    drift, world_motion = np.zeros(m), np.zeros(m)
     if n > 1:  # each frame compares with the one before (a frame alone has none)
+        declared, codes, _, _, declared_space = resolved[0]
         hold[1:] = np.all(declared[1:] == declared[:-1], axis=1) & (codes[1:] == codes[:-1])
         # Held target: the end should hold still in the target's own space (drift: a
         # solver or space bug if not); its world motion is foot sliding for a planted
         # foot, and riding along for a hand on a hip.
         drift[1:] = _step_length(declared_space.inverse().apply(end_world))
         world_motion[1:] = _step_length(end_world)
+        drift, world_motion = np.where(hold, drift, 0.0), np.where(hold, world_motion, 0.0)
     # The side the solve means to bend to: the saved one unless the limits exclude it.
     meant = np.where(ik.bend_overridden, -bend, bend)
-    flip = elbow_flips(side, meant) if chain.solver == "analytic" and n > 1 else np.zeros(n, dtype=bool)
-    elbow_world = pose.origin(chain.bones[1])
+    flip = elbow_flips(side, meant) if solver == "analytic" and n > 1 else np.zeros(m, dtype=bool)
+    elbow_world = worlds[1].translation()
     elbow = to_shoulder.apply(elbow_world)
+    shoulder_world = worlds[0].translation()
     inner, outer = ik.reach
     # An analytic solve lands to rounding; an iterative one to its tolerance.
-    tolerance = 1e-7 * outer if chain.solver == "analytic" else chain.tolerance
+    tolerance = 1e-7 * outer if solver == "analytic" else chains[0].tolerance
     cause = classify(residual, ik.residual, ik.distance, inner, outer, soft, ik.limited, mix,
                      ~ik.converged, tolerance=tolerance,
-                     rounding=rounding_bound(outer, ik.distance, pose.origin(first)))
+                     rounding=rounding_bound(outer, ik.distance, shoulder_world))
     shoulder = ik.root_offset * mix[:, None]
-    return ChainBake(
-        name=chain.name,
-        residual=frozen(residual),
-        cause=frozen(cause),
-        limited=frozen(ik.limited),
-        stretch=frozen(stretch),
-        root_offset=frozen(shoulder),
-        sensitivity=frozen(ik.sensitivity),
-        distance=frozen(ik.distance),
-        solve_distance=frozen(ik.solve_distance),
-        bend=frozen(bend),
-        side=frozen(side),
-        flip=frozen(flip),
-        bend_overridden=frozen(ik.bend_overridden),
-        iterations=frozen(ik.iterations),
-        converged=frozen(cause != _CAUSE["unexplained"]),
-        hold=frozen(hold),
-        hold_drift=frozen(np.where(hold, drift, 0.0) if n > 1 else drift),
-        hold_world_motion=frozen(np.where(hold, world_motion, 0.0) if n > 1 else world_motion),
-        target_declared=frozen(declared),
-        target_space=frozen(codes),
-        target_world=frozen(target_world),
-        target_shoulder=frozen(target),
-        end_world=frozen(end_world),
-        elbow_world=frozen(elbow_world),
-        ghost_elbow_world=frozen(to_world.apply(_mirror_elbow(elbow - shoulder, end - shoulder) + shoulder)),
-        shoulder_world=frozen(pose.origin(first)),
-        shoulder_to_world=to_world,
-        reach=(inner, outer),
-        softness=frozen(soft),
+    table = dict(
+        residual=residual, cause=cause, limited=ik.limited, stretch=stretch, root_offset=shoulder,
+        sensitivity=ik.sensitivity, distance=ik.distance, solve_distance=ik.solve_distance, bend=bend,
+        side=side, flip=flip, bend_overridden=ik.bend_overridden, iterations=ik.iterations,
+        converged=cause != _CAUSE["unexplained"], hold=hold, hold_drift=drift,
+        hold_world_motion=world_motion, target_world=target_world, target_shoulder=target,
+        end_world=end_world, elbow_world=elbow_world,
+        ghost_elbow_world=to_world.apply(_mirror_elbow(elbow - shoulder, end - shoulder) + shoulder),
+        shoulder_world=shoulder_world, softness=soft,
     )
+    for value in table.values():
+        frozen(value)  # views of the rows below are read-only too
+    if one:
+        declared, codes = resolved[0][:2]
+        return [ChainBake(name=chains[0].name, **table, target_declared=frozen(declared),
+                          target_space=frozen(codes), shoulder_to_world=to_world, reach=ik.reach)]
+    out = []
+    for k, (chain, ls, (declared, codes, *_)) in enumerate(zip(chains, lengths, resolved)):
+        cut = slice(k * n, (k + 1) * n)
+        out.append(ChainBake(
+            name=chain.name, **{name: value[cut] for name, value in table.items()},
+            target_declared=frozen(declared), target_space=frozen(codes),
+            shoulder_to_world=to_world.take(cut), reach=(abs(ls[0] - ls[1]), ls[0] + ls[1]),
+        ))
+    return out
 
 
 def _step_length(points):

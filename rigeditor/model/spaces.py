@@ -55,6 +55,15 @@ def resolve_target(target: Target, frames: np.ndarray, spaces: dict[str, Affine]
     Returns (declared, codes, names, world, space): the keyed position in its declared
     space (N, 2), the per-frame space index into ``names``, the *smoothed* position in
     world (N, 2), and the declared space's world transform per frame.
+    """
+    declared, codes, names, smoothed, space = smoothed_target(target, frames, spaces, smoothing, fps)
+    return declared, codes, names, space.apply(smoothed), space
+
+
+def smoothed_target(target: Target, frames: np.ndarray, spaces: dict[str, Affine], smoothing, fps):
+    """:func:`resolve_target` up to the last step: (declared, codes, names, smoothed,
+    space), the smoothed position still in the declared space (``space.apply`` carries
+    it into world; several targets' at once as rows).
 
     Smoothing runs on the declared-space position, one run per stretch of frames
     with the same space: noise lives in the target's own data, and filtering there
@@ -68,12 +77,12 @@ def resolve_target(target: Target, frames: np.ndarray, spaces: dict[str, Affine]
     names = target.space.values()
     space = space_at(spaces, names, codes)
     smoothed = declared
-    if smoothing.kind != "none":
+    if smoothing.kind != "none" and declared.shape[0] > 1:  # a filter begun fresh returns its input
         def carry(lo, state):
             # The same world point at frame lo - 1, seen from the new space.
             change = spaces[names[codes[lo]]].take(lo - 1).inverse().compose(space.take(lo - 1))
             return state.mapped(change.apply, change.apply_vector)
 
-        cuts = np.flatnonzero(np.diff(codes)) + 1
-        smoothed = smooth_runs(declared, smoothing, fps, np.r_[0, cuts], carry)
-    return declared, codes, names, space.apply(smoothed), space
+        starts = [0, *(np.flatnonzero(np.diff(codes)) + 1).tolist()]
+        smoothed = smooth_runs(declared, smoothing, fps, starts, carry)
+    return declared, codes, names, smoothed, space
