@@ -80,42 +80,33 @@ def _rig_problems(project: Project) -> list[str]:
             out.append(f"{where}.name: {WORLD!r} is reserved")
         if s.parent != WORLD and s.parent not in space_names:
             out.append(f"{where}.parent: unknown space {s.parent!r}")
-        _channel(out, f"{where}.position", s.position, 2)
-        _channel(out, f"{where}.rotation", s.rotation, 1, angle=True)
-        _channel(out, f"{where}.scale", s.scale, 2)
-        _scale(out, f"{where}.scale", s.scale, tl)
+        _own(out, where, s, _space_values, tl)
     out.extend(_cycles("spaces", {s.name: s.parent for s in project.spaces}, {WORLD}))
 
     bone_names = {b.name for b in project.bones}
     for i, b in enumerate(project.bones):
         where = f"bones[{i}]"
-        _number(out, f"{where}.length", b.length, positive=True)
-        for k, v in enumerate(b.rest_offset):
-            _number(out, f"{where}.rest_offset[{k}]", v)
-        _number(out, f"{where}.rest_rotation", b.rest_rotation, angle=True)
+        _own(out, where, b, _bone_values, tl)
         if b.parent is not None and b.parent not in bone_names:
             out.append(f"{where}.parent: unknown bone {b.parent!r}")
-        _channel(out, f"{where}.rotation", b.rotation, 1, angle=True)
-        _channel(out, f"{where}.translate", b.translate, 2)
-        _channel(out, f"{where}.scale", b.scale, 2)
-        _scale(out, f"{where}.scale", b.scale, tl)
     out.extend(_cycles("bones", {b.name: b.parent for b in project.bones}, {None}))
 
     all_spaces = space_names | {WORLD}
     for i, t in enumerate(project.targets):
         where = f"targets[{i}]"
-        _channel(out, f"{where}.position", t.position, 2)
+        _own(out, f"{where}.position", t.position, _channel, 2)
         _steps(out, f"{where}.space", t.space, all_spaces)
 
     target_names = {t.name for t in project.targets}
     used: dict[str, str] = {}
     for i, c in enumerate(project.chains):
         _chain(out, f"chains[{i}]", c, project, bone_names, target_names, used)
-    out.extend(art_problems(project.art, bone_names))
+    out.extend(_art_problems(project.art, frozenset(bone_names)))
     return out
 
 
 def _chain(out, where, c, project, bone_names, target_names, used):
+    """A chain's links to the rest of the project, then its own values."""
     if c.solver not in SOLVERS:
         out.append(f"{where}.solver: must be one of {', '.join(SOLVERS)}, got {c.solver!r}")
     if c.solver == "analytic" and len(c.bones) != 2:
@@ -140,6 +131,10 @@ def _chain(out, where, c, project, bone_names, target_names, used):
                            f"(rest_offset ({parent.length:g}, 0)), got {tuple(bone.rest_offset)}")
     if c.target not in target_names:
         out.append(f"{where}.target: unknown target {c.target!r}")
+    _own(out, where, c, _chain_values)
+
+
+def _chain_values(out, where, c):
     _channel(out, f"{where}.bend", c.bend, 1, values=(1.0, -1.0), stepped=True)
     _channel(out, f"{where}.softness", c.softness, 1, lo=0.0, hi=0.5)
     _channel(out, f"{where}.mix", c.mix, 1, lo=0.0, hi=1.0)
@@ -165,6 +160,55 @@ def _chain(out, where, c, project, bone_names, target_names, used):
         out.append(f"{where}.tolerance: must be a finite number > 0, got {c.tolerance!r}")
     if not (isinstance(c.max_iterations, int) and c.max_iterations >= 1):
         out.append(f"{where}.max_iterations: must be an integer >= 1, got {c.max_iterations!r}")
+
+
+_last_art: list = [None, None, []]  # art, bone names, its problems
+
+
+def _art_problems(art, bone_names: frozenset) -> list[str]:
+    """``art_problems``, remembered for the last artwork checked: most edits leave
+    the artwork (meshes and their weights included) as it was."""
+    if _last_art[0] is not art or _last_art[1] != bone_names:
+        _last_art[:] = [art, bone_names, art_problems(art, bone_names)]
+    return list(_last_art[2])
+
+
+def _space_values(out, where, s, tl):
+    _channel(out, f"{where}.position", s.position, 2)
+    _channel(out, f"{where}.rotation", s.rotation, 1, angle=True)
+    _channel(out, f"{where}.scale", s.scale, 2)
+    _scale(out, f"{where}.scale", s.scale, tl)
+
+
+def _bone_values(out, where, b, tl):
+    _number(out, f"{where}.length", b.length, positive=True)
+    for k, v in enumerate(b.rest_offset):
+        _number(out, f"{where}.rest_offset[{k}]", v)
+    _number(out, f"{where}.rest_rotation", b.rest_rotation, angle=True)
+    _channel(out, f"{where}.rotation", b.rotation, 1, angle=True)
+    _channel(out, f"{where}.translate", b.translate, 2)
+    _channel(out, f"{where}.scale", b.scale, 2)
+    _scale(out, f"{where}.scale", b.scale, tl)
+
+
+_fine_items: dict = {}  # id(item) -> (item, context): items whose own checks found nothing
+
+
+def _own(out, where, item, check, *context) -> None:
+    """``check(out, where, item, *context)``: the checks of ``item``'s own values,
+    which depend on nothing else in the project. Items are immutable and an edit
+    replaces only the items it changes, so an item found fine (in the same
+    ``context``, compared by equality) is not checked again: a drag in a rig of 20
+    chains checks the one target it moves, not 80 items a move."""
+    hit = _fine_items.get(id(item))
+    if hit is not None and hit[0] is item and hit[1] == (check, context):
+        return
+    found = len(out)
+    check(out, where, item, *context)
+    if len(out) == found:
+        if len(_fine_items) > 4096:
+            _fine_items.clear()
+        _fine_items[id(item)] = (item, (check, context))
 
 
 def _driven_bone(out, where, bone, k):

@@ -102,3 +102,18 @@ def test_a_channel_found_fine_does_not_hide_a_problem_in_its_edited_copy(handles
     edited = p.with_target("hand", position=replace(p.target("hand").position, keys=tuple(bad)))
     assert "targets[0].position.keys[40]." in _one(edited)
     assert problems(p) == []
+
+
+def test_an_item_found_fine_is_checked_again_when_what_it_depends_on_changes():
+    # Items found fine are not checked again while they and their context stay the
+    # same; a longer timeline can take an animated scale through zero where it ends.
+    p = arm()
+    shrink = keyed([(0, (1.0, 1.0)), (10, (0.5, 1.0)), (20, (-0.5, 1.0))], "linear")
+    p = replace(p, spaces=tuple(replace(s, scale=shrink) if s.name == "character" else s for s in p.spaces),
+                timeline=replace(p.timeline, start=0, end=12))
+    assert problems(p) == [] and problems(p) == []
+    longer = replace(p, timeline=replace(p.timeline, end=20))
+    assert "spaces[0].scale: at frame 15 a scale component's magnitude falls below" in _one(longer)
+    # A bone renamed away from under a fine chain: the chain's links are still checked.
+    renamed = replace(p, bones=(replace(p.bones[0], name="shoulder"), replace(p.bones[1], parent="shoulder")))
+    assert "chains[0].bones[0]: unknown bone 'upper_arm'" in _one(renamed)

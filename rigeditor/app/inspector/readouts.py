@@ -104,6 +104,11 @@ def _css(color) -> str:
     return f"color: {color.name()}; font-weight: bold;"
 
 
+WRAPPED = {"limits", "converged"}
+"""Read-outs whose text can run long (bone names, explanations); the others are a
+number and a word or two."""
+
+
 def readout_section(f, chain: str) -> None:
     """The "Live" group of ``chain`` in Form ``f``: residual and cause, reach, joints on
     a limit, iterations (iterative solvers), converged, sensitivity,
@@ -119,7 +124,9 @@ def readout_section(f, chain: str) -> None:
     for key, title in rows:
         lab = f.add(f"readout.{key}", QLabel())
         lab.setTextInteractionFlags(Qt.TextSelectableByMouse)
-        lab.setWordWrap(True)
+        # Numbers that change on every drag move stay on one line: a wrapping label
+        # lays the whole form out again for each new text (0.45 ms a move on walk).
+        lab.setWordWrap(key in WRAPPED)
         labels[key] = lab
         form.addRow(title, lab)
     bold = labels["sensitivity"].font()
