@@ -1,7 +1,8 @@
-"""Scene layers: a handful of QGraphicsItems, each painting every element of one kind
-(all bones, all target handles, all labels...) from the arrays of a FrameState.
+"""Scene layers: a handful of objects, each painting every element of one kind (all
+bones, all target handles, all labels...) from the arrays of a FrameState, all drawn
+by one QGraphicsItem (:class:`LayerStack`).
 
-Few items, updated from arrays: an edit never creates or deletes items. Each layer
+Few objects, updated from arrays: an edit never creates or deletes items. Each layer
 describes its elements as arrays (a signature per element and its box on screen);
 the view compares the signatures of the old and new FrameState and repaints only the
 boxes of elements that changed, and a layer paints only the elements whose box
@@ -13,15 +14,15 @@ import logging
 import traceback
 
 import numpy as np
-from PySide6.QtCore import QRectF, Qt
+from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QGraphicsItem
 
 from rigeditor.app.guard import Guarded
 from rigeditor.app import style
 from rigeditor.app.scene.paint import (
-    DeviceMap, Label, LabelPlacer, TextCache, overlaps, discs, draw_label, faded, label_font, pen, polygons,
-    pt, thick_line, visible,
+    NO_BRUSH, SMOOTH, DeviceMap, Label, LabelPlacer, TextCache, overlaps, discs, draw_label, faded, label_font, pen,
+    polygons, thick_line, visible,
 )
 
 EVERYWHERE = QRectF(-1e9, -1e9, 2e9, 2e9)  # layers paint wherever they are exposed
@@ -92,23 +93,29 @@ class SceneContext:
         self.emphasized = out
 
 
-class Layer(Guarded, QGraphicsItem):
-    """Base: paints in device pixels (the DeviceMap maps world points) and only the
-    elements whose box meets the exposed area.
+class Layer:
+    """Base: one kind of element (all bones, all labels...), painted in device pixels
+    (the DeviceMap maps world points) by the view's one :class:`LayerStack` item, and
+    only the elements whose box meets the exposed area.
 
     Subclasses give ``elements(state, dm) -> (signature (K, m), lo (K, 2), hi (K, 2))``
     (device boxes) and ``draw(painter, dm, mask)``; ``damage`` compares two states.
+    ``zValue``/``isVisible``/``setVisible`` read like a QGraphicsItem's.
     """
 
     def __init__(self, ctx: SceneContext, z: float):
-        super().__init__()
         self.ctx = ctx
-        self.setZValue(z)
-        self.setAcceptedMouseButtons(Qt.NoButton)
-        self.setFlag(QGraphicsItem.ItemUsesExtendedStyleOption, True)
+        self._z = float(z)
+        self._visible = True
 
-    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt's name
-        return EVERYWHERE
+    def zValue(self) -> float:  # noqa: N802 - read like a QGraphicsItem
+        return self._z
+
+    def isVisible(self) -> bool:  # noqa: N802
+        return self._visible
+
+    def setVisible(self, on: bool) -> None:  # noqa: N802
+        self._visible = bool(on)
 
     def elements(self, state, dm: DeviceMap):
         raise NotImplementedError
@@ -140,30 +147,60 @@ class Layer(Guarded, QGraphicsItem):
         return np.concatenate([np.concatenate([lo_o[changed], hi_o[changed]], axis=1),
                                np.concatenate([lo_n[changed], hi_n[changed]], axis=1)])
 
+    def paint_exposed(self, painter: QPainter, dm: DeviceMap, clip) -> None:
+        """Draw the elements whose device box meets ``clip`` (x0, y0, x1, y1); the
+        painter maps nothing (device pixels) and antialiases."""
+        _, lo, hi = self.cached_elements(self.ctx.state, dm)
+        if not len(lo):
+            return
+        mask = visible(lo, hi, clip)
+        if mask.any():
+            self.draw(painter, dm, mask)
+
+    def draw(self, painter: QPainter, dm: DeviceMap, mask: np.ndarray) -> None:
+        raise NotImplementedError
+
+
+class LayerStack(Guarded, QGraphicsItem):
+    """The one scene item under the tool preview: paints the visible layers in z order
+    (ties in the order given) with one transform set-up for all of them. Ten items
+    cost Qt and Python a set-up each on every repaint, more than some layers' drawing;
+    each layer still paints inside its own save/restore, and a failing layer is
+    reported (``report_paint_error``) without stopping the others."""
+
+    def __init__(self, ctx: SceneContext, layers):
+        super().__init__()
+        self.ctx = ctx
+        self.layers = sorted(layers, key=lambda layer: layer.zValue())
+        self.setAcceptedMouseButtons(Qt.NoButton)
+        self.setFlag(QGraphicsItem.ItemUsesExtendedStyleOption, True)
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt's name
+        return EVERYWHERE
+
     def paint(self, painter: QPainter, option, widget=None) -> None:
-        state = self.ctx.state
-        if state is None:
+        if self.ctx.state is None:
             return
         t = painter.worldTransform()
         dm = self.ctx.device_map(t)
         r = t.mapRect(option.exposedRect)
         clip = (r.left() - 1, r.top() - 1, r.right() + 1, r.bottom() + 1)
-        _, lo, hi = self.cached_elements(state, dm)
-        mask = visible(lo, hi, clip) if len(lo) else np.zeros(0, dtype=bool)
-        if not mask.any():
-            return
         painter.save()
         try:
             painter.resetTransform()
-            painter.setRenderHint(QPainter.Antialiasing, True)
-            self.draw(painter, dm, mask)
-        except Exception:  # noqa: BLE001 - see report_paint_error
-            report_paint_error(type(self).__name__)
+            painter.setRenderHint(SMOOTH, True)
+            for layer in self.layers:
+                if not layer.isVisible():
+                    continue
+                painter.save()
+                try:
+                    layer.paint_exposed(painter, dm, clip)
+                except Exception:  # noqa: BLE001 - see report_paint_error
+                    report_paint_error(type(layer).__name__)
+                finally:
+                    painter.restore()
         finally:
             painter.restore()
-
-    def draw(self, painter: QPainter, dm: DeviceMap, mask: np.ndarray) -> None:
-        raise NotImplementedError
 
 
 def _box(points_dev: list, pad: float):
@@ -204,34 +241,44 @@ class BoneLayer(Layer):
         lo, hi = _box([d0, d1], self.PAD)
         return np.concatenate([state.joints, state.tips], axis=1), lo, hi
 
+    def _selected(self, st):
+        """(B,) bool: bones selected themselves or through their chain (remembered
+        per structure and selection: asked on every repaint)."""
+        bones, chains = self.ctx.selected["bone"], self.ctx.selected["chain"]
+        key = (frozenset(bones), frozenset(chains))
+        hit = getattr(self, "_selection", None)
+        if hit is None or hit[0] is not st or hit[1] != key:
+            sel = np.array([b in bones or st.chain_of_bone.get(b) in chains for b in st.bones], dtype=bool)
+            hit = self._selection = (st, key, sel.reshape(-1))
+        return hit[2]
+
     def draw(self, painter, dm, mask):
         ctx, s, st = self.ctx, self.ctx.state, self.ctx.structure
-        d0, d1 = dm(s.joints), dm(s.tips)
-        shapes, length = bone_outline(d0, d1)
-        hover = ctx.hover[1] if ctx.hover and ctx.hover[0] == "bone" else None
-        outline = pen(style.BONE_OUTLINE)
         shown = np.flatnonzero(mask)
+        d0, d1 = dm(s.joints[shown]), dm(s.tips[shown])
+        shapes, length = bone_outline(d0, d1)
+        outline = pen(style.BONE_OUTLINE)
         # One path per style (halos under every bone, then FK and IK bodies, then the
         # joints): a handful of painter calls however many bones there are.
-        bones, chains = ctx.selected["bone"], ctx.selected["chain"]
-        selected = [k for k in shown if st.bones[k] in bones or st.chain_of_bone.get(st.bones[k]) in chains] \
-            if bones or chains else []
-        hovered = [k for k in shown if st.bones[k] == hover and k not in selected] if hover else []
-        if selected or hovered:  # (no halo while dragging a target: no outline to grow)
+        selected = self._selected(st)[shown]
+        hover = ctx.hover[1] if ctx.hover and ctx.hover[0] == "bone" and ctx.hover[1] in st.bones else None
+        hovered = (shown == st.bones.index(hover)) & ~selected if hover else None
+        if selected.any() or (hovered is not None and hovered.any()):  # (no halo while dragging a target)
             halo, _ = bone_outline(d0, d1, grow=2.5)
             polygons(painter, halo[selected], style.SELECTION)
-            polygons(painter, halo[hovered], faded(style.HOVER, 150))
-        ik = np.asarray(st.ik, dtype=bool)
+            if hovered is not None:
+                polygons(painter, halo[hovered], faded(style.HOVER, 150))
+        ik = st.ik[shown]
         short = length < 3.0
         for flag, color in ((False, style.BONE_FK), (True, style.BONE_IK)):
-            group = shown[ik[shown] == flag]
-            polygons(painter, shapes[group[~short[group]]], color, outline)
-            discs(painter, d0[group[short[group]]], 3.0, color, outline)
+            group = ik == flag
+            polygons(painter, shapes[group & ~short], color, outline)
+            discs(painter, d0[group & short], 3.0, color, outline)
         # Joints on top: a dot at every bone's origin, a smaller one at leaf tips.
         r = style.JOINT_RADIUS_PX
-        leaves = shown[np.asarray(st.leaf, dtype=bool)[shown]]
-        discs(painter, np.concatenate([d0[shown], d1[leaves]]),
-              np.r_[np.full(len(shown), r), np.full(len(leaves), r * 0.6)], style.TEXT, outline)
+        leaves = st.leaf[shown]
+        discs(painter, np.concatenate([d0, d1[leaves]]),
+              np.r_[np.full(len(shown), r), np.full(int(leaves.sum()), r * 0.6)], style.TEXT, outline)
 
 
 class TargetLayer(Layer):
@@ -258,24 +305,28 @@ class TargetLayer(Layer):
 
     def draw(self, painter, dm, mask):
         ctx, s = self.ctx, self.ctx.state
-        dev = dm(s.handle)
+        shown = np.flatnonzero(mask).tolist()
+        dev = dm(s.handle[shown])
         r = style.HANDLE_RADIUS_PX
-        hover = ctx.hover[1] if ctx.hover and ctx.hover[0] == "target" else None
-        shown = np.flatnonzero(mask)
-        painter.setBrush(Qt.NoBrush)
-        painter.setPen(pen(style.SELECTION))
-        for j in shown:
-            if s.targets[j] in ctx.selected["target"]:
-                painter.drawEllipse(pt(dev[j]), r + 4, r + 4)
-                painter.drawEllipse(pt(dev[j]), r + 5, r + 5)
+        names = [s.targets[j] for j in shown]
+        chosen = [k for k, name in enumerate(names) if name in ctx.selected["target"]]
+        if chosen:
+            painter.setBrush(NO_BRUSH)
+            painter.setPen(pen(style.SELECTION))
+            for x, y in dev[chosen].tolist():
+                painter.drawEllipse(QPointF(x, y), r + 4, r + 4)
+                painter.drawEllipse(QPointF(x, y), r + 5, r + 5)
         # One path per colour: rims, then the discs of each space, then the centres.
-        grow = np.array([1.5 if s.targets[j] == hover else 0.0 for j in shown]).reshape(-1)
-        discs(painter, dev[shown], r + grow + 1.5, style.HANDLE_RING)
+        radius = np.full(len(shown), float(r))
+        hover = ctx.hover[1] if ctx.hover and ctx.hover[0] == "target" else None
+        if hover in names:
+            radius[names.index(hover)] += 1.5
+        discs(painter, dev, radius + 1.5, style.HANDLE_RING)
         spaces = [s.space[j] for j in shown]
         for space in dict.fromkeys(spaces):
-            same = np.array([x == space for x in spaces], dtype=bool)
-            discs(painter, dev[shown[same]], r + grow[same], ctx.space_color(space))
-        discs(painter, dev[shown], 2.0, style.BONE_OUTLINE)
+            same = [k for k, x in enumerate(spaces) if x == space]
+            discs(painter, dev[same], radius[same], ctx.space_color(space))
+        discs(painter, dev, 2.0, style.BONE_OUTLINE)
 
 
 class OnionLayer(Layer):

@@ -24,7 +24,7 @@ from rigeditor.app.scene.art_layer import ArtLayer
 from rigeditor.app.scene.crack_layer import CrackLayer
 from rigeditor.app.scene.mesh_layer import MeshLayer
 from rigeditor.app.scene.layers import (
-    BoneLayer, LabelLayer, OnionLayer, SceneContext, TargetLayer, report_paint_error,
+    BoneLayer, LabelLayer, LayerStack, OnionLayer, SceneContext, TargetLayer, report_paint_error,
 )
 from rigeditor.app.scene.overlays import (
     GhostLayer, JitterLayer, LimitLayer, ReachLayer, ResidualLayer, SpaceLayer,
@@ -129,7 +129,7 @@ class SceneView(Guarded, InteractionMixin, NavigationMixin, QGraphicsView):
         self._layers["art"].dim = self._overlays["art_dim"]
         for name, layer in self._layers.items():
             layer.setVisible(self._overlays.get(name, True))
-            scene.addItem(layer)
+        scene.addItem(LayerStack(ctx, self._layers.values()))
         self._preview = ToolPreview(ctx, 10)
         scene.addItem(self._preview)
 
