@@ -220,13 +220,18 @@ def bone_outline(d0, d1, grow=0.0):
     all round (a selection halo). Also returns the lengths."""
     v = d1 - d0
     length = np.hypot(v[:, 0], v[:, 1])
-    safe = np.where(length > 1e-9, length, 1.0)
-    u = v / safe[:, None]
-    n = np.stack([-u[:, 1], u[:, 0]], axis=-1)
-    w = (np.clip(BONE_WIDTH * length, BONE_MIN_PX, BONE_MAX_PX) + grow)[:, None]
+    u = v / np.where(length > 1e-9, length, 1.0)[:, None]
+    w = np.minimum(np.maximum(BONE_WIDTH * length, BONE_MIN_PX), BONE_MAX_PX) + grow
+    nw = np.empty_like(u)  # the normal (-u_y, u_x) times the half width
+    nw[:, 0] = -u[:, 1] * w
+    nw[:, 1] = u[:, 0] * w
     m = d0 + v * 0.16
-    g = u * grow
-    return np.stack([d0 - g, m + n * w, d1 + g, m - n * w], axis=1), length
+    out = np.empty((len(v), 4, 2))
+    out[:, 0], out[:, 1], out[:, 2], out[:, 3] = d0, m + nw, d1, m - nw
+    if grow:
+        out[:, 0] -= u * grow
+        out[:, 2] += u * grow
+    return out, length
 
 
 class BoneLayer(Layer):
@@ -472,18 +477,17 @@ class LabelLayer(Layer):
 _unit_arcs: dict = {}
 
 
-def arc_points(center_dev, matrix, lo, hi, radius_px, n=None):
-    """Device points of the arc from angle ``lo`` to ``hi`` (local radians, through
-    the 2x2 local->device ``matrix``), at ``radius_px`` from ``center_dev``."""
-    key = (lo, hi, n)
+def arc_directions(matrix, lo, hi) -> np.ndarray:
+    """Unit device directions (K, 2) along the arc from angle ``lo`` to ``hi`` (local
+    radians, through the 2x2 local->device ``matrix``), every 7.5 degrees or closer."""
+    key = (lo, hi)
     unit = _unit_arcs.get(key)
     if unit is None:
-        count = n or max(4, int(abs(hi - lo) / (np.pi / 24)) + 2)
-        t = np.linspace(lo, hi, count)
+        t = np.linspace(lo, hi, max(4, int(abs(hi - lo) / (np.pi / 24)) + 2))
         unit = np.stack([np.cos(t), np.sin(t)])
         if len(_unit_arcs) > 256:
             _unit_arcs.clear()
         _unit_arcs[key] = unit
     d = (matrix @ unit).T
     d /= np.maximum(np.sqrt(d[:, 0] ** 2 + d[:, 1] ** 2), 1e-12)[:, None]
-    return center_dev + d * radius_px
+    return d

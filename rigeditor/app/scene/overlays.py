@@ -4,12 +4,14 @@ hides (``SceneView.set_overlay``); all read the current FrameState.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from PySide6.QtCore import QLineF, QPointF, Qt
 from PySide6.QtGui import QPainterPath
 
 from rigeditor.app import style
-from rigeditor.app.scene.layers import Layer, _box, arc_points
+from rigeditor.app.scene.layers import Layer, _box, arc_directions
 from rigeditor.app.scene.paint import (
     NO_BRUSH, NO_PEN, ODD_EVEN_FILL, SMOOTH, SOLID_LINE, Label, discs, ellipse_points, faded, format_units, pen,
     polygon, pt, similarity_scale, thick_line,
@@ -228,9 +230,9 @@ class LimitLayer(Layer):
         frames = np.einsum("ij,kjl->kil", dm.linear(), np.array([arc.frame for arc in arcs]))
         tick = pen(style.TEXT)
         for arc, c, m in zip(arcs, centres, frames):
-            pts = arc_points(c, m, arc.lo, arc.hi, radius)
+            d = arc_directions(m, arc.lo, arc.hi)
             color = style.CAUSE_COLORS["limit"] if arc.bound else style.LIMIT_ARC
-            wedge = polygon(np.concatenate([c[None], pts]))
+            wedge = polygon(np.concatenate([c[None], c + d * radius]))
             painter.setPen(NO_PEN)
             painter.setBrush(faded(color, 110 if arc.bound else 40))
             # The wedge's edges are stroked (antialiased) right after: filling without
@@ -242,10 +244,15 @@ class LimitLayer(Layer):
             painter.setBrush(NO_BRUSH)
             painter.drawPolygon(wedge)  # the arc and both edges from the joint
             if arc.bound:
-                painter.drawPolyline(polygon(arc_points(c, m, arc.lo, arc.hi, radius + 1.0)))
-            tip = arc_points(c, m, arc.angle, arc.angle, radius + 5, n=1)[0]
+                painter.drawPolyline(polygon(c + d * (radius + 1.0)))
+            # The tick at the current angle, 5 px past the arc.
+            (m00, m01), (m10, m11) = m.tolist()
+            ca, sa = math.cos(arc.angle), math.sin(arc.angle)
+            tx, ty = m00 * ca + m01 * sa, m10 * ca + m11 * sa
+            k = (radius + 5) / max(math.hypot(tx, ty), 1e-12)
+            cx, cy = c.tolist()
             painter.setPen(tick)
-            painter.drawLine(QPointF(c[0], c[1]), QPointF(tip[0], tip[1]))
+            painter.drawLine(QPointF(cx, cy), QPointF(cx + tx * k, cy + ty * k))
 
 
 class GhostLayer(Layer):
