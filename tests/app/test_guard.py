@@ -19,7 +19,7 @@ from PySide6.QtGui import QImage, QPainter
 import rigeditor.app
 from rigeditor.app import document as document_module
 from rigeditor.app import guard
-from rigeditor.app.scene.layers import LayerStack
+from rigeditor.app.scene.stack import LayerStack
 from rigeditor.io.project_file import load_project
 
 from drive_editor import edited_project, move_root

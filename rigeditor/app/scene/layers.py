@@ -1,6 +1,6 @@
 """Scene layers: a handful of objects, each painting every element of one kind (all
 bones, all target handles, all labels...) from the arrays of a FrameState, all drawn
-by one QGraphicsItem (:class:`LayerStack`).
+by one QGraphicsItem (``stack.LayerStack``).
 
 Few objects, updated from arrays: an edit never creates or deletes items. Each layer
 describes its elements as arrays (a signature per element and its box on screen);
@@ -14,14 +14,12 @@ import logging
 import traceback
 
 import numpy as np
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QPainter
-from PySide6.QtWidgets import QGraphicsItem
 
-from rigeditor.app.guard import Guarded
 from rigeditor.app import style
 from rigeditor.app.scene.paint import (
-    NO_BRUSH, SMOOTH, DeviceMap, Label, LabelPlacer, TextCache, overlaps, discs, draw_label, faded, label_font, pen,
+    NO_BRUSH, DeviceMap, Label, LabelPlacer, TextCache, overlaps, discs, draw_label, faded, label_font, pen,
     polygons, thick_line, visible,
 )
 
@@ -60,8 +58,8 @@ class SceneContext:
         self.emphasized: set = set()
 
     def device_map(self, t) -> DeviceMap:
-        """The DeviceMap of transform ``t``, shared by every layer painting with it
-        (each layer paints once per repaint, all with the view's transform)."""
+        """The DeviceMap of transform ``t``, kept while the view's transform stays
+        (every repaint of a drag paints with the same one)."""
         key = (t.m11(), t.m12(), t.m21(), t.m22(), t.dx(), t.dy())
         dm = getattr(self, "_device_map", None)
         if dm is None or dm.key() != key:
@@ -95,7 +93,7 @@ class SceneContext:
 
 class Layer:
     """Base: one kind of element (all bones, all labels...), painted in device pixels
-    (the DeviceMap maps world points) by the view's one :class:`LayerStack` item, and
+    (the DeviceMap maps world points) by the view's one ``LayerStack`` item, and
     only the elements whose box meets the exposed area.
 
     Subclasses give ``elements(state, dm) -> (signature (K, m), lo (K, 2), hi (K, 2))``
@@ -159,48 +157,6 @@ class Layer:
 
     def draw(self, painter: QPainter, dm: DeviceMap, mask: np.ndarray) -> None:
         raise NotImplementedError
-
-
-class LayerStack(Guarded, QGraphicsItem):
-    """The one scene item under the tool preview: paints the visible layers in z order
-    (ties in the order given) with one transform set-up for all of them. Ten items
-    cost Qt and Python a set-up each on every repaint, more than some layers' drawing;
-    each layer still paints inside its own save/restore, and a failing layer is
-    reported (``report_paint_error``) without stopping the others."""
-
-    def __init__(self, ctx: SceneContext, layers):
-        super().__init__()
-        self.ctx = ctx
-        self.layers = sorted(layers, key=lambda layer: layer.zValue())
-        self.setAcceptedMouseButtons(Qt.NoButton)
-        self.setFlag(QGraphicsItem.ItemUsesExtendedStyleOption, True)
-
-    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt's name
-        return EVERYWHERE
-
-    def paint(self, painter: QPainter, option, widget=None) -> None:
-        if self.ctx.state is None:
-            return
-        t = painter.worldTransform()
-        dm = self.ctx.device_map(t)
-        r = t.mapRect(option.exposedRect)
-        clip = (r.left() - 1, r.top() - 1, r.right() + 1, r.bottom() + 1)
-        painter.save()
-        try:
-            painter.resetTransform()
-            painter.setRenderHint(SMOOTH, True)
-            for layer in self.layers:
-                if not layer.isVisible():
-                    continue
-                painter.save()
-                try:
-                    layer.paint_exposed(painter, dm, clip)
-                except Exception:  # noqa: BLE001 - see report_paint_error
-                    report_paint_error(type(layer).__name__)
-                finally:
-                    painter.restore()
-        finally:
-            painter.restore()
 
 
 def _box(points_dev: list, pad: float):

@@ -24,7 +24,7 @@ from rigeditor.app.scene.art_layer import ArtLayer
 from rigeditor.app.scene.crack_layer import CrackLayer
 from rigeditor.app.scene.mesh_layer import MeshLayer
 from rigeditor.app.scene.layers import (
-    BoneLayer, LabelLayer, LayerStack, OnionLayer, SceneContext, TargetLayer, report_paint_error,
+    BoneLayer, LabelLayer, OnionLayer, SceneContext, TargetLayer, report_paint_error,
 )
 from rigeditor.app.scene.overlays import (
     GhostLayer, JitterLayer, LimitLayer, ReachLayer, ResidualLayer, SpaceLayer,
@@ -33,6 +33,7 @@ from rigeditor.app.scene.interaction import InteractionMixin
 from rigeditor.app.scene.navigation import SCENE_EXTENT, NavigationMixin
 from rigeditor.app.scene.paint import DeviceMap
 from rigeditor.app.scene.picking import pick
+from rigeditor.app.scene.stack import LayerStack
 from rigeditor.app.scene.preview import ToolPreview
 from rigeditor.app.scene.state import ONION_OFFSETS, RowCache, Structure, gather, onion_offsets, structure_key
 from rigeditor.model.project import CHARACTER
