@@ -46,6 +46,8 @@ class SceneContext:
     project. selected: {"bone": set, "target": set, "chain": set}. hover: (kind,
     name) under the pointer or None. emphasized: chains whose overlays draw at full
     strength (being dragged, selected, or hovered through a bone or target).
+    exposed: while the view paints, the rectangles of its region (x0, y0, x1, y1),
+    so layers skip elements in the gaps between them.
     """
 
     def __init__(self):
@@ -56,6 +58,7 @@ class SceneContext:
         self.hover = None
         self.active_chain = None
         self.emphasized: set = set()
+        self.exposed = None  # (R, 4) viewport rectangles being repainted, or None
 
     def device_map(self, t) -> DeviceMap:
         """The DeviceMap of transform ``t``, kept while the view's transform stays
@@ -131,23 +134,26 @@ class Layer:
         return hit[1]
 
     def damage(self, old, new, dm: DeviceMap):
-        """Device boxes (K, 4) to repaint going from ``old`` to ``new``, or None for
-        the whole view (the elements themselves changed)."""
+        """Device boxes (K, 4) to repaint going from ``old`` to ``new`` (one per changed
+        element), or None for the whole view (the elements themselves changed)."""
         if old is None or new is None:
             return None
         so, lo_o, hi_o = self.cached_elements(old, dm)
         sn, lo_n, hi_n = self.cached_elements(new, dm)
         if so.shape != sn.shape:
             return None
-        changed = np.any(so != sn, axis=1) if so.size else np.zeros(0, dtype=bool)
+        changed = (so != sn).any(axis=1) if so.size else np.zeros(0, dtype=bool)
         if not changed.any():
             return np.zeros((0, 4))
-        return np.concatenate([np.concatenate([lo_o[changed], hi_o[changed]], axis=1),
-                               np.concatenate([lo_n[changed], hi_n[changed]], axis=1)])
+        # One box per element, around where it was and where it is: a drag moves an
+        # element a few pixels, so the union is hardly bigger than either.
+        return np.concatenate([np.minimum(lo_o[changed], lo_n[changed]),
+                               np.maximum(hi_o[changed], hi_n[changed])], axis=1)
 
     def paint_exposed(self, painter: QPainter, dm: DeviceMap, clip) -> None:
-        """Draw the elements whose device box meets ``clip`` (x0, y0, x1, y1); the
-        painter maps nothing (device pixels) and antialiases."""
+        """Draw the elements whose device box meets ``clip`` (x0, y0, x1, y1), or one of
+        its rectangles ((R, 4)); the painter maps nothing (device pixels) and
+        antialiases."""
         _, lo, hi = self.cached_elements(self.ctx.state, dm)
         if not len(lo):
             return
@@ -408,10 +414,10 @@ class LabelLayer(Layer):
             a, b = before.get(key), now.get(key)
             if a is not None and b is not None and a.signature() == b.signature():
                 continue
-            for lb in (a, b):
-                if lb is not None and lb.rect is not None:
-                    r = lb.rect
-                    boxes.append((r.left(), r.top(), r.right(), r.bottom()))
+            rects = [lb.rect for lb in (a, b) if lb is not None and lb.rect is not None]
+            if rects:  # one box around where it was and where it is
+                boxes.append((min(r.left() for r in rects), min(r.top() for r in rects),
+                              max(r.right() for r in rects), max(r.bottom() for r in rects)))
         return np.array(boxes).reshape(-1, 4)
 
     def cached_elements(self, state, dm):

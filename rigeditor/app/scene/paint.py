@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from functools import cached_property
 
 import numpy as np
 import shiboken6
@@ -44,9 +43,15 @@ class DeviceMap:
 
 
 def visible(lo, hi, clip) -> np.ndarray:
-    """Mask of device boxes [lo, hi] ((K, 2) each) that touch ``clip`` (x0, y0, x1, y1)."""
+    """Mask of device boxes [lo, hi] ((K, 2) each) that touch ``clip``: one rectangle
+    (x0, y0, x1, y1) or several, (R, 4)."""
     lo, hi = np.asarray(lo).reshape(-1, 2), np.asarray(hi).reshape(-1, 2)
-    return (hi[:, 0] >= clip[0]) & (lo[:, 0] <= clip[2]) & (hi[:, 1] >= clip[1]) & (lo[:, 1] <= clip[3])
+    c = np.asarray(clip, float).reshape(-1, 4)
+    if len(c) == 1:
+        c = c[0]
+        return (hi[:, 0] >= c[0]) & (lo[:, 0] <= c[2]) & (hi[:, 1] >= c[1]) & (lo[:, 1] <= c[3])
+    return ((hi[:, None, 0] >= c[None, :, 0]) & (lo[:, None, 0] <= c[None, :, 2])
+            & (hi[:, None, 1] >= c[None, :, 1]) & (lo[:, None, 1] <= c[None, :, 3])).any(axis=1)
 
 
 def polygon(points) -> QPolygonF:
@@ -208,10 +213,12 @@ class Label:
     directions: tuple = ((1, -1), (1, 1), (-1, -1), (-1, 1), (0, -1), (0, 1))
     rect: QRectF | None = field(default=None, compare=False)
     anchor_dev: np.ndarray | None = field(default=None, compare=False)
+    text: str = field(init=False, repr=False, compare=False)  # the runs' text, joined
 
-    @cached_property
-    def text(self) -> str:
-        return "".join(r[0] for r in self.runs)
+    def __post_init__(self):
+        # (Set once: functools.cached_property takes a lock on every read before
+        # Python 3.12, and the layout reads every label's text on every move.)
+        self.text = "".join(r[0] for r in self.runs)
 
     def signature(self) -> tuple:
         """What the label looks like (to tell whether it must be repainted). Colours

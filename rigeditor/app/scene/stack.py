@@ -32,8 +32,10 @@ class LayerStack(Guarded, QGraphicsItem):
             return
         t = painter.worldTransform()
         dm = self.ctx.device_map(t)
-        r = t.mapRect(option.exposedRect)
-        clip = (r.left() - 1, r.top() - 1, r.right() + 1, r.bottom() + 1)
+        clip = self.ctx.exposed  # the repainted rectangles (several, after a drag's damage)
+        if clip is None:  # (painted outside the view's paint event): their bounding rectangle
+            r = t.mapRect(option.exposedRect)
+            clip = (r.left() - 1, r.top() - 1, r.right() + 1, r.bottom() + 1)
         painter.save()
         try:
             painter.resetTransform()

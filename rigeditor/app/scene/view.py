@@ -313,6 +313,17 @@ class SceneView(Guarded, InteractionMixin, NavigationMixin, QGraphicsView):
         self._hud.set_text(self.doc.mode, int(self.doc.frame))
 
     # ------------------------------------------------------------------ internals
+    def paintEvent(self, event):  # noqa: N802
+        """Qt paints the exposed region; the layers draw only the elements meeting one
+        of its rectangles (a drag's damage is a few boxes, often far apart, whose
+        bounding rectangle would take in the neighbours' elements too)."""
+        self.ctx.exposed = np.array([(r.x() - 1, r.y() - 1, r.x() + r.width() + 1, r.y() + r.height() + 1)
+                                     for r in event.region()], float).reshape(-1, 4)
+        try:
+            super().paintEvent(event)
+        finally:
+            self.ctx.exposed = None
+
     def drawBackground(self, painter: QPainter, rect: QRectF) -> None:  # noqa: N802
         """The grid (style.GRID_*), cached by the view until it zooms or scrolls."""
         painter.fillRect(rect, style.BACKGROUND)
