@@ -226,6 +226,8 @@ class LimitLayer(Layer):
     def draw(self, painter, dm, mask):
         radius = style.LIMIT_ARC_RADIUS_PX
         arcs = [self.ctx.state.limits[k] for k in np.flatnonzero(mask).tolist()]
+        if not arcs:
+            return
         centres = dm(np.array([arc.center for arc in arcs]))
         frames = np.einsum("ij,kjl->kil", dm.linear(), np.array([arc.frame for arc in arcs]))
         tick = pen(style.TEXT)
