@@ -19,7 +19,7 @@ from PySide6.QtGui import QImage, QPainter
 import rigeditor.app
 from rigeditor.app import document as document_module
 from rigeditor.app import guard
-from rigeditor.app.scene.layers import BoneLayer
+from rigeditor.app.scene.stack import LayerStack
 from rigeditor.io.project_file import load_project
 
 from drive_editor import edited_project, move_root
@@ -77,11 +77,11 @@ def test_every_qt_class_of_the_editor_is_guarded():
 
     assert {"redo", "undo"} <= set(guard.guarded_methods(ProjectCommand))
     assert {"mousePressEvent", "wheelEvent", "keyPressEvent", "drawBackground"} <= set(guard.guarded_methods(SceneView))
-    assert {"paint", "boundingRect"} <= set(guard.guarded_methods(BoneLayer))
+    assert {"paint", "boundingRect"} <= set(guard.guarded_methods(LayerStack))
 
 
 def test_an_override_that_raises_is_reported_and_returns_nothing(qtbot):
-    class Broken(BoneLayer):  # a layer whose painting code has a bug
+    class Broken(LayerStack):  # the scene item whose painting code has a bug
         def paint(self, painter, option, widget=None):
             raise RuntimeError("paint broke")
 

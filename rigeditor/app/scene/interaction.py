@@ -161,6 +161,11 @@ class InteractionMixin:
             tip = self._tip_under(pos)
             hit = ("bone", tip) if tip is not None else hit
         toggle = bool(event.modifiers() & (Qt.ShiftModifier | Qt.ControlModifier))
+        # What is pressed is what is under the pointer: a hover left from before
+        # (no move came between) would light up another item during the drag.
+        if hit != self.ctx.hover:
+            self.ctx.hover = hit
+            self._repaint_all()
         self._select(hit, toggle)
         if toggle or hit is None:
             pass

@@ -1,7 +1,8 @@
-"""Scene layers: a handful of QGraphicsItems, each painting every element of one kind
-(all bones, all target handles, all labels...) from the arrays of a FrameState.
+"""Scene layers: a handful of objects, each painting every element of one kind (all
+bones, all target handles, all labels...) from the arrays of a FrameState, all drawn
+by one QGraphicsItem (``stack.LayerStack``).
 
-Few items, updated from arrays: an edit never creates or deletes items. Each layer
+Few objects, updated from arrays: an edit never creates or deletes items. Each layer
 describes its elements as arrays (a signature per element and its box on screen);
 the view compares the signatures of the old and new FrameState and repaints only the
 boxes of elements that changed, and a layer paints only the elements whose box
@@ -13,15 +14,13 @@ import logging
 import traceback
 
 import numpy as np
-from PySide6.QtCore import QRectF, Qt
+from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QPainter
-from PySide6.QtWidgets import QGraphicsItem
 
-from rigeditor.app.guard import Guarded
 from rigeditor.app import style
 from rigeditor.app.scene.paint import (
-    DeviceMap, Label, LabelPlacer, TextCache, overlaps, discs, draw_label, faded, label_font, pen, polygons,
-    pt, thick_line, visible,
+    NO_BRUSH, DeviceMap, Label, LabelPlacer, TextCache, overlaps, discs, draw_label, faded, label_font, pen,
+    polygons, thick_line, visible,
 )
 
 EVERYWHERE = QRectF(-1e9, -1e9, 2e9, 2e9)  # layers paint wherever they are exposed
@@ -47,6 +46,8 @@ class SceneContext:
     project. selected: {"bone": set, "target": set, "chain": set}. hover: (kind,
     name) under the pointer or None. emphasized: chains whose overlays draw at full
     strength (being dragged, selected, or hovered through a bone or target).
+    exposed: while the view paints, the rectangles of its region (x0, y0, x1, y1),
+    so layers skip elements in the gaps between them.
     """
 
     def __init__(self):
@@ -57,10 +58,11 @@ class SceneContext:
         self.hover = None
         self.active_chain = None
         self.emphasized: set = set()
+        self.exposed = None  # (R, 4) viewport rectangles being repainted, or None
 
     def device_map(self, t) -> DeviceMap:
-        """The DeviceMap of transform ``t``, shared by every layer painting with it
-        (each layer paints once per repaint, all with the view's transform)."""
+        """The DeviceMap of transform ``t``, kept while the view's transform stays
+        (every repaint of a drag paints with the same one)."""
         key = (t.m11(), t.m12(), t.m21(), t.m22(), t.dx(), t.dy())
         dm = getattr(self, "_device_map", None)
         if dm is None or dm.key() != key:
@@ -92,23 +94,29 @@ class SceneContext:
         self.emphasized = out
 
 
-class Layer(Guarded, QGraphicsItem):
-    """Base: paints in device pixels (the DeviceMap maps world points) and only the
-    elements whose box meets the exposed area.
+class Layer:
+    """Base: one kind of element (all bones, all labels...), painted in device pixels
+    (the DeviceMap maps world points) by the view's one ``LayerStack`` item, and
+    only the elements whose box meets the exposed area.
 
     Subclasses give ``elements(state, dm) -> (signature (K, m), lo (K, 2), hi (K, 2))``
     (device boxes) and ``draw(painter, dm, mask)``; ``damage`` compares two states.
+    ``zValue``/``isVisible``/``setVisible`` read like a QGraphicsItem's.
     """
 
     def __init__(self, ctx: SceneContext, z: float):
-        super().__init__()
         self.ctx = ctx
-        self.setZValue(z)
-        self.setAcceptedMouseButtons(Qt.NoButton)
-        self.setFlag(QGraphicsItem.ItemUsesExtendedStyleOption, True)
+        self._z = float(z)
+        self._visible = True
 
-    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt's name
-        return EVERYWHERE
+    def zValue(self) -> float:  # noqa: N802 - read like a QGraphicsItem
+        return self._z
+
+    def isVisible(self) -> bool:  # noqa: N802
+        return self._visible
+
+    def setVisible(self, on: bool) -> None:  # noqa: N802
+        self._visible = bool(on)
 
     def elements(self, state, dm: DeviceMap):
         raise NotImplementedError
@@ -126,41 +134,32 @@ class Layer(Guarded, QGraphicsItem):
         return hit[1]
 
     def damage(self, old, new, dm: DeviceMap):
-        """Device boxes (K, 4) to repaint going from ``old`` to ``new``, or None for
-        the whole view (the elements themselves changed)."""
+        """Device boxes (K, 4) to repaint going from ``old`` to ``new`` (one per changed
+        element), or None for the whole view (the elements themselves changed)."""
         if old is None or new is None:
             return None
         so, lo_o, hi_o = self.cached_elements(old, dm)
         sn, lo_n, hi_n = self.cached_elements(new, dm)
         if so.shape != sn.shape:
             return None
-        changed = np.any(so != sn, axis=1) if so.size else np.zeros(0, dtype=bool)
+        changed = (so != sn).any(axis=1) if so.size else np.zeros(0, dtype=bool)
         if not changed.any():
             return np.zeros((0, 4))
-        return np.concatenate([np.concatenate([lo_o[changed], hi_o[changed]], axis=1),
-                               np.concatenate([lo_n[changed], hi_n[changed]], axis=1)])
+        # One box per element, around where it was and where it is: a drag moves an
+        # element a few pixels, so the union is hardly bigger than either.
+        return np.concatenate([np.minimum(lo_o[changed], lo_n[changed]),
+                               np.maximum(hi_o[changed], hi_n[changed])], axis=1)
 
-    def paint(self, painter: QPainter, option, widget=None) -> None:
-        state = self.ctx.state
-        if state is None:
+    def paint_exposed(self, painter: QPainter, dm: DeviceMap, clip) -> None:
+        """Draw the elements whose device box meets ``clip`` (x0, y0, x1, y1), or one of
+        its rectangles ((R, 4)); the painter maps nothing (device pixels) and
+        antialiases."""
+        _, lo, hi = self.cached_elements(self.ctx.state, dm)
+        if not len(lo):
             return
-        t = painter.worldTransform()
-        dm = self.ctx.device_map(t)
-        r = t.mapRect(option.exposedRect)
-        clip = (r.left() - 1, r.top() - 1, r.right() + 1, r.bottom() + 1)
-        _, lo, hi = self.cached_elements(state, dm)
-        mask = visible(lo, hi, clip) if len(lo) else np.zeros(0, dtype=bool)
-        if not mask.any():
-            return
-        painter.save()
-        try:
-            painter.resetTransform()
-            painter.setRenderHint(QPainter.Antialiasing, True)
+        mask = visible(lo, hi, clip)
+        if mask.any():
             self.draw(painter, dm, mask)
-        except Exception:  # noqa: BLE001 - see report_paint_error
-            report_paint_error(type(self).__name__)
-        finally:
-            painter.restore()
 
     def draw(self, painter: QPainter, dm: DeviceMap, mask: np.ndarray) -> None:
         raise NotImplementedError
@@ -183,13 +182,18 @@ def bone_outline(d0, d1, grow=0.0):
     all round (a selection halo). Also returns the lengths."""
     v = d1 - d0
     length = np.hypot(v[:, 0], v[:, 1])
-    safe = np.where(length > 1e-9, length, 1.0)
-    u = v / safe[:, None]
-    n = np.stack([-u[:, 1], u[:, 0]], axis=-1)
-    w = (np.clip(BONE_WIDTH * length, BONE_MIN_PX, BONE_MAX_PX) + grow)[:, None]
+    u = v / np.where(length > 1e-9, length, 1.0)[:, None]
+    w = np.minimum(np.maximum(BONE_WIDTH * length, BONE_MIN_PX), BONE_MAX_PX) + grow
+    nw = np.empty_like(u)  # the normal (-u_y, u_x) times the half width
+    nw[:, 0] = -u[:, 1] * w
+    nw[:, 1] = u[:, 0] * w
     m = d0 + v * 0.16
-    g = u * grow
-    return np.stack([d0 - g, m + n * w, d1 + g, m - n * w], axis=1), length
+    out = np.empty((len(v), 4, 2))
+    out[:, 0], out[:, 1], out[:, 2], out[:, 3] = d0, m + nw, d1, m - nw
+    if grow:
+        out[:, 0] -= u * grow
+        out[:, 2] += u * grow
+    return out, length
 
 
 class BoneLayer(Layer):
@@ -204,34 +208,44 @@ class BoneLayer(Layer):
         lo, hi = _box([d0, d1], self.PAD)
         return np.concatenate([state.joints, state.tips], axis=1), lo, hi
 
+    def _selected(self, st):
+        """(B,) bool: bones selected themselves or through their chain (remembered
+        per structure and selection: asked on every repaint)."""
+        bones, chains = self.ctx.selected["bone"], self.ctx.selected["chain"]
+        key = (frozenset(bones), frozenset(chains))
+        hit = getattr(self, "_selection", None)
+        if hit is None or hit[0] is not st or hit[1] != key:
+            sel = np.array([b in bones or st.chain_of_bone.get(b) in chains for b in st.bones], dtype=bool)
+            hit = self._selection = (st, key, sel.reshape(-1))
+        return hit[2]
+
     def draw(self, painter, dm, mask):
         ctx, s, st = self.ctx, self.ctx.state, self.ctx.structure
-        d0, d1 = dm(s.joints), dm(s.tips)
-        shapes, length = bone_outline(d0, d1)
-        hover = ctx.hover[1] if ctx.hover and ctx.hover[0] == "bone" else None
-        outline = pen(style.BONE_OUTLINE)
         shown = np.flatnonzero(mask)
+        d0, d1 = dm(s.joints[shown]), dm(s.tips[shown])
+        shapes, length = bone_outline(d0, d1)
+        outline = pen(style.BONE_OUTLINE)
         # One path per style (halos under every bone, then FK and IK bodies, then the
         # joints): a handful of painter calls however many bones there are.
-        bones, chains = ctx.selected["bone"], ctx.selected["chain"]
-        selected = [k for k in shown if st.bones[k] in bones or st.chain_of_bone.get(st.bones[k]) in chains] \
-            if bones or chains else []
-        hovered = [k for k in shown if st.bones[k] == hover and k not in selected] if hover else []
-        if selected or hovered:  # (no halo while dragging a target: no outline to grow)
+        selected = self._selected(st)[shown]
+        hover = ctx.hover[1] if ctx.hover and ctx.hover[0] == "bone" and ctx.hover[1] in st.bones else None
+        hovered = (shown == st.bones.index(hover)) & ~selected if hover else None
+        if selected.any() or (hovered is not None and hovered.any()):  # (no halo while dragging a target)
             halo, _ = bone_outline(d0, d1, grow=2.5)
             polygons(painter, halo[selected], style.SELECTION)
-            polygons(painter, halo[hovered], faded(style.HOVER, 150))
-        ik = np.asarray(st.ik, dtype=bool)
+            if hovered is not None:
+                polygons(painter, halo[hovered], faded(style.HOVER, 150))
+        ik = st.ik[shown]
         short = length < 3.0
         for flag, color in ((False, style.BONE_FK), (True, style.BONE_IK)):
-            group = shown[ik[shown] == flag]
-            polygons(painter, shapes[group[~short[group]]], color, outline)
-            discs(painter, d0[group[short[group]]], 3.0, color, outline)
+            group = ik == flag
+            polygons(painter, shapes[group & ~short], color, outline)
+            discs(painter, d0[group & short], 3.0, color, outline)
         # Joints on top: a dot at every bone's origin, a smaller one at leaf tips.
         r = style.JOINT_RADIUS_PX
-        leaves = shown[np.asarray(st.leaf, dtype=bool)[shown]]
-        discs(painter, np.concatenate([d0[shown], d1[leaves]]),
-              np.r_[np.full(len(shown), r), np.full(len(leaves), r * 0.6)], style.TEXT, outline)
+        leaves = st.leaf[shown]
+        discs(painter, np.concatenate([d0, d1[leaves]]),
+              np.r_[np.full(len(shown), r), np.full(int(leaves.sum()), r * 0.6)], style.TEXT, outline)
 
 
 class TargetLayer(Layer):
@@ -258,24 +272,28 @@ class TargetLayer(Layer):
 
     def draw(self, painter, dm, mask):
         ctx, s = self.ctx, self.ctx.state
-        dev = dm(s.handle)
+        shown = np.flatnonzero(mask).tolist()
+        dev = dm(s.handle[shown])
         r = style.HANDLE_RADIUS_PX
-        hover = ctx.hover[1] if ctx.hover and ctx.hover[0] == "target" else None
-        shown = np.flatnonzero(mask)
-        painter.setBrush(Qt.NoBrush)
-        painter.setPen(pen(style.SELECTION))
-        for j in shown:
-            if s.targets[j] in ctx.selected["target"]:
-                painter.drawEllipse(pt(dev[j]), r + 4, r + 4)
-                painter.drawEllipse(pt(dev[j]), r + 5, r + 5)
+        names = [s.targets[j] for j in shown]
+        chosen = [k for k, name in enumerate(names) if name in ctx.selected["target"]]
+        if chosen:
+            painter.setBrush(NO_BRUSH)
+            painter.setPen(pen(style.SELECTION))
+            for x, y in dev[chosen].tolist():
+                painter.drawEllipse(QPointF(x, y), r + 4, r + 4)
+                painter.drawEllipse(QPointF(x, y), r + 5, r + 5)
         # One path per colour: rims, then the discs of each space, then the centres.
-        grow = np.array([1.5 if s.targets[j] == hover else 0.0 for j in shown]).reshape(-1)
-        discs(painter, dev[shown], r + grow + 1.5, style.HANDLE_RING)
+        radius = np.full(len(shown), float(r))
+        hover = ctx.hover[1] if ctx.hover and ctx.hover[0] == "target" else None
+        if hover in names:
+            radius[names.index(hover)] += 1.5
+        discs(painter, dev, radius + 1.5, style.HANDLE_RING)
         spaces = [s.space[j] for j in shown]
         for space in dict.fromkeys(spaces):
-            same = np.array([x == space for x in spaces], dtype=bool)
-            discs(painter, dev[shown[same]], r + grow[same], ctx.space_color(space))
-        discs(painter, dev[shown], 2.0, style.BONE_OUTLINE)
+            same = [k for k, x in enumerate(spaces) if x == space]
+            discs(painter, dev[same], radius[same], ctx.space_color(space))
+        discs(painter, dev, 2.0, style.BONE_OUTLINE)
 
 
 class OnionLayer(Layer):
@@ -396,10 +414,10 @@ class LabelLayer(Layer):
             a, b = before.get(key), now.get(key)
             if a is not None and b is not None and a.signature() == b.signature():
                 continue
-            for lb in (a, b):
-                if lb is not None and lb.rect is not None:
-                    r = lb.rect
-                    boxes.append((r.left(), r.top(), r.right(), r.bottom()))
+            rects = [lb.rect for lb in (a, b) if lb is not None and lb.rect is not None]
+            if rects:  # one box around where it was and where it is
+                boxes.append((min(r.left() for r in rects), min(r.top() for r in rects),
+                              max(r.right() for r in rects), max(r.bottom() for r in rects)))
         return np.array(boxes).reshape(-1, 4)
 
     def cached_elements(self, state, dm):
@@ -421,18 +439,17 @@ class LabelLayer(Layer):
 _unit_arcs: dict = {}
 
 
-def arc_points(center_dev, matrix, lo, hi, radius_px, n=None):
-    """Device points of the arc from angle ``lo`` to ``hi`` (local radians, through
-    the 2x2 local->device ``matrix``), at ``radius_px`` from ``center_dev``."""
-    key = (lo, hi, n)
+def arc_directions(matrix, lo, hi) -> np.ndarray:
+    """Unit device directions (K, 2) along the arc from angle ``lo`` to ``hi`` (local
+    radians, through the 2x2 local->device ``matrix``), every 7.5 degrees or closer."""
+    key = (lo, hi)
     unit = _unit_arcs.get(key)
     if unit is None:
-        count = n or max(4, int(abs(hi - lo) / (np.pi / 24)) + 2)
-        t = np.linspace(lo, hi, count)
+        t = np.linspace(lo, hi, max(4, int(abs(hi - lo) / (np.pi / 24)) + 2))
         unit = np.stack([np.cos(t), np.sin(t)])
         if len(_unit_arcs) > 256:
             _unit_arcs.clear()
         _unit_arcs[key] = unit
     d = (matrix @ unit).T
     d /= np.maximum(np.sqrt(d[:, 0] ** 2 + d[:, 1] ** 2), 1e-12)[:, None]
-    return center_dev + d * radius_px
+    return d

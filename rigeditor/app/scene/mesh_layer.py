@@ -14,7 +14,7 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 
 from rigeditor.app.scene.layers import Layer
-from rigeditor.app.scene.paint import DeviceMap, pen, polygon
+from rigeditor.app.scene.paint import pen, polygon
 from rigeditor.core.skinning import COLLAPSE_RATIO
 from rigeditor.model.mesh_attachment import MeshAttachment
 
@@ -72,18 +72,14 @@ class MeshLayer(Layer):
             out.append((s, project.art.slots[s].attachments[code], v, pose))
         return out
 
-    def paint(self, painter, option, widget=None) -> None:
-        super().paint(painter, option, widget)
-        if self.brush is not None and self.isVisible():
+    def paint_exposed(self, painter, dm, clip) -> None:
+        super().paint_exposed(painter, dm, clip)
+        if self.brush is not None:
             centre, radius = self.brush
-            dm = DeviceMap(painter.worldTransform())
             c = dm(np.asarray(centre, float)[None])[0]
-            painter.save()
-            painter.resetTransform()
             painter.setPen(pen(HANDLE))
             painter.setBrush(Qt.NoBrush)
             painter.drawEllipse(QPointF(*c), radius * dm.scale, radius * dm.scale)
-            painter.restore()
 
     def elements(self, state, dm):
         shown = self._shown(state)

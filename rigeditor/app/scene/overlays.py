@@ -4,14 +4,17 @@ hides (``SceneView.set_overlay``); all read the current FrameState.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
-from PySide6.QtCore import QLineF, Qt
-from PySide6.QtGui import QPainter, QPainterPath
+from PySide6.QtCore import QLineF, QPointF, Qt
+from PySide6.QtGui import QPainterPath
 
 from rigeditor.app import style
-from rigeditor.app.scene.layers import Layer, _box, arc_points
+from rigeditor.app.scene.layers import Layer, _box, arc_directions
 from rigeditor.app.scene.paint import (
-    Label, discs, ellipse_points, faded, format_units, pen, polygon, pt, similarity_scale, thick_line,
+    NO_BRUSH, NO_PEN, ODD_EVEN_FILL, SMOOTH, SOLID_LINE, Label, discs, ellipse_points, faded, format_units, pen,
+    polygon, pt, similarity_scale, thick_line,
 )
 from rigeditor.model import CAUSES
 
@@ -54,13 +57,14 @@ class ReachLayer(Layer):
         if cached is None or cached[0] != key:
             cached = self._paths = (key, self._build_paths(dm, mask))
         fills, strokes = cached[1]
-        painter.setPen(Qt.NoPen)
-        painter.setBrush(style.SOFT_BAND)
-        painter.setRenderHint(QPainter.Antialiasing, False)  # a faint fill: no edge to smooth
-        for band in fills:
-            painter.drawPath(band)
-        painter.setRenderHint(QPainter.Antialiasing, True)
-        painter.setBrush(Qt.NoBrush)
+        if fills:
+            painter.setPen(NO_PEN)
+            painter.setBrush(style.SOFT_BAND)
+            painter.setRenderHint(SMOOTH, False)  # a faint fill: no edge to smooth
+            for band in fills:
+                painter.drawPath(band)
+            painter.setRenderHint(SMOOTH, True)
+        painter.setBrush(NO_BRUSH)
         for ring_pen, path in strokes.values():
             painter.setPen(ring_pen)
             painter.drawPath(path)
@@ -89,14 +93,14 @@ class ReachLayer(Layer):
             soft = min(float(s.soft[i]), 0.5 * (outer - inner))  # as the solver caps it
             if soft > 0 and strong:
                 band = QPainterPath()
-                band.setFillRule(Qt.OddEvenFill)
+                band.setFillRule(ODD_EVEN_FILL)
                 for r in [outer - soft, outer] + ([inner, inner + soft] if inner > 0 else []):
                     _circle_path(band, c, m, scale, r)
                 fills.append(band)
                 for r in [outer - soft] + ([inner + soft] if inner > 0 else []):
                     ring(style.CAUSE_COLORS["soft_reach"], Qt.DotLine, alpha, c, m, scale, r)
             # A soft chain's outer circle is drawn in the soft-reach colour.
-            ring(style.CAUSE_COLORS["soft_reach"] if soft > 0 else style.REACH_RING, Qt.SolidLine, alpha, c, m, scale, outer)
+            ring(style.CAUSE_COLORS["soft_reach"] if soft > 0 else style.REACH_RING, SOLID_LINE, alpha, c, m, scale, outer)
             if inner > 0:
                 ring(style.REACH_RING, Qt.DashLine, alpha, c, m, scale, inner)
         return fills, strokes
@@ -149,13 +153,16 @@ class ResidualLayer(Layer):
 
     def draw(self, painter, dm, mask):
         s = self.ctx.state
-        a_all, b_all = dm(s.end), dm(s.target)
-        for i in np.flatnonzero(mask & self.shown(s)):
-            color = style.CAUSE_COLORS[CAUSES[int(s.cause[i])]]
-            thick_line(painter, a_all[i], b_all[i], 2.0, color)
+        idx = np.flatnonzero(mask & self.shown(s))
+        if not len(idx):
+            return
+        a_all, b_all = dm(s.end[idx]), dm(s.target[idx])
+        for a, b, cause in zip(a_all, b_all, s.cause[idx].tolist()):
+            color = style.CAUSE_COLORS[CAUSES[int(cause)]]
+            thick_line(painter, a, b, 2.0, color)
             painter.setPen(pen(style.BONE_OUTLINE))
             painter.setBrush(color)
-            painter.drawEllipse(pt(a_all[i]), 3.0, 3.0)
+            painter.drawEllipse(QPointF(a[0], a[1]), 3.0, 3.0)
 
 
 class JitterLayer(Layer):
@@ -186,18 +193,19 @@ class JitterLayer(Layer):
 
     def draw(self, painter, dm, mask):
         s = self.ctx.state
-        dev = dm(s.elbow)
-        for i in np.flatnonzero(mask):
-            v = float(s.sensitivity[i])
+        idx = np.flatnonzero(mask)
+        outline = pen(style.BONE_OUTLINE)
+        for (x, y), v in zip(dm(s.elbow[idx]).tolist(), s.sensitivity[idx].tolist()):
             c = style.sensitivity_color(v)
+            centre = QPointF(x, y)
             if v >= style.SENSITIVITY_DANGER_DEG:
                 painter.setPen(pen(c))
-                painter.setBrush(Qt.NoBrush)
-                painter.drawEllipse(pt(dev[i]), 9.5, 9.5)
-                painter.drawEllipse(pt(dev[i]), 10.5, 10.5)
-            painter.setPen(pen(style.BONE_OUTLINE))
+                painter.setBrush(NO_BRUSH)
+                painter.drawEllipse(centre, 9.5, 9.5)
+                painter.drawEllipse(centre, 10.5, 10.5)
+            painter.setPen(outline)
             painter.setBrush(c)
-            painter.drawEllipse(pt(dev[i]), 5.5, 5.5)
+            painter.drawEllipse(centre, 5.5, 5.5)
 
 
 class LimitLayer(Layer):
@@ -216,31 +224,37 @@ class LimitLayer(Layer):
         return sig, c - self.PAD, c + self.PAD
 
     def draw(self, painter, dm, mask):
-        dlin = dm.linear()
         radius = style.LIMIT_ARC_RADIUS_PX
-        arcs = self.ctx.state.limits
-        for k in np.flatnonzero(mask):
-            arc = arcs[k]
-            c = dm(arc.center)
-            m = dlin @ arc.frame
-            pts = arc_points(c, m, arc.lo, arc.hi, radius)
+        arcs = [self.ctx.state.limits[k] for k in np.flatnonzero(mask).tolist()]
+        if not arcs:
+            return
+        centres = dm(np.array([arc.center for arc in arcs]))
+        frames = np.einsum("ij,kjl->kil", dm.linear(), np.array([arc.frame for arc in arcs]))
+        tick = pen(style.TEXT)
+        for arc, c, m in zip(arcs, centres, frames):
+            d = arc_directions(m, arc.lo, arc.hi)
             color = style.CAUSE_COLORS["limit"] if arc.bound else style.LIMIT_ARC
-            painter.setPen(Qt.NoPen)
+            wedge = polygon(np.concatenate([c[None], c + d * radius]))
+            painter.setPen(NO_PEN)
             painter.setBrush(faded(color, 110 if arc.bound else 40))
             # The wedge's edges are stroked (antialiased) right after: filling without
             # antialiasing looks the same and costs a third.
-            painter.setRenderHint(QPainter.Antialiasing, False)
-            painter.drawPolygon(polygon(np.concatenate([c[None], pts])))
-            painter.setRenderHint(QPainter.Antialiasing, True)
+            painter.setRenderHint(SMOOTH, False)
+            painter.drawPolygon(wedge)
+            painter.setRenderHint(SMOOTH, True)
             painter.setPen(pen(color, alpha=255 if arc.bound else 200))
-            painter.setBrush(Qt.NoBrush)
-            painter.drawPolyline(polygon(pts))
+            painter.setBrush(NO_BRUSH)
+            painter.drawPolygon(wedge)  # the arc and both edges from the joint
             if arc.bound:
-                painter.drawPolyline(polygon(arc_points(c, m, arc.lo, arc.hi, radius + 1.0)))
-            painter.drawLines([QLineF(pt(c), pt(pts[0])), QLineF(pt(c), pt(pts[-1]))])
-            tip = arc_points(c, m, arc.angle, arc.angle, radius + 5, n=1)[0]
-            painter.setPen(pen(style.TEXT))
-            painter.drawLine(pt(c), pt(tip))
+                painter.drawPolyline(polygon(c + d * (radius + 1.0)))
+            # The tick at the current angle, 5 px past the arc.
+            (m00, m01), (m10, m11) = m.tolist()
+            ca, sa = math.cos(arc.angle), math.sin(arc.angle)
+            tx, ty = m00 * ca + m01 * sa, m10 * ca + m11 * sa
+            k = (radius + 5) / max(math.hypot(tx, ty), 1e-12)
+            cx, cy = c.tolist()
+            painter.setPen(tick)
+            painter.drawLine(QPointF(cx, cy), QPointF(cx + tx * k, cy + ty * k))
 
 
 class GhostLayer(Layer):
@@ -256,19 +270,28 @@ class GhostLayer(Layer):
 
     def draw(self, painter, dm, mask):
         s = self.ctx.state
-        sh, gh, el, en = dm(s.shoulder), dm(s.ghost), dm(s.elbow), dm(s.end)
-        shown = np.flatnonzero(mask)
-        apart = np.hypot(*(gh[shown] - el[shown]).T) >= 2.0  # else it coincides with the pose
-        shown = shown[apart]
-        if not len(shown):
+        idx = np.flatnonzero(mask)
+        sh, gh, el, en = dm(np.stack([s.shoulder[idx], s.ghost[idx], s.elbow[idx], s.end[idx]]))
+        apart = np.sqrt(np.sum((gh - el) ** 2, axis=1)) >= 2.0  # else it coincides with the pose
+        if not apart.any():
             return
-        # All ghosts at once: one drawLines of dashes, one path of elbow circles.
-        painter.setBrush(Qt.NoBrush)
-        painter.setPen(pen(style.GHOST, alpha=130))
-        a = np.concatenate([sh[shown], gh[shown]])
-        b = np.concatenate([gh[shown], en[shown]])
-        painter.drawLines(dash_lines(a, b))
-        discs(painter, gh[shown], 3.5, Qt.NoBrush, pen(style.GHOST, alpha=130))
+        # All ghosts at once: one drawLines of dashes, one path of elbow circles. A
+        # chain's dashes are kept while its ghost stays put (only a dragged one moves).
+        ghost_pen = pen(style.GHOST, alpha=130)
+        painter.setBrush(NO_BRUSH)
+        painter.setPen(ghost_pen)
+        known, kept, lines = getattr(self, "_dashes", {}), {}, []
+        for row in np.concatenate([sh, gh, en], axis=1)[apart].tolist():
+            key = tuple(row)
+            dashes = known.get(key)
+            if dashes is None:
+                a, b = np.array([row[0:2], row[2:4]]), np.array([row[2:4], row[4:6]])
+                dashes = dash_lines(a, b)
+            kept[key] = dashes
+            lines.extend(dashes)
+        self._dashes = kept
+        painter.drawLines(lines)
+        discs(painter, gh[apart], 3.5, NO_BRUSH, ghost_pen)
 
 
 DASH_PX, GAP_PX = 3.0, 4.0  # square caps add half a pixel each end: the look of Qt's DashLine
@@ -332,9 +355,8 @@ class SpaceLayer(Layer):
                 thick_line(painter, pc, c, 5.0, faded(self.ctx.space_color(o[name][2]), 110))
             m = dlin @ lin[k].reshape(2, 2)
             painter.setPen(pen(color))
-            for axis, length in ((np.array([1.0, 0.0]), 18.0), (np.array([0.0, 1.0]), 11.0)):
-                d = m @ axis
-                painter.drawLine(pt(c), pt(c + d / max(np.hypot(*d), 1e-12) * length))
+            for axis, length in ((m[:, 0], 18.0), (m[:, 1], 11.0)):
+                painter.drawLine(pt(c), pt(c + axis / max(np.hypot(*axis), 1e-12) * length))
             painter.setPen(pen(style.BONE_OUTLINE))
             painter.setBrush(color)
             painter.drawRect(int(c[0]) - 3, int(c[1]) - 3, 6, 6)

@@ -9,6 +9,7 @@ y-up, radians.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import is_
 
 import numpy as np
 
@@ -161,6 +162,9 @@ def _apply(f, p) -> np.ndarray:
     return np.array([f[0] * p[0] + f[1] * p[1] + f[4], f[2] * p[0] + f[3] * p[1] + f[5]])
 
 
+_NO_CHAIN = (np.zeros((5, 2)), (0.0, 0.0, 0.0, 0, False), np.zeros(2), np.eye(2), ())  # not in the bake
+
+
 class RowCache:
     """Rows already read, per chain and per target, reused while the ChainBake object,
     the model item and the row are the same: an incremental evaluation keeps the
@@ -173,8 +177,7 @@ class RowCache:
         """The cached value of ``key`` if ``row`` is the same and every object in
         ``deps`` is the same object (identity, never equality), else ``compute()``."""
         hit = self._items.get(key)
-        if hit is not None and hit[0] == row and len(hit[1]) == len(deps) \
-                and all(a is b for a, b in zip(hit[1], deps)):
+        if hit is not None and hit[0] == row and len(hit[1]) == len(deps) and all(map(is_, hit[1], deps)):
             return hit[2]
         value = compute()
         self._items[key] = (row, deps, value)
@@ -204,33 +207,35 @@ def gather(project, bake, frame, structure: Structure, onion: bool = False, cach
     exact_frame = float(bake.frames[row])
     names = structure.chains
     n = len(names)
-    vectors = np.zeros((n, 5, 2))
-    residual, sensitivity, soft = np.zeros(n), np.zeros(n), np.zeros(n)
-    cause, limited = np.zeros(n, dtype=int), np.zeros(n, dtype=bool)
-    reach, ring = np.zeros((n, 2)), np.tile(np.eye(2), (n, 1, 1))
-    limits: list[LimitArc] = []
+    # Rows of each chain as lists, made into arrays once (per-element writes into
+    # preallocated arrays cost more than the cached rows they copy).
+    rows = []
     chains_by_name = {c.name: c for c in project.chains}
-    for i, name in enumerate(names):
+    for name in names:
         cb = bake.chains.get(name)
         if cb is None:
+            rows.append(_NO_CHAIN)
             continue
         chain = chains_by_name.get(name)
-        v, sc, reach_i, ring_i, arcs = cache.get(("chain", name), row, (cb, chain),
-                                                 lambda: _chain_row(cb, chain, bake, row, structure))
-        vectors[i] = v
-        residual[i], sensitivity[i], soft[i], cause[i], limited[i] = sc
-        reach[i], ring[i] = reach_i, ring_i
-        limits.extend(arcs)
+        rows.append(cache.get(("chain", name), row, (cb, chain),
+                              lambda: _chain_row(cb, chain, bake, row, structure)))
+    vectors = np.array([r[0] for r in rows], dtype=float).reshape(n, 5, 2)
+    scalars = list(zip(*(r[1] for r in rows))) or [()] * 5
+    residual, sensitivity, soft = (np.array(scalars[k], dtype=float) for k in range(3))
+    cause, limited = np.array(scalars[3], dtype=int), np.array(scalars[4], dtype=bool)
+    reach = np.array([r[2] for r in rows], dtype=float).reshape(n, 2)
+    ring = np.array([r[3] for r in rows], dtype=float).reshape(n, 2, 2)
+    limits: list[LimitArc] = [arc for r in rows for arc in r[4]]
 
-    handle = np.zeros((len(structure.targets), 2))
-    space = []
-    for j, tname in enumerate(structure.targets):
+    handles = []
+    for tname in structure.targets:
         t = project.target(tname)
         cname = structure.target_chain.get(tname)
         cb = bake.chains.get(cname) if cname else None
-        handle[j], sname = cache.get(("target", tname), row, (cb, t, bake.spaces),
-                                     lambda: _handle(t, cb, bake, row, exact_frame))
-        space.append(sname)
+        handles.append(cache.get(("target", tname), row, (cb, t, bake.spaces),
+                                 lambda: _handle(t, cb, bake, row, exact_frame)))
+    handle = np.array([h[0] for h in handles], dtype=float).reshape(-1, 2)
+    space = [h[1] for h in handles]
 
     onion_rows = []
     if onion:

@@ -33,6 +33,7 @@ from rigeditor.app.scene.interaction import InteractionMixin
 from rigeditor.app.scene.navigation import SCENE_EXTENT, NavigationMixin
 from rigeditor.app.scene.paint import DeviceMap
 from rigeditor.app.scene.picking import pick
+from rigeditor.app.scene.stack import LayerStack
 from rigeditor.app.scene.preview import ToolPreview
 from rigeditor.app.scene.state import ONION_OFFSETS, RowCache, Structure, gather, onion_offsets, structure_key
 from rigeditor.model.project import CHARACTER
@@ -129,7 +130,7 @@ class SceneView(Guarded, InteractionMixin, NavigationMixin, QGraphicsView):
         self._layers["art"].dim = self._overlays["art_dim"]
         for name, layer in self._layers.items():
             layer.setVisible(self._overlays.get(name, True))
-            scene.addItem(layer)
+        scene.addItem(LayerStack(ctx, self._layers.values()))
         self._preview = ToolPreview(ctx, 10)
         scene.addItem(self._preview)
 
@@ -312,6 +313,17 @@ class SceneView(Guarded, InteractionMixin, NavigationMixin, QGraphicsView):
         self._hud.set_text(self.doc.mode, int(self.doc.frame))
 
     # ------------------------------------------------------------------ internals
+    def paintEvent(self, event):  # noqa: N802
+        """Qt paints the exposed region; the layers draw only the elements meeting one
+        of its rectangles (a drag's damage is a few boxes, often far apart, whose
+        bounding rectangle would take in the neighbours' elements too)."""
+        self.ctx.exposed = np.array([(r.x() - 1, r.y() - 1, r.x() + r.width() + 1, r.y() + r.height() + 1)
+                                     for r in event.region()], float).reshape(-1, 4)
+        try:
+            super().paintEvent(event)
+        finally:
+            self.ctx.exposed = None
+
     def drawBackground(self, painter: QPainter, rect: QRectF) -> None:  # noqa: N802
         """The grid (style.GRID_*), cached by the view until it zooms or scrolls."""
         painter.fillRect(rect, style.BACKGROUND)
