@@ -22,6 +22,7 @@ from dataclasses import replace
 import numpy as np
 
 from rigeditor.core.geometry import Affine
+from rigeditor.io.spine_read import SpineError
 from rigeditor.model.project import CHARACTER
 
 
@@ -67,7 +68,8 @@ def build_mesh(image, geometry: dict, slot_bone: str | None, spine_bones: list[s
     vertex's influences' setup positions (0 when the weights agree), what was dropped).
 
     setup: a Bake of the bind pose (one frame). Bones by Spine index ``spine_bones``;
-    a weight on Spine's root (the character space) is dropped."""
+    a weight on Spine's root (the character space) is dropped; a vertex weighted to
+    nothing else is refused (SpineError naming ``label``, the attachment's JSON path)."""
     dropped: list[str] = []
     from rigeditor.model.mesh_attachment import MeshAttachment
 
@@ -97,11 +99,14 @@ def build_mesh(image, geometry: dict, slot_bone: str | None, spine_bones: list[s
         if any(spine_bones[x[0]] not in setup.bones for x in inf):
             dropped.append("mesh weights on the root bone (dropped: the root is the character space)")
         inf = [x for x in inf if spine_bones[x[0]] in setup.bones]
+        if sum(x[3] for x in inf) <= 0:
+            raise SpineError(None, [f"{label}.vertices: vertex {v} has no weight on a bone other than the root "
+                                    f"(RigEditor's root is the character space, which carries no mesh weights)"])
         inf.sort(key=lambda x: -x[3])
         if len(inf) > 4:
             dropped.append("mesh vertices weighted to more than 4 bones (cut to the 4 heaviest)")
             inf = inf[:4]
-        total = sum(x[3] for x in inf) or 1.0
+        total = sum(x[3] for x in inf)
         points = [spine_world(spine_bones[b]).apply(np.array([[x, y]]))[0] for b, x, y, _ in inf]
         world_p[v] = sum((w / total) * pt for (_, _, _, w), pt in zip(inf, points)) if inf else 0.0
         worst = max([worst] + [float(np.hypot(*(pt - world_p[v]))) for pt in points])
