@@ -24,6 +24,7 @@ import numpy as np
 from rigeditor.core.geometry import Affine
 from rigeditor.io.spine_read import SpineError
 from rigeditor.model.project import CHARACTER
+from rigeditor.model.validate import MAX_MAGNITUDE
 
 
 def mesh_geometry(m: dict) -> dict:
@@ -141,14 +142,15 @@ def _placed(p: np.ndarray, uvs: np.ndarray, image) -> dict:
     solution, *_ = np.linalg.lstsq(design, p, rcond=None)
     a = solution[:2].T  # p ~ a @ q + t
     sx, sy = float(np.hypot(*a[:, 0])), float(np.hypot(*a[:, 1]))
-    if not (np.isfinite(sx) and np.isfinite(sy)) or min(sx, sy) < 1e-9:
-        sx = sy = 1.0
-        rotation, (x, y) = 0.0, (0.0, 0.0)
-    else:
-        rotation = float(np.arctan2(a[1, 0], a[0, 0]))
-        if np.linalg.det(a) < 0:
-            sy = -sy
-        x, y = (float(v) for v in solution[2])
+    rotation = float(np.arctan2(a[1, 0], a[0, 0]))
+    if np.linalg.det(a) < 0:
+        sy = -sy
+    x, y = (float(v) for v in solution[2])
+    fit = (x, y, sx, sy)
+    if not (np.all(np.isfinite(fit)) and np.abs(fit).max() <= MAX_MAGNITUDE and min(abs(sx), abs(sy)) >= 1e-9):
+        # Texture points (nearly) on a line fit no placement: the picture stays on
+        # the slot's frame (the vertices are where Spine puts them either way).
+        x, y, rotation, sx, sy = 0.0, 0.0, 0.0, 1.0, 1.0
     placed = replace(image, x=x, y=y, rotation=rotation, scale=(sx, sy), pivot=(0.0, 0.0))
     return {"x": x, "y": y, "rotation": rotation, "scale": (sx, sy),
             "vertices": placed.local().inverse().apply(p)}

@@ -90,3 +90,16 @@ def test_a_shin_below_rounding_of_the_thigh_imports_straight():
     # A length the project accepts (>= 1e-150) that divided by zero in the IK solve.
     project = _imports_and_evaluates(_import((("bones", 3, "length"), 1.9555369991788435e-67)))
     assert project.bone("shin").length == 1.9555369991788435e-67
+
+
+def _mesh_in_slot(project):
+    mesh = next(a for s in project.art.slots for a in s.attachments if a.kind == "mesh")
+    return mesh.local().apply(mesh.vertices)  # setup vertices in the slot bone's frame
+
+
+def test_texture_points_nearly_on_a_line_keep_the_mesh_where_spine_puts_it():
+    # The picture's placement fitted to such UVs scaled it by 2e15 (refused by the
+    # project); the UVs move no vertex, so the mesh stays where the plain import has it.
+    plain = _mesh_in_slot(_import().project)
+    project = _imports_and_evaluates(_import((MESH + ("uvs", 2), 3.665366114913723e-15)))
+    assert np.allclose(_mesh_in_slot(project), plain, rtol=0, atol=1e-9)
