@@ -17,7 +17,7 @@ from dataclasses import replace
 import numpy as np
 
 from rigeditor.core.geometry import Affine
-from rigeditor.io.spine_keys import channel as _channel, key_times, rotated, step_channel
+from rigeditor.io.spine_keys import channel as _channel, key_times, rotated, scale_keys, step_channel
 from rigeditor.model.attachments import NONE
 from rigeditor.model.project import CHARACTER, Project, Timeline
 from rigeditor.model.timeline import Channel, Key
@@ -80,6 +80,7 @@ def apply_animation(project: Project, skel, name: str, chains: dict, notes, *, c
                 approx += [] if exact else [f"{bone}.{kind}"]
             elif kind == "scale":
                 ch, exact = channel(keys, ("x", "y"), 1.0, fps, setup=b.scale, mul=b.scale, where=at)
+                scale_keys(keys, b.scale, at)
                 project = project.with_bone(bone, scale=ch)
                 approx += [] if exact else [f"{bone}.{kind}"]
             else:
@@ -149,6 +150,7 @@ def _root(project, root, kind, keys, fps, channel):
         ch, exact = channel(keys, ("x", "y"), 0.0, fps, setup=(root.x, root.y), add=(root.x, root.y))
         return project.with_space(CHARACTER, position=ch), exact
     ch, exact = channel(keys, ("x", "y"), 1.0, fps, setup=root.scale, mul=root.scale)
+    scale_keys(keys, root.scale, channel.keywords["where"])
     del space
     return project.with_space(CHARACTER, scale=ch), exact
 
@@ -208,11 +210,13 @@ def _ik(project, skel, anim, fps, chains, notes, channel):
             continue
         _, total = chains[name]
         c = spine[name]
-        mix, _ = channel(keys, ("mix",), 1.0, fps, setup=(c.mix,))
+        # The setup values as the chain has them (clamped, capped: _constraints).
+        mix, _ = channel(keys, ("mix",), 1.0, fps, setup=(min(max(c.mix, 0.0), 1.0),))
         # A key's curve lists the mix curve, then the softness curve (4 numbers each).
         soft_keys = [{**k, "curve": k["curve"][4:]} if isinstance(k.get("curve"), list) and len(k["curve"]) > 4
                      else k for k in keys]
-        soft, _ = channel(soft_keys, ("softness",), 0.0, fps, setup=(c.softness / total,), mul=1.0 / total)
+        soft, _ = channel(soft_keys, ("softness",), 0.0, fps, setup=(min(c.softness / total, 0.5),),
+                          mul=1.0 / total)
         if any(k.value[0] > 0.5 for k in soft.keys):
             notes.add("IK softness beyond half the chain (capped)", name)
         # A curve may overshoot below 0 between keys (runtime keys): no softness there.

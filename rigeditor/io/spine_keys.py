@@ -20,7 +20,7 @@ import numpy as np
 
 from rigeditor.io.spine_read import SpineError
 from rigeditor.model.timeline import Channel, Key, StepChannel
-from rigeditor.model.validate import MAX_MAGNITUDE
+from rigeditor.model.validate import MAX_MAGNITUDE, MIN_SCALE
 
 ON_FRAME = 1e-3
 """Frames: a key time this close to a whole frame counts as on it (Spine stores
@@ -140,8 +140,25 @@ def _within(where, fields, raw, values) -> None:
     """SpineError at ``where`` when a mapped value is beyond RigEditor's range."""
     for f, r, v in zip(fields, raw, values):
         if not abs(v) <= MAX_MAGNITUDE:
-            raise SpineError(None, [f"{where}.{f}: {float(r):g} becomes {float(v):g} in RigEditor (on the setup "
+            raise SpineError(None, [f"{where}.{f}: {float(r):.10g} becomes {float(v):.10g} in RigEditor (on the setup "
                                     f"pose), beyond its limit (magnitude <= {MAX_MAGNITUDE:g})"])
+
+
+def scale_keys(keys: list[dict], setup: tuple[float, float], where: str) -> None:
+    """SpineError at the Spine scale key RigEditor refuses: a component (setup scale
+    times the key's) of magnitude below MIN_SCALE, or one that changes sign from the
+    key before (unless that key holds: the value passes through zero)."""
+    previous = None
+    for i, key in enumerate(keys):
+        value = [s * float(key.get(f, 1.0)) for s, f in zip(setup, "xy")]
+        for f, v, u in zip("xy", value, previous or value):
+            if abs(v) < MIN_SCALE:
+                raise SpineError(None, [f"{where}[{i}].{f}: gives a scale of {v:g}, RigEditor needs a magnitude "
+                                        f">= {MIN_SCALE:g} (a smaller one collapses the bone)"])
+            if u * v < 0 and keys[i - 1].get("curve") != "stepped":
+                raise SpineError(None, [f"{where}[{i}].{f}: the scale changes sign from the key before ({u:g} to "
+                                        f"{v:g}), passing through 0 (RigEditor needs a magnitude >= {MIN_SCALE:g})"])
+        previous = value
 
 
 BEZIER_STEPS = 10

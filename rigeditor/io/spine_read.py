@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rigeditor.io.import_art import ImportError_
-from rigeditor.model.validate import MAX_MAGNITUDE, MIN_LENGTH
+from rigeditor.model.validate import MAX_MAGNITUDE, MIN_LENGTH, MIN_SCALE
 
 SUPPORTED = ((4, 0), (4, 1), (4, 2))
 SUPPORTED_TEXT = "4.0\u20134.2"
@@ -24,7 +24,8 @@ MAX_SECONDS = 3600.0
 """Latest key time accepted (an hour: 108,000 frames at 30 fps)."""
 MAX_FPS = 240.0
 """Highest skeleton frame rate taken as the timeline's (the highest the import tries
-on its own); a higher one is not used, so an hour stays under a million frames."""
+on its own); a higher one is not used, so an hour stays under a million frames, nor
+one below 1 fps (every key would round onto frame 0)."""
 
 
 class SpineError(ImportError_):
@@ -150,7 +151,7 @@ def _skeleton(doc) -> SpineSkeleton:
         shown = f"{m.group(1)}.{m.group(2)}" if m else repr(version)
         raise _Bad(f"skeleton.spine: version {shown} is not supported ({SUPPORTED_TEXT})")
     fps = doc["skeleton"].get("fps")
-    fps = float(fps) if _is_number(fps) and 0 < fps <= MAX_FPS else None
+    fps = float(fps) if _is_number(fps) and 1 <= fps <= MAX_FPS else None
     bones = _bones(_list(doc, "bones", required=True))
     names = {b.name for b in bones}
     slots = _slots(_list(doc, "slots"), names)
@@ -200,7 +201,7 @@ def _bones(items) -> tuple[SpineBone, ...]:
         out.append(SpineBone(
             name, parent, length, _num(b, "x", 0.0, where),
             _num(b, "y", 0.0, where), _num(b, "rotation", 0.0, where),
-            (_num(b, "scaleX", 1.0, where), _num(b, "scaleY", 1.0, where)),
+            (_scale(b, "scaleX", where), _scale(b, "scaleY", where)),
             (_num(b, "shearX", 0.0, where), _num(b, "shearY", 0.0, where)), inherit))
     return tuple(out)
 
@@ -455,6 +456,15 @@ def _num(item, key, default, where, lo=None) -> float:
     if lo is not None and value < lo:
         raise _Bad(f"{where}.{key}: must be >= {lo:g}, got {value!r}")
     return float(value)
+
+
+def _scale(item, key, where) -> float:
+    """A bone's setup scale: RigEditor's spaces and bones do not collapse."""
+    value = _num(item, key, 1.0, where)
+    if abs(value) < MIN_SCALE:
+        raise _Bad(f"{where}.{key}: RigEditor needs a scale of magnitude >= {MIN_SCALE:g} (a smaller one "
+                   f"collapses the bone), got {value!r}")
+    return value
 
 
 def _is_number(v) -> bool:

@@ -44,10 +44,15 @@ WALK = ("animations", "walk")
      "animations.walk.bones.thigh.rotate[0].curve[1]: must have magnitude <= 1e+09"),
     # Within range alone, beyond it once mapped (a translate key on the target's setup position).
     (("bones", 4, "y"), -999999931.0,
-     "animations.walk.bones.foot_target.translate[1].y: -70 becomes -1e+09 in RigEditor"),
+     "animations.walk.bones.foot_target.translate[1].y: -70 becomes -1000000001 in RigEditor"),
     (MESH + ("vertices", 2), 2e9, "skins[0].attachments.shin.mesh.vertices[2]: must have magnitude <= 1e+09"),
     # Imported, then refused as "the mapped rig is invalid" without saying where in Spine's file.
     (("bones", 3, "length"), 1e-300, "bones[3].length: must be 0 (a point) or >= 1e-150"),
+    (("bones", 1, "scaleX"), 0, "bones[1].scaleX: RigEditor needs a scale of magnitude >= 1e-06"),
+    (WALK + ("bones", "hip"), {"scale": [{"x": 0.5}, {"time": 0.1, "x": 1e-7}]},
+     "animations.walk.bones.hip.scale[1].x: gives a scale of 1e-07"),
+    (WALK + ("bones", "hip"), {"scale": [{"x": 1}, {"time": 0.2, "x": -1}]},
+     "animations.walk.bones.hip.scale[1].x: the scale changes sign from the key before (1 to -1)"),
     (MESH + ("uvs", 0), -1, "skins[0].attachments.shin.mesh.uvs[0]: must be within [0, 1]"),
     (MESH + ("triangles", 1), 0, "skins[0].attachments.shin.mesh.triangles[0:3]: a triangle needs three"),
     (MESH + ("vertices", 4), -1, "skins[0].attachments.shin.mesh.vertices[0:5]: a vertex's weights must be >= 0"),
@@ -90,6 +95,21 @@ def test_a_shin_below_rounding_of_the_thigh_imports_straight():
     # A length the project accepts (>= 1e-150) that divided by zero in the IK solve.
     project = _imports_and_evaluates(_import((("bones", 3, "length"), 1.9555369991788435e-67)))
     assert project.bone("shin").length == 1.9555369991788435e-67
+
+
+def test_ik_setup_mix_and_softness_are_clamped_as_the_chain_has_them():
+    # The animation's IK timeline started from the raw setup values (mix -1e9,
+    # softness 1e9 / limb), which the project refuses; the chain itself clamps them.
+    project = _imports_and_evaluates(_import((("ik", 0, "mix"), -1e9), (("ik", 0, "softness"), 1e9)))
+    chain = project.chain("leg")
+    assert chain.mix.default == (0.0,) and chain.softness.default == (0.5,)
+
+
+@pytest.mark.parametrize("fps", [1e9, 0.5, 1e-300])
+def test_a_skeleton_frame_rate_beyond_reason_is_not_the_timeline_s(fps):
+    # 1e9 fps made 4e8 frames of a 0.4 s walk (gigabytes); 1e-300 put every key on frame 0.
+    project = _imports_and_evaluates(_import((("skeleton", "fps"), fps)))
+    assert project.timeline.fps == 30.0 and project.timeline.end == 12  # 0.4 s at 30 fps
 
 
 def _mesh_in_slot(project):
