@@ -95,8 +95,13 @@ def import_spine(skeleton, out, *, atlas=None, animation: str | None = None, for
     if needs_atlas or atlas:
         pages = AtlasPages(atlas_path)
     base = out.parent if str(out.parent) else Path(".")
-    result = spine_project(skel, pages, name=out.stem, animation=animation,
-                           image_folder=relative(folder, base), source=skeleton, curves=curves)
+    try:
+        result = spine_project(skel, pages, name=out.stem, animation=animation,
+                               image_folder=relative(folder, base), source=skeleton, curves=curves)
+    except SpineError as exc:
+        if exc.path != "<memory>":
+            raise
+        raise SpineError(skeleton, exc.problems) from None  # the mapping's refusals name the skeleton file
     from rigeditor.io.images import encode_png
 
     write_import(result.project, out, folder, {n: encode_png(img) for n, img in result.images.items()})

@@ -123,3 +123,17 @@ def test_texture_points_nearly_on_a_line_keep_the_mesh_where_spine_puts_it():
     plain = _mesh_in_slot(_import().project)
     project = _imports_and_evaluates(_import((MESH + ("uvs", 2), 3.665366114913723e-15)))
     assert np.allclose(_mesh_in_slot(project), plain, rtol=0, atol=1e-9)
+
+
+def test_a_refusal_while_mapping_names_the_skeleton_file(tmp_path):
+    from rigeditor.io.import_spine import import_spine
+    from tests.io.spine_rigs import LEG, write_rig
+
+    doc = copy.deepcopy(LEG)
+    doc["skins"][0]["attachments"]["shin"]["shin"]["scaleX"] = 0  # refused once the picture's size is known
+    src = write_rig(tmp_path / "src", doc)
+    with pytest.raises(SpineError) as err:
+        import_spine(src, tmp_path / "out.rigproj")
+    assert err.value.path == str(src)
+    assert err.value.problems[0].startswith("skins[0].attachments.shin.shin.scaleX: 0 at width 12")
+    assert not (tmp_path / "out.rigproj").exists()
