@@ -360,6 +360,12 @@ def _solve_block(f, out, i, j, *, limits, on_limit, max_stretch, max_root_offset
     d2 = dn * dn
     cos_elbow = np.clip((an * an + bn * bn - d2) * (0.5 / (an * bn)), -1.0, 1.0)
     cos_offset = np.clip((d2 + (an * an - bn * bn)) / ((2.0 * an) * dn), -1.0, 1.0)
+    straight = inner + guard >= outer
+    if np.any(straight):
+        # A bone shorter than the guard (eps/2 of the limb) leaves no range between the
+        # reach bounds: the limb is straight, and the cosines above (the difference of
+        # nearly equal squares over a vanishing product) are rounding noise there.
+        cos_elbow[straight], cos_offset[straight] = -1.0, 1.0
     # The sines come from Heron's formula, whose small factors (outer - d) and
     # (d - inner) vanish exactly at the reach bounds. sqrt(1 - cos^2) would turn the
     # cancellation in the cosines (1 - 2e-14 for a short upper bone) into a shoulder

@@ -39,6 +39,7 @@ from rigeditor.io.spine_read import SpineError, SpineSkeleton, _Bad, color, read
 from rigeditor.model.attachments import NONE, Art, ImageAttachment, Slot
 from rigeditor.model.project import CHARACTER, WORLD, Bone, Chain, LimitStrategy, Project, Space, Target
 from rigeditor.model.timeline import StepChannel, constant
+from rigeditor.model.validate import MAX_MAGNITUDE
 
 POINT_LENGTH = 1e-3
 """Model units given to a Spine bone of length 0 (RigEditor bones have a length)."""
@@ -94,8 +95,13 @@ def import_spine(skeleton, out, *, atlas=None, animation: str | None = None, for
     if needs_atlas or atlas:
         pages = AtlasPages(atlas_path)
     base = out.parent if str(out.parent) else Path(".")
-    result = spine_project(skel, pages, name=out.stem, animation=animation,
-                           image_folder=relative(folder, base), source=skeleton, curves=curves)
+    try:
+        result = spine_project(skel, pages, name=out.stem, animation=animation,
+                               image_folder=relative(folder, base), source=skeleton, curves=curves)
+    except SpineError as exc:
+        if exc.path != "<memory>":
+            raise
+        raise SpineError(skeleton, exc.problems) from None  # the mapping's refusals name the skeleton file
     from rigeditor.io.images import encode_png
 
     write_import(result.project, out, folder, {n: encode_png(img) for n, img in result.images.items()})
@@ -162,6 +168,7 @@ def spine_project(skel: SpineSkeleton, pages: AtlasPages | None, *, name: str = 
 
     project = Project(name=name, spaces=(character,) + tuple(spaces.values()), bones=tuple(bones.values()),
                       targets=tuple(targets.values()), chains=tuple(chains), art=art)
+    _check(project, source)  # before evaluating it: an invalid rig may not evaluate
     project = _meshes(project, skel, pending, turns, notes)
     project = bake_target_spaces(project, spaces, turns, keyed=False)
     project, chosen = _animations(project, skel, animation, target_of, notes, curves, spaces, turns, source)
@@ -204,6 +211,10 @@ def _constraints(skel, bones, parent_of, slot_bones, notes):
             continue
         cx, cy = spine[child].x, spine[child].y
         reach = math.hypot(cx, cy)
+        if reach > MAX_MAGNITUDE:  # the parent's length in RigEditor
+            at = f"bones[{[b.name for b in skel.bones].index(child)}]"
+            raise SpineError(None, [f"{at}.x, {at}.y: ({cx:g}, {cy:g}) puts IK child {child!r} {reach:g} from its "
+                                    f"parent's origin, RigEditor's parent length (magnitude <= {MAX_MAGNITUDE:g})"])
         if reach <= 1e-9:
             notes.add("IK constraints whose child bone starts on its parent's origin", c.name)
             continue
@@ -311,17 +322,30 @@ def _art(skel, pages, bones, root, folder, notes):
                 attachments.append(ImageAttachment(key, f"{folder}/{files[region]}", float(ow), float(oh),
                                                    tint=tuple(float(v) for v in tint)))
                 continue
+            at = f"skins[{list(skins).index('default')}].attachments.{s.name}.{key}"
             attachments.append(ImageAttachment(
                 key, f"{folder}/{files[region]}", float(ow), float(oh), float(a.get("x", 0.0)),
                 float(a.get("y", 0.0)), math.radians(float(a.get("rotation", 0.0))),
-                (float(a.get("scaleX", 1.0)) * float(a.get("width", ow)) / ow,
-                 float(a.get("scaleY", 1.0)) * float(a.get("height", oh)) / oh),
+                (_picture_scale(a, "X", "width", ow, at), _picture_scale(a, "Y", "height", oh, at)),
                 tint=tuple(float(v) for v in tint)))
         names = {a.name for a in attachments}
         setup = s.attachment if s.attachment in names else NONE
         slots.append(Slot(s.name, None if s.bone == root else (s.bone if s.bone in bones else None),
                           tuple(attachments), StepChannel(setup)))
     return Art(tuple(slots)), images, pending
+
+
+def _picture_scale(a: dict, axis: str, size: str, pixels: int, at: str) -> float:
+    """The picture's scale along ``axis``: Spine's scale times its drawn size over the
+    picture's ``pixels``; SpineError at ``at`` when RigEditor would refuse it (zero,
+    or beyond MAX_MAGNITUDE)."""
+    scale, drawn = float(a.get(f"scale{axis}", 1.0)), float(a.get(size, pixels))
+    value = scale * drawn / pixels
+    if not 0 < abs(value) <= MAX_MAGNITUDE:
+        raise SpineError(None, [f"{at}.scale{axis}: {scale:g} at {size} {drawn:g} on a {pixels}-pixel picture "
+                                f"scales it by {value:g} (RigEditor needs a scale that is not 0 and has "
+                                f"magnitude <= {MAX_MAGNITUDE:g})"])
+    return value
 
 
 def _linked(skel, slot: str, key: str, a: dict) -> dict | None:
@@ -350,13 +374,14 @@ def _meshes(project, skel, pending, turns, notes):
     if project.chains:
         poses.append(evaluate(project, np.zeros(1)))
     spine_bones = [b.name for b in skel.bones]
+    skin = f"skins[{list(skel.skins).index('default')}].attachments"  # pending meshes are the default skin's
     slots = []
     for slot in project.art.slots:
         atts = []
         for a in slot.attachments:
             if (slot.name, a.name) in pending:
                 built = [build_mesh(a, pending[(slot.name, a.name)], slot.bone, spine_bones, pose, turns,
-                                    f"{slot.name}/{a.name}") for pose in poses]
+                                    f"{skin}.{slot.name}.{a.name}") for pose in poses]
                 mesh, spread, dropped = min(built, key=lambda b: b[1])
                 for line in dropped + (["weighted meshes whose bones moved since binding (bound at the setup "
                                         "pose)"] if spread > 1e-3 else []):
@@ -411,6 +436,7 @@ def _animations(project, skel, animation, chains, notes, curves, spaces, turns, 
     posed = {}
     for name in names:
         p = apply_animation(project, skel, name, chains, notes, curves=curves, fps=fps, turns=turns)
+        _check(p, source)
         posed[name] = bake_target_spaces(p, spaces, turns, keyed=True)
     clips = tuple(Animation(n, p.timeline.start, p.timeline.end, {} if n == chosen else tracks_of(p))
                   for n, p in posed.items())

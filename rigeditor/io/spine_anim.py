@@ -17,7 +17,7 @@ from dataclasses import replace
 import numpy as np
 
 from rigeditor.core.geometry import Affine
-from rigeditor.io.spine_keys import channel as _channel, key_times, rotated, step_channel
+from rigeditor.io.spine_keys import channel as _channel, key_times, rotated, scale_keys, step_channel
 from rigeditor.model.attachments import NONE
 from rigeditor.model.project import CHARACTER, Project, Timeline
 from rigeditor.model.timeline import Channel, Key
@@ -53,32 +53,34 @@ def apply_animation(project: Project, skel, name: str, chains: dict, notes, *, c
         for kind, keys in _paired(timelines, approx, bone).items():
             if not keys:
                 continue
+            at = f"animations.{name}.bones.{bone}.{kind}"
             if bone == root.name and kind in ("rotate", "translate", "scale"):
-                project, exact = _root(project, root, kind, keys, fps, channel)
+                project, exact = _root(project, root, kind, keys, fps, functools.partial(channel, where=at))
                 approx += [] if exact else [f"{bone}.{kind}"]
                 continue
             if kind == "translate" and bone in target_names:
-                ch, exact = channel(keys, ("x", "y"), 0.0, fps, setup=(b.x, b.y), add=(b.x, b.y))
+                ch, exact = channel(keys, ("x", "y"), 0.0, fps, setup=(b.x, b.y), add=(b.x, b.y), where=at)
                 project = project.with_target(bone, position=ch)
                 approx += [] if exact else [f"{bone}.{kind}"]
             if bone not in bone_names:
                 continue  # a target bone's own rotation or scale moves nothing
             if kind == "rotate":
-                ch, _ = channel(keys, ("value",), 0.0, fps, setup=(0.0,), mul=math.radians(1.0))
+                ch, _ = channel(keys, ("value",), 0.0, fps, setup=(0.0,), mul=math.radians(1.0), where=at)
                 project = project.with_bone(bone, rotation=ch)
             elif kind in ("translate", "scale") and bone in driven and (
                     kind == "scale" or project.chain_of_bone(bone).bones[0] != bone):
                 notes.add(f"{kind} keys on bones an IK chain drives (dropped: a chain solves with its "
                           "bones' authored lengths and joints)", bone)
             elif kind == "translate":
-                ch, exact = channel(keys, ("x", "y"), 0.0, fps, setup=(0.0, 0.0))
+                ch, exact = channel(keys, ("x", "y"), 0.0, fps, setup=(0.0, 0.0), where=at)
                 parent = project.bone(bone).parent
                 if parent in turns:  # the parent's frame is turned: its keys turn back with it
                     ch = rotated(ch, -turns[parent])
                 project = project.with_bone(bone, translate=ch)
                 approx += [] if exact else [f"{bone}.{kind}"]
             elif kind == "scale":
-                ch, exact = channel(keys, ("x", "y"), 1.0, fps, setup=b.scale, mul=b.scale)
+                ch, exact = channel(keys, ("x", "y"), 1.0, fps, setup=b.scale, mul=b.scale, where=at)
+                scale_keys(keys, b.scale, at)
                 project = project.with_bone(bone, scale=ch)
                 approx += [] if exact else [f"{bone}.{kind}"]
             else:
@@ -148,6 +150,7 @@ def _root(project, root, kind, keys, fps, channel):
         ch, exact = channel(keys, ("x", "y"), 0.0, fps, setup=(root.x, root.y), add=(root.x, root.y))
         return project.with_space(CHARACTER, position=ch), exact
     ch, exact = channel(keys, ("x", "y"), 1.0, fps, setup=root.scale, mul=root.scale)
+    scale_keys(keys, root.scale, channel.keywords["where"])
     del space
     return project.with_space(CHARACTER, scale=ch), exact
 
@@ -207,11 +210,17 @@ def _ik(project, skel, anim, fps, chains, notes, channel):
             continue
         _, total = chains[name]
         c = spine[name]
-        mix, _ = channel(keys, ("mix",), 1.0, fps, setup=(c.mix,))
-        soft, _ = channel(keys, ("softness",), 0.0, fps, setup=(c.softness / total,), mul=1.0 / total)
+        # The setup values as the chain has them (clamped, capped: _constraints).
+        mix, _ = channel(keys, ("mix",), 1.0, fps, setup=(min(max(c.mix, 0.0), 1.0),))
+        # A key's curve lists the mix curve, then the softness curve (4 numbers each).
+        soft_keys = [{**k, "curve": k["curve"][4:]} if isinstance(k.get("curve"), list) and len(k["curve"]) > 4
+                     else k for k in keys]
+        soft, _ = channel(soft_keys, ("softness",), 0.0, fps, setup=(min(c.softness / total, 0.5),),
+                          mul=1.0 / total)
         if any(k.value[0] > 0.5 for k in soft.keys):
             notes.add("IK softness beyond half the chain (capped)", name)
-            soft = replace(soft, keys=tuple(replace(k, value=(min(k.value[0], 0.5),)) for k in soft.keys))
+        # A curve may overshoot below 0 between keys (runtime keys): no softness there.
+        soft = replace(soft, keys=tuple(replace(k, value=(min(max(k.value[0], 0.0), 0.5),)) for k in soft.keys))
         mix = replace(mix, keys=tuple(replace(k, value=(min(max(k.value[0], 0.0), 1.0),)) for k in mix.keys))
         bends = [Key(0, (1.0 if c.bend_positive else -1.0,), "constant")] if keys[0].get("time", 0.0) > 0 else []
         bends += [Key(int(round(float(k.get("time", 0.0)) * fps)), (1.0 if k.get("bendPositive", True) else -1.0,),

@@ -18,7 +18,9 @@ from dataclasses import replace
 
 import numpy as np
 
+from rigeditor.io.spine_read import SpineError
 from rigeditor.model.timeline import Channel, Key, StepChannel
+from rigeditor.model.validate import MAX_MAGNITUDE, MIN_SCALE
 
 ON_FRAME = 1e-3
 """Frames: a key time this close to a whole frame counts as on it (Spine stores
@@ -63,7 +65,8 @@ def frame_of(t: float, fps: float) -> int:
 
 
 def channel(keys: list[dict], fields: tuple[str, ...], spine_default: float, fps: float, *,
-            setup: tuple[float, ...], mul=1.0, add=0.0, runtime: bool = False) -> tuple[Channel, bool]:
+            setup: tuple[float, ...], mul=1.0, add=0.0, runtime: bool = False,
+            where: str | None = None) -> tuple[Channel, bool]:
     """A channel from Spine ``keys`` of ``fields`` (("value",), ("x", "y"), ("mix",)).
 
     ``runtime``: a bezier segment becomes linear keys on every frame inside it, with
@@ -74,6 +77,9 @@ def channel(keys: list[dict], fields: tuple[str, ...], spine_default: float, fps
     before the first key (and the channel's default). Returns (channel, exact): not
     exact when a 2-value key eases its values with different timing (the channel shares
     one time handle: the first value's is used) or two keys fall on one frame.
+    ``where`` (the timeline's JSON path): a key value or curve handle beyond
+    RigEditor's range once mapped is refused there (SpineError); None: the caller
+    clamps the values.
     """
     dims = len(fields)
     mul = np.broadcast_to(np.asarray(mul, dtype=float), (dims,))
@@ -90,6 +96,15 @@ def channel(keys: list[dict], fields: tuple[str, ...], spine_default: float, fps
     in_handles: dict[int, tuple] = {}
     for i, (frame, t, raw, curve) in enumerate(model):
         value = tuple(float(v) for v in mul * raw + add)
+        if where is not None:
+            _within(f"{where}[{i}]", fields, raw, value)
+            if isinstance(curve, list):  # the handles, as values and as offsets from their keys
+                c = np.asarray(curve, dtype=float).reshape(-1, 4)[:dims]
+                nxt = model[i + 1][2][:len(c)] if i + 1 < len(model) else raw[:len(c)]
+                for j in (1, 3):
+                    _within(f"{where}[{i}].curve", fields, c[:, j], mul[:len(c)] * c[:, j] + add[:len(c)])
+                _within(f"{where}[{i}].curve", fields, c[:, 1], mul[:len(c)] * (c[:, 1] - raw[:len(c)]))
+                _within(f"{where}[{i}].curve", fields, c[:, 3], mul[:len(c)] * (c[:, 3] - nxt))
         interp, out_h = "linear", None
         if curve == "stepped":
             interp = "constant"
@@ -119,6 +134,31 @@ def channel(keys: list[dict], fields: tuple[str, ...], spine_default: float, fps
         # and an unkeyed channel says so (exporters write such keys for still bones).
         return Channel(default=tuple(float(v) for v in setup)), exact
     return _merged(out, setup), exact
+
+
+def _within(where, fields, raw, values) -> None:
+    """SpineError at ``where`` when a mapped value is beyond RigEditor's range."""
+    for f, r, v in zip(fields, raw, values):
+        if not abs(v) <= MAX_MAGNITUDE:
+            raise SpineError(None, [f"{where}.{f}: {float(r):.10g} becomes {float(v):.10g} in RigEditor (on the setup "
+                                    f"pose), beyond its limit (magnitude <= {MAX_MAGNITUDE:g})"])
+
+
+def scale_keys(keys: list[dict], setup: tuple[float, float], where: str) -> None:
+    """SpineError at the Spine scale key RigEditor refuses: a component (setup scale
+    times the key's) of magnitude below MIN_SCALE, or one that changes sign from the
+    key before (unless that key holds: the value passes through zero)."""
+    previous = None
+    for i, key in enumerate(keys):
+        value = [s * float(key.get(f, 1.0)) for s, f in zip(setup, "xy")]
+        for f, v, u in zip("xy", value, previous or value):
+            if abs(v) < MIN_SCALE:
+                raise SpineError(None, [f"{where}[{i}].{f}: gives a scale of {v:g}, RigEditor needs a magnitude "
+                                        f">= {MIN_SCALE:g} (a smaller one collapses the bone)"])
+            if u * v < 0 and keys[i - 1].get("curve") != "stepped":
+                raise SpineError(None, [f"{where}[{i}].{f}: the scale changes sign from the key before ({u:g} to "
+                                        f"{v:g}), passing through 0 (RigEditor needs a magnitude >= {MIN_SCALE:g})"])
+        previous = value
 
 
 BEZIER_STEPS = 10

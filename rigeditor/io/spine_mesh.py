@@ -22,7 +22,9 @@ from dataclasses import replace
 import numpy as np
 
 from rigeditor.core.geometry import Affine
+from rigeditor.io.spine_read import SpineError
 from rigeditor.model.project import CHARACTER
+from rigeditor.model.validate import MAX_MAGNITUDE
 
 
 def mesh_geometry(m: dict) -> dict:
@@ -67,7 +69,8 @@ def build_mesh(image, geometry: dict, slot_bone: str | None, spine_bones: list[s
     vertex's influences' setup positions (0 when the weights agree), what was dropped).
 
     setup: a Bake of the bind pose (one frame). Bones by Spine index ``spine_bones``;
-    a weight on Spine's root (the character space) is dropped."""
+    a weight on Spine's root (the character space) is dropped; a vertex weighted to
+    nothing else is refused (SpineError naming ``label``, the attachment's JSON path)."""
     dropped: list[str] = []
     from rigeditor.model.mesh_attachment import MeshAttachment
 
@@ -97,11 +100,14 @@ def build_mesh(image, geometry: dict, slot_bone: str | None, spine_bones: list[s
         if any(spine_bones[x[0]] not in setup.bones for x in inf):
             dropped.append("mesh weights on the root bone (dropped: the root is the character space)")
         inf = [x for x in inf if spine_bones[x[0]] in setup.bones]
+        if sum(x[3] for x in inf) <= 0:
+            raise SpineError(None, [f"{label}.vertices: vertex {v} has no weight on a bone other than the root "
+                                    f"(RigEditor's root is the character space, which carries no mesh weights)"])
         inf.sort(key=lambda x: -x[3])
         if len(inf) > 4:
             dropped.append("mesh vertices weighted to more than 4 bones (cut to the 4 heaviest)")
             inf = inf[:4]
-        total = sum(x[3] for x in inf) or 1.0
+        total = sum(x[3] for x in inf)
         points = [spine_world(spine_bones[b]).apply(np.array([[x, y]]))[0] for b, x, y, _ in inf]
         world_p[v] = sum((w / total) * pt for (_, _, _, w), pt in zip(inf, points)) if inf else 0.0
         worst = max([worst] + [float(np.hypot(*(pt - world_p[v]))) for pt in points])
@@ -136,14 +142,15 @@ def _placed(p: np.ndarray, uvs: np.ndarray, image) -> dict:
     solution, *_ = np.linalg.lstsq(design, p, rcond=None)
     a = solution[:2].T  # p ~ a @ q + t
     sx, sy = float(np.hypot(*a[:, 0])), float(np.hypot(*a[:, 1]))
-    if not (np.isfinite(sx) and np.isfinite(sy)) or min(sx, sy) < 1e-9:
-        sx = sy = 1.0
-        rotation, (x, y) = 0.0, (0.0, 0.0)
-    else:
-        rotation = float(np.arctan2(a[1, 0], a[0, 0]))
-        if np.linalg.det(a) < 0:
-            sy = -sy
-        x, y = (float(v) for v in solution[2])
+    rotation = float(np.arctan2(a[1, 0], a[0, 0]))
+    if np.linalg.det(a) < 0:
+        sy = -sy
+    x, y = (float(v) for v in solution[2])
+    fit = (x, y, sx, sy)
+    if not (np.all(np.isfinite(fit)) and np.abs(fit).max() <= MAX_MAGNITUDE and min(abs(sx), abs(sy)) >= 1e-9):
+        # Texture points (nearly) on a line fit no placement: the picture stays on
+        # the slot's frame (the vertices are where Spine puts them either way).
+        x, y, rotation, sx, sy = 0.0, 0.0, 0.0, 1.0, 1.0
     placed = replace(image, x=x, y=y, rotation=rotation, scale=(sx, sy), pivot=(0.0, 0.0))
     return {"x": x, "y": y, "rotation": rotation, "scale": (sx, sy),
             "vertices": placed.local().inverse().apply(p)}

@@ -16,11 +16,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rigeditor.io.import_art import ImportError_
+from rigeditor.model.validate import MAX_MAGNITUDE, MIN_LENGTH, MIN_SCALE
 
 SUPPORTED = ((4, 0), (4, 1), (4, 2))
 SUPPORTED_TEXT = "4.0\u20134.2"
 MAX_SECONDS = 3600.0
 """Latest key time accepted (an hour: 108,000 frames at 30 fps)."""
+MAX_FPS = 240.0
+"""Highest skeleton frame rate taken as the timeline's (the highest the import tries
+on its own); a higher one is not used, so an hour stays under a million frames, nor
+one below 1 fps (every key would round onto frame 0)."""
 
 
 class SpineError(ImportError_):
@@ -146,7 +151,7 @@ def _skeleton(doc) -> SpineSkeleton:
         shown = f"{m.group(1)}.{m.group(2)}" if m else repr(version)
         raise _Bad(f"skeleton.spine: version {shown} is not supported ({SUPPORTED_TEXT})")
     fps = doc["skeleton"].get("fps")
-    fps = float(fps) if _is_number(fps) and fps > 0 else None
+    fps = float(fps) if _is_number(fps) and 1 <= fps <= MAX_FPS else None
     bones = _bones(_list(doc, "bones", required=True))
     names = {b.name for b in bones}
     slots = _slots(_list(doc, "slots"), names)
@@ -189,10 +194,14 @@ def _bones(items) -> tuple[SpineBone, ...]:
         inherit = b.get("inherit", b.get("transform", "normal"))
         if not isinstance(inherit, str):
             raise _Bad(f"{where}.inherit: must be a mode name, got {_kind(inherit)}")
+        length = _num(b, "length", 0.0, where, lo=0.0)
+        if 0 < length < MIN_LENGTH:
+            raise _Bad(f"{where}.length: must be 0 (a point) or >= {MIN_LENGTH:g} (the shortest bone "
+                       f"RigEditor's solver takes), got {length!r}")
         out.append(SpineBone(
-            name, parent, _num(b, "length", 0.0, where, lo=0.0), _num(b, "x", 0.0, where),
+            name, parent, length, _num(b, "x", 0.0, where),
             _num(b, "y", 0.0, where), _num(b, "rotation", 0.0, where),
-            (_num(b, "scaleX", 1.0, where), _num(b, "scaleY", 1.0, where)),
+            (_scale(b, "scaleX", where), _scale(b, "scaleY", where)),
             (_num(b, "shearX", 0.0, where), _num(b, "shearY", 0.0, where)), inherit))
     return tuple(out)
 
@@ -225,6 +234,8 @@ def _skins(items, slots, bones) -> dict:
                 raise _Bad(f"{where}.attachments.{slot}: must map attachment names to attachments")
             for key, a in entries.items():
                 at = f"{where}.attachments.{slot}.{key}"
+                if not key.strip():
+                    raise _Bad(f"{at}: an attachment needs a non-empty name, got {key!r}")
                 kind = a.get("type", "region")
                 if not isinstance(kind, str):
                     raise _Bad(f"{at}.type: must be an attachment type, got {_kind(kind)}")
@@ -253,15 +264,24 @@ def _mesh(a, at, bone_count) -> None:
         v = a.get(f)
         if not isinstance(v, list) or not all(_is_number(x) and (not ints or float(x).is_integer()) for x in v):
             raise _Bad(f"{at}.{f}: must be a list of {'whole ' if ints else ''}numbers, got {_kind(v)}")
+        for j, x in enumerate(v):
+            if not _bounded(x):
+                raise _Bad(f"{at}.{f}[{j}]: {_TOO_LARGE}, got {x!r}")
         return v
 
     uvs = numbers("uvs")
     count = len(uvs) // 2
     if len(uvs) % 2 or count < 3:
         raise _Bad(f"{at}.uvs: must be u, v pairs for at least 3 vertices, got {len(uvs)} numbers")
+    for j, u in enumerate(uvs):
+        if not 0 <= u <= 1:
+            raise _Bad(f"{at}.uvs[{j}]: must be within [0, 1] (a point of the region's picture), got {u!r}")
     tri = numbers("triangles", ints=True)
     if not tri or len(tri) % 3 or not all(0 <= t < count for t in tri):
         raise _Bad(f"{at}.triangles: must be triples of vertex indices in 0..{count - 1}")
+    for j in range(0, len(tri), 3):
+        if len({int(t) for t in tri[j:j + 3]}) < 3:
+            raise _Bad(f"{at}.triangles[{j}:{j + 3}]: a triangle needs three different vertices, got {tri[j:j + 3]}")
     vertices = numbers("vertices")
     if len(vertices) != 2 * count:
         i = 0
@@ -272,6 +292,10 @@ def _mesh(a, at, bone_count) -> None:
                     for k in range(n)):
                 raise _Bad(f"{at}.vertices: neither x, y per vertex nor weighted (count, then bone, x, y, "
                            f"weight per influence) for {count} vertices")
+            weights = vertices[i + 4:i + 1 + 4 * n:4]
+            if min(weights) < 0 or sum(weights) <= 0:
+                raise _Bad(f"{at}.vertices[{i}:{i + 1 + 4 * n}]: a vertex's weights must be >= 0 with a "
+                           f"positive sum, got {weights}")
             i += 1 + 4 * n
         if i != len(vertices):
             raise _Bad(f"{at}.vertices: {len(vertices) - i} numbers left over after {count} weighted vertices")
@@ -381,6 +405,8 @@ def _keys(where, keys, fields) -> None:
             good = {NUM: _is_number(v), FLAG: isinstance(v, bool), NAME: v is None or isinstance(v, str)}.get(kind, True)
             if not good:
                 raise _Bad(f"{where}[{k}].{f}: must be {'a ' if kind == NUM else ''}{kind}, got {_kind(v)}")
+            if kind == NUM and not _bounded(v):
+                raise _Bad(f"{where}[{k}].{f}: {_TOO_LARGE}, got {v!r}")
         curves = sum(kind == NUM for kind in fields.values())
         curve = key.get("curve")
         if curve is None or curve == "stepped" or curves == 0:
@@ -388,6 +414,9 @@ def _keys(where, keys, fields) -> None:
         if not (isinstance(curve, list) and len(curve) % 4 == 0 and 4 <= len(curve) <= 4 * curves
                 and all(_is_number(c) for c in curve)):
             raise _Bad(f"{where}[{k}].curve: must be \"stepped\" or 4 numbers per value, got {_kind(curve)}")
+        for j, c in enumerate(curve):
+            if not _bounded(c):
+                raise _Bad(f"{where}[{k}].curve[{j}]: {_TOO_LARGE}, got {c!r}")
 
 
 # ----------------------------------------------------------------- fields
@@ -422,13 +451,33 @@ def _num(item, key, default, where, lo=None) -> float:
     value = item.get(key, default)
     if not _is_number(value):
         raise _Bad(f"{where}.{key}: must be a finite number, got {_kind(value)}")
+    if abs(value) > MAX_MAGNITUDE:
+        raise _Bad(f"{where}.{key}: {_TOO_LARGE}, got {value!r}")
     if lo is not None and value < lo:
         raise _Bad(f"{where}.{key}: must be >= {lo:g}, got {value!r}")
     return float(value)
 
 
+def _scale(item, key, where) -> float:
+    """A bone's setup scale: RigEditor's spaces and bones do not collapse."""
+    value = _num(item, key, 1.0, where)
+    if abs(value) < MIN_SCALE:
+        raise _Bad(f"{where}.{key}: RigEditor needs a scale of magnitude >= {MIN_SCALE:g} (a smaller one "
+                   f"collapses the bone), got {value!r}")
+    return value
+
+
 def _is_number(v) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+_TOO_LARGE = f"must have magnitude <= {MAX_MAGNITUDE:g} (RigEditor's limit)"
+
+
+def _bounded(v) -> bool:
+    """A finite number within RigEditor's range (skeleton units, degrees, factors):
+    a larger one would make the project invalid or its evaluation overflow."""
+    return _is_number(v) and abs(v) <= MAX_MAGNITUDE
 
 
 def _kind(v) -> str:

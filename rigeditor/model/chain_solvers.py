@@ -92,6 +92,10 @@ def _directions(sol, a, b):
     s1 = (sol.elbow[:, 1] - sol.root_offset[:, 1]) * ua
     c12 = (sol.end[:, 0] - sol.elbow[:, 0]) * ub
     s12 = (sol.end[:, 1] - sol.elbow[:, 1]) * ub
+    # A bone far shorter than the positions it is measured between (1e-17 of them)
+    # loses its direction to rounding: then the angles say it (sin and cos of them).
+    if not all(np.all(np.abs(c * c + s * s - 1.0) <= 1e-6) for c, s in ((c1, s1), (c12, s12))):
+        return None
     # The elbow's angle is relative to the upper bone: rotate back by the upper one.
     return (c1, s1), (c1 * c12 + s1 * s12, c1 * s12 - s1 * c12)
 

@@ -76,3 +76,23 @@ def test_strategies_work_at_extreme_scales(strategy, scale):
     assert np.all(np.isfinite(sol.end))
     assert sol.residual[0] < 1e-9 * scale  # 2.8 is within 10 % stretch / 0.1 lean of 2.75
     assert sol.residual[1] < 1e-9 * scale
+
+
+@pytest.mark.parametrize("a, b", [(50.0, 1e-17), (50.0, 1.9555369991788435e-67), (1e-17, 50.0),
+                                  (1e9, 1e-150), (1e-150, 1e9)])
+@pytest.mark.parametrize("per_frame", [False, True])
+def test_a_bone_below_rounding_of_the_other_gives_a_straight_limb(a, b, per_frame):
+    # Lengths the solver accepts whose ratio is below double precision: a + b rounds
+    # to the longer bone, so the reach is one circle and the limb lies straight on
+    # the target line (this divided by zero).
+    target = np.array([40.0, 10.0]) * max(a, b) / 50.0
+    if per_frame:
+        sol = solve_two_bone(np.array([a, a]), b, np.zeros((2, 2)), np.stack([target, target]))
+        shoulder, elbow, end = float(sol.shoulder_angle[1]), float(sol.elbow_angle[1]), sol.end[1]
+    else:
+        sol = solve_two_bone(a, b, np.zeros(2), target)
+        shoulder, elbow, end = float(sol.shoulder_angle), float(sol.elbow_angle), sol.end
+    assert elbow == 0.0 and math.isclose(shoulder, math.atan2(target[1], target[0]), rel_tol=1e-12)
+    expected = target / np.hypot(*target) * (a + b)  # the whole limb along the target direction
+    assert np.allclose(end, expected, rtol=1e-12, atol=0.0)
+    assert np.allclose(fk_end(a, b, shoulder, elbow), expected, rtol=1e-12, atol=0.0)
