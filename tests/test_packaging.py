@@ -5,6 +5,8 @@ from __future__ import annotations
 import ast
 import configparser
 import struct
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -90,3 +92,31 @@ def test_spec_bundles_the_resources_and_metadata():
     assert 'copy_metadata("rigeditor")' in spec
     for unwanted in ("QtWebEngineCore", "QtQuick", "QtQml", "Qt3DCore", "QtMultimedia"):
         assert f'"{unwanted}"' in spec, f"the spec should exclude PySide6.{unwanted}"
+
+
+def _spec_excludes() -> list[str]:
+    tree = ast.parse((PACKAGING / "rigeditor.spec").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", None) == "PY_EXCLUDES":
+            return [elt.value for elt in node.value.elts]
+    raise AssertionError("the spec has no PY_EXCLUDES list")
+
+
+def test_meshing_and_pictures_load_nothing_the_spec_leaves_out():
+    # The bundle leaves out scipy's and Pillow's parts this path never loaded; if the code
+    # (or a new scipy) starts loading one, the bundled editor's Make Mesh would fail.
+    excluded = [m for m in _spec_excludes() if m.split(".")[0] in ("scipy", "PIL")]
+    assert "scipy.optimize" in excluded  # the list is read, not empty
+    script = (
+        "import sys\n"
+        "from rigeditor.io.examples import example_file\n"
+        "from rigeditor.io.images import encode_png, read_rgba\n"
+        "from rigeditor.model.examples_skin import SKIN_DIR, skinned_arm\n"
+        "rgba = read_rgba(example_file('skinned_arm').parent / SKIN_DIR / 'arm.png')\n"
+        "mesh = skinned_arm(rgba[..., 3] / 255.0).art.slot('arm').find('arm')\n"
+        "assert len(mesh.triangles) and encode_png(rgba)[:4] == b'\\x89PNG'\n"
+        "print('\\n'.join(sys.modules))\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=REPO, check=True)
+    loaded = set(done.stdout.split())
+    assert "scipy.spatial" in loaded and "scipy.sparse.linalg" in loaded
+    assert not [m for m in excluded if m in loaded]
