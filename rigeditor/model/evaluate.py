@@ -198,13 +198,18 @@ def _bake(project, order, frames, pose, spaces, chains, previous=None) -> Bake:
         cols = range(len(order))
     else:
         cols = [pose.column[b] for b in order if b in pose.touched]
-    world_rotation = world_rotations(project, order, pose, cols,
-                                     previous=lambda k: previous.bone_bakes[k].world_rotation)
-    items = list(previous.bone_bakes) if previous is not None else [None] * len(order)
     n = frames.shape[0]
     # Many bones over a short range are assembled at once, as rows (geometry.rows); a
     # long range bone by bone, so each bone keeps its own arrays and nothing is copied.
-    for chunk in ([list(cols)] if n < ROWS_BELOW and len(cols) >= ROWS_MIN else [[k] for k in cols]):
+    # A bone's rows are views of one buffer per field, alive while any of its bones is:
+    # so an incremental range goes bone by bone too, or the bones an edit leaves alone
+    # would keep every earlier edit's buffers alive (posing a tail root to tip: one
+    # bake's memory per edit). A whole bake's buffers, or a frame's, are kept once.
+    as_rows = n < ROWS_BELOW and len(cols) >= ROWS_MIN and (previous is None or n == 1)
+    world_rotation = world_rotations(project, order, pose, cols, as_rows=as_rows,
+                                     previous=lambda k: previous.bone_bakes[k].world_rotation)
+    items = list(previous.bone_bakes) if previous is not None else [None] * len(order)
+    for chunk in ([list(cols)] if as_rows else [[k] for k in cols]):
         count = len(chunk)
         w = Affine.rows([pose.world[k] for k in chunk], n)
         stretch = rows([pose.stretch[k] for k in chunk], n)

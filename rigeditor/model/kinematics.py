@@ -12,7 +12,8 @@ ROWS_MIN = 8
 """Ranges shorter than ROWS_BELOW frames are assembled as rows of many items at once
 (bones of a depth, a Bake's bones) when there are ROWS_MIN items or more: joining
 short arrays then costs less than numpy calls per item (joining costs about what
-four items assembled one by one do)."""
+four items assembled one by one do). Only a whole bake or a single frame: the items'
+arrays are then views of shared buffers (see ``evaluate._bake``)."""
 
 _orders: dict[int, tuple] = {}
 
@@ -213,7 +214,8 @@ class Pose:
         return self.world[self.column[name]].translation()
 
 
-def world_rotations(project: Project, order: list[str], pose: Pose, columns, previous=None) -> dict[int, np.ndarray]:
+def world_rotations(project: Project, order: list[str], pose: Pose, columns, previous=None,
+                    as_rows: bool = False) -> dict[int, np.ndarray]:
     """World rotation (radians, wrapped into [-pi, pi]) of the bones at ``columns``.
 
     A bone's frame is its parent's turned by its local rotation, so on a frame where
@@ -222,6 +224,8 @@ def world_rotations(project: Project, order: list[str], pose: Pose, columns, pre
     an atan2 per bone and frame. On other frames it is read off the world transform.
     Chosen frame by frame, so a frame comes out the same evaluated alone or in a range.
     ``previous``: world rotations of bones not in ``columns`` (a previous bake's).
+    ``as_rows``: the bones of each depth computed as one set of rows (the results are
+    views of it; see ``_levels``), else bone by bone.
     """
     ch = pose.character
     conformal = _conformal(ch)
@@ -232,7 +236,7 @@ def world_rotations(project: Project, order: list[str], pose: Pose, columns, pre
     out: dict[int, np.ndarray] = {}
     base = None if none else np.arctan2(ch.c, ch.a)
     n = pose.ones.shape[0]
-    for level in _levels(project, order, pose, columns):
+    for level in (_levels(project, order, pose, columns) if as_rows else [[k] for k in columns]):
         count = len(level)
         w = Affine.rows([pose.world[k] for k in level], n) if not every else None
         if none:
@@ -251,12 +255,8 @@ def world_rotations(project: Project, order: list[str], pose: Pose, columns, pre
 
 
 def _levels(project, order, pose, columns):
-    """``columns`` in groups computed together: many bones over a short range, the
-    bones of each depth as one set of rows (``geometry.rows``); else one bone at a
-    time (rows would copy every bone's arrays, or cost more than they save)."""
-    columns = list(columns)
-    if pose.ones.shape[0] >= ROWS_BELOW or len(columns) < ROWS_MIN:
-        return [[k] for k in columns]
+    """``columns`` in groups computed together, the bones of each depth as one set of
+    rows (``geometry.rows``)."""
     depth: dict[int, int] = {}
     levels: list[list[int]] = []
     for k in columns:  # parents first
