@@ -104,6 +104,10 @@ def write_import(project: Project, out: Path, folder: Path | None, pngs: dict[st
     text = dumps_project(project, out).encode("utf-8")
     created = staged = None
     try:
+        missing = _first_missing(out.parent)
+        if missing is not None:  # a new project folder (and any folders above it)
+            out.parent.mkdir(parents=True)
+            created = missing
         if folder is not None and pngs:
             staged = folder.with_name(f".{folder.name}.{secrets.token_hex(4)}.tmp")
             staged.mkdir(parents=True)
@@ -111,7 +115,7 @@ def write_import(project: Project, out: Path, folder: Path | None, pngs: dict[st
                 _write_synced(staged / name, data)
             if not folder.exists():
                 os.replace(staged, folder)
-                created, staged = folder, None
+                created, staged = created or folder, None
         atomic_write(out, text, error=ImportError_, action="write")
         if staged is not None:
             for name in pngs:
@@ -127,6 +131,14 @@ def write_import(project: Project, out: Path, folder: Path | None, pngs: dict[st
     finally:
         if staged is not None:
             shutil.rmtree(staged, ignore_errors=True)
+
+
+def _first_missing(folder: Path) -> Path | None:
+    """The outermost folder of ``folder``'s path that does not exist yet, or None."""
+    missing = None
+    while not folder.exists() and folder != folder.parent:
+        missing, folder = folder, folder.parent
+    return missing
 
 
 def _write_synced(path: Path, data: bytes) -> None:

@@ -156,6 +156,18 @@ def test_a_folder_without_a_sidecar_lays_the_pngs_side_by_side(tmp_path):
         assert left.x + left.width / 2 < right.x - right.width / 2
 
 
+def test_every_import_creates_the_folder_it_is_told_to_write_into(tmp_path):
+    # As import-psd and import-spine do, import-images makes a new project folder;
+    # its pictures are referred to from there.
+    art = tmp_path / "art"
+    paint_png(art / "a.png", 30, 20, seed=1)
+    out = tmp_path / "new" / "deeper" / "hero.rigproj"
+    assert main(["import-images", str(art), "-o", str(out)]) == 0
+    (slot,) = load_project(out).art.slots
+    assert slot.attachments[0].path == "../../art/a.png"
+    assert main(["validate", str(out)]) == 0
+
+
 @pytest.mark.parametrize("breakage, where", [
     (lambda art: (art / "b.png").write_bytes(b"\x89PNG\r\n\x1a\nbroken"), "b.png: image: not a readable PNG"),
     (lambda art: (art / "layout.json").write_text('{"layers": [{"file": "gone.png", "x": 0, "y": 0}]}'),
