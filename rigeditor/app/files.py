@@ -161,13 +161,15 @@ class FileController(Guarded, QObject):
 
     def import_psd(self, psd=None, out=None) -> bool:
         """A new project from a layered PSD (``rigeditor.io.import_psd``): asks for the
-        PSD and where the project goes (its PNGs go beside it), then opens it."""
+        PSD and where the project goes (its PNGs go beside it; the question starts in the
+        PSD's folder), then opens it in Setup mode."""
         return self._import("PSD", psd, out)
 
     def import_images(self, folder=None, out=None) -> bool:
         """A new project from a folder of PNGs (``rigeditor.io.import_images``; positions
         from its ``layout.json`` when there is one): asks for the folder and where the
-        project goes (the pictures are referred to where they are), then opens it."""
+        project goes (the pictures are referred to where they are), then opens it in
+        Setup mode."""
         return self._import("images", folder, out)
 
     def import_spine(self, skeleton=None, out=None) -> bool:
@@ -198,7 +200,8 @@ class FileController(Guarded, QObject):
         if not source:
             return False
         if out is None:
-            start = str(Path(self._last_dir()) / (Path(source).stem + PROJECT_SUFFIX))
+            # Beside what is imported (the pictures are usually kept with the PSD), not where the last project was.
+            start = str(Path(source).resolve().parent / (Path(source).stem + PROJECT_SUFFIX))
             out = self.dialogs.save_file(self.window, "Save the imported project as", start, PROJECT_FILTER)
             if not out:
                 return False
@@ -226,6 +229,8 @@ class FileController(Guarded, QObject):
             return False
         if not self.load(out):
             return False
+        if kind != "Spine skeleton":
+            self.doc.set_mode("setup")  # pictures without bones: rigging comes first
         if after is not None:
             after(result)
         return True
