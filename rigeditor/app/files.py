@@ -86,6 +86,36 @@ def export(kind: str, project, bake, path, images=None) -> None:
         raise ValueError(f"export: unknown kind {kind!r}")
 
 
+def _folder_state(folder: Path) -> dict[str, tuple[int, int, int]]:
+    """{file name: (inode, mtime in ns, size)} of the files in ``folder`` ({} when it is missing)."""
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return {}
+    out = {}
+    for e in entries:
+        try:
+            if e.is_file():
+                st = e.stat()
+                out[e.name] = (st.st_ino, st.st_mtime_ns, st.st_size)
+        except OSError:
+            continue
+    return out
+
+
+def written_since(folder: Path, before: dict) -> list[str]:
+    """Names of the files of ``folder`` created or replaced since ``before``
+    (:func:`_folder_state`): an atomic write is a new file, so a rewrite counts too."""
+    return sorted(name for name, state in _folder_state(folder).items() if before.get(name) != state)
+
+
+def exported_message(path: Path, names: list[str]) -> str:
+    """The status bar's word after an export: every file written, ``path`` first."""
+    names = sorted(set(names) | {path.name}, key=lambda n: (n != path.name, n))
+    files = "file" if len(names) == 1 else f"{len(names)} files"
+    return f"Exported {files} to {path.parent}: {', '.join(names)}"
+
+
 class FileController(Guarded, QObject):
     """recentChanged(): the recent-files list changed. ``window`` parents dialogs."""
 
@@ -314,12 +344,14 @@ class FileController(Guarded, QObject):
             path = self.dialogs.save_file(self.window, f"Export {label.rstrip('…')}", start, filters)
             if not path:
                 return False
+        path = Path(path)
+        before = _folder_state(path.parent)
         try:
-            export(kind, self.doc.project, self.doc.settled_bake(), Path(path),
-                   images=self.doc.images)
+            export(kind, self.doc.project, self.doc.settled_bake(), path, images=self.doc.images)
         except (*FILE_ERRORS, ImportError, ValueError) as exc:
             self.dialogs.error(self.window, "Export failed", describe(exc, path))
             return False
+        self._status(exported_message(path, written_since(path.parent, before)))
         return True
 
     # ------------------------------------------------------------------ recent files

@@ -144,3 +144,27 @@ def test_the_hint_goes_with_the_first_bone_drawn_over_the_art(qtbot, tmp_path):
     doc.undo_stack.undo()
     settle()
     assert painted_hint(view) is not None
+
+
+@pytest.mark.parametrize("kind, name", [("spine", "hero.spine.json"), ("csv", "hero.csv"), ("png", "hero.png")])
+def test_after_an_export_the_status_bar_names_every_file_written(qtbot, tmp_path, kind, name):
+    from rigeditor.io import load_project
+    from rigeditor.io.example_art import example_project
+
+    source = example_project("dressed_arm")  # pictures beside it: Spine writes an atlas and its pages too
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "notes.txt").write_text("the user's own file")  # there before: not the export's
+    w, doc, dialogs = make_window(qtbot, tmp_path, load_project(source), save_file=str(out / name))
+    assert w.files.load(source)
+    w.export_actions[kind].trigger()
+    assert dialogs.asked("error") == []
+    written = sorted(p.name for p in out.iterdir() if p.name != "notes.txt")
+    assert name in written and (len(written) > 2 if kind == "spine" else written == [name])
+    message = w.statusBar().currentMessage()
+    assert str(out) in message and "notes.txt" not in message
+    assert all(n in message for n in written), (written, message)
+    # Exported again over the same files: they are written again, and said again.
+    w.statusBar().clearMessage()
+    assert w.files.export(kind, out / name)
+    assert all(n in w.statusBar().currentMessage() for n in written)
