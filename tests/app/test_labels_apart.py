@@ -1,0 +1,84 @@
+"""Text that must not cover other text (pytest-qt, offscreen): the scene's overlay
+labels (the mesh overlays' among the targets'), the curves' axis numbers and level
+labels once the mesh plot joins them, and deep bone names in the outliner."""
+from __future__ import annotations
+
+from itertools import combinations
+
+import numpy as np
+import pyqtgraph as pg
+import pytest
+from PySide6.QtCore import QRectF, QSettings
+from PySide6.QtGui import QImage, QPainter
+from PySide6.QtWidgets import QApplication
+
+from fakes import FakeDialogs
+from rigeditor.app import commands
+from rigeditor.app.document import Document
+from rigeditor.app.main_window import MainWindow
+from rigeditor.app.scene.layers import PAINT_ERRORS
+from rigeditor.io.examples import example_folder, load_example
+
+
+@pytest.fixture(autouse=True)
+def _no_paint_errors():
+    del PAINT_ERRORS[:]
+    yield
+    assert not PAINT_ERRORS, PAINT_ERRORS[0]
+
+
+def settle():
+    for _ in range(5):
+        QApplication.processEvents()
+
+
+def skinned_arm_with_chain():
+    """The skinned arm (a mesh on two bones) with an IK chain, so every curve has data."""
+    project, _ = commands.add_chain(load_example("skinned_arm"), ("upper_arm", "forearm"), "character", 0)
+    return project
+
+
+def make_window(qtbot, tmp_path, project, size=(1280, 800)):
+    doc = Document(project, None, images=example_folder("skinned_arm"))
+    w = MainWindow(doc, settings=QSettings(str(tmp_path / "s.ini"), QSettings.IniFormat), dialogs=FakeDialogs(),
+                   data_dir=tmp_path / "data", restore_layout=False)
+    qtbot.addWidget(w)
+    w.resize(*size)
+    w.show()
+    qtbot.waitExposed(w)
+    settle()
+    return w, doc
+
+
+def tick_texts(axis) -> list[tuple[QRectF, str]]:
+    """The numbers pyqtgraph draws on ``axis`` this size, in scene coordinates."""
+    image = QImage(8, 8, QImage.Format_ARGB32)
+    p = QPainter(image)
+    try:
+        specs = axis.generateDrawSpecs(p)
+    finally:
+        p.end()
+    return [(axis.mapRectToScene(QRectF(r)), t) for r, _, t in specs[2]] if specs else []
+
+
+def disjoint(rects) -> bool:
+    return not any(a.intersects(b) for a, b in combinations(rects, 2))
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1024, 640)])
+def test_the_curves_numbers_and_levels_stay_apart_with_the_mesh_plot(qtbot, tmp_path, size):
+    w, doc = make_window(qtbot, tmp_path, skinned_arm_with_chain(), size)
+    curves = w.curves
+    assert curves.seam.attached and curves.chain == "upper_arm_ik"
+    w.grab().save(str(tmp_path / "curves.png"))
+    for plot in curves.plots + [curves.seam.plot]:
+        texts = tick_texts(plot.getAxis("left"))
+        assert len(texts) >= (2 if plot is not curves.seam.plot else 1), texts  # a scale to read
+        assert disjoint([r for r, _ in texts]), [(t, r.top(), r.bottom()) for r, t in texts]
+    levels = [item.label for item in curves.sensitivity_plot.items
+              if isinstance(item, pg.InfiniteLine) and getattr(item, "label", None) is not None]
+    assert sorted(lb.toPlainText() for lb in levels) == ["danger 5", "safe 0.5"]
+    boxes = [lb.sceneBoundingRect() for lb in levels]
+    assert disjoint(boxes), boxes
+    vb = curves.sensitivity_plot.vb.sceneBoundingRect()
+    assert all(vb.contains(b) for b in boxes)
