@@ -82,3 +82,36 @@ def test_the_curves_numbers_and_levels_stay_apart_with_the_mesh_plot(qtbot, tmp_
     assert disjoint(boxes), boxes
     vb = curves.sensitivity_plot.vb.sceneBoundingRect()
     assert all(vb.contains(b) for b in boxes)
+
+
+def test_the_mesh_overlays_labels_take_their_place_among_the_others(qtbot, tmp_path):
+    from rigeditor.model.timeline import constant
+
+    project = skinned_arm_with_chain()
+    w, doc = make_window(qtbot, tmp_path, project)
+    view = w.scene
+    view.set_overlay("weights", True)
+    settle()
+    # The target right where the weights label has always been written: above the mesh's top.
+    (mesh,) = view.ctx.state.art.meshes.values()
+    dev = np.array([[p.x(), p.y()] for p in (view.map_to_viewport(v) for v in mesh)])
+    top = mesh[int(np.argmin(dev[:, 1]))]
+    above = view.map_from_viewport(view.map_to_viewport(top) + type(view.map_to_viewport(top))(40, -14))
+    doc.apply("Move target", project.with_target("forearm_target", position=constant(*map(float, above))))
+    settle()
+    view.viewport().grab()
+    placed = view.layer("labels").placed
+    texts = [lb.text for lb in placed]
+    assert "weights: upper_arm" in texts and any(t.startswith("forearm_target") for t in texts), texts
+    rects = [lb.rect for lb in placed]
+    assert disjoint(rects), [(lb.text, lb.rect) for lb in placed]
+    # Selecting the other bone shows its weights, and the label says so.
+    doc.select([("bone", "forearm")])
+    settle()
+    assert "weights: forearm" in [lb.text for lb in view.layer("labels").placed]
+    # The collapse overlay's worst-area label joins the layout the same way.
+    view.set_overlay("collapse", True)
+    settle()
+    placed = view.layer("labels").placed
+    assert any(lb.text.startswith("worst area") for lb in placed) and disjoint([lb.rect for lb in placed])
+    w.grab().save(str(tmp_path / "overlays.png"))

@@ -127,6 +127,7 @@ class SceneView(Guarded, InteractionMixin, NavigationMixin, QGraphicsView):
         self._layers["labels"] = LabelLayer(ctx, 9, [
             self._layers["targets"].labels, self._layers["residual"].labels,
             self._layers["jitter"].labels, self._layers["spaces"].labels,
+            self._layers["weights"].labels, self._layers["collapse"].labels,
         ])
         self._layers["art"].dim = self._overlays["art_dim"]
         for name, layer in self._layers.items():
