@@ -23,6 +23,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QLabel, QMenu, Q
 from rigeditor.app import style
 from rigeditor.app.graph.geometry import Component, components, drawn, frame_keyed
 from rigeditor.app.guard import Guarded
+from rigeditor.app.plot_axis import ReadableAxis
 from rigeditor.app.tracks import ATTRIBUTES, touched
 from rigeditor.model import clips, key_edits
 from rigeditor.model.timeline import INTERPOLATIONS
@@ -61,7 +62,8 @@ class GraphEditor(Guarded, QWidget):
         self._title = QLabel(self)
         self._title.setContentsMargins(6, 3, 6, 3)
         self.view = _GraphView(self)
-        self.plot = pg.PlotWidget(self, viewBox=self.view, background=style.BACKGROUND)
+        self.plot = pg.PlotWidget(self, viewBox=self.view, background=style.BACKGROUND,
+                                  axisItems={"left": ReadableAxis("left")})  # short docks: no numbers over numbers
         self.plot.setMenuEnabled(False)
         self.plot.hideButtons()
         # No grid: its full-height lines cost more to paint than all the curves.
