@@ -116,3 +116,46 @@ def test_the_mesh_overlays_labels_take_their_place_among_the_others(qtbot, tmp_p
     placed = view.layer("labels").placed
     assert any(lb.text.startswith("worst area") for lb in placed) and disjoint([lb.rect for lb in placed])
     w.grab().save(str(tmp_path / "overlays.png"))
+
+
+DEEP = ["spine", "chest", "shoulder_left", "upper_arm_left", "forearm_left_twist", "wrist_left",
+        "hand_left", "finger_index_left_01", "finger_index_left_02", "finger_index_left_03_tip"]
+
+
+def deep_rig():
+    from rigeditor.model.project import Project
+
+    project, parent = Project(), None
+    for name in DEEP:
+        project, parent = commands.add_bone(project, parent, 20.0, 0.1, name=name)
+    return project
+
+
+def test_deep_bone_names_are_shown_whole_in_the_outliner(qtbot, tmp_path):
+    from PySide6.QtGui import QFontMetrics
+
+    from rigeditor.app.outliner import Outliner
+
+    doc = Document(deep_rig())
+    outliner = Outliner(doc)
+    qtbot.addWidget(outliner)
+    outliner.resize(200, 420)  # the dock's default width
+    outliner.show()
+    qtbot.waitExposed(outliner)
+    settle()
+    fm = QFontMetrics(outliner.font())
+    vp = outliner.viewport().rect()
+    deepest = outliner.item_for("bone", DEEP[-1])
+    for name in DEEP:  # every name has the room of its text: none is cut or elided
+        rect = outliner.visualItemRect(outliner.item_for("bone", name))
+        assert rect.width() >= fm.horizontalAdvance(name), name
+    assert outliner.visualItemRect(deepest).left() + fm.horizontalAdvance(DEEP[-1]) > vp.width()  # the dock is narrower...
+    assert outliner.horizontalScrollBar().maximum() > 0  # ...so it scrolls sideways
+    # Selected (in the scene, say), a deep bone is scrolled into view, name and all.
+    doc.select([("bone", DEEP[-1])])
+    settle()
+    rect = outliner.visualItemRect(deepest)
+    assert vp.contains(rect.topLeft()) and rect.left() + fm.horizontalAdvance(DEEP[-1]) <= vp.width()
+    # Its tooltip names it with the bones above it.
+    assert " \u25b8 ".join(DEEP) in deepest.toolTip(0)
+    outliner.grab().save(str(tmp_path / "outliner.png"))
