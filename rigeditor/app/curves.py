@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QGraphicsItem, QLabel, QVBoxLayout, QWidget
 
 from rigeditor.app.guard import Guarded
 from rigeditor.app import style
+from rigeditor.app.plot_axis import ReadableAxis
 from rigeditor.app.plot_export import cause_runs
 from rigeditor.app.seam_curve import SeamCurve
 from rigeditor.app.tools import KEYS
@@ -30,6 +31,11 @@ AXIS_PX = 44  # left axis width, equal on every plot so their time axes line up
 CURVE_WIDTH_PX = 2
 SENSITIVITY_RANGE = (1e-3, 1e6)  # deg/unit clipped into this before the log axis
 RESIDUAL_MIN_SPAN = 0.01  # residual axis spans at least this fraction of the chain's reach
+PLOT_MIN_PX = 56
+"""Least height of a plot's data area: under it the axis keeps one number and the
+plot's title, legend and level labels run into each other. The widget asks for every
+row's share (the mesh plot's too, while it shows), so the dock grows rather than the
+rows shrink."""
 
 
 def shown_chain(project, selection) -> str | None:
@@ -78,8 +84,9 @@ class CurvesWidget(Guarded, QWidget):
 
         self.plots = []
         for row, label in enumerate(("angle °", "residual (units)", "jitter °/unit")):
-            axes = {"left": _LogAxis("left")} if row == 2 else None
+            axes = {"left": _LogAxis("left") if row == 2 else ReadableAxis("left")}
             plot = self.view.addPlot(row=row, col=0, axisItems=axes)
+            plot.vb.setMinimumHeight(PLOT_MIN_PX)
             plot.setMenuEnabled(False)
             plot.hideButtons()
             plot.showGrid(x=True, y=True, alpha=0.15)
@@ -122,11 +129,14 @@ class CurvesWidget(Guarded, QWidget):
             curve = self._curve(self.residual_plot, pg.mkPen(style.CAUSE_COLORS[cause], width=CURVE_WIDTH_PX), connect="finite")
             self.residual_curves[cause] = curve
         self.sensitivity_curve = self._curve(self.sensitivity_plot, pg.mkPen(style.TEXT, width=CURVE_WIDTH_PX))
+        self.level_lines = []
         for level, color, text in ((style.SENSITIVITY_SAFE_DEG, style.sensitivity_color(0.0), "safe"),
                                    (style.SENSITIVITY_DANGER_DEG, style.sensitivity_color(1e9), "danger")):
             line = pg.InfiniteLine(np.log10(level), 0, pen=pg.mkPen(color, width=1, style=Qt.DashLine),
                                    label=f"{text} {level:g}", labelOpts=dict(position=0.99, color=color, anchors=[(1, 1), (1, 1)]))
             self.sensitivity_plot.addItem(line, ignoreBounds=True)
+            self.level_lines.append(line)
+        self.sensitivity_plot.vb.sigResized.connect(lambda *_: self._place_level_labels())
 
         self.playheads = []
         for plot in self.plots:
@@ -138,6 +148,8 @@ class CurvesWidget(Guarded, QWidget):
             self.playheads.append(line)
         self.view.scene().sigMouseClicked.connect(self._clicked)
         self.seam = SeamCurve(self, row=len(self.plots))  # shown while the project has meshes
+        self.seam.plot.vb.setMinimumHeight(PLOT_MIN_PX)
+        self.fit_height()
 
         # Edits in quick succession (outside a drag, which the curves sit out) re-plot
         # at most every THROTTLE_S; the last change always lands.
@@ -153,6 +165,19 @@ class CurvesWidget(Guarded, QWidget):
         doc.selectionChanged.connect(self._update)
         doc.frameChanged.connect(self._frame_changed)
         self._update()
+
+    def _place_level_labels(self) -> None:
+        """The safe label left of the danger one: a decade apart, the two lines are a
+        few pixels apart on a short or wide-ranging plot, and labels above each would meet."""
+        safe, danger = (line.label for line in self.level_lines)
+        width = max(self.sensitivity_plot.vb.width(), 1.0)
+        room = (danger.boundingRect().width() + 12.0) / width
+        safe.setPosition(max(0.99 - room, 0.05))
+
+    def fit_height(self) -> None:
+        """Ask for the height that keeps every shown plot row readable (PLOT_MIN_PX each)."""
+        rows = self.view.ci.effectiveSizeHint(Qt.MinimumSize).height()
+        self.setMinimumHeight(int(np.ceil(self._title.sizeHint().height() + rows)))
 
     # ------------------------------------------------------------------ updates
     def _bake_changed(self):
@@ -311,7 +336,7 @@ def _faded(color, alpha=200):
     return pg.mkBrush(c)
 
 
-class _LogAxis(Guarded, pg.AxisItem):
+class _LogAxis(ReadableAxis):
     """A log axis that labels only 1, 2 and 5 times a power of ten (no crowding)."""
 
     def logTickStrings(self, values, scale, spacing):

@@ -86,6 +86,36 @@ def export(kind: str, project, bake, path, images=None) -> None:
         raise ValueError(f"export: unknown kind {kind!r}")
 
 
+def _folder_state(folder: Path) -> dict[str, tuple[int, int, int]]:
+    """{file name: (inode, mtime in ns, size)} of the files in ``folder`` ({} when it is missing)."""
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return {}
+    out = {}
+    for e in entries:
+        try:
+            if e.is_file():
+                st = e.stat()
+                out[e.name] = (st.st_ino, st.st_mtime_ns, st.st_size)
+        except OSError:
+            continue
+    return out
+
+
+def written_since(folder: Path, before: dict) -> list[str]:
+    """Names of the files of ``folder`` created or replaced since ``before``
+    (:func:`_folder_state`): an atomic write is a new file, so a rewrite counts too."""
+    return sorted(name for name, state in _folder_state(folder).items() if before.get(name) != state)
+
+
+def exported_message(path: Path, names: list[str]) -> str:
+    """The status bar's word after an export: every file written, ``path`` first."""
+    names = sorted(set(names) | {path.name}, key=lambda n: (n != path.name, n))
+    files = "file" if len(names) == 1 else f"{len(names)} files"
+    return f"Exported {files} to {path.parent}: {', '.join(names)}"
+
+
 class FileController(Guarded, QObject):
     """recentChanged(): the recent-files list changed. ``window`` parents dialogs."""
 
@@ -161,13 +191,15 @@ class FileController(Guarded, QObject):
 
     def import_psd(self, psd=None, out=None) -> bool:
         """A new project from a layered PSD (``rigeditor.io.import_psd``): asks for the
-        PSD and where the project goes (its PNGs go beside it), then opens it."""
+        PSD and where the project goes (its PNGs go beside it; the question starts in the
+        PSD's folder), then opens it in Setup mode."""
         return self._import("PSD", psd, out)
 
     def import_images(self, folder=None, out=None) -> bool:
         """A new project from a folder of PNGs (``rigeditor.io.import_images``; positions
         from its ``layout.json`` when there is one): asks for the folder and where the
-        project goes (the pictures are referred to where they are), then opens it."""
+        project goes (the pictures are referred to where they are), then opens it in
+        Setup mode."""
         return self._import("images", folder, out)
 
     def import_spine(self, skeleton=None, out=None) -> bool:
@@ -198,7 +230,8 @@ class FileController(Guarded, QObject):
         if not source:
             return False
         if out is None:
-            start = str(Path(self._last_dir()) / (Path(source).stem + PROJECT_SUFFIX))
+            # Beside what is imported (the pictures are usually kept with the PSD), not where the last project was.
+            start = str(Path(source).resolve().parent / (Path(source).stem + PROJECT_SUFFIX))
             out = self.dialogs.save_file(self.window, "Save the imported project as", start, PROJECT_FILTER)
             if not out:
                 return False
@@ -226,6 +259,8 @@ class FileController(Guarded, QObject):
             return False
         if not self.load(out):
             return False
+        if kind != "Spine skeleton":
+            self.doc.set_mode("setup")  # pictures without bones: rigging comes first
         if after is not None:
             after(result)
         return True
@@ -309,12 +344,14 @@ class FileController(Guarded, QObject):
             path = self.dialogs.save_file(self.window, f"Export {label.rstrip('…')}", start, filters)
             if not path:
                 return False
+        path = Path(path)
+        before = _folder_state(path.parent)
         try:
-            export(kind, self.doc.project, self.doc.settled_bake(), Path(path),
-                   images=self.doc.images)
+            export(kind, self.doc.project, self.doc.settled_bake(), path, images=self.doc.images)
         except (*FILE_ERRORS, ImportError, ValueError) as exc:
             self.dialogs.error(self.window, "Export failed", describe(exc, path))
             return False
+        self._status(exported_message(path, written_since(path.parent, before)))
         return True
 
     # ------------------------------------------------------------------ recent files

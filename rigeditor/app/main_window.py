@@ -30,7 +30,6 @@ from rigeditor.io.examples import ALL_DESCRIPTIONS, EXAMPLE_NAMES
 
 
 BOTTOM_DOCKS_SHARE = 0.4  # of the window's height for the timeline and curves: the scene keeps the rest
-DIAGNOSTICS_MIN_PX = 200  # residual, jitter and angle plots stay readable
 GRAPH_MIN_PX = 110
 
 class MainWindow(guard.Guarded, QMainWindow):
@@ -68,9 +67,8 @@ class MainWindow(guard.Guarded, QMainWindow):
         curves_dock.setStretchFactor(0, 1)
         curves_dock.setStretchFactor(1, 1)
         curves_dock.setChildrenCollapsible(False)
-        # Three diagnostics plots under ~60 px each overlap their axis labels; the
-        # curve editor reads at any height, so it gives way first.
-        self.curves.setMinimumHeight(DIAGNOSTICS_MIN_PX)
+        # The diagnostics plots ask for the height that keeps their axis numbers apart
+        # (CurvesWidget.fit_height); the curve editor reads at any height, so it gives way first.
         self.graph.setMinimumHeight(GRAPH_MIN_PX)
         self._curves_split = curves_dock
 
@@ -388,7 +386,7 @@ class MainWindow(guard.Guarded, QMainWindow):
     def _default_dock_sizes(self):
         d = self.docks
         self.resizeDocks([d["outliner"], d["inspector"]], [200, 380], Qt.Horizontal)
-        bottom = max(DIAGNOSTICS_MIN_PX + GRAPH_MIN_PX, round(BOTTOM_DOCKS_SHARE * self.height()))
+        bottom = max(self.curves.minimumHeight() + GRAPH_MIN_PX, round(BOTTOM_DOCKS_SHARE * self.height()))
         self.resizeDocks([d["timeline"]], [bottom], Qt.Vertical)
         self._curves_split.setSizes([GRAPH_MIN_PX + 40, bottom])
         self.resizeDocks([d["timeline"], d["curves"]], [560, 680], Qt.Horizontal)

@@ -5,12 +5,16 @@ Selection follows ``doc.select`` / ``selectionChanged`` both ways. Renaming an i
 onto another bone (or onto the "Bones" heading) reparents it through
 ``commands.reparent_bone``, a scene object onto another space likewise. Every edit is
 one ``doc.apply``; the tree is rebuilt from the project, never edited behind its back.
+
+Names are shown whole at any depth: the column is as wide as its widest name (the
+dock scrolls sideways when narrower), a selected item is scrolled into view name and
+all, and a bone's tooltip gives its path from the root.
 """
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QIcon, QPixmap
-from PySide6.QtWidgets import QAbstractItemView, QMenu, QTreeWidget, QTreeWidgetItem
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTreeWidget, QTreeWidgetItem
 
 from rigeditor.app.guard import Guarded
 from rigeditor.app import commands, style
@@ -21,6 +25,8 @@ from rigeditor.model.project import CHARACTER, WORLD
 GROUPS = (("bone", "Bones"), ("chain", "IK chains"), ("target", "Targets"), ("space", "Scene objects"),
           ("slot", "Slots"))
 ROLE = Qt.UserRole
+INDENT_PX = 14  # per level: a ten-bone arm stays 140 px deep, not 200
+PATH_SEP = " \u25b8 "  # between the bones of a tooltip's path
 
 
 def _swatch(color: QColor, size: int = 10) -> QIcon:
@@ -41,6 +47,12 @@ class Outliner(Guarded, QTreeWidget):
         self._signature = None
         self._syncing = False
         self.setHeaderHidden(True)
+        self.setIndentation(INDENT_PX)
+        # As wide as the widest name: cut or elided, deep names all read alike ("finger_…").
+        self.header().setStretchLastSection(False)
+        self.header().setSectionResizeMode(0, QHeaderView.ResizeToContents)
+        self.setTextElideMode(Qt.ElideNone)
+        self.setHorizontalScrollMode(QAbstractItemView.ScrollPerPixel)
         self.setSelectionMode(QAbstractItemView.ExtendedSelection)
         self.setEditTriggers(QAbstractItemView.DoubleClicked | QAbstractItemView.EditKeyPressed)
         self.setDragEnabled(True)
@@ -134,16 +146,17 @@ class Outliner(Guarded, QTreeWidget):
                 g.setFont(0, f)
                 self._groups[kind] = g
 
-            def add_bone(parent_item, name):
+            def add_bone(parent_item, name, path):
                 it = self._make("bone", name, parent_item)
                 chain = p.chain_of_bone(name)
-                it.setToolTip(0, f"bone {name}" + (f" · driven by IK chain {chain.name}" if chain else ""))
+                where = "\n" + PATH_SEP.join(path + [name]) if path else ""
+                it.setToolTip(0, f"bone {name}" + (f" · driven by IK chain {chain.name}" if chain else "") + where)
                 it.setForeground(0, style.BONE_IK if chain else style.BONE_FK)
                 for child in p.children(name):
-                    add_bone(it, child.name)
+                    add_bone(it, child.name, path + [name])
 
             for b in p.children(None):
-                add_bone(self._groups["bone"], b.name)
+                add_bone(self._groups["bone"], b.name, [])
             for c in p.chains:
                 it = self._make("chain", c.name, self._groups["chain"])
                 it.setToolTip(0, f"{' → '.join(c.bones)} → target {c.target}")
@@ -217,8 +230,21 @@ class Outliner(Guarded, QTreeWidget):
             first = next((self._items[k] for k in self.doc.selection if k in self._items), None)
             if first is not None:
                 self.scrollToItem(first)
+                self._show_name(first)
         finally:
             self._syncing = False
+
+    def _show_name(self, item) -> None:
+        """Scroll sideways so ``item``'s icon and name are in view (Qt scrolls to the
+        column's start, which leaves a deep item off to the right)."""
+        r = self.visualItemRect(item)
+        icon = self.iconSize().width() + 4 if not item.icon(0).isNull() else 0
+        need = icon + self.fontMetrics().horizontalAdvance(item.text(0)) + 8
+        over = r.left() + need - self.viewport().width()
+        shift = min(over, r.left()) if over > 0 else min(r.left(), 0)  # never past the name's start
+        if shift:
+            bar = self.horizontalScrollBar()
+            bar.setValue(bar.value() + shift)
 
     # ------------------------------------------------------------------ editing
     def _item_renamed(self, item, _column):

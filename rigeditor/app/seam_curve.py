@@ -11,6 +11,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 
 from rigeditor.app import style
+from rigeditor.app.plot_axis import ReadableAxis
 from rigeditor.core.skinning import COLLAPSE_RATIO
 
 COLLAPSE_COLOR = "#e05050"
@@ -21,7 +22,7 @@ class SeamCurve:
 
     def __init__(self, widget, row: int):
         self.widget, self.row = widget, row
-        self.plot = pg.PlotItem()
+        self.plot = pg.PlotItem(axisItems={"left": ReadableAxis("left")})
         self.plot.setMenuEnabled(False)
         self.plot.hideButtons()
         self.plot.showGrid(x=True, y=True, alpha=0.15)
@@ -77,3 +78,5 @@ class SeamCurve:
         else:
             self.widget.view.removeItem(self.plot)
         self.attached = on
+        if hasattr(self.widget, "fit_height"):
+            self.widget.fit_height()  # one more row (or one less) to keep readable

@@ -5,7 +5,9 @@ Gestures: click a key to select it (Shift/Ctrl add); drag keys to move them in t
 (snapping to frames) and value; drag a handle to shape its segment (the opposite
 handle turns with it: aligned; Alt breaks them); drag on empty space to box-select;
 the wheel zooms, the middle button pans. T cycles the selected keys' interpolation
-(also in the right-click menu), F frames the selection. Each drag is one undoable
+(also in the right-click menu), F frames the selection. The view frames what it
+shows (the curves over the frame range) whenever the curves shown or the range change,
+until the user zooms or pans; F frames and follows again. Each drag is one undoable
 command; the editor only reads the Document and hands it new Projects.
 """
 from __future__ import annotations
@@ -21,6 +23,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QLabel, QMenu, Q
 from rigeditor.app import style
 from rigeditor.app.graph.geometry import Component, components, drawn, frame_keyed
 from rigeditor.app.guard import Guarded
+from rigeditor.app.plot_axis import ReadableAxis
 from rigeditor.app.tracks import ATTRIBUTES, touched
 from rigeditor.model import clips, key_edits
 from rigeditor.model.timeline import INTERPOLATIONS
@@ -52,12 +55,15 @@ class GraphEditor(Guarded, QWidget):
         self._drag = None
         self._stale = False  # an edit came during another view's drag
         self._keys = {}
+        self._follow = True  # frame what is shown when it changes, until the user zooms or pans
+        self._framed_for = None  # (components, frame range) last framed
         self.setFocusPolicy(Qt.StrongFocus)
 
         self._title = QLabel(self)
         self._title.setContentsMargins(6, 3, 6, 3)
         self.view = _GraphView(self)
-        self.plot = pg.PlotWidget(self, viewBox=self.view, background=style.BACKGROUND)
+        self.plot = pg.PlotWidget(self, viewBox=self.view, background=style.BACKGROUND,
+                                  axisItems={"left": ReadableAxis("left")})  # short docks: no numbers over numbers
         self.plot.setMenuEnabled(False)
         self.plot.hideButtons()
         # No grid: its full-height lines cost more to paint than all the curves.
@@ -90,6 +96,7 @@ class GraphEditor(Guarded, QWidget):
         self.delete_action = self._action("Delete keys", Qt.Key_Delete, self.delete_selected)
 
         self.view.sigXRangeChanged.connect(lambda *_: self._level_of_detail())
+        self.view.sigRangeChangedManually.connect(self._navigated)
         doc.projectChanged.connect(self._project_changed)
         doc.selectionChanged.connect(self.refresh)
         if hasattr(doc, "gestureActive"):
@@ -97,7 +104,6 @@ class GraphEditor(Guarded, QWidget):
         doc.frameChanged.connect(lambda f: self.playhead.setValue(f))
         self.refresh()
         self.playhead.setValue(doc.frame)
-        self.frame_selection()
 
     def _action(self, text, key, slot) -> QAction:
         # No QShortcut: the window has T and Delete for the timeline, and two
@@ -213,6 +219,9 @@ class GraphEditor(Guarded, QWidget):
             self.selected = kept
             self.selectionChanged.emit()
         self._draw_selection()
+        tl = project.timeline
+        if self._follow and self._framed_for != (comps, (tl.start, tl.end)):
+            self.frame_all()
         # The title is the legend: each component's name in its curve's colour.
         legend = "  ".join(f'<span style="color:{CURVE_COLORS[i % len(CURVE_COLORS)].name()}">■</span> '
                            f"{escape(c.label)}" for i, c in enumerate(comps))
@@ -272,8 +281,40 @@ class GraphEditor(Guarded, QWidget):
         self._handle_lines.setData(np.array(hx, float), np.array(hy, float))
         self._handle_dots.setData(hx[1::2], hy[1::2])
 
+    def _navigated(self, *_) -> None:
+        self._follow = False  # the user's view stays until F
+
+    def frame_all(self) -> None:
+        """Fit the view to what is shown: the frame range, and every curve, key and
+        handle inside it (-1..1 with nothing to show)."""
+        project = self.doc.project
+        tl = project.timeline
+        lo, hi = np.inf, -np.inf
+        for comp in self.components:
+            d = drawn(clips.channel(project, comp.path), comp)
+            handles = d.handles.reshape(-1, 2)
+            for x, y in ((d.curve_x, d.curve_y), (d.key_x, d.key_y), (handles[:, 0], handles[:, 1])):
+                y = y[(x >= tl.start) & (x <= tl.end) & np.isfinite(y)]
+                if y.size:
+                    lo, hi = min(lo, float(y.min())), max(hi, float(y.max()))
+            # Before the first key and after the last the value holds.
+            for x in (tl.start, tl.end):
+                if x < d.key_x[0] or x > d.key_x[-1]:
+                    v = float(d.key_y[0] if x < d.key_x[0] else d.key_y[-1])
+                    lo, hi = min(lo, v), max(hi, v)
+        if not np.isfinite(lo):
+            lo, hi = -1.0, 1.0
+        if hi - lo < 1e-6:
+            lo, hi = lo - 0.5, hi + 0.5  # a flat curve sits mid-height, not on an edge
+        self.view.setRange(xRange=(tl.start, max(tl.end, tl.start + 1)), yRange=(lo, hi), padding=0.08)
+        self._framed_for, self._follow = (list(self.components), (tl.start, tl.end)), True
+
     def frame_selection(self) -> None:
-        """Fit the view to the selected keys and their handles, or to every curve."""
+        """Fit the view to the selected keys and their handles, or to what is shown
+        (:meth:`frame_all`); the view follows what is shown again from then on."""
+        if not self.selected:
+            self.frame_all()
+            return
         project = self.doc.project
         pts = []
         for comp in self.components:
@@ -289,11 +330,12 @@ class GraphEditor(Guarded, QWidget):
             pts.append(handles[np.isfinite(handles[:, 0])])
         pts = np.concatenate(pts) if pts else np.zeros((0, 2))
         if not len(pts):
-            tl = project.timeline
-            self.view.setRange(xRange=(tl.start, tl.end), yRange=(-1, 1), padding=0.05)
+            self.frame_all()
             return
         (x0, y0), (x1, y1) = pts.min(axis=0), pts.max(axis=0)
         self.view.setRange(xRange=(x0 - 1, x1 + 1), yRange=(y0, y1 + (1e-6 if y1 == y0 else 0)), padding=0.08)
+        tl = project.timeline
+        self._framed_for, self._follow = (list(self.components), (tl.start, tl.end)), True
 
     # ------------------------------------------------------------------ edits
     def selected_keys(self) -> dict:

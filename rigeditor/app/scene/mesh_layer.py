@@ -5,16 +5,19 @@ collapse view (each triangle coloured by its area ratio, deformed over bind).
 Which bone the heat map shows: the first selected bone the mesh is weighted to, else
 the mesh's first bone. Colours: weights run blue (0) - green - yellow - red (1);
 area ratios run green (kept) - yellow - red (below the 30 % collapse line), magenta
-where a triangle flipped.
+where a triangle flipped. The heat map's and the collapse view's captions ("weights:
+bone", "worst area N %") are labels of the scene's one label layout, placed among the
+targets' and the others' (``labels()``), never over them.
 """
 from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QPointF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtGui import QBrush, QColor
 
+from rigeditor.app import style
 from rigeditor.app.scene.layers import Layer
-from rigeditor.app.scene.paint import pen, polygon
+from rigeditor.app.scene.paint import Label, pen, polygon
 from rigeditor.core.skinning import COLLAPSE_RATIO
 from rigeditor.model.mesh_attachment import MeshAttachment
 
@@ -81,6 +84,25 @@ class MeshLayer(Layer):
             painter.setBrush(Qt.NoBrush)
             painter.drawEllipse(QPointF(*c), radius * dm.scale, radius * dm.scale)
 
+    def labels(self):
+        """The caption of each mesh this overlay colours, anchored at its topmost vertex
+        (for the scene's LabelLayer)."""
+        if self.mode == "wire" or not self.isVisible() or self.ctx.state is None:
+            return []
+        state, out = self.ctx.state, []
+        bones = tuple(self.ctx.selected.get("bone", ()))
+        for s, m, v, pose in self._shown(state):
+            if self.mode == "weights" and m.skinned:
+                text = f"weights: {m.bones[heat_bone(m, bones)]}"
+            elif self.mode == "collapse":
+                text = f"worst area {100 * float(pose.ratios(state.row).min()):.0f} %"
+            else:
+                continue
+            top = v[int(np.argmax(v[:, 1]))]  # model space is y-up; the view only flips it
+            out.append(Label(f"{self.mode}:{s}", top, [(text, style.TEXT)], priority=6, gap=8.0,
+                             directions=((1, -1), (-1, -1), (0, -1), (1, 1), (-1, 1), (0, 1))))
+        return out
+
     def elements(self, state, dm):
         shown = self._shown(state)
         if not shown:
@@ -99,12 +121,11 @@ class MeshLayer(Layer):
     def draw(self, painter, dm, mask):
         shown = self._shown(self.ctx.state)
         bones = tuple(self.ctx.selected.get("bone", ()))
-        painter.setFont(QFont("Sans", 9))
         for k in np.flatnonzero(mask):
             s, m, v, pose = shown[k]
             d = dm(v)
             tris = d[m.triangles]
-            label = None
+            coloured = False
             if self.mode == "weights" and m.skinned:
                 j = heat_bone(m, bones)
                 w = m.dense_weights()[:, j][m.triangles].mean(axis=1)
@@ -112,16 +133,16 @@ class MeshLayer(Layer):
                 for t, wt in zip(tris, w):
                     painter.setBrush(QBrush(heat_color(wt)))
                     painter.drawPolygon(polygon(t))
-                label = f"weights: {m.bones[j]}"
+                coloured = True
             elif self.mode == "collapse":
                 r = pose.ratios(self.ctx.state.row)
                 painter.setPen(Qt.NoPen)
                 for t, rt in zip(tris, r):
                     painter.setBrush(QBrush(ratio_color(rt)))
                     painter.drawPolygon(polygon(t))
-                label = f"worst area {100 * float(r.min()):.0f} %"
-            if self.mode == "wire" or label is not None:
-                painter.setPen(pen(WIRE, alpha=110 if label else None))
+                coloured = True
+            if self.mode == "wire" or coloured:
+                painter.setPen(pen(WIRE, alpha=110 if coloured else None))
                 painter.setBrush(Qt.NoBrush)
                 e = np.unique(np.sort(np.concatenate([m.triangles[:, [0, 1]], m.triangles[:, [1, 2]],
                                                       m.triangles[:, [2, 0]]]), axis=1), axis=0)
@@ -132,7 +153,3 @@ class MeshLayer(Layer):
                 painter.setBrush(HANDLE)
                 for x, y in d.tolist():
                     painter.drawEllipse(QPointF(x, y), 3.0, 3.0)
-            if label:
-                painter.setPen(QColor(240, 240, 240))
-                top = d[np.argmin(d[:, 1])]
-                painter.drawText(QPointF(top[0] + 6, top[1] - 6), label)

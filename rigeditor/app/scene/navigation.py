@@ -17,7 +17,8 @@ FRAME_MARGIN = 1.25  # framed content fills 1/1.25 of the view
 
 class NavigationMixin:
     """Needs from the view: ``doc``, ``ctx`` (SceneContext), ``_scale``,
-    ``_auto_frame``, ``_repaint_all()`` and the ``zoomChanged`` signal."""
+    ``_auto_frame``, ``_repaint_all()``, ``_frame_top()`` (viewport pixels kept free
+    at the top when framing) and the ``zoomChanged`` signal."""
 
     def map_to_viewport(self, world) -> QPointF:
         """Viewport pixel position (float) of a model-space point."""
@@ -61,7 +62,8 @@ class NavigationMixin:
         self._frame_points(np.concatenate(parts))
 
     def frame_selection(self) -> None:
-        """Fit the selected bones, targets and chains at the current frame (all if none)."""
+        """Fit the selected bones, targets, chains and slots (their pictures) at the
+        current frame (all if none)."""
         s, st, sel = self.ctx.state, self.ctx.structure, self.ctx.selected
         if s is None:
             return
@@ -72,6 +74,9 @@ class NavigationMixin:
                 pts += [s.joints[k], s.tips[k]]
         targets = set(sel["target"]) | {c.target for c in self.doc.project.chains if c.name in chains}
         pts += [s.handle[j] for j, name in enumerate(s.targets) if name in targets]
+        if s.art is not None and sel.get("slot"):  # the selected slots' pictures
+            names = self.doc.bake.art.slots
+            pts += [p for k in s.art.drawn() if names[k] in sel["slot"] for p in s.art.corners[k]]
         if not pts:
             self.frame_all()
             return
@@ -106,9 +111,11 @@ class NavigationMixin:
         else:
             lo, hi = pts.min(axis=0), pts.max(axis=0)
         size = np.maximum(hi - lo, least)
-        vw, vh = max(self.viewport().width(), 50), max(self.viewport().height(), 50)
+        top = self._frame_top()
+        vw, vh = max(self.viewport().width(), 50), max(self.viewport().height() - top, 50)
         self._apply_zoom(min(vw / (size[0] * FRAME_MARGIN), vh / (size[1] * FRAME_MARGIN)))
         c = (lo + hi) / 2
         self.centerOn(QPointF(float(c[0]), float(c[1])))
+        self._scroll_by(0.0, -top / 2)  # the centre of the room below ``top``
         self._repaint_all()
         self._auto_frame = False

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QGraphicsScene, QGraphicsView
 from rigeditor.app.guard import Guarded
 from rigeditor.app import style
 from rigeditor.app.scene.grid import draw_grid
-from rigeditor.app.scene.hint import draw_start_hint
+from rigeditor.app.scene.hint import clear_top, draw_start_hint, text as hint_text
 from rigeditor.app.scene.hud import Hud, JitterLegend
 from rigeditor.app.scene.art_layer import ArtLayer
 from rigeditor.app.scene.crack_layer import CrackLayer
@@ -81,6 +81,7 @@ class SceneView(Guarded, InteractionMixin, NavigationMixin, QGraphicsView):
         self._overlays = {name: name not in self.DEFAULT_OFF for name in self.OVERLAY_NAMES}
         self._scale = 1.0
         self._auto_frame = True  # frame everything on show/resize until the user navigates
+        self.hint_rect = None  # where the hint card was last drawn (viewport pixels), None without one
         self._opened = doc.project  # the project when the document last got a path (opened, saved)
         self._space_down = False
         self._space_used = False  # Space is down and has panned (or met a drag): no play toggle
@@ -126,6 +127,7 @@ class SceneView(Guarded, InteractionMixin, NavigationMixin, QGraphicsView):
         self._layers["labels"] = LabelLayer(ctx, 9, [
             self._layers["targets"].labels, self._layers["residual"].labels,
             self._layers["jitter"].labels, self._layers["spaces"].labels,
+            self._layers["weights"].labels, self._layers["collapse"].labels,
         ])
         self._layers["art"].dim = self._overlays["art_dim"]
         for name, layer in self._layers.items():
@@ -336,19 +338,50 @@ class SceneView(Guarded, InteractionMixin, NavigationMixin, QGraphicsView):
             painter.restore()
 
     def drawForeground(self, painter: QPainter, rect: QRectF) -> None:  # noqa: N802
-        """While the rig has no bone: how to start (see hint.py), in viewport pixels."""
+        """While the rig has no bone: how to start (see hint.py), in viewport pixels,
+        kept off the pictures when there are some."""
+        self.hint_rect = None
         if self.doc.project.bones:
             return
         painter.save()
         try:
             painter.resetTransform()
             origin = self.doc.bake.spaces[CHARACTER].take(self.doc.row)
-            draw_start_hint(painter, QRectF(self.viewport().rect()), self.edit_tool.tool,
-                            avoid=self.map_to_viewport((float(origin.tx), float(origin.ty))))
+            self.hint_rect = draw_start_hint(painter, QRectF(self.viewport().rect()), self.edit_tool.tool,
+                                             avoid=self.map_to_viewport((float(origin.tx), float(origin.ty))),
+                                             art=self.art_rect())
         except Exception:  # noqa: BLE001 - see report_paint_error
             report_paint_error("hint")
         finally:
             painter.restore()
+
+    def hint_text(self) -> str | None:
+        """The words of the hint the scene shows (hint.py), None once there are bones."""
+        if self.doc.project.bones:
+            return None
+        return hint_text(self.edit_tool.tool, art=self.art_rect() is not None)
+
+    def _frame_top(self) -> float:
+        """Viewport y below which framing places the content: under the hint card
+        while it shows (no bones yet), so it hides none of the pictures; at most half
+        the view."""
+        if self.doc.project.bones:
+            return 0.0
+        vp = QRectF(self.viewport().rect())
+        return min(clear_top(vp, self.edit_tool.tool, art=self.art_rect() is not None), 0.5 * vp.height())
+
+    def art_rect(self) -> QRectF | None:
+        """Viewport box of the pictures drawn at this frame, or None when none is."""
+        art = self.ctx.state.art if self.ctx.state is not None and self._overlays["art"] else None
+        shown = art.drawn() if art is not None else []
+        if not shown:
+            return None
+        pts = DeviceMap(self.viewportTransform())(art.corners[shown].reshape(-1, 2))
+        pts = pts[np.all(np.isfinite(pts), axis=1)]
+        if not len(pts):
+            return None
+        (x0, y0), (x1, y1) = pts.min(axis=0), pts.max(axis=0)
+        return QRectF(float(x0), float(y0), float(x1 - x0), float(y1 - y0))
 
     def _auto_frame_now(self):
         self.frame_all()
