@@ -3,7 +3,7 @@
     rigeditor [PROJECT] [editor options]       open the editor (the arm example by default)
     rigeditor bake PROJECT -o OUT [--format csv|json|spine|png] [--frames START:END] [--radians]
     rigeditor validate PROJECT
-    rigeditor report PROJECT [--json] [--frames START:END]
+    rigeditor report PROJECT [--json] [--frames START:END] [--fail-on CHECKS] [--junit OUT.xml]
     rigeditor render PROJECT --frame N -o OUT.png [--size WxH]
     rigeditor examples                         list the built-in examples
     rigeditor import-psd ART.psd -o PROJECT [--force]
@@ -17,8 +17,8 @@ when no such file exists; picture paths are relative to the file's folder (an
 example's: its packaged folder).
 
 Every subcommand evaluates through ``rigeditor.model.evaluate`` and reads the Bake.
-Exit status: 0 done; 1 ``report`` found an unexplained residual or an unkeyed elbow
-flip, or ``validate`` found a missing or unreadable image (the project itself is
+Exit status: 0 done; 1 ``report`` found what ``--fail-on`` names (by default an
+unexplained residual or an unkeyed elbow flip), or ``validate`` found a missing or unreadable image (the project itself is
 valid); 2 an error, reported on stderr as ``rigeditor: FILE: where: what`` (never a
 traceback; RIGEDITOR_DEBUG=1 shows one for internal errors); 141 when stdout closed
 early (``| head``), quietly, as Unix tools do. Outputs are written atomically or not at
@@ -48,7 +48,7 @@ from rigeditor.io.images import alpha_masks, image_problems
 from rigeditor.io.import_art import unique_names
 from rigeditor.io.progress import Progress
 from rigeditor.io.examples import ALL_DESCRIPTIONS, resolve_project
-from rigeditor.io.report import build_report, format_report
+from rigeditor.io.report import DEFAULT_GATES, GATES, build_report, format_report
 from rigeditor.model import clips, evaluate
 from rigeditor.model.cracks import crack_check
 from rigeditor.model.ranges import bake_bytes, bake_rows, evaluation_span
@@ -134,11 +134,17 @@ def _parser() -> argparse.ArgumentParser:
     val.add_argument("project", metavar="PROJECT")
     val.set_defaults(run=_validate)
 
-    rep = sub.add_parser("report", help="per chain: residuals and causes, limits, flips, drift; "
-                         "exit 1 on an unexplained residual or an unkeyed elbow flip")
+    rep = sub.add_parser("report", help="per chain: residuals and causes, limits, flips, drift; per joint: "
+                         "cracks and collapse; exit 1 on what --fail-on names")
     rep.add_argument("project", metavar="PROJECT")
     rep.add_argument("--json", action="store_true", help="print the report as JSON")
     _frames_option(rep)
+    rep.add_argument("--fail-on", default=",".join(DEFAULT_GATES), metavar="CHECKS",
+                     help=f"what fails the report (exit 1), comma-separated from {','.join(GATES)}, or none: "
+                          "an unexplained residual, an unkeyed elbow flip, a crack open at a joint, a collapsed "
+                          f"mesh triangle (default {','.join(DEFAULT_GATES)}; the others are reported only)")
+    rep.add_argument("--junit", metavar="OUT.xml",
+                     help="also write the result as JUnit XML: a test case per chain and per seam")
     rep.set_defaults(run=_report)
 
     ren = sub.add_parser("render", help="draw the solved pose of one frame to a PNG (no window)")
@@ -261,14 +267,34 @@ def _validate(args) -> int:
 
 
 def _report(args) -> int:
+    gates = _gates(args.fail_on, args.project)
+    junit = Path(args.junit) if args.junit else None
+    if junit is not None:
+        _refuse_overwriting_the_project(junit, args.project, "--junit")
     project, images = resolve_project(args.project)
     first, last = _frame_range(args.frames, project, args.project)
     _check_memory(project, first, last, args.project, "evaluate")
     bake = _evaluate_rows(project, first, last)
     cracks = crack_check(project, bake, alpha_masks(project, images)) if bake.art else ()
-    report = build_report(bake, name=str(args.project), cracks=cracks)
+    report = build_report(bake, name=str(args.project), cracks=cracks, fail_on=gates)
+    if junit is not None:
+        from rigeditor.io.report_junit import junit_xml
+
+        export_write(junit, junit_xml(report))
     print(json.dumps(report, indent=2) if args.json else format_report(report))
     return 0 if report["ok"] else 1
+
+
+def _gates(text: str, where) -> tuple[str, ...]:
+    """``--fail-on residual,crack`` -> ("residual", "crack"); "none" -> ()."""
+    names = [n.strip().lower() for n in text.split(",") if n.strip()]
+    if names == ["none"]:
+        return ()
+    unknown = [n for n in names if n not in GATES]
+    if unknown or not names:
+        raise _Usage(where, [f"--fail-on: expected a comma-separated list of {', '.join(GATES)} (or none), "
+                             f"got {text!r}"])
+    return tuple(names)
 
 
 def _examples(args) -> int:
@@ -378,15 +404,15 @@ def _gigabytes(n: float) -> str:
     return f"{n / 1e9:.1f} GB" if n >= 1e8 else f"{n / 1e6:.0f} MB"
 
 
-def _refuse_overwriting_the_project(out: Path, project) -> None:
-    """A bake never writes over its own project file (the same file by any name)."""
+def _refuse_overwriting_the_project(out: Path, project, option: str = "-o") -> None:
+    """An output never goes over its own project file (the same file by any name)."""
     try:
         same = out.exists() and os.path.samefile(out, project)
     except OSError:
         same = False
     if same or out.resolve() == Path(project).resolve():
-        raise _Usage(out, [f"-o: this is the project file {str(project)!r}; "
-                           "choose another output name (baking would overwrite the project)"])
+        raise _Usage(out, [f"{option}: this is the project file {str(project)!r}; "
+                           "choose another output name (writing it would overwrite the project)"])
 
 
 class _signals_unwind:
