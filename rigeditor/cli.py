@@ -51,7 +51,7 @@ from rigeditor.io.examples import ALL_DESCRIPTIONS, resolve_project
 from rigeditor.io.report import DEFAULT_GATES, GATES, build_report, format_report
 from rigeditor.model import clips, evaluate
 from rigeditor.model.cracks import crack_check
-from rigeditor.model.ranges import bake_bytes, bake_rows, evaluation_span
+from rigeditor.model.ranges import bake_bytes, bake_rows, evaluation_span, outside_timeline
 
 COMMANDS = ("bake", "validate", "report", "render", "examples", "import-psd", "import-images", "import-spine")
 FORMATS = {".csv": "csv", ".json": "json", ".png": "png"}
@@ -76,7 +76,7 @@ def main(argv=None) -> int:
 
         return run(argv)
     try:
-        args = _parser().parse_args(argv)
+        args = _parser().parse_args(_attach_negative_frames(argv))
     except SystemExit as exc:  # --help, --version, usage errors (argparse printed them)
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
     try:
@@ -107,6 +107,26 @@ def main(argv=None) -> int:
         return 2
 
 
+_PROJECT_HELP = "a project file, or the name of a built-in example (rigeditor examples lists them)"
+_FRAME_OPTIONS = ("--frames", "--frame")
+_FRAME_VALUE = re.compile(r"-\d*(:-?\d*)?")
+
+
+def _attach_negative_frames(argv: list[str]) -> list[str]:
+    """``--frames -50:-40`` as ``--frames=-50:-40``: argparse takes a value that starts
+    with '-' (and is not a plain number) for an option, so the space-separated spelling
+    of a range before frame 0 was a usage error while the ``=`` one worked."""
+    out, i = [], 0
+    while i < len(argv):
+        if argv[i] in _FRAME_OPTIONS and i + 1 < len(argv) and _FRAME_VALUE.fullmatch(argv[i + 1]):
+            out.append(f"{argv[i]}={argv[i + 1]}")
+            i += 2
+        else:
+            out.append(argv[i])
+            i += 1
+    return out
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="rigeditor", description="RigEditor. Without a command, opens the editor: "
@@ -115,7 +135,7 @@ def _parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     bake = sub.add_parser("bake", help="evaluate and export curves (CSV, JSON), Spine JSON or a PNG plot")
-    bake.add_argument("project", metavar="PROJECT")
+    bake.add_argument("project", metavar="PROJECT", help=_PROJECT_HELP)
     bake.add_argument("-o", "--output", required=True, metavar="OUT",
                       help="output file; its extension (.csv, .json, .png) picks the format")
     bake.add_argument("--format", choices=("csv", "json", "spine", "png"),
@@ -131,12 +151,12 @@ def _parser() -> argparse.ArgumentParser:
     bake.set_defaults(run=_bake)
 
     val = sub.add_parser("validate", help="check a project file; one line per problem")
-    val.add_argument("project", metavar="PROJECT")
+    val.add_argument("project", metavar="PROJECT", help=_PROJECT_HELP)
     val.set_defaults(run=_validate)
 
     rep = sub.add_parser("report", help="per chain: residuals and causes, limits, flips, drift; per joint: "
                          "cracks and collapse; exit 1 on what --fail-on names")
-    rep.add_argument("project", metavar="PROJECT")
+    rep.add_argument("project", metavar="PROJECT", help=_PROJECT_HELP)
     rep.add_argument("--json", action="store_true", help="print the report as JSON")
     _frames_option(rep)
     rep.add_argument("--fail-on", default=",".join(DEFAULT_GATES), metavar="CHECKS",
@@ -148,26 +168,37 @@ def _parser() -> argparse.ArgumentParser:
     rep.set_defaults(run=_report)
 
     ren = sub.add_parser("render", help="draw the solved pose of one frame to a PNG (no window)")
-    ren.add_argument("project", metavar="PROJECT")
-    ren.add_argument("--frame", required=True, type=int, metavar="N")
-    ren.add_argument("-o", "--output", required=True, metavar="OUT.png")
+    ren.add_argument("project", metavar="PROJECT", help=_PROJECT_HELP)
+    ren.add_argument("--frame", required=True, type=int, metavar="N",
+                     help="the frame to draw, within the timeline (all of it is evaluated: smoothing "
+                          "and holds depend on earlier frames)")
+    ren.add_argument("-o", "--output", required=True, metavar="OUT.png", help="the PNG image to write")
     ren.add_argument("--size", default="800x600", metavar="WxH", help="image size in pixels (800x600)")
     ren.set_defaults(run=_render)
 
     ex = sub.add_parser("examples", help="list the built-in examples (usable wherever a PROJECT is)")
     ex.set_defaults(run=_examples)
-    for name, what, run in (("import-psd", "ART.psd", _import_psd), ("import-images", "DIR", _import_images)):
-        imp = sub.add_parser(name, help=f"a new project from a layered picture ({what}): "
-                             "one slot per layer, placed as in the picture")
-        imp.add_argument("project", metavar=what)  # named like the others for error lines
-        imp.add_argument("-o", "--output", required=True, metavar="PROJECT")
-        imp.add_argument("--force", action="store_true", help="replace an existing project (and images)")
+    for name, what, run, text, arg, output, force in (
+            ("import-psd", "ART.psd", _import_psd,
+             "a new project from a layered Photoshop picture (ART.psd): one slot per visible layer, "
+             "placed as in the picture", "the PSD file (a folder of PNGs: use import-images)",
+             "the new project file; the layers' pictures go into PROJECT_art/ beside it",
+             "replace an existing project (and its PROJECT_art/ pictures)"),
+            ("import-images", "DIR", _import_images,
+             "a new project from a folder of PNG pictures (DIR): one slot per picture, placed by "
+             "DIR/layout.json when there is one", "the folder of PNG files (a PSD: use import-psd)",
+             "the new project file; it refers to the pictures where they are", "replace an existing project")):
+        imp = sub.add_parser(name, help=text, description=text)
+        imp.add_argument("project", metavar=what, help=arg)  # named like the others for error lines
+        imp.add_argument("-o", "--output", required=True, metavar="PROJECT", help=output)
+        imp.add_argument("--force", action="store_true", help=force)
         imp.set_defaults(run=run)
     spine = sub.add_parser("import-spine", help="a new project from a Spine 4.0-4.2 skeleton (JSON + atlas); "
                            "what cannot be imported is listed, one warning per kind")
-    spine.add_argument("project", metavar="SKELETON.json")
+    spine.add_argument("project", metavar="SKELETON.json", help="the skeleton exported by Spine as JSON")
     spine.add_argument("--atlas", metavar="A.atlas", help="the texture atlas (default: SKELETON.atlas beside it)")
-    spine.add_argument("-o", "--output", required=True, metavar="PROJECT")
+    spine.add_argument("-o", "--output", required=True, metavar="PROJECT",
+                       help="the new project file; its pictures go into a folder beside it")
     spine.add_argument("--animation", metavar="NAME",
                        help="the animation to open (default: the first); every animation is imported")
     spine.add_argument("--curves", choices=("authored", "runtime"), default="runtime",
@@ -181,7 +212,8 @@ def _parser() -> argparse.ArgumentParser:
 
 def _frames_option(p) -> None:
     p.add_argument("--frames", metavar="START:END",
-                   help="inclusive frame range (default: the project's timeline); either end may be left out")
+                   help="inclusive frame range within the timeline (default: all of it); either end may be "
+                        "left out (the timeline's), either may be negative (--frames -50:-40)")
 
 
 # ---------------------------------------------------------------------- commands
@@ -202,7 +234,7 @@ def _bake(args) -> int:
         baked = []
         for i, name in enumerate(names):
             project = clips.switch(whole, name)
-            first, last = _frame_range(args.frames, project, args.project)
+            first, last = _frame_range(args.frames, project, args.project, name if len(names) > 1 else None)
             _check_memory(project, first, last, args.project, fmt)
             progress(0.02 + 0.48 * i / len(names), f"evaluating {name}" if len(names) > 1 else "evaluating")
             # One animation keeps the project's name in Spine, as files always had.
@@ -311,8 +343,7 @@ def _render(args) -> int:
     size = _size(args.size, args.project)
     project, images = resolve_project(args.project)
     tl = project.timeline
-    if not tl.start <= args.frame <= tl.end:
-        raise _Usage(args.project, [f"--frame: {args.frame} is outside the timeline ({tl.start}-{tl.end})"])
+    _within_timeline("--frame", args.frame, args.frame, args.frame, tl, args.project)
     # The whole timeline is evaluated: smoothing and holds depend on earlier frames.
     _check_memory(project, tl.start, tl.end, args.project, "png",
                   "render evaluates the whole timeline: shorten it")
@@ -358,9 +389,10 @@ def _import_spine(args) -> int:
 
 # ----------------------------------------------------------------------- helpers
 
-def _frame_range(text, project, where) -> tuple[int, int]:
-    """(first, last) frames to write: the timeline, or ``START:END`` (inclusive) within
-    any range. They come out as the same rows of a bake of the whole timeline."""
+def _frame_range(text, project, where, animation=None) -> tuple[int, int]:
+    """(first, last) frames to write: the timeline, or ``START:END`` (inclusive; an end
+    left out is the timeline's) within it. They come out as the same rows of a bake of
+    the whole timeline."""
     tl = project.timeline
     if text is None:
         return tl.start, tl.end
@@ -370,9 +402,18 @@ def _frame_range(text, project, where) -> tuple[int, int]:
         hi = int(end) if end.strip() else tl.end
     except ValueError:
         lo = hi = None
-    if not sep or lo is None or hi < lo:
+    if not sep or lo is None or (start.strip() and end.strip() and hi < lo):
         raise _Usage(where, [f"--frames: expected START:END with integers and START <= END, got {text!r}"])
+    _within_timeline("--frames", text, lo, hi, tl, where, animation)  # "50:" on 0-48 is outside
     return lo, hi
+
+
+def _within_timeline(option, given, lo, hi, tl, where, animation=None) -> None:
+    """Frames given on the command line lie within the timeline (``outside_timeline``)."""
+    whose = f"animation {animation!r}'s timeline" if animation else "the timeline"
+    problem = outside_timeline(tl, lo, hi, option, given, whose)
+    if problem:
+        raise _Usage(where, [problem])
 
 
 def _evaluate_rows(project, first: int, last: int):
