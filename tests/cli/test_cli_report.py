@@ -229,3 +229,31 @@ def test_one_mesh_across_a_joint_is_named_as_such_not_as_a_pair_with_itself(caps
     cracks = json.loads(capsys.readouterr().out)["cracks"]
     assert list(cracks) == ["arm@forearm"]
     assert cracks["arm@forearm"]["slots"] == ["arm", "arm"] and cracks["arm@forearm"]["one_mesh"] is True
+
+
+def test_one_mesh_across_two_joints_has_an_entry_for_each():
+    """The arm's one picture skinned to three bones (a hand bone from the wrist): it
+    meets itself at the elbow and at the wrist, two entries, neither lost."""
+    from PIL import Image
+
+    from rigeditor.io import load_project
+    from rigeditor.io.report import build_report
+    from rigeditor.model.attachments import Art, ImageAttachment, Slot
+    from rigeditor.model.cracks import crack_check
+    from rigeditor.model.examples_skin import FORE, UPPER, _rig
+    from rigeditor.model.mesh_ops import mesh_from_image
+    from rigeditor.model.project import Bone
+    from rigeditor.model.timeline import StepChannel
+
+    alpha = np.asarray(Image.open(SKINNED.parent / SKIN_DIR / "arm.png").convert("RGBA"))[..., 3] / 255.0
+    image = load_project(SKINNED).art.slots[0].attachments[0]
+    assert UPPER + FORE < image.x + image.width / 2  # the picture reaches past the wrist
+    plain = ImageAttachment("arm", image.path, image.width, image.height, x=image.x)
+    rig = _rig("three", Art((Slot("arm", "upper_arm", (plain,), StepChannel("arm")),)))
+    rig = replace(rig, bones=rig.bones + (Bone("hand", "forearm", 20.0, rest_offset=(FORE, 0.0)),))
+    rig = mesh_from_image(rig, "arm", "arm", alpha, bones=("upper_arm", "forearm", "hand"), spacing=16.0)
+    bake = evaluate(rig)
+    report = build_report(bake, "three", cracks=crack_check(rig, bake, {}))
+    assert sorted(report["cracks"]) == ["arm@forearm", "arm@hand"]
+    assert [c["title"] for c in report["checks"] if c["kind"] == "crack"] == [
+        "crack arm across joint forearm", "crack arm across joint hand"]
