@@ -18,11 +18,12 @@ example's: its packaged folder).
 
 Every subcommand evaluates through ``rigeditor.model.evaluate`` and reads the Bake.
 Exit status: 0 done; 1 ``report`` found what ``--fail-on`` names (by default an
-unexplained residual or an unkeyed elbow flip), or ``validate`` found a missing or unreadable image (the project itself is
-valid); 2 an error, reported on stderr as ``rigeditor: FILE: where: what`` (never a
-traceback; RIGEDITOR_DEBUG=1 shows one for internal errors); 141 when stdout closed
-early (``| head``), quietly, as Unix tools do. Outputs are written atomically or not at
-all. Only ``render`` and PNG bakes load Qt (offscreen, lazily).
+unexplained residual or an unkeyed elbow flip), or ``validate`` found a missing or
+unreadable image (the project itself is valid); 2 an error, reported on stderr as
+``rigeditor: FILE: where: what`` (never a traceback; RIGEDITOR_DEBUG=1 shows one for
+internal errors); 141 when stdout closed early (``| head``), quietly, as Unix tools do.
+Outputs are written atomically or not at all. Frames given (``--frames``, ``--frame``)
+lie within the timeline. Only ``render`` and PNG bakes load Qt (offscreen, lazily).
 """
 from __future__ import annotations
 

@@ -163,8 +163,8 @@ def format_report(report: dict) -> str:
 
 
 def _max(value: float, frame, digits: int, unit: str = "") -> str:
-    """"max 1.250000 at frame 7", or "none" when the value is zero at the digits shown:
-    a frame named for a zero would be arbitrary (every frame ties)."""
+    """The largest value as "max 1.250000 at frame 7", or "none" when it is zero at the
+    digits shown: a frame named for a zero would be arbitrary (every frame ties)."""
     if frame is None or round(value, digits) == 0:
         return "none"
     return f"max {value:.{digits}f}{unit} at frame {_g(frame)}"
