@@ -176,8 +176,9 @@ run bake-png "$APP" bake skinned_arm -o skinned.png
 painted skinned.png bake-png 16
 run report "$APP" report skinned_arm
 expect report "collapse arm/arm at joint forearm"
-run report-cracks "$APP" report rigid_arm
+run report-cracks "$APP" report rigid_arm --junit report.xml
 expect report-cracks "crack upper_arm|forearm"
+grep -q '<testcase classname="report.cracks"' report.xml || { echo "smoke: report-cracks: no JUnit test case" >&2; fail=1; }
 run render "$APP" render skinned_arm --frame 24 -o skinned_24.png
 painted skinned_24.png render 64
 cd - > /dev/null

@@ -3,7 +3,7 @@
     rigeditor [PROJECT] [editor options]       open the editor (the arm example by default)
     rigeditor bake PROJECT -o OUT [--format csv|json|spine|png] [--frames START:END] [--radians]
     rigeditor validate PROJECT
-    rigeditor report PROJECT [--json] [--frames START:END]
+    rigeditor report PROJECT [--json] [--frames START:END] [--fail-on CHECKS] [--junit OUT.xml]
     rigeditor render PROJECT --frame N -o OUT.png [--size WxH]
     rigeditor examples                         list the built-in examples
     rigeditor import-psd ART.psd -o PROJECT [--force]
@@ -17,12 +17,13 @@ when no such file exists; picture paths are relative to the file's folder (an
 example's: its packaged folder).
 
 Every subcommand evaluates through ``rigeditor.model.evaluate`` and reads the Bake.
-Exit status: 0 done; 1 ``report`` found an unexplained residual or an unkeyed elbow
-flip, or ``validate`` found a missing or unreadable image (the project itself is
-valid); 2 an error, reported on stderr as ``rigeditor: FILE: where: what`` (never a
-traceback; RIGEDITOR_DEBUG=1 shows one for internal errors); 141 when stdout closed
-early (``| head``), quietly, as Unix tools do. Outputs are written atomically or not at
-all. Only ``render`` and PNG bakes load Qt (offscreen, lazily).
+Exit status: 0 done; 1 ``report`` found what ``--fail-on`` names (by default an
+unexplained residual or an unkeyed elbow flip), or ``validate`` found a missing or
+unreadable image (the project itself is valid); 2 an error, reported on stderr as
+``rigeditor: FILE: where: what`` (never a traceback; RIGEDITOR_DEBUG=1 shows one for
+internal errors); 141 when stdout closed early (``| head``), quietly, as Unix tools do.
+Outputs are written atomically or not at all. Frames given (``--frames``, ``--frame``)
+lie within the timeline. Only ``render`` and PNG bakes load Qt (offscreen, lazily).
 """
 from __future__ import annotations
 
@@ -48,10 +49,10 @@ from rigeditor.io.images import alpha_masks, image_problems
 from rigeditor.io.import_art import unique_names
 from rigeditor.io.progress import Progress
 from rigeditor.io.examples import ALL_DESCRIPTIONS, resolve_project
-from rigeditor.io.report import build_report, format_report
+from rigeditor.io.report import DEFAULT_GATES, GATES, build_report, format_report
 from rigeditor.model import clips, evaluate
 from rigeditor.model.cracks import crack_check
-from rigeditor.model.ranges import bake_bytes, bake_rows, evaluation_span
+from rigeditor.model.ranges import bake_bytes, bake_rows, evaluation_span, outside_timeline
 
 COMMANDS = ("bake", "validate", "report", "render", "examples", "import-psd", "import-images", "import-spine")
 FORMATS = {".csv": "csv", ".json": "json", ".png": "png"}
@@ -76,7 +77,7 @@ def main(argv=None) -> int:
 
         return run(argv)
     try:
-        args = _parser().parse_args(argv)
+        args = _parser().parse_args(_attach_negative_frames(argv))
     except SystemExit as exc:  # --help, --version, usage errors (argparse printed them)
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
     try:
@@ -107,6 +108,26 @@ def main(argv=None) -> int:
         return 2
 
 
+_PROJECT_HELP = "a project file, or the name of a built-in example (rigeditor examples lists them)"
+_FRAME_OPTIONS = ("--frames", "--frame")
+_FRAME_VALUE = re.compile(r"-\d*(:-?\d*)?")
+
+
+def _attach_negative_frames(argv: list[str]) -> list[str]:
+    """``--frames -50:-40`` as ``--frames=-50:-40``: argparse takes a value that starts
+    with '-' (and is not a plain number) for an option, so the space-separated spelling
+    of a range before frame 0 was a usage error while the ``=`` one worked."""
+    out, i = [], 0
+    while i < len(argv):
+        if argv[i] in _FRAME_OPTIONS and i + 1 < len(argv) and _FRAME_VALUE.fullmatch(argv[i + 1]):
+            out.append(f"{argv[i]}={argv[i + 1]}")
+            i += 2
+        else:
+            out.append(argv[i])
+            i += 1
+    return out
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="rigeditor", description="RigEditor. Without a command, opens the editor: "
@@ -115,7 +136,7 @@ def _parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     bake = sub.add_parser("bake", help="evaluate and export curves (CSV, JSON), Spine JSON or a PNG plot")
-    bake.add_argument("project", metavar="PROJECT")
+    bake.add_argument("project", metavar="PROJECT", help=_PROJECT_HELP)
     bake.add_argument("-o", "--output", required=True, metavar="OUT",
                       help="output file; its extension (.csv, .json, .png) picks the format")
     bake.add_argument("--format", choices=("csv", "json", "spine", "png"),
@@ -131,37 +152,54 @@ def _parser() -> argparse.ArgumentParser:
     bake.set_defaults(run=_bake)
 
     val = sub.add_parser("validate", help="check a project file; one line per problem")
-    val.add_argument("project", metavar="PROJECT")
+    val.add_argument("project", metavar="PROJECT", help=_PROJECT_HELP)
     val.set_defaults(run=_validate)
 
-    rep = sub.add_parser("report", help="per chain: residuals and causes, limits, flips, drift; "
-                         "exit 1 on an unexplained residual or an unkeyed elbow flip")
-    rep.add_argument("project", metavar="PROJECT")
+    rep = sub.add_parser("report", help="per chain: residuals and causes, limits, flips, drift; per joint: "
+                         "cracks and collapse; exit 1 on what --fail-on names")
+    rep.add_argument("project", metavar="PROJECT", help=_PROJECT_HELP)
     rep.add_argument("--json", action="store_true", help="print the report as JSON")
     _frames_option(rep)
+    rep.add_argument("--fail-on", default=",".join(DEFAULT_GATES), metavar="CHECKS",
+                     help=f"what fails the report (exit 1), comma-separated from {','.join(GATES)}, or none: "
+                          "an unexplained residual, an unkeyed elbow flip, a crack open at a joint, a collapsed "
+                          f"mesh triangle (default {','.join(DEFAULT_GATES)}; the others are reported only)")
+    rep.add_argument("--junit", metavar="OUT.xml",
+                     help="also write the result as JUnit XML: a test case per chain and per seam")
     rep.set_defaults(run=_report)
 
     ren = sub.add_parser("render", help="draw the solved pose of one frame to a PNG (no window)")
-    ren.add_argument("project", metavar="PROJECT")
-    ren.add_argument("--frame", required=True, type=int, metavar="N")
-    ren.add_argument("-o", "--output", required=True, metavar="OUT.png")
+    ren.add_argument("project", metavar="PROJECT", help=_PROJECT_HELP)
+    ren.add_argument("--frame", required=True, type=int, metavar="N",
+                     help="the frame to draw, within the timeline (all of it is evaluated: smoothing "
+                          "and holds depend on earlier frames)")
+    ren.add_argument("-o", "--output", required=True, metavar="OUT.png", help="the PNG image to write")
     ren.add_argument("--size", default="800x600", metavar="WxH", help="image size in pixels (800x600)")
     ren.set_defaults(run=_render)
 
     ex = sub.add_parser("examples", help="list the built-in examples (usable wherever a PROJECT is)")
     ex.set_defaults(run=_examples)
-    for name, what, run in (("import-psd", "ART.psd", _import_psd), ("import-images", "DIR", _import_images)):
-        imp = sub.add_parser(name, help=f"a new project from a layered picture ({what}): "
-                             "one slot per layer, placed as in the picture")
-        imp.add_argument("project", metavar=what)  # named like the others for error lines
-        imp.add_argument("-o", "--output", required=True, metavar="PROJECT")
-        imp.add_argument("--force", action="store_true", help="replace an existing project (and images)")
+    for name, what, run, text, arg, output, force in (
+            ("import-psd", "ART.psd", _import_psd,
+             "a new project from a layered Photoshop picture (ART.psd): one slot per visible layer, "
+             "placed as in the picture", "the PSD file (a folder of PNGs: use import-images)",
+             "the new project file; the layers' pictures go into PROJECT_art/ beside it",
+             "replace an existing project (and its PROJECT_art/ pictures)"),
+            ("import-images", "DIR", _import_images,
+             "a new project from a folder of PNG pictures (DIR): one slot per picture, placed by "
+             "DIR/layout.json when there is one", "the folder of PNG files (a PSD: use import-psd)",
+             "the new project file; it refers to the pictures where they are", "replace an existing project")):
+        imp = sub.add_parser(name, help=text, description=text)
+        imp.add_argument("project", metavar=what, help=arg)  # named like the others for error lines
+        imp.add_argument("-o", "--output", required=True, metavar="PROJECT", help=output)
+        imp.add_argument("--force", action="store_true", help=force)
         imp.set_defaults(run=run)
     spine = sub.add_parser("import-spine", help="a new project from a Spine 4.0-4.2 skeleton (JSON + atlas); "
                            "what cannot be imported is listed, one warning per kind")
-    spine.add_argument("project", metavar="SKELETON.json")
+    spine.add_argument("project", metavar="SKELETON.json", help="the skeleton exported by Spine as JSON")
     spine.add_argument("--atlas", metavar="A.atlas", help="the texture atlas (default: SKELETON.atlas beside it)")
-    spine.add_argument("-o", "--output", required=True, metavar="PROJECT")
+    spine.add_argument("-o", "--output", required=True, metavar="PROJECT",
+                       help="the new project file; its pictures go into a folder beside it")
     spine.add_argument("--animation", metavar="NAME",
                        help="the animation to open (default: the first); every animation is imported")
     spine.add_argument("--curves", choices=("authored", "runtime"), default="runtime",
@@ -175,7 +213,8 @@ def _parser() -> argparse.ArgumentParser:
 
 def _frames_option(p) -> None:
     p.add_argument("--frames", metavar="START:END",
-                   help="inclusive frame range (default: the project's timeline); either end may be left out")
+                   help="inclusive frame range within the timeline (default: all of it); either end may be "
+                        "left out (the timeline's), either may be negative (--frames -50:-40)")
 
 
 # ---------------------------------------------------------------------- commands
@@ -196,7 +235,7 @@ def _bake(args) -> int:
         baked = []
         for i, name in enumerate(names):
             project = clips.switch(whole, name)
-            first, last = _frame_range(args.frames, project, args.project)
+            first, last = _frame_range(args.frames, project, args.project, name if len(names) > 1 else None)
             _check_memory(project, first, last, args.project, fmt)
             progress(0.02 + 0.48 * i / len(names), f"evaluating {name}" if len(names) > 1 else "evaluating")
             # One animation keeps the project's name in Spine, as files always had.
@@ -261,14 +300,34 @@ def _validate(args) -> int:
 
 
 def _report(args) -> int:
+    gates = _gates(args.fail_on, args.project)
+    junit = Path(args.junit) if args.junit else None
+    if junit is not None:
+        _refuse_overwriting_the_project(junit, args.project, "--junit")
     project, images = resolve_project(args.project)
     first, last = _frame_range(args.frames, project, args.project)
     _check_memory(project, first, last, args.project, "evaluate")
     bake = _evaluate_rows(project, first, last)
     cracks = crack_check(project, bake, alpha_masks(project, images)) if bake.art else ()
-    report = build_report(bake, name=str(args.project), cracks=cracks)
+    report = build_report(bake, name=str(args.project), cracks=cracks, fail_on=gates)
+    if junit is not None:
+        from rigeditor.io.report_junit import junit_xml
+
+        export_write(junit, junit_xml(report))
     print(json.dumps(report, indent=2) if args.json else format_report(report))
     return 0 if report["ok"] else 1
+
+
+def _gates(text: str, where) -> tuple[str, ...]:
+    """``--fail-on residual,crack`` -> ("residual", "crack"); "none" -> ()."""
+    names = [n.strip().lower() for n in text.split(",") if n.strip()]
+    if names == ["none"]:
+        return ()
+    unknown = [n for n in names if n not in GATES]
+    if unknown or not names:
+        raise _Usage(where, [f"--fail-on: expected a comma-separated list of {', '.join(GATES)} (or none), "
+                             f"got {text!r}"])
+    return tuple(names)
 
 
 def _examples(args) -> int:
@@ -285,8 +344,7 @@ def _render(args) -> int:
     size = _size(args.size, args.project)
     project, images = resolve_project(args.project)
     tl = project.timeline
-    if not tl.start <= args.frame <= tl.end:
-        raise _Usage(args.project, [f"--frame: {args.frame} is outside the timeline ({tl.start}-{tl.end})"])
+    _within_timeline("--frame", args.frame, args.frame, args.frame, tl, args.project)
     # The whole timeline is evaluated: smoothing and holds depend on earlier frames.
     _check_memory(project, tl.start, tl.end, args.project, "png",
                   "render evaluates the whole timeline: shorten it")
@@ -332,9 +390,10 @@ def _import_spine(args) -> int:
 
 # ----------------------------------------------------------------------- helpers
 
-def _frame_range(text, project, where) -> tuple[int, int]:
-    """(first, last) frames to write: the timeline, or ``START:END`` (inclusive) within
-    any range. They come out as the same rows of a bake of the whole timeline."""
+def _frame_range(text, project, where, animation=None) -> tuple[int, int]:
+    """(first, last) frames to write: the timeline, or ``START:END`` (inclusive; an end
+    left out is the timeline's) within it. They come out as the same rows of a bake of
+    the whole timeline."""
     tl = project.timeline
     if text is None:
         return tl.start, tl.end
@@ -344,9 +403,18 @@ def _frame_range(text, project, where) -> tuple[int, int]:
         hi = int(end) if end.strip() else tl.end
     except ValueError:
         lo = hi = None
-    if not sep or lo is None or hi < lo:
+    if not sep or lo is None or (start.strip() and end.strip() and hi < lo):
         raise _Usage(where, [f"--frames: expected START:END with integers and START <= END, got {text!r}"])
+    _within_timeline("--frames", text, lo, hi, tl, where, animation)  # "50:" on 0-48 is outside
     return lo, hi
+
+
+def _within_timeline(option, given, lo, hi, tl, where, animation=None) -> None:
+    """Frames given on the command line lie within the timeline (``outside_timeline``)."""
+    whose = f"animation {animation!r}'s timeline" if animation else "the timeline"
+    problem = outside_timeline(tl, lo, hi, option, given, whose)
+    if problem:
+        raise _Usage(where, [problem])
 
 
 def _evaluate_rows(project, first: int, last: int):
@@ -378,15 +446,15 @@ def _gigabytes(n: float) -> str:
     return f"{n / 1e9:.1f} GB" if n >= 1e8 else f"{n / 1e6:.0f} MB"
 
 
-def _refuse_overwriting_the_project(out: Path, project) -> None:
-    """A bake never writes over its own project file (the same file by any name)."""
+def _refuse_overwriting_the_project(out: Path, project, option: str = "-o") -> None:
+    """An output never goes over its own project file (the same file by any name)."""
     try:
         same = out.exists() and os.path.samefile(out, project)
     except OSError:
         same = False
     if same or out.resolve() == Path(project).resolve():
-        raise _Usage(out, [f"-o: this is the project file {str(project)!r}; "
-                           "choose another output name (baking would overwrite the project)"])
+        raise _Usage(out, [f"{option}: this is the project file {str(project)!r}; "
+                           "choose another output name (writing it would overwrite the project)"])
 
 
 class _signals_unwind:

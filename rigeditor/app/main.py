@@ -29,7 +29,7 @@ from rigeditor.resource_files import resource
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="rigeditor", description="A 2D rigging editor whose IK tells the truth.")
     p.add_argument("project", nargs="?", help="project file to open (or an example: see rigeditor examples)")
-    p.add_argument("--frame", type=int, help="start on this frame")
+    p.add_argument("--frame", type=int, help="start on this frame (within the timeline)")
     p.add_argument("--select", action="append", default=[], metavar="KIND:NAME",
                    help="select an item (bone, chain, target, space or slot), e.g. chain:arm")
     p.add_argument("--mode", choices=("setup", "animate"), help="start in this mode (default animate)")
@@ -139,6 +139,13 @@ def run(argv=None) -> int:
     except ValueError as exc:
         print(f"rigeditor: {exc}", file=sys.stderr)
         return 2
+    if args.frame is not None and error is None:  # the rule of every command's frames
+        from rigeditor.model.ranges import outside_timeline
+
+        problem = outside_timeline(project.timeline, args.frame, args.frame, "--frame", args.frame)
+        if problem:
+            print(f"rigeditor: {args.project or 'arm'}: {problem}", file=sys.stderr)
+            return 2
     try:
         doc = Document(project, path, images=images)
     except Exception as exc:  # noqa: BLE001 - a project that cannot be evaluated opens nothing

@@ -18,8 +18,45 @@ from rigeditor.io.import_art import (
 )
 
 
+PSD_MAGIC = b"8BPS"
+"""The first four bytes of every PSD (and PSB) file."""
+_OTHER_KINDS = (
+    (b"\x89PNG\r\n\x1a\n", "a PNG picture"), (b"\xff\xd8\xff", "a JPEG picture"), (b"GIF8", "a GIF picture"),
+    (b"II*\x00", "a TIFF picture"), (b"MM\x00*", "a TIFF picture"), (b"BM", "a BMP picture"),
+    (b"%PDF", "a PDF document"), (b"PK\x03\x04", "a ZIP archive"),
+)
+
+
+def _refuse_other_kinds(path: Path) -> None:
+    """Refuse, by its first bytes, a file that is not a PSD, saying what it is; a PNG
+    points to import-images, the way in for single pictures."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(16)
+    except FileNotFoundError:
+        raise ImportError_(path, ["open: file not found"]) from None
+    except IsADirectoryError:
+        raise ImportError_(path, ["open: this is a folder, not a PSD file (a folder of PNGs: "
+                                  "Import Images, rigeditor import-images)"]) from None
+    except OSError as exc:
+        raise ImportError_(path, [f"open: {exc.strerror or exc}"]) from None
+    if head.startswith(PSD_MAGIC):
+        return
+    kind = next((what for magic, what in _OTHER_KINDS if head.startswith(magic)), None)
+    if kind is None and head[8:12] == b"WEBP" and head.startswith(b"RIFF"):
+        kind = "a WebP picture"
+    if kind is None:
+        why = "the file is empty" if not head else "it does not start with 8BPS, as every PSD does"
+        raise ImportError_(path, [f"open: not a readable PSD file ({why})"])
+    hint = ("; PNG pictures are imported with Import Images (rigeditor import-images DIR: a folder of PNGs, "
+            "one slot each)" if "PNG" in kind else "; Import PSD reads Photoshop .psd and .psb files")
+    raise ImportError_(path, [f"open: this is {kind}, not a PSD file{hint}"])
+
+
 def read_psd_layers(path: Path):
-    """[(name, rgba, left, top, opacity)] back to front, and the canvas (width, height)."""
+    """[(name, rgba, left, top, opacity)] back to front, and the canvas (width, height).
+    A file that is not a PSD is refused by its first bytes, saying what it is."""
+    _refuse_other_kinds(path)
     from psd_tools import PSDImage  # lazily: 0.6 s to import
 
     import numpy as np

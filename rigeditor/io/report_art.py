@@ -1,4 +1,9 @@
-"""The artwork part of ``rigeditor report``: the crack check per joint."""
+"""The artwork part of ``rigeditor report``: the crack check per joint, the collapse
+per mesh and joint, and what of them fails the report (``--fail-on crack,collapse``).
+
+A crack is keyed ``"parent_slot|child_slot"``; one skinned mesh across a joint (it
+meets itself there, and its crack is what shows through inside it) is keyed
+``"slot@joint"``, so a mesh over three bones has one entry per joint."""
 from __future__ import annotations
 
 import numpy as np
@@ -14,23 +19,49 @@ def crack_entries(cracks, frames) -> dict:
     out = {}
     for c in cracks:
         worst = int(np.argmax(c.area)) if c.area.size else 0
-        out[f"{c.parent_slot}|{c.child_slot}"] = {
-            "joint": c.joint, "radius": _num(c.radius),
-            "max": _num(round(float(c.area[worst]), 3)) if c.area.size else 0.0,
-            "max_frame": _num(frames[worst]) if c.area.size else None,
+        one = c.parent_slot == c.child_slot
+        key = f"{c.parent_slot}@{c.joint}" if one else f"{c.parent_slot}|{c.child_slot}"
+        if key in out:  # the same two slots meet again at another joint
+            key = f"{key}@{c.joint}"
+        biggest = round(float(c.area[worst]), 3) if c.area.size else 0.0
+        out[key] = {
+            "joint": c.joint, "slots": [c.parent_slot, c.child_slot], "one_mesh": one, "radius": _num(c.radius),
+            "max": _num(biggest), "max_frame": _num(frames[worst]) if biggest else None,
             "frames": _frames(frames, c.area > MIN_AREA),
         }
     return out
+
+
+def crack_failures(entries: dict):
+    """(key, title, [("crack", line)]) per joint; the line names the joint and the frames."""
+    from rigeditor.io.report import _ranges
+
+    for key, c in entries.items():
+        title = _crack_name(key, c)
+        found = [("crack", f"crack {title}: open on frames {_ranges(c['frames'])} (max {c['max']:.1f} "
+                           f"px² at frame {c['max_frame']:g})")] if c["frames"] else []
+        yield key, title, found
+
+
+def _crack_name(key: str, c: dict) -> str:
+    parent, child = c["slots"]
+    return f"{parent} across joint {c['joint']}" if c["one_mesh"] else f"{parent}|{child} at joint {c['joint']}"
 
 
 def crack_lines(entries: dict) -> list[str]:
     from rigeditor.io.report import _g, _ranges
 
     lines = []
-    for name, c in entries.items():
+    for key, c in entries.items():
         where = _ranges(c["frames"]) or "none"
-        lines.append(f"crack {name} (joint {c['joint']}, within {_g(c['radius'])} units): max {c['max']:.1f} px² "
-                     f"at frame {_g(c['max_frame'])}; open on {where}")
+        biggest = (f"max {c['max']:.1f} px² at frame {_g(c['max_frame'])}" if c["max_frame"] is not None
+                   and round(c["max"], 1) else "none")
+        if c["one_mesh"]:
+            lines.append(f"crack {c['slots'][0]} across joint {c['joint']} (one mesh: holes within "
+                         f"{_g(c['radius'])} units): {biggest}; open on {where}")
+        else:
+            lines.append(f"crack {key} (joint {c['joint']}, within {_g(c['radius'])} units): {biggest}; "
+                         f"open on {where}")
     return lines
 
 
@@ -56,6 +87,19 @@ def collapse_entries(bake) -> dict:
         out[f"{pose.slot}/{pose.mesh.name}"] = {"threshold": COLLAPSE_RATIO, "worst": worst["worst"],
                                                 "worst_frame": worst["worst_frame"], "joints": joints}
     return out
+
+
+def collapse_failures(entries: dict):
+    """(key, title, [("collapse", line)]) per mesh and joint ("slot/attachment@joint")."""
+    from rigeditor.io.report import _ranges
+
+    for name, m in entries.items():
+        for joint, j in m["joints"].items():
+            found = [("collapse", f"collapse {name} at joint {joint}: a triangle below "
+                                  f"{100 * m['threshold']:.0f} % of its area or flipped on frames "
+                                  f"{_ranges(j['frames'])} (worst {100 * j['worst']:.0f} % at frame "
+                                  f"{j['worst_frame']:g})")] if j["frames"] else []
+            yield f"{name}@{joint}", f"{name} at joint {joint}", found
 
 
 def collapse_lines(entries: dict) -> list[str]:

@@ -27,6 +27,20 @@ PROBE_FRAMES = 32
 PROBE_LIMIT = 4096  # frames: a probe as long as the longest kernel, within reason
 
 
+def outside_timeline(timeline, first: int, last: int, option: str, given, whose: str = "the timeline") -> str | None:
+    """The one rule for frames given on the command line (``--frames`` of bake and
+    report, ``--frame`` of render and of the editor): they lie within the timeline.
+    None when frames ``first..last`` do, else the problem line, naming the timeline (and
+    for a range, the part of it within). Past the end there is no animation, keys just
+    hold: a bake would quietly write a longer one than the project's."""
+    tl = timeline
+    if tl.start <= first <= tl.end and tl.start <= last <= tl.end:
+        return None
+    lo, hi = max(first, tl.start), min(last, tl.end)
+    fix = f"; within it: {option} {lo}:{hi}" if option == "--frames" and lo <= hi else ""
+    return f"{option}: {given} is outside {whose} ({tl.start}-{tl.end}){fix}; to go further, lengthen the timeline"
+
+
 def evaluation_span(project: Project, first: int, last: int) -> tuple[int, int]:
     """The frames (inclusive) to evaluate so that frames ``first..last`` come out as
     in a bake of the whole timeline; :func:`bake_rows` then cuts them out."""

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from documents import assert_same_document
 from rigeditor.cli import main
 from rigeditor.io import dumps_project
 from rigeditor.io.example_art import example_project, paint_layers, paint_walk_layers
@@ -27,8 +28,8 @@ WALK = example_project("dressed_walk").parent
 ])
 def test_the_committed_examples_are_what_the_code_builds(folder, build, paint, art, sizes):
     path = folder / f"{folder.name}.rigproj"
-    assert path.read_text(encoding="utf-8") == dumps_project(build()), \
-        "stale: run python -m rigeditor.io.example_art"
+    assert_same_document(path.read_text(encoding="utf-8"), dumps_project(build()),
+                         "stale: run python -m rigeditor.io.example_art")
     for name, px in paint().items():
         assert px.shape == (sizes[name][1], sizes[name][0], 4)
         committed = np.asarray(Image.open(folder / art / f"{name}.png").convert("RGBA"))

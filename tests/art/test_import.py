@@ -235,3 +235,30 @@ def test_a_forced_import_that_cannot_write_the_project_leaves_the_pictures_folde
     assert precious.read_bytes() == b"the user's own painting" and not out.exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["art.psd", "hero_art"]  # no temporary left behind
     assert [p.name for p in precious.parent.iterdir()] == ["back.png"]
+
+
+@pytest.mark.parametrize("head, kind", [
+    (b"\x89PNG\r\n\x1a\n", "a PNG picture"), (b"\xff\xd8\xff\xe0", "a JPEG picture"), (b"GIF89a", "a GIF picture"),
+    (b"PK\x03\x04", "a ZIP archive"), (b"RIFF\x10\x00\x00\x00WEBP", "a WebP picture"), (b"%PDF-1.7", "a PDF document"),
+])
+def test_another_kind_of_file_is_refused_by_its_first_bytes_saying_what_it_is(tmp_path, capsys, head, kind):
+    picture = tmp_path / "art.psd"  # the name does not matter: the bytes do
+    picture.write_bytes(head + b"\x00" * 64)
+    out = tmp_path / "hero.rigproj"
+    assert main(["import-psd", str(picture), "-o", str(out)]) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert line.startswith(f"rigeditor: {picture}: open: this is {kind}, not a PSD file")
+    assert "ColorMode" not in line and "ValueError" not in line
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["art.psd"]
+
+
+def test_a_real_png_given_to_import_psd_points_to_import_images(tmp_path, capsys):
+    from rigeditor.io.images import encode_png
+
+    png = tmp_path / "hand.png"
+    png.write_bytes(encode_png(np.full((8, 8, 4), 200, np.uint8)))
+    assert main(["import-psd", str(png), "-o", str(tmp_path / "hero.rigproj")]) == 2
+    assert capsys.readouterr().err == (
+        f"rigeditor: {png}: open: this is a PNG picture, not a PSD file; PNG pictures are imported with "
+        "Import Images (rigeditor import-images DIR: a folder of PNGs, one slot each)\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["hand.png"]

@@ -11,10 +11,15 @@ from rigeditor.model.examples import EXAMPLES
 
 @pytest.fixture
 def project_file(tmp_path):
-    """project_file(name, mutate=None) -> path of example ``name`` saved in tmp_path,
-    after ``mutate(doc)`` changed its JSON data (to make it invalid, say)."""
-    def make(name="arm", mutate=None):
+    """project_file(name, mutate=None, end=None) -> path of example ``name`` saved in
+    tmp_path, after ``mutate(doc)`` changed its JSON data (to make it invalid, say);
+    ``end``: its timeline made that long (frames on the command line lie within it)."""
+    def make(name="arm", mutate=None, end=None):
         doc = json.loads(dumps_project(EXAMPLES[name]()))
+        if end is not None:
+            doc["timeline"]["end"] = end
+            for animation in doc.get("animations", ()):
+                animation["end"] = end
         if mutate:
             mutate(doc)
         path = tmp_path / f"{name}.rigproj"

@@ -119,7 +119,7 @@ def test_a_long_bake_draws_a_progress_bar_on_a_terminal(project_file, tmp_path, 
 
     term = Terminal()
     monkeypatch.setattr("sys.stderr", term)
-    assert main(["bake", str(project_file("walk")), "-o", str(tmp_path / "c.csv"), "--frames", "0:50000"]) == 0
+    assert main(["bake", str(project_file("walk", end=50000)), "-o", str(tmp_path / "c.csv"), "--frames", "0:50000"]) == 0
     drawn = term.getvalue()
     assert "evaluating" in drawn and "100% writing c.csv" in drawn
     assert drawn.endswith("\r\x1b[K")  # the bar is cleared at the end
@@ -156,7 +156,8 @@ def test_render_draws_the_frame_offscreen(project_file, tmp_path):
 def test_render_refuses_a_frame_outside_the_timeline(project_file, tmp_path, capsys):
     project = project_file("arm")
     assert main(["render", str(project), "--frame", "99", "-o", str(tmp_path / "p.png")]) == 2
-    assert capsys.readouterr().err == f"rigeditor: {project}: --frame: 99 is outside the timeline (0-48)\n"
+    assert capsys.readouterr().err == (f"rigeditor: {project}: --frame: 99 is outside the timeline (0-48); "
+                                       "to go further, lengthen the timeline\n")
     assert not (tmp_path / "p.png").exists()
 
 

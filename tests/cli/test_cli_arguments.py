@@ -141,3 +141,32 @@ def test_without_a_display_the_editor_says_so_in_one_line_before_loading_qt(tmp_
                           cwd=tmp_path, env=_env(), capture_output=True, text=True, timeout=120)
     assert shot.returncode == 0, shot.stderr
     assert (tmp_path / "w.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def _subcommands():
+    import argparse
+
+    from rigeditor.cli import _parser
+
+    (sub,) = [a for a in _parser()._actions if isinstance(a, argparse._SubParsersAction)]
+    return sub
+
+
+def test_every_argument_of_every_command_says_what_it_is_in_help():
+    sub = _subcommands()
+    missing = [f"{name} {a.option_strings[0] if a.option_strings else a.metavar}"
+               for name, parser in sub.choices.items() for a in parser._actions if not a.help]
+    assert missing == []
+
+
+@pytest.mark.parametrize("command, says, not_says", [
+    ("import-images", ["folder of PNG", "import-psd"], ["layered"]),
+    ("import-psd", ["layered Photoshop picture", "import-images"], []),
+    ("render", ["--frame N", "the frame to draw, within the timeline"], []),
+    ("report", ["--fail-on CHECKS", "residual,flip,crack,collapse", "--junit OUT.xml"], []),
+])
+def test_the_help_of_a_command_names_its_argument_for_what_it_is(command, says, not_says, capsys):
+    assert main([command, "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())  # argparse wraps lines
+    assert all(s in text for s in says), text
+    assert not any(s in text for s in not_says), text

@@ -86,7 +86,7 @@ def test_a_signal_during_a_write_leaves_the_old_output_and_no_temporary_file(pro
     out = out_dir / "curves.csv"
     out.write_text("previous")
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    child = subprocess.Popen([sys.executable, "-c", SLOW_WRITE, "bake", str(project_file("walk")),
+    child = subprocess.Popen([sys.executable, "-c", SLOW_WRITE, "bake", str(project_file("walk", end=20000)),
                               "-o", str(out), "--frames", "0:20000"],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=REPO)
     try:
