@@ -1,0 +1,175 @@
+"""Traps of the editor's first hour, driven with real keys and mouse events (pytest-qt,
+offscreen): the bone tool's one parent rule (shown while dragging, Esc cancels),
+Setup mode showing the setup pose, the Curves dock settling after an FK drag, K with
+a number field focused, and the mesh tool keeping a vertex on its picture."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QPoint, QPointF, QSettings, Qt
+from PySide6.QtGui import QImage
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
+
+from fakes import FakeDialogs
+from rigeditor.app import style
+from rigeditor.app.document import Document
+from rigeditor.app.main_window import MainWindow
+from rigeditor.app.scene.layers import PAINT_ERRORS
+from rigeditor.model.examples import arm
+
+
+@pytest.fixture(autouse=True)
+def _no_paint_errors():
+    del PAINT_ERRORS[:]
+    yield
+    assert not PAINT_ERRORS, PAINT_ERRORS[0]
+
+
+def make_window(qtbot, tmp_path, project=None, **answers):
+    doc = Document(project if project is not None else arm())
+    dialogs = FakeDialogs(**answers)
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.IniFormat)
+    w = MainWindow(doc, settings=settings, dialogs=dialogs, data_dir=tmp_path / "data", restore_layout=False)
+    qtbot.addWidget(w)
+    w.resize(1280, 800)
+    w.show()
+    qtbot.waitExposed(w)
+    w.activateWindow()
+    settle()
+    return w, doc, dialogs
+
+
+def settle():
+    for _ in range(3):
+        QApplication.processEvents()
+
+
+def px(view, world) -> QPoint:
+    p = view.viewportTransform().map(QPointF(float(world[0]), float(world[1])))
+    return QPoint(round(p.x()), round(p.y()))
+
+
+def world(view, point) -> np.ndarray:
+    inv, _ = view.viewportTransform().inverted()
+    p = inv.map(QPointF(point))
+    return np.array([p.x(), p.y()])
+
+
+def moves(widget, a: QPoint, b: QPoint, steps=6):
+    for k in range(1, steps + 1):
+        QTest.mouseMove(widget, QPoint(round(a.x() + (b.x() - a.x()) * k / steps),
+                                       round(a.y() + (b.y() - a.y()) * k / steps)))
+
+
+def drag(widget, a: QPoint, b: QPoint, steps=6):
+    QTest.mousePress(widget, Qt.LeftButton, Qt.NoModifier, a)
+    moves(widget, a, b, steps)
+    QTest.mouseRelease(widget, Qt.LeftButton, Qt.NoModifier, b)
+    settle()
+
+
+def tip(doc, bone):
+    return doc.bake.tip_world[doc.row, doc.bake.column(bone)].copy()
+
+
+def joint(doc, bone):
+    return doc.bake.joint_world[doc.row, doc.bake.column(bone)].copy()
+
+
+def grab(view) -> np.ndarray:
+    img = view.viewport().grab().toImage().convertToFormat(QImage.Format.Format_RGB888)
+    ptr = img.constBits()
+    return np.frombuffer(ptr, np.uint8).reshape(img.height(), img.bytesPerLine())[:, :img.width() * 3] \
+        .reshape(img.height(), img.width(), 3).astype(int)
+
+
+def parent_tinted(image, point: QPoint, radius=3) -> bool:
+    """Whether a pixel near ``point`` has the parent highlight's hue (cyan-blue: blue
+    well above red), which nothing else in an empty rig's scene has."""
+    y, x = point.y(), point.x()
+    patch = image[y - radius:y + radius + 1, x - radius:x + radius + 1].reshape(-1, 3)
+    return bool(np.any(patch[:, 2] - patch[:, 0] > 40))
+
+
+# ---------------------------------------------------------------------- the bone tool
+
+def test_bone_tool_parent_is_the_tip_pressed_else_the_selected_bone_shown_while_dragging(qtbot, tmp_path):
+    w, doc, _ = make_window(qtbot, tmp_path)
+    w.new_action.trigger()
+    view, vp = w.scene, w.scene.viewport()
+    QTest.keyClick(view, Qt.Key_B)
+    c = vp.rect().center()
+    hip, neck, up = c + QPoint(0, 120), c + QPoint(0, 0), c + QPoint(0, -110)
+    drag(vp, hip, neck)  # nothing selected: a root bone
+    drag(vp, px(view, tip(doc, "bone1")), up)  # from bone1's tip: its child
+    assert doc.project.bone("bone1").parent is None and doc.project.bone("bone2").parent == "bone1"
+    assert doc.selection == (("bone", "bone2"),)  # the bone just drawn is selected
+    status = w.statusBar()
+
+    # 10 px below bone1's tip is on no tip: the selected bone2 will be the parent, and
+    # the scene and the status bar say so before anything is made.
+    before = grab(view)
+    mid1, mid2 = px(view, (joint(doc, "bone1") + tip(doc, "bone1")) / 2), \
+        px(view, (joint(doc, "bone2") + tip(doc, "bone2")) / 2)
+    side = QPoint(7, 0)  # beside each bone's body, inside the highlight's reach
+    assert not parent_tinted(before, mid2 + side) and not parent_tinted(before, mid1 + side)
+    press = px(view, tip(doc, "bone1")) + QPoint(0, 10)
+    QTest.mousePress(vp, Qt.LeftButton, Qt.NoModifier, press)
+    moves(vp, press, press + QPoint(-120, 20))
+    settle()
+    assert "bone2" in status.currentMessage() and "selected" in status.currentMessage()
+    during = grab(view)
+    w.grab().save(str(tmp_path / "bone_tool_parent.png"))  # to look at
+    assert parent_tinted(during, mid2 + side), "the parent-to-be is highlighted"
+    assert not parent_tinted(during, mid1 + side), "only the parent-to-be"
+    # Esc cancels: no bone, no undo step, no highlight, the status bar says so.
+    steps = doc.undo_stack.count()
+    QTest.keyClick(view, Qt.Key_Escape)
+    QTest.mouseRelease(vp, Qt.LeftButton, Qt.NoModifier, press + QPoint(-120, 20))
+    settle()
+    assert [b.name for b in doc.project.bones] == ["bone1", "bone2"]
+    assert doc.undo_stack.count() == steps
+    assert "cancel" in status.currentMessage().lower()
+    assert not parent_tinted(grab(view), mid2 + side)
+
+    # The same drag released: bone3 is bone2's child, starting where the press was.
+    drag(vp, press, press + QPoint(-120, 20))
+    bone3 = doc.project.bone("bone3")
+    assert bone3.parent == "bone2"
+    np.testing.assert_allclose(joint(doc, "bone3"), world(view, press), atol=1e-6)
+
+    # A press within a few pixels of bone1's tip takes bone1, whatever is selected,
+    # and the new bone starts exactly on that tip.
+    near = px(view, tip(doc, "bone1")) + QPoint(3, -2)
+    QTest.mousePress(vp, Qt.LeftButton, Qt.NoModifier, near)
+    moves(vp, near, near + QPoint(110, 30))
+    assert "bone1" in status.currentMessage() and "tip" in status.currentMessage()
+    assert parent_tinted(grab(view), mid1 + side)
+    QTest.mouseRelease(vp, Qt.LeftButton, Qt.NoModifier, near + QPoint(110, 30))
+    settle()
+    assert doc.project.bone("bone4").parent == "bone1"
+    np.testing.assert_allclose(joint(doc, "bone4"), tip(doc, "bone1"), atol=1e-9)
+
+    # A click (no drag) picks the next parent as in Spine: a bone selects it, empty
+    # canvas selects nothing; no bone is made.
+    count = len(doc.project.bones)
+    QTest.mouseClick(vp, Qt.LeftButton, Qt.NoModifier, mid1)
+    assert doc.selection == (("bone", "bone1"),) and "bone1" in status.currentMessage()
+    QTest.mouseClick(vp, Qt.LeftButton, Qt.NoModifier, QPoint(20, vp.height() - 20))
+    assert doc.selection == () and "root" in status.currentMessage()
+    assert len(doc.project.bones) == count
+
+    # Nothing selected and a press on empty canvas 13 px from a tip (bone1's base,
+    # the hip, is no tip): a root bone, and the status bar says so.
+    far = px(view, tip(doc, "bone3")) + QPoint(13, 0)
+    QTest.mousePress(vp, Qt.LeftButton, Qt.NoModifier, far)
+    moves(vp, far, far + QPoint(60, 60))
+    assert "root" in status.currentMessage()
+    QTest.mouseRelease(vp, Qt.LeftButton, Qt.NoModifier, far + QPoint(60, 60))
+    settle()
+    assert doc.project.bone("bone5").parent is None
+    doc.select([])
+    drag(vp, hip, hip + QPoint(-70, 90))
+    assert doc.project.bone("bone6").parent is None
+    np.testing.assert_allclose(joint(doc, "bone6"), world(view, hip), atol=1e-6)
