@@ -173,3 +173,39 @@ def test_bone_tool_parent_is_the_tip_pressed_else_the_selected_bone_shown_while_
     drag(vp, hip, hip + QPoint(-70, 90))
     assert doc.project.bone("bone6").parent is None
     np.testing.assert_allclose(joint(doc, "bone6"), world(view, hip), atol=1e-6)
+
+
+# ---------------------------------------------------------------------- the Curves dock
+
+def _rotate_fk_bone(view, doc, bone, degrees, steps=8):
+    """Drag FK ``bone`` round its joint by about ``degrees`` with real mouse events."""
+    j, t = joint(doc, bone), tip(doc, bone)
+    g = j + 0.8 * (t - j)
+    a = np.radians(degrees)
+    v = g - j
+    turned = j + np.array([v[0] * np.cos(a) - v[1] * np.sin(a), v[0] * np.sin(a) + v[1] * np.cos(a)])
+    drag(view.viewport(), px(view, g), px(view, turned), steps=steps)
+
+
+def test_the_curves_stop_saying_updating_after_an_fk_drag_undo_redo_and_frames(qtbot, tmp_path):
+    from rigeditor.model.examples import walk
+
+    w, doc, _ = make_window(qtbot, tmp_path, walk())
+    view = w.scene
+    doc.set_frame(6)
+    view.zoom_by(2.0, view.map_to_viewport(joint(doc, "head")))
+    settle()
+    title = w.curves._title
+    shown = w.curves.chain
+    assert shown is not None and "updating" not in title.text()
+    rotation = doc.bake.world_rotation[doc.row, doc.bake.column("head")]
+    _rotate_fk_bone(view, doc, "head", 40.0)
+    qtbot.waitUntil(lambda: not doc.range_pending, timeout=5000)
+    settle()
+    assert doc.bake.world_rotation[doc.row, doc.bake.column("head")] != rotation  # the drag edited
+    assert w.curves.chain == shown  # the chain plotted did not change, nor did its solve
+    assert "updating" not in title.text()
+    for step in (doc.undo_stack.undo, doc.undo_stack.redo, lambda: doc.set_frame(20)):
+        step()
+        settle()
+        assert "updating" not in title.text()
