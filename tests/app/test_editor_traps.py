@@ -209,3 +209,40 @@ def test_the_curves_stop_saying_updating_after_an_fk_drag_undo_redo_and_frames(q
         step()
         settle()
         assert "updating" not in title.text()
+
+
+# ---------------------------------------------------------------------- keys over fields
+
+def test_k_and_tool_keys_work_while_a_number_field_has_focus(qtbot, tmp_path):
+    w, doc, _ = make_window(qtbot, tmp_path)
+    doc.set_mode("animate")
+    doc.set_frame(10)
+    doc.select([("target", "hand")])
+    settle()
+    keys_before = {k.frame for k in doc.project.target("hand").position.keys}
+    assert 10 not in keys_before
+    field = w.inspector.field("target.hand.position.x")
+    QTest.mouseClick(field, Qt.LeftButton)  # the caret in the number field, as a user would
+    settle()
+    assert QApplication.focusWidget() in (field, field.lineEdit())
+    QTest.keyClick(QApplication.focusWidget(), Qt.Key_K)
+    settle()
+    assert {k.frame for k in doc.project.target("hand").position.keys} == keys_before | {10}
+    # A tool key too, and the field still takes what can be typed into it.
+    QTest.keyClick(QApplication.focusWidget(), Qt.Key_B)
+    assert w.edit_tool.tool == "bone"
+    field = w.inspector.field("target.hand.position.x")
+    field.setFocus()
+    field.lineEdit().selectAll()
+    QTest.keyClicks(field.lineEdit(), "-12.5")
+    assert "-12.5" in field.lineEdit().text()
+    # Where a letter can be typed (a name), it is typed, not taken as a shortcut.
+    w.edit_tool.set_tool("select")
+    doc.select([("chain", "arm")])
+    settle()
+    name = w.inspector.field("chain.arm.name")
+    name.setFocus()
+    name.end(False)
+    steps = doc.undo_stack.count()
+    QTest.keyClick(name, Qt.Key_B)
+    assert name.text() == "armb" and w.edit_tool.tool == "select" and doc.undo_stack.count() == steps
