@@ -26,8 +26,8 @@ def _no_paint_errors():
     assert not PAINT_ERRORS, PAINT_ERRORS[0]
 
 
-def make_window(qtbot, tmp_path, project=None, **answers):
-    doc = Document(project if project is not None else arm())
+def make_window(qtbot, tmp_path, project=None, path=None, **answers):
+    doc = Document(project if project is not None else arm(), path)
     dialogs = FakeDialogs(**answers)
     settings = QSettings(str(tmp_path / "settings.ini"), QSettings.IniFormat)
     w = MainWindow(doc, settings=settings, dialogs=dialogs, data_dir=tmp_path / "data", restore_layout=False)
@@ -246,3 +246,46 @@ def test_k_and_tool_keys_work_while_a_number_field_has_focus(qtbot, tmp_path):
     steps = doc.undo_stack.count()
     QTest.keyClick(name, Qt.Key_B)
     assert name.text() == "armb" and w.edit_tool.tool == "select" and doc.undo_stack.count() == steps
+
+
+# ---------------------------------------------------------------------- the mesh tool
+
+def test_a_vertex_dragged_off_its_picture_stays_on_its_edge_said_once(qtbot, tmp_path):
+    from rigeditor.app import commands
+    from rigeditor.io import load_project
+    from rigeditor.io.example_art import example_project
+    from rigeditor.model.validate import problems
+
+    path = example_project("skinned_arm")
+    w, doc, dialogs = make_window(qtbot, tmp_path, load_project(path), path)
+    doc.set_frame(0)
+    view, vp = w.scene, w.scene.viewport()
+    view.frame_all()
+    doc.select([("slot", "arm")])
+    w.edit_tool.set_tool("mesh")
+    settle()
+    said = []
+    view.statusMessage.connect(said.append)
+    m = doc.project.art.slots[0].attachments[0]
+    i = int(np.argmax(m.vertices[:m.hull_count(), 1]))  # the outline's top vertex (image frame, y up)
+    pose, row = doc.bake.art.meshes[0], doc.row
+    # The world direction of the picture's +y here, from the editor's own inverse map.
+    to_image = np.column_stack([commands.vertex_to_image(pose, row, i, e) for e in np.eye(2)])
+    up = np.linalg.solve(to_image, [0.0, 1.0])
+    up /= np.hypot(*up)
+    start = pose.vertices(row)[i]
+    a, b = px(view, start), px(view, start + up * 400.0 / view.viewportTransform().m11())
+    QTest.mousePress(vp, Qt.LeftButton, Qt.NoModifier, a)
+    moves(vp, a, b, steps=10)
+    QTest.mouseRelease(vp, Qt.LeftButton, Qt.NoModifier, b)
+    settle()
+    assert dialogs.asked("error") == []  # no box at all
+    edge = [t for t in said if "picture" in t]
+    assert len(edge) == 1, said  # said once, in the status bar
+    moved = doc.project.art.slots[0].attachments[0]
+    unclamped = m.vertices[i] + commands.vertex_to_image(pose, row, i, world(view, b) - world(view, a))
+    assert unclamped[1] > m.height / 2 + 10  # the pointer went well past the top edge
+    expected = np.clip(unclamped, [-m.width / 2, -m.height / 2], [m.width / 2, m.height / 2])
+    np.testing.assert_allclose(moved.vertices[i], expected, atol=1e-6)
+    assert np.all((moved.uvs >= 0) & (moved.uvs <= 1))
+    assert doc.undo_stack.count() == 1 and problems(doc.project) == []
