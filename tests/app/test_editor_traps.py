@@ -12,11 +12,11 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from fakes import FakeDialogs
-from rigeditor.app import style
 from rigeditor.app.document import Document
 from rigeditor.app.main_window import MainWindow
 from rigeditor.app.scene.layers import PAINT_ERRORS
-from rigeditor.model.examples import arm
+from rigeditor.model import evaluate
+from rigeditor.model.examples import arm, walk
 
 
 @pytest.fixture(autouse=True)
@@ -188,8 +188,6 @@ def _rotate_fk_bone(view, doc, bone, degrees, steps=8):
 
 
 def test_the_curves_stop_saying_updating_after_an_fk_drag_undo_redo_and_frames(qtbot, tmp_path):
-    from rigeditor.model.examples import walk
-
     w, doc, _ = make_window(qtbot, tmp_path, walk())
     view = w.scene
     doc.set_frame(6)
@@ -289,3 +287,73 @@ def test_a_vertex_dragged_off_its_picture_stays_on_its_edge_said_once(qtbot, tmp
     np.testing.assert_allclose(moved.vertices[i], expected, atol=1e-6)
     assert np.all((moved.uvs >= 0) & (moved.uvs <= 1))
     assert doc.undo_stack.count() == 1 and problems(doc.project) == []
+
+
+# ---------------------------------------------------------------------- Setup mode
+
+def _shown_joints(view):
+    """Joint and tip of every bone as the scene holds them to paint (world)."""
+    return view.ctx.state.joints.copy(), view.ctx.state.tips.copy()
+
+
+def test_setup_mode_shows_and_edits_the_setup_pose_on_every_frame(qtbot, tmp_path):
+    w, doc, _ = make_window(qtbot, tmp_path, walk())
+    view = w.scene
+    p = doc.project
+    animated = evaluate(p)
+    doc.set_frame(18)
+    settle()
+    a18 = _shown_joints(view)
+    np.testing.assert_allclose(a18[0], animated.joint_world[animated.index(18)], atol=1e-9)
+    assert not np.allclose(animated.joint_world[animated.index(0)], animated.joint_world[animated.index(18)])
+
+    w.mode_actions["setup"].trigger()
+    settle()
+    assert doc.mode == "setup"
+    s18 = _shown_joints(view)
+    doc.set_frame(0)
+    settle()
+    s0 = _shown_joints(view)
+    np.testing.assert_allclose(s0[0], s18[0], atol=1e-12)  # one pose on every frame
+    assert not np.allclose(s18[0], a18[0], atol=1.0)  # not the animation's frame 18
+    # The setup pose by hand: the character at its default place (0, 95), the spine
+    # up at its rest rotation plus its rotation's default, the head 60 along it.
+    col = {b: k for k, b in enumerate(view.ctx.structure.bones)}
+    spine = np.pi / 2 + p.bone("spine").rotation.default[0]
+    np.testing.assert_allclose(s0[0][col["spine"]], (0.0, 95.0), atol=1e-9)
+    np.testing.assert_allclose(s0[0][col["head"]], np.array([0.0, 95.0]) + 60.0 * np.array([np.cos(spine),
+                                                                                             np.sin(spine)]),
+                               atol=1e-9)
+    # Each leg reaches its foot target's default (world, 96 units from the hip; legs 100).
+    for foot, shin in (("foot_l", "shin_l"), ("foot_r", "shin_r")):
+        np.testing.assert_allclose(s0[1][col[shin]], p.target(foot).position.default, atol=1e-6)
+
+    # A setup drag of a keyed target moves its default, which shows; its keys stay.
+    keys = p.target("foot_l").position.keys
+    handle = view.ctx.state.handle[view.ctx.state.targets.index("foot_l")]
+    goal = handle + np.array([-10.0, 12.0])
+    a, b = px(view, handle), px(view, goal)
+    drag(view.viewport(), a, b)
+    t = doc.project.target("foot_l")
+    assert t.position.keys == keys
+    expected = handle + world(view, b) - world(view, a)
+    np.testing.assert_allclose(t.position.default, expected, atol=1e-9)
+    np.testing.assert_allclose(_shown_joints(view)[1][col["shin_l"]], expected, atol=1e-6)
+    # The inspector shows and edits the setup values too.
+    doc.select([("target", "foot_l")])
+    settle()
+    field = w.inspector.field("target.foot_l.position.x")
+    assert field.value() == pytest.approx(expected[0], abs=0.01)
+    field.setValue(-20.0)
+    settle()
+    t = doc.project.target("foot_l")
+    assert t.position.keys == keys and t.position.default[0] == pytest.approx(-20.0)
+
+    # Exports take the animation whatever the mode; Animate mode shows frame 18 again.
+    exported = doc.settled_bake()
+    np.testing.assert_array_equal(exported.joint_world, evaluate(doc.project).joint_world)
+    doc.set_frame(18)
+    w.mode_actions["animate"].trigger()
+    settle()
+    now = evaluate(doc.project)
+    np.testing.assert_allclose(_shown_joints(view)[0], now.joint_world[now.index(18)], atol=1e-9)

@@ -25,11 +25,10 @@ def move_target(project, target: str, frame: int, position, mode: str):
     """``project`` with ``target`` at ``position`` (declared-space units).
 
     Animate mode keys the position at ``frame``. Setup mode moves the default
-    (unkeyed) value; if the target already has position keys, the default would
-    not show on any frame, so setup mode keys it at ``frame`` too.
+    (unkeyed) value, the setup pose it shows; the animation's keys stay as they are.
     """
     t = project.target(target)
-    if mode == "animate" or t.position.keys:
+    if mode == "animate":
         return set_target_key(project, target, frame, position)
     return project.with_target(target, position=replace(t.position, default=tuple(float(v) for v in position)))
 
@@ -63,7 +62,8 @@ class TargetDrag(_DocDrag):
         self.start = doc.project
         self.frame, self.row = doc.frame, doc.row
         self.mode = doc.mode
-        self.space = self.start.target(target).space.value_at(self.frame)
+        # The space it is declared in where it is shown (Setup mode: the setup pose's).
+        self.space = doc.shown_project.target(target).space.value_at(self.frame)
         self.offset = np.asarray(handle_world, float) - np.asarray(press_world, float)
         self.key = ("drag", doc.begin_gesture())
         self.chains = [c.name for c in self.start.chain_for_target(target)]
