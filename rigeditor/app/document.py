@@ -383,8 +383,15 @@ class Document(Guarded, QObject):
             self.refused.emit(f"{mode.capitalize()} mode", f"{mode.capitalize()} mode: refused, the project "
                               f"cannot be evaluated ({exc}). Nothing was changed.")
             return
-        self._swap(self._project, bake, None)
+        # The project is the same: only what is shown changes (no projectChanged).
+        self._range_generation += 1
+        self._rest.stop()
+        self._worker.cancel()
+        self._frame_bake = None
+        self._land(bake, notify=False)
         self.modeChanged.emit(mode)
+        self.bakeChanged.emit()
+        self.rangeChanged.emit()
 
     # ------------------------------------------------------------------ internals
     def _on_clean_changed(self, clean: bool) -> None:

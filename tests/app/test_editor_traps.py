@@ -357,3 +357,28 @@ def test_setup_mode_shows_and_edits_the_setup_pose_on_every_frame(qtbot, tmp_pat
     settle()
     now = evaluate(doc.project)
     np.testing.assert_allclose(_shown_joints(view)[0], now.joint_world[now.index(18)], atol=1e-9)
+
+
+def test_setup_mode_edits_take_the_frame_first_path_and_land_the_setup_range(qtbot):
+    from test_range_worker import arms, assert_same_bake
+
+    from rigeditor.app.scene.gestures import move_target
+    from rigeditor.model.clips import setup_pose
+
+    doc = Document(arms())
+    doc.set_frame(120)
+    doc.set_mode("setup")
+    assert_same_bake(doc.range_bake, evaluate(setup_pose(doc.project)))
+    key = ("drag", doc.begin_gesture())
+    start = doc.project
+    for k in range(1, 4):  # a drag of hand_0 (keyed): its default moves, its keys stay
+        after = move_target(start, "hand_0", doc.frame, (100.0 + 10 * k, 40.0), "setup")
+        doc.pose_edit("Move target hand_0 (setup)", after, touched={"target:hand_0"}, merge_key=key)
+        assert doc.range_pending  # the frame under the hand first
+        want = evaluate(setup_pose(doc.project))
+        assert_same_bake(doc.bake, want, rows=[want.index(doc.frame)])
+    doc.end_gesture()
+    qtbot.waitUntil(lambda: not doc.range_pending, timeout=10_000)
+    assert doc.project.target("hand_0").position.keys == start.target("hand_0").position.keys
+    assert_same_bake(doc.range_bake, evaluate(setup_pose(doc.project)))
+    assert_same_bake(doc.settled_bake(), evaluate(doc.project))  # export: the animation
