@@ -207,7 +207,10 @@ class CurvesWidget(Guarded, QWidget):
         name = shown_chain(project, self.doc.selection)
         cb = bake.chains.get(name) if name else None
         if self._shown is not None and self._shown[0] == name and self._shown[1] is cb:
-            return  # same chain, same solve: nothing new to draw
+            # Same chain, same solve (an FK edit elsewhere): nothing new to draw, but the
+            # title may still say "updating" from the drag that just ended.
+            self._show_title()
+            return
         frames = bake.frames
         span = (float(frames[0]), float(frames[-1])) if len(frames) else None
         # Another chain, or another timeline range: frame the new data afresh.

@@ -14,6 +14,11 @@ edit is evaluated synchronously at the current frame only, and the whole range i
 evaluated behind it on a :class:`RangeWorker`; ``bake`` is then that one-frame Bake
 (exact) until the range lands. Views that show the whole range read ``range_bake``
 and follow ``rangeChanged``; ``rangePending`` says the range is behind.
+
+What is shown: in Animate mode the project; in Setup mode its setup pose (every
+track's keys ignored, ``clips.setup_pose``), the rest pose being edited. ``bake`` and
+``range_bake`` are evaluations of ``shown_project``, through the same ``evaluate``;
+export takes the animation (``settled_bake``) whatever the mode.
 """
 from __future__ import annotations
 
@@ -28,6 +33,7 @@ from rigeditor.app.project_command import ProjectCommand
 from rigeditor.app.range_worker import RangeWorker
 from rigeditor.core.twobone import EPS
 from rigeditor.model import Bake, Project, evaluate
+from rigeditor.model.clips import setup_pose
 from rigeditor.model.evaluate import frame_local
 from rigeditor.model.validate import problems as validation_problems
 
@@ -77,6 +83,7 @@ class Document(Guarded, QObject):
         self._frame = project.timeline.start
         self._selection: tuple[tuple[str, str], ...] = ()
         self._mode = "animate"
+        self._shown_cache: tuple[Project, Project] | None = None  # (project, its setup pose)
         self._gesture = 0
         self._gesture_active = False
         # The whole range: the last full-range bake, what changed since (while the
@@ -122,13 +129,31 @@ class Document(Guarded, QObject):
     def range_pending(self) -> bool:
         return self._pending
 
+    @property
+    def shown_project(self) -> Project:
+        """What the views show and evaluate: the project (Animate mode) or its setup
+        pose (Setup mode)."""
+        return self._shown(self._project)
+
+    def _shown(self, project: Project) -> Project:
+        if self._mode == "animate":
+            return project
+        cached = self._shown_cache
+        if cached is None or cached[0] is not project:
+            cached = self._shown_cache = (project, setup_pose(project))
+        return cached[1]
+
     def settled_bake(self) -> Bake:
-        """The whole range, exact for the current project (save, export): finishes
-        a pending range evaluation here and now."""
+        """The whole range of the animation, exact for the current project (export),
+        in either mode: finishes a pending range evaluation here and now."""
+        self._settle()
+        return self._bake if self._mode == "animate" else evaluate(self._project)
+
+    def _settle(self) -> None:
+        """Bring ``bake`` and ``range_bake`` (of what is shown) up to date here and now."""
         if self._pending:
             self._worker.cancel()
-            self._land(evaluate(self._project, previous=self._range_bake, changed=self._range_changed))
-        return self._bake
+            self._land(evaluate(self.shown_project, previous=self._range_bake, changed=self._range_changed))
 
     @property
     def path(self) -> Path | None:
@@ -277,7 +302,7 @@ class Document(Guarded, QObject):
         All or nothing: the project is evaluated before anything changes, so when
         that raises, the document (project, path, undo history, views) is as it was.
         """
-        bake = evaluate(project)
+        bake = evaluate(self._shown(project))
         self.undo_stack.clear()
         self._project = project
         self._worker.cancel()
@@ -327,7 +352,7 @@ class Document(Guarded, QObject):
         if frame != self._frame:
             self.drop_unkeyed()  # an unkeyed pose belongs to the frame it was made on
             if self._pending:  # the one-frame bake is of the frame we leave
-                self.settled_bake()
+                self._settle()
             self._frame_bake = None
             self._frame = frame
             self.frameChanged.emit(frame)
@@ -343,11 +368,30 @@ class Document(Guarded, QObject):
         return [name for k, name in self._selection if k == kind]
 
     def set_mode(self, mode: str) -> None:
+        """Setup or Animate: what is shown is evaluated again (Setup mode shows the
+        setup pose); refused, with the mode kept, if that cannot be evaluated."""
         if mode not in MODES:
             raise ValueError(f"mode: must be one of {MODES}, got {mode!r}")
-        if mode != self._mode:
-            self._mode = mode
-            self.modeChanged.emit(mode)
+        if mode == self._mode:
+            return
+        self.drop_unkeyed()  # an unkeyed pose is Animate mode's
+        was, self._mode = self._mode, mode
+        try:
+            bake = evaluate(self.shown_project)
+        except Exception as exc:  # noqa: BLE001 - as apply: nothing escapes, nothing changes
+            self._mode = was
+            self.refused.emit(f"{mode.capitalize()} mode", f"{mode.capitalize()} mode: refused, the project "
+                              f"cannot be evaluated ({exc}). Nothing was changed.")
+            return
+        # The project is the same: only what is shown changes (no projectChanged).
+        self._range_generation += 1
+        self._rest.stop()
+        self._worker.cancel()
+        self._frame_bake = None
+        self._land(bake, notify=False)
+        self.modeChanged.emit(mode)
+        self.bakeChanged.emit()
+        self.rangeChanged.emit()
 
     # ------------------------------------------------------------------ internals
     def _on_clean_changed(self, clean: bool) -> None:
@@ -368,12 +412,13 @@ class Document(Guarded, QObject):
             if bake is not None:
                 return bake
         changed = None if touched is None else self._range_changed | set(touched)
-        return evaluate(project, previous=None if touched is None else self._range_bake, changed=changed)
+        return evaluate(self._shown(project), previous=None if touched is None else self._range_bake, changed=changed)
 
     def _frame_only(self, project: Project, touched) -> Bake | None:
         """``project`` at the current frame alone, or None when the edit needs the
         whole range to be exact at one frame (smoothing, iterative solvers: see
         ``frame_local``) or the range is short."""
+        project = self._shown(project)
         if len(self._range_bake) < FRAME_FIRST_MIN_FRAMES or not frame_local(project, touched):
             return None
         previous = self._frame_bake
@@ -425,7 +470,8 @@ class Document(Guarded, QObject):
 
     def _submit_range(self) -> None:
         if self._pending:
-            self._worker.submit(self._range_generation, self._project, self._range_bake, set(self._range_changed))
+            self._worker.submit(self._range_generation, self.shown_project, self._range_bake,
+                                set(self._range_changed))
             self._poll.start()
 
     def _land(self, bake: Bake, notify: bool = True) -> None:
@@ -454,7 +500,7 @@ class Document(Guarded, QObject):
             self._land(bake)
             return
         try:  # the same evaluation again, here; nothing may escape into Qt's timer
-            self.settled_bake()
+            self._settle()
         except Exception:  # noqa: BLE001
             logging.getLogger(__name__).exception("evaluating the whole range failed: %s", error)
             self._pending = False

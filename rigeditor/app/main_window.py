@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QSplitter, QUndoView
+from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QMainWindow, QSplitter, QUndoView
 
 from rigeditor.app import guard, style
 from rigeditor.app.curves import CurvesWidget
@@ -24,7 +24,7 @@ from rigeditor.app.outliner import Outliner
 from rigeditor.app.mesh_actions import MeshActions
 from rigeditor.app.rig_actions import RigActions
 from rigeditor.app.scene import SceneView
-from rigeditor.app.shortcuts import set_standard_shortcuts
+from rigeditor.app.shortcuts import KeysOverNumbers, set_standard_shortcuts
 from rigeditor.app.timeline import TimelineWidget
 from rigeditor.io.examples import ALL_DESCRIPTIONS, EXAMPLE_NAMES
 
@@ -104,6 +104,8 @@ class MainWindow(guard.Guarded, QMainWindow):
         self.scene.overlayChanged.connect(self._overlay_changed)
         self.scene.playToggleRequested.connect(self.toggle_playback)  # Space tapped in the scene
         self._mode_changed(doc.mode)
+        # K, B, V... reach their actions while a number field has the focus.
+        QApplication.instance().installEventFilter(KeysOverNumbers(self))
         self._update_title()
         self.resize(1440, 900)
         self._shown_once = False

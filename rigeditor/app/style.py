@@ -33,6 +33,7 @@ BONE_FK = QColor("#c9ced6")
 BONE_IK = QColor("#f2c14e")
 BONE_OUTLINE = QColor("#2b2f36")
 SELECTION = QColor("#ff5d8f")
+PARENT = QColor("#4cc2ff")  # the bone tool's parent-to-be, while a new bone is drawn
 BACKGROUND = QColor("#30343b")
 GRID_MINOR = QColor("#373b43")
 GRID_MAJOR = QColor("#41464f")

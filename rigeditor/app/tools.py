@@ -3,13 +3,17 @@
 One :class:`EditTool` per Document, found with ``EditTool.of(doc)`` (it is a child
 QObject of the document, so the scene needs nothing but the doc it already has).
 
-Scene contract, bone tool: on release of a drag from ``start`` to ``end`` (world
-points, y-up) call ``EditTool.of(doc).create_bone(start, end, parent)`` where parent
-is the bone whose *tip* the drag began on (the new bone then starts exactly at that
-tip, ready for an IK chain), ``None`` for a new root bone, or ``EditTool.AUTO`` (the
-default) for "the single selected bone, else a root bone" (the new bone starts where
-the drag began). It makes one undo step, selects the new bone and returns its name;
-on a refusal it emits ``error(message)`` and returns None.
+Scene contract, bone tool: at the press, ``new_bone_parent(tip)`` says who the new
+bone's parent will be (the rule below) and why, so the scene can highlight it and
+the status bar name it while the drag goes on; on release of a drag from ``start``
+to ``end`` (world points, y-up) call ``EditTool.of(doc).create_bone(start, end,
+parent, snap=...)``. It makes one undo step, selects the new bone and returns its
+name; on a refusal it emits ``error(message)`` and returns None.
+
+The parent rule, one for every press: the bone whose tip the press lands on (the
+nearest tip within the scene's grab radius; the new bone then starts exactly on
+that tip, ready for an IK chain), else the selected bone (exactly one selected, as
+in Spine; the new bone starts where the press was), else none: a root bone.
 """
 from __future__ import annotations
 
@@ -63,12 +67,28 @@ class EditTool(Guarded, QObject):
         self.brush_radius = min(max(self.brush_radius * factor, BRUSH_RADIUS[0]), BRUSH_RADIUS[1])
         self.toolChanged.emit(self._tool)  # the hint and the brush ring follow
 
-    def create_bone(self, start, end, parent=AUTO) -> str | None:
+    def new_bone_parent(self, tip: str | None = None) -> tuple[str | None, bool, str]:
+        """(parent, snap, why) of a bone drawn from a press: ``tip`` is the bone whose
+        tip the press landed on (None: no tip there). snap: the new bone starts on the
+        parent's tip. why: the rule that chose, for the status bar."""
+        if tip is not None:
+            return tip, True, f"child of {tip} (drawn from its tip)"
+        bones = self.doc.selected("bone")
+        if len(bones) == 1:
+            return bones[0], False, f"child of {bones[0]} (the selected bone)"
+        if bones:
+            return None, False, f"a root bone ({len(bones)} bones selected: select one to make it the parent)"
+        return None, False, "a root bone (nothing selected)"
+
+    def create_bone(self, start, end, parent=AUTO, *, snap: bool | None = None) -> str | None:
+        """One undo step adding a bone from ``start`` to ``end`` under ``parent`` (AUTO:
+        by ``new_bone_parent``). snap (default: a named parent snaps) starts it on the
+        parent's tip."""
         doc = self.doc
-        snap = parent != self.AUTO and parent is not None
+        if snap is None:
+            snap = parent != self.AUTO and parent is not None
         if parent == self.AUTO:
-            bones = doc.selected("bone")
-            parent = bones[0] if len(bones) == 1 else None
+            parent, snap, _ = self.new_bone_parent()
         try:
             project, name = commands.add_bone_between(doc.project, doc.bake, doc.row, start, end,
                                                       parent, snap_to_tip=snap)

@@ -90,6 +90,13 @@ def with_tracks(project: Project, tracks: dict) -> Project:
     return replace(project, art=art, **pools)
 
 
+def setup_pose(project: Project) -> Project:
+    """``project`` with every track's keys ignored: on every frame the setup (rest)
+    pose, the channels' defaults, the setup draw order (what Setup mode shows and
+    edits). Items without keys are shared, not copied."""
+    return with_tracks(project, {})
+
+
 def clip(project: Project, name: str) -> Animation:
     """The animation ``name`` with all its keys and its range."""
     if name == project.animation:

@@ -21,7 +21,7 @@ from rigeditor.model.mesh_attachment import MeshAttachment, image_to_pixels, pix
 from rigeditor.model.project import Project
 
 __all__ = ["rest_frame", "bind_of", "bone_segments", "mesh_from_image", "recompute_weights", "move_vertex",
-           "add_vertex", "delete_vertex", "paint_weights", "DEFAULT_BLEND_WIDTH"]
+           "add_vertex", "delete_vertex", "paint_weights", "on_picture", "DEFAULT_BLEND_WIDTH"]
 
 DEFAULT_BLEND_WIDTH = 40.0
 """Model units: the joint transition of new automatic weights (a limb's thickness)."""
@@ -185,13 +185,25 @@ def _with_core(m: MeshAttachment, core, weights_dense=None) -> MeshAttachment:
                    triangles=_swap_winding(core.triangles), edges=core.hull, **extra)
 
 
+def on_picture(mesh: MeshAttachment, xy) -> tuple[np.ndarray, bool]:
+    """``xy`` (image frame) clamped to the picture's rectangle, where a vertex's UV
+    stays in [0, 1]; and whether it had to be clamped."""
+    p = np.asarray(xy, float).reshape(2)
+    half = np.array([0.5 * mesh.width, 0.5 * mesh.height])
+    q = np.clip(p, -half, half)
+    return q, bool(np.any(q != p))
+
+
 def move_vertex(project: Project, slot: str, attachment: str, index: int, xy) -> Project:
-    """Move vertex ``index`` to ``xy`` (image frame: pixels from the centre, y up); it
-    keeps its weights. The triangulation follows."""
+    """Move vertex ``index`` to ``xy`` (image frame: pixels from the centre, y up, on
+    the picture: see ``on_picture``); it keeps its weights. The triangulation follows."""
     from rigeditor.core.mesh import edit
 
     _, m = _mesh(project, slot, attachment)
     core = edit.move_vertex(_to_core(m), int(index), image_to_pixels(m, xy))
+    if on_picture(m, xy)[1]:  # (a hull vertex: an interior one was refused for the outline)
+        x, y = (round(float(v), 3) for v in np.asarray(xy, float).reshape(2))
+        raise ValueError(f"move_vertex: ({x:g}, {y:g}) lies outside the picture ({m.width:g} x {m.height:g} px)")
     return _put(project, slot, attachment, _with_core(m, core, m.dense_weights() if m.skinned else None))
 
 

@@ -78,7 +78,7 @@ def test_the_tint_is_a_setup_edit_and_refuses_values_out_of_range(qtbot):
 
 
 def test_renaming_a_slot_in_the_outliner_renames_its_draw_order_keys_and_undoes(qtbot):
-    doc, outliner, _, dialogs = _widgets(qtbot, frame=34)
+    doc, outliner, _, dialogs = _widgets(qtbot, mode="animate", frame=34)  # (Setup mode shows no keys)
     before = doc.project
     order_34 = [before.art.slots[i].name for i in doc.bake.art.order[doc.row]]
     assert order_34[0] == "hand"  # the draw-order key puts the hand behind the torso here

@@ -95,3 +95,16 @@ def test_meshing_an_image_keeps_the_picture_where_it_was(arm_alpha):
     np.testing.assert_allclose(pose.vertices(24), holder.compose(m.local()).apply(m.vertices), atol=1e-9)
     with pytest.raises(ValueError, match="does not match the picture"):
         mesh_ops.mesh_from_image(project, "upper_arm", "upper_arm", alpha[:, :100])
+
+
+def test_a_hull_vertex_stays_on_its_picture(skinned):
+    m = _mesh(skinned)
+    i = int(np.argmax(m.vertices[:m.hull_count(), 1]))  # the outline's top vertex
+    beyond = m.vertices[i] + [0.0, m.height]
+    with pytest.raises(ValueError, match="outside the picture"):
+        mesh_ops.move_vertex(skinned, "arm", "arm", i, beyond)
+    edge, clamped = mesh_ops.on_picture(m, beyond)
+    assert clamped and edge[1] == m.height / 2 and edge[0] == m.vertices[i, 0]
+    moved = _mesh(mesh_ops.move_vertex(skinned, "arm", "arm", i, edge))
+    assert moved.uvs[i, 1] == pytest.approx(0.0, abs=1e-12)  # the picture's top row (v down)
+    assert mesh_ops.on_picture(m, m.vertices[i]) == (pytest.approx(m.vertices[i]), False)

@@ -5,7 +5,7 @@ Qt-free on purpose: the views call these, then hand the result to ``doc.apply``.
 Angles are radians, lengths and positions model units (y-up), like the model.
 """
 from rigeditor.app.commands.common import (  # noqa: F401 - the package's API
-    KINDS, SELECTABLE, CommandError, names_of, unique_name, numbered_name, rename, set_value, delete,
+    KINDS, SELECTABLE, CommandError, names_of, unique_name, numbered_name, rename, set_value, set_default, delete,
     delete_items,
 )
 from rigeditor.app.commands.bones import (  # noqa: F401 - the package's API

@@ -124,6 +124,15 @@ def set_value(project: Project, path, frame: int, value, *, key: bool) -> Projec
     ch = tracks.channel(project, path)
     if key or ch.keys:
         return tracks.set_key(project, path, frame, value)
+    return set_default(project, path, value)
+
+
+def set_default(project: Project, path, value) -> Project:
+    """Set the default (unkeyed, setup-pose) value of the channel at ``path``; its keys
+    stay as they are (Setup mode's edits)."""
+    from rigeditor.app import tracks
+
+    ch = tracks.channel(project, path)
     if isinstance(ch, StepChannel):
         return tracks.with_channel(project, path, replace(ch, default=str(value)))
     value = tuple(float(v) for v in np.atleast_1d(value))

@@ -10,7 +10,7 @@ from rigeditor.model.project import CHARACTER
 
 def space_section(f, name: str) -> None:
     doc = f.doc
-    s = lambda: doc.project.space(name)  # noqa: E731
+    s = lambda: doc.shown_project.space(name)  # noqa: E731 - Setup mode: its setup values
     form = f.group(f"Scene object · {name}" if name != CHARACTER else "Character space")
     f.name_edit(form, "space", name, editable=name != CHARACTER)
     blocked = {name} | commands.space_descendants(doc.project, name)
@@ -33,7 +33,8 @@ def space_section(f, name: str) -> None:
             if value is None:
                 f.resync()
                 return
-            new = commands.set_value(doc.project, path, doc.frame, value, key=key)
+            new = (commands.set_value(doc.project, path, doc.frame, value, key=True) if key
+                   else commands.set_default(doc.project, path, value))  # Setup mode: the setup pose
             f.apply(f"{label} {name}", new, None, f"spaces.{name}.{attr}@{doc.frame}")
         return set_
 

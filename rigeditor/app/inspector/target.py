@@ -12,7 +12,7 @@ KEEP_WORLD, REDECLARE = "Keep world position", "Re-declare same numbers"
 
 def target_section(f, name: str) -> None:
     doc = f.doc
-    t = lambda: doc.project.target(name)  # noqa: E731
+    t = lambda: doc.shown_project.target(name)  # noqa: E731 - Setup mode: its setup values
     form = f.group(f"Target · {name}")
     f.name_edit(form, "target", name)
     spaces = doc.project.space_names()
@@ -33,7 +33,10 @@ def target_section(f, name: str) -> None:
     def set_pos(i, v):
         pos = list(t().position.value_at(doc.frame))
         pos[i] = v
-        new = commands.set_value(doc.project, path, doc.frame, pos, key=doc.mode == "animate")
+        if doc.mode == "animate":
+            new = commands.set_value(doc.project, path, doc.frame, pos, key=True)
+        else:  # the setup pose: the default, whatever the keys
+            new = commands.set_default(doc.project, path, pos)
         f.apply(f"Move target {name}", new, {f"target:{name}"}, f"targets.{name}.position@{doc.frame}")
     f.vector(form, "Position", f"target.{name}.position", -1e5, 1e5,
              lambda: t().position.value_at(doc.frame), set_pos, key_path=path, suffix="")

@@ -25,11 +25,10 @@ def move_target(project, target: str, frame: int, position, mode: str):
     """``project`` with ``target`` at ``position`` (declared-space units).
 
     Animate mode keys the position at ``frame``. Setup mode moves the default
-    (unkeyed) value; if the target already has position keys, the default would
-    not show on any frame, so setup mode keys it at ``frame`` too.
+    (unkeyed) value, the setup pose it shows; the animation's keys stay as they are.
     """
     t = project.target(target)
-    if mode == "animate" or t.position.keys:
+    if mode == "animate":
         return set_target_key(project, target, frame, position)
     return project.with_target(target, position=replace(t.position, default=tuple(float(v) for v in position)))
 
@@ -63,7 +62,8 @@ class TargetDrag(_DocDrag):
         self.start = doc.project
         self.frame, self.row = doc.frame, doc.row
         self.mode = doc.mode
-        self.space = self.start.target(target).space.value_at(self.frame)
+        # The space it is declared in where it is shown (Setup mode: the setup pose's).
+        self.space = doc.shown_project.target(target).space.value_at(self.frame)
         self.offset = np.asarray(handle_world, float) - np.asarray(press_world, float)
         self.key = ("drag", doc.begin_gesture())
         self.chains = [c.name for c in self.start.chain_for_target(target)]
@@ -175,23 +175,21 @@ class BoneDraw:
     """Bone tool: a preview from ``start`` (world) to the pointer; on release a bone
     drawn by the document's EditTool (one undo step), when the drag is long enough.
 
-    parent: the bone whose tip the drag began on (``start`` is that tip) or
-    EditTool.AUTO. Nothing is written to the document before the release.
+    parent: the bone the new one will hang from (None: a root bone), chosen at the
+    press by ``EditTool.new_bone_parent``; snap: ``start`` is that parent's tip.
+    Nothing is written to the document before the release.
     """
 
     MIN_DRAG_PX = 4.0  # a shorter drag is a click: no bone
 
-    def __init__(self, tool, start, parent, start_px):
-        self.tool, self.parent = tool, parent
+    def __init__(self, tool, start, parent, start_px, snap: bool = False):
+        self.tool, self.parent, self.snap = tool, parent, bool(snap and parent is not None)
         self.start = np.asarray(start, float)
         self.end = self.start.copy()
         self.start_px = np.asarray(start_px, float)
         self.end_px = self.start_px.copy()
         self.moved = False
         doc = tool.doc
-        if parent == tool.AUTO:  # as EditTool.create_bone reads it, for the length readout
-            bones = doc.selected("bone")
-            parent = bones[0] if len(bones) == 1 else None
         self._into_parent = commands.parent_frame_at(doc.project, doc.bake, doc.row, parent).inverse()
 
     def model_length(self) -> float:
@@ -212,7 +210,7 @@ class BoneDraw:
         """Make the bone (name, or None when the drag was too short or refused)."""
         if self.length_px() <= self.MIN_DRAG_PX:
             return None
-        return self.tool.create_bone(self.start, self.end, self.parent)
+        return self.tool.create_bone(self.start, self.end, self.parent, snap=self.snap)
 
     def cancel(self) -> None:
         pass

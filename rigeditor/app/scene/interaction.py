@@ -5,7 +5,10 @@ toggles); a drag on a target moves it in its declared space, on an FK bone's bod
 rotates it; in Setup mode a drag on a bone's tip (within RING_RADIUS_PX) sets the
 bone's length and rest rotation. Bone tool (``EditTool.of(doc).tool == "bone"``): a
 drag draws a new bone, from the tip it starts on (that bone is the parent) or from
-the press point. Esc cancels any drag.
+the press point under the selected bone (else a root bone: ``EditTool.new_bone_parent``);
+while it goes on, the parent-to-be is highlighted and the status bar names it; a
+click selects the bone under it (the next parent) or, on empty canvas, nothing. Esc
+cancels any drag.
 
 Space: held, a left drag pans; tapped (pressed and released with no pan), the view
 emits ``playToggleRequested``. A window-wide Space shortcut (play/pause) would take
@@ -200,8 +203,11 @@ class InteractionMixin:
             g, self._gesture = self._gesture, None
             if isinstance(g, BoneDraw):
                 g.move(self.map_from_viewport(event.position()), (event.position().x(), event.position().y()))
-                self._set_bone_preview(None)
-                g.finish()
+                self._end_bone_preview()
+                if g.length_px() <= g.MIN_DRAG_PX:
+                    self._bone_tool_click(event.position())
+                else:
+                    g.finish()
             else:
                 g.finish()
             self._end_gesture_view()
@@ -270,19 +276,38 @@ class InteractionMixin:
 
     def _begin_bone_draw(self, pos) -> None:
         tip = self._tip_under(pos)
-        if tip is not None:
-            start = self.ctx.state.tips[self.ctx.structure.bones.index(tip)].copy()
-            parent = tip
+        parent, snap, why = self.edit_tool.new_bone_parent(tip)
+        if snap:
+            start = self.ctx.state.tips[self.ctx.structure.bones.index(parent)].copy()
         else:
-            start, parent = self.map_from_viewport(pos), EditTool.AUTO
+            start = self.map_from_viewport(pos)
         dm = DeviceMap(self.viewportTransform())
-        self._gesture = BoneDraw(self.edit_tool, start, parent, dm(start))
+        self._gesture = BoneDraw(self.edit_tool, start, parent, dm(start), snap)
+        self._bone_status = f"New bone: {why}. Esc cancels."
         self._set_ring(None)
+        self._repaint_preview(lambda: setattr(self._preview, "parent", parent))
         self._show_bone_preview()
+
+    def _bone_tool_click(self, pos) -> None:
+        """A click with the bone tool picks the parent of the next bones, as in Spine:
+        a bone selects it, empty canvas selects nothing (root bones)."""
+        hit = self.item_at(pos)
+        if hit is None or hit[0] == "bone":
+            self._select(hit, False)
+            parent, _, why = self.edit_tool.new_bone_parent()
+            self.statusMessage.emit(f"New bones: {why}.")
 
     def _show_bone_preview(self) -> None:
         g = self._gesture
-        self._set_bone_preview((g.start, g.end, g.parent != EditTool.AUTO, g.model_length()))
+        self._set_bone_preview((g.start, g.end, g.snap, g.model_length()))
+        # Said again on every move: the status bar's message would time out mid-drag.
+        self.statusMessage.emit(self._bone_status)
+
+    def _end_bone_preview(self) -> None:
+        def clear():
+            self._preview.bone = self._preview.parent = None
+
+        self._repaint_preview(clear)
 
     def _set_bone_preview(self, bone) -> None:
         self._repaint_preview(lambda: setattr(self._preview, "bone", bone))
@@ -301,7 +326,8 @@ class InteractionMixin:
         g, self._gesture = self._gesture, None
         g.cancel()
         if isinstance(g, BoneDraw):
-            self._set_bone_preview(None)
+            self._end_bone_preview()
+            self.statusMessage.emit("New bone cancelled.")
         self._end_gesture_view()
 
     def _end_gesture_view(self) -> None:

@@ -17,6 +17,7 @@ from rigeditor.app import commands
 from rigeditor.app.scene.gestures import _DocDrag
 from rigeditor.app.scene.paint import DeviceMap
 from rigeditor.app.tools import EditTool
+from rigeditor.model import mesh_ops
 
 HANDLE_PX = 8.0
 
@@ -56,9 +57,12 @@ def _vertex_near(view, pose, row, pos):
 
 class VertexDrag(_DocDrag):
     """Move vertex ``index``: the pointer's world motion, undone by the vertex's own
-    blended transform, moves it at bind."""
+    blended transform, moves it at bind; clamped to the picture (said once a drag in
+    the status bar)."""
 
-    def __init__(self, doc, slot, attachment, pose, index, press_world):
+    def __init__(self, view, slot, attachment, pose, index, press_world):
+        doc = view.doc
+        self.view, self.said_edge = view, False
         self.doc, self.slot, self.attachment, self.pose, self.index = doc, slot, attachment, pose, index
         self.start, self.row = doc.project, doc.row
         self.origin = pose.mesh.vertices[index].copy()
@@ -67,8 +71,14 @@ class VertexDrag(_DocDrag):
 
     def move(self, world) -> None:
         delta = commands.vertex_to_image(self.pose, self.row, self.index, np.asarray(world, float) - self.press)
+        # Off the picture a vertex would have no texture to show: it stops on the edge.
+        xy, clamped = mesh_ops.on_picture(self.pose.mesh, self.origin + delta)
+        if clamped and not self.said_edge:
+            self.said_edge = True
+            self.view.statusMessage.emit(f"Vertex {self.index} stays on the picture's edge "
+                                         f"({self.pose.mesh.width:g} x {self.pose.mesh.height:g} px)")
         try:
-            after = commands.move_vertex(self.start, self.slot, self.attachment, self.index, self.origin + delta)
+            after = commands.move_vertex(self.start, self.slot, self.attachment, self.index, xy)
         except commands.CommandError:
             return  # (outside the outline, onto another vertex): stay at the last good place
         self.doc.apply(f"Move vertex {self.index} of {self.attachment}", after, merge_key=self.key)
@@ -127,7 +137,7 @@ def press(view, pos, modifiers):
                 return None
             doc.apply(f"Delete vertex {i} of {attachment}", after)
             return None
-        return VertexDrag(doc, slot, attachment, pose, i, world)
+        return VertexDrag(view, slot, attachment, pose, i, world)
     m = pose.mesh
     bones = [b for b in doc.selected("bone") if b in m.bones]
     if not m.skinned or not bones:

@@ -1,5 +1,7 @@
-"""What a tool shows before it edits: the bone being drawn, and the ring on a bone's
-tip that a press there would grab (the bone tool's snap, Setup mode's tip drag).
+"""What a tool shows before it edits: the bone being drawn and the bone it will hang
+from (highlighted), and
+the ring on a bone's tip that a press there would grab (the bone tool's snap, Setup
+mode's tip drag).
 
 One QGraphicsItem above the layers, painting in device pixels like them. The view
 writes ``bone`` / ``ring`` and repaints the boxes ``damage()`` gives for the old and
@@ -19,19 +21,23 @@ from rigeditor.app.scene.paint import DeviceMap, faded, format_units, label_font
 
 RING_RADIUS_PX = style.HANDLE_RADIUS_PX  # a press this close to a tip grabs it
 LABEL_GAP_PX = 10.0
+PARENT_GROW_PX = 5.0  # the parent-to-be's highlight reaches this far beyond its outline
 
 
 class ToolPreview(Guarded, QGraphicsItem):
     """``bone``: None or (start_world, end_world, snapped, length_units) — the bone
     the bone tool would make (snapped: it starts on a parent's tip).
     ``ring``: None or a bone name: a ring on that bone's tip, read from the
-    context's FrameState when painted, so it rides the tip during a drag."""
+    context's FrameState when painted, so it rides the tip during a drag.
+    ``parent``: None or the name of the bone the drawn bone will hang from,
+    highlighted in PARENT."""
 
     def __init__(self, ctx, z: float):
         super().__init__()
         self.ctx = ctx
         self.bone = None
         self.ring = None
+        self.parent = None
         self.setZValue(z)
         self.setAcceptedMouseButtons(Qt.NoButton)
         self._metrics = QFontMetricsF(label_font())
@@ -45,6 +51,14 @@ class ToolPreview(Guarded, QGraphicsItem):
         if self.ring is None or s is None or st is None or self.ring not in st.bones:
             return None
         return s.tips[st.bones.index(self.ring)]
+
+    def _parent_px(self, dm):
+        """Device (joint, tip) of the parent-to-be, or None."""
+        s, st = self.ctx.state, self.ctx.structure
+        if self.parent is None or s is None or st is None or self.parent not in st.bones:
+            return None
+        k = st.bones.index(self.parent)
+        return dm(s.joints[k]), dm(s.tips[k])
 
     def _label(self, d0, d1):
         """(text, QRectF) of the length label, beyond the end of the drawn bone."""
@@ -70,17 +84,23 @@ class ToolPreview(Guarded, QGraphicsItem):
         if w is not None:
             c, r = dm(w), RING_RADIUS_PX + 3.0
             boxes.append([c[0] - r, c[1] - r, c[0] + r, c[1] + r])
+        p = self._parent_px(dm)
+        if p is not None:
+            pad = BONE_MAX_PX + PARENT_GROW_PX + 3.0
+            lo, hi = np.minimum(*p) - pad, np.maximum(*p) + pad
+            boxes.append([lo[0], lo[1], hi[0], hi[1]])
         return np.array(boxes, float).reshape(-1, 4)
 
     # ------------------------------------------------------------------ painting
     def paint(self, painter: QPainter, option, widget=None) -> None:
-        if self.bone is None and self.ring is None:
+        if self.bone is None and self.ring is None and self.parent is None:
             return
         dm = DeviceMap(painter.worldTransform())
         painter.save()
         try:
             painter.resetTransform()
             painter.setRenderHint(QPainter.Antialiasing, True)
+            self._paint_parent(painter, dm)
             w = self._ring_world()
             if w is not None:
                 c = pt(dm(w))
@@ -94,6 +114,16 @@ class ToolPreview(Guarded, QGraphicsItem):
             report_paint_error(type(self).__name__)
         finally:
             painter.restore()
+
+    def _paint_parent(self, painter, dm) -> None:
+        p = self._parent_px(dm)
+        if p is None:
+            return
+        d0, d1 = p
+        halo, _ = bone_outline(d0[None], d1[None], grow=PARENT_GROW_PX)
+        painter.setBrush(faded(style.PARENT, 70))
+        painter.setPen(pen(style.PARENT))
+        painter.drawPolygon(polygon(halo[0]))
 
     def _paint_bone(self, painter, dm) -> None:
         start, end, snapped, _ = self.bone
