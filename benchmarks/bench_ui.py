@@ -122,7 +122,7 @@ def measure_drag(app, doc, target, moves, paint):
         drag = TargetDrag(doc, target, handle, handle)
         move, finish = drag.move, drag.finish
     except ImportError:  # the same command the scene's drag pushes
-        from rigeditor.model.ops import set_target_key
+        from rigeditor.edits.posing import set_target_key
         start, frame, key = doc.project, doc.frame, ("drag", doc.begin_gesture())
 
         def move(world):
@@ -195,7 +195,7 @@ def measure_worker_choice(project, target, frame, steps=150):
     import threading
 
     from rigeditor.model import evaluate
-    from rigeditor.model.ops import set_target_key
+    from rigeditor.edits.posing import set_target_key
 
     full = evaluate(project)
     row = full.rows(frame, frame + 1)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, Signal
 
 from rigeditor.app.guard import Guarded
-from rigeditor.app import commands
+from rigeditor import edits
 
 TOOLS = ("select", "bone", "mesh", "weights")
 # Keys of the rig-building gestures, shared by their actions and the empty scene's hint.
@@ -70,9 +70,9 @@ class EditTool(Guarded, QObject):
             bones = doc.selected("bone")
             parent = bones[0] if len(bones) == 1 else None
         try:
-            project, name = commands.add_bone_between(doc.project, doc.bake, doc.row, start, end,
+            project, name = edits.add_bone_between(doc.project, doc.bake, doc.row, start, end,
                                                       parent, snap_to_tip=snap)
-        except commands.CommandError as exc:
+        except edits.CommandError as exc:
             self.error.emit(str(exc))
             return None
         doc.apply(f"Add bone {name}", project)

@@ -32,7 +32,7 @@ from rigeditor.core.geometry import Affine
 from rigeditor.core.mesh.triangulate import inside
 from rigeditor.model.bake import Bake
 from rigeditor.model.mesh_attachment import MeshAttachment
-from rigeditor.model.mesh_ops import rest_frame
+from rigeditor.edits.mesh_ops import rest_frame
 from rigeditor.model.project import Project
 
 GRID = 96

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from rigeditor.core.filters import Smoothing
-from rigeditor.model.ops import switch_target_space
+from rigeditor.edits.posing import switch_target_space
 from rigeditor.model.project import (
     CHARACTER, WORLD, Bone, Chain, LimitStrategy, Project, Space, Target, Timeline,
 )

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 
 from rigeditor.model.attachments import Art, ImageAttachment, Slot
-from rigeditor.model.mesh_ops import mesh_from_image
+from rigeditor.edits.mesh_ops import mesh_from_image
 from rigeditor.model.project import CHARACTER, Bone, Project, Space, Timeline
 from rigeditor.model.timeline import StepChannel, keyed
 

@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from rigeditor.app import commands
+from rigeditor import edits
 from rigeditor.app.document import Document
 from rigeditor.app.inspector import Inspector
 from rigeditor.app.outliner import Outliner
@@ -83,10 +83,10 @@ def test_deleting_a_bone_keeps_its_pictures_in_place_on_the_bone_above():
 
     rest = lambda p: evaluate(replace(p, chains=(), targets=()), [0])  # noqa: E731 - the setup pose
     before = rest(project).art.corners[0]
-    gone = commands.delete_bone(project, "forearm", with_chains=True)
+    gone = edits.delete_bone(project, "forearm", with_chains=True)
     assert [s.bone for s in gone.art.slots] == [None, "upper_arm", "upper_arm", "upper_arm"]
     np.testing.assert_allclose(rest(gone).art.corners[0], before, atol=1e-9)
-    renamed = commands.rename(project, "bone", "forearm", "lower_arm")
+    renamed = edits.rename(project, "bone", "forearm", "lower_arm")
     assert [s.bone for s in renamed.art.slots] == [None, "upper_arm", "lower_arm", "lower_arm"]
 
 
@@ -143,7 +143,7 @@ def test_a_broken_psd_is_one_message_and_the_document_stays(qtbot, tmp_path):
 
 
 def test_the_timeline_lists_the_attachment_track_and_retimes_its_keys():
-    from rigeditor.app import tracks
+    from rigeditor.edits import tracks
     from rigeditor.model import evaluate
 
     project = load_project(EXAMPLE)

@@ -17,7 +17,7 @@ from rigeditor.core.geometry import unwrap
 from rigeditor.model import CHARACTER, WORLD, Bone, Chain, Project, Space, StepChannel, Target, Timeline, keyed
 from rigeditor.model.bake import CAUSES
 from rigeditor.model.examples import arm, walk
-from rigeditor.model.ops import set_target_key
+from rigeditor.edits.posing import set_target_key
 
 
 def _curves(qtbot, project):

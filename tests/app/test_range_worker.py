@@ -14,7 +14,7 @@ from rigeditor.core.filters import Smoothing
 from rigeditor.core.geometry import Affine
 from rigeditor.model import (CHARACTER, WORLD, Bone, Chain, Channel, Key, Project, Space, StepChannel, Target, Timeline,
                              evaluate, keyed)
-from rigeditor.model.ops import set_target_key, turn_bone
+from rigeditor.edits.posing import set_target_key, turn_bone
 
 FRAMES = 400
 

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QApplication
 
 from rigeditor.app.document import Document
 from rigeditor.app.timeline import TimelineWidget
-from rigeditor.app.tracks import (
+from rigeditor.edits.tracks import (
     clamp_delta, delete_keys, key_item, keyed_tracks, move_keys, set_key,
 )
 from rigeditor.model import Timeline

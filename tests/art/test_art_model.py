@@ -13,7 +13,7 @@ from hypothesis import given, settings, strategies as st
 from rigeditor.io import ProjectFileError, dumps_project, load_project, loads_project
 from rigeditor.io.convert import to_document
 from rigeditor.model import evaluate
-from rigeditor.model.art_ops import bind_to_bone
+from rigeditor.edits.art_bind import bind_to_bone
 from rigeditor.model.attachments import ImageAttachment
 from rigeditor.model.examples_art import dressed_arm
 

@@ -50,7 +50,7 @@ def test_duplicate_rename_delete():
 
 
 def test_renaming_and_deleting_items_reach_stored_animations():
-    from rigeditor.app.commands.common import delete, rename
+    from rigeditor.edits.common import delete, rename
 
     p = clips.switch(_two(), "reach")
     p = rename(p, "target", "hand", "palm")

@@ -8,7 +8,7 @@ import pytest
 from rigeditor.core.geometry import Affine
 from rigeditor.model import CAUSES, CHARACTER, WORLD, Bone, Chain, Project, Space, Target, Timeline, evaluate
 from rigeditor.model.examples import EXAMPLES, arm, door, walk
-from rigeditor.model.ops import set_target_key, switch_target_space
+from rigeditor.edits.posing import set_target_key, switch_target_space
 from rigeditor.model.project import LimitStrategy
 from rigeditor.model.timeline import StepChannel, constant, keyed
 
@@ -179,7 +179,7 @@ def test_incremental_update_equals_full_evaluation():
 def test_incremental_bone_edit_equals_full_evaluation(bone):
     project = walk()
     first = evaluate(project)
-    from rigeditor.model.ops import turn_bone
+    from rigeditor.edits.posing import turn_bone
     edited = turn_bone(project, bone, 20, 0.3, "animate")
     partial = evaluate(edited, previous=first, changed={f"bone:{bone}"})
     full = evaluate(edited)

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from rigeditor.model import clips, evaluate
-from rigeditor.model import key_edits as ke
-from rigeditor.model import pose_tools as pt
+from rigeditor.edits import keys as ke
+from rigeditor.edits import pose_tools as pt
 from rigeditor.model.project import Bone, Project
 from rigeditor.model.timeline import keyed
 

@@ -82,7 +82,7 @@ def test_step_channel_holds_values_between_keys():
 
 
 def test_a_key_added_inside_a_bezier_path_keeps_it_smooth():
-    from rigeditor.model.ops import key_channel
+    from rigeditor.edits.posing import key_channel
 
     ch = keyed([(0, 0.0), (10, 10.0), (20, 0.0)], "bezier")
     added = key_channel(ch, 5, ch.value_at(5))

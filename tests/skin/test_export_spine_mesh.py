@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from rigeditor.io.export_spine import spine_document
-from rigeditor.model import evaluate, mesh_ops
+from rigeditor.model import evaluate
+from rigeditor.edits import mesh_ops
 from rigeditor.model.examples_skin import rigid_arm
 from rigeditor.model.timeline import keyed
 

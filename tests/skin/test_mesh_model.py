@@ -13,7 +13,7 @@ from rigeditor.io import ProjectFileError
 from rigeditor.io.project_file import dumps_project, loads_project
 from rigeditor.model import evaluate
 from rigeditor.model.mesh_attachment import MeshAttachment
-from rigeditor.model.mesh_ops import rest_frame
+from rigeditor.edits.mesh_ops import rest_frame
 from rigeditor.model.project import CHARACTER
 from rigeditor.model.timeline import constant, keyed
 

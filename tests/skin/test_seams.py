@@ -31,7 +31,7 @@ def test_two_rigid_layers_crack_at_the_elbow_and_one_skinned_mesh_does_not(skinn
 def _layers_meshed(bones):
     """The rigid arm with both layers meshed from their pictures, weighted to ``bones``."""
     from rigeditor.io.example_skin import paint_arm
-    from rigeditor.model import mesh_ops
+    from rigeditor.edits import mesh_ops
 
     project, masks = rigid_arm(), {}
     for name, px in paint_arm().items():

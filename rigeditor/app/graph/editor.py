@@ -21,8 +21,9 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QLabel, QMenu, Q
 from rigeditor.app import style
 from rigeditor.app.graph.geometry import Component, components, drawn, frame_keyed
 from rigeditor.app.guard import Guarded
-from rigeditor.app.tracks import ATTRIBUTES, touched
-from rigeditor.model import clips, key_edits
+from rigeditor.edits.tracks import ATTRIBUTES, touched
+from rigeditor.model import clips
+from rigeditor.edits import keys as key_edits
 from rigeditor.model.timeline import INTERPOLATIONS
 
 HIT_PX = 7
@@ -317,7 +318,7 @@ class GraphEditor(Guarded, QWidget):
         self.set_interpolation(INTERPOLATIONS[(INTERPOLATIONS.index(current) + 1) % len(INTERPOLATIONS)])
 
     def delete_selected(self) -> None:
-        from rigeditor.app.tracks import delete_keys
+        from rigeditor.edits.tracks import delete_keys
 
         keys = self.selected_keys()
         if keys:

@@ -6,14 +6,14 @@ paints the selected bone's weights (Shift: subtract, Ctrl: smooth) with the tool
 brush radius and strength, dabs every quarter radius along the stroke. The mesh is the
 selected slot's, else the topmost mesh under the pointer (which gets selected).
 
-Pointer positions are mapped to the mesh's bind pose (``commands.bind_point``), so a
+Pointer positions are mapped to the mesh's bind pose (``edits.bind_point``), so a
 bent arm is edited where it is shown and the edit lands where it belongs.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from rigeditor.app import commands
+from rigeditor import edits
 from rigeditor.app.scene.gestures import _DocDrag
 from rigeditor.app.scene.paint import DeviceMap
 from rigeditor.app.tools import EditTool
@@ -66,10 +66,10 @@ class VertexDrag(_DocDrag):
         self.key = ("drag", doc.begin_gesture())
 
     def move(self, world) -> None:
-        delta = commands.vertex_to_image(self.pose, self.row, self.index, np.asarray(world, float) - self.press)
+        delta = edits.vertex_to_image(self.pose, self.row, self.index, np.asarray(world, float) - self.press)
         try:
-            after = commands.move_vertex(self.start, self.slot, self.attachment, self.index, self.origin + delta)
-        except commands.CommandError:
+            after = edits.move_vertex(self.start, self.slot, self.attachment, self.index, self.origin + delta)
+        except edits.CommandError:
             return  # (outside the outline, onto another vertex): stay at the last good place
         self.doc.apply(f"Move vertex {self.index} of {self.attachment}", after, merge_key=self.key)
         self.moved = True
@@ -88,14 +88,14 @@ class PaintStroke(_DocDrag):
         self.move(press_world)
 
     def move(self, world) -> None:
-        p = commands.bind_point(self.pose, self.row, world)
+        p = edits.bind_point(self.pose, self.row, world)
         if self.last is not None and np.hypot(*(p - self.last)) < 0.25 * self.radius:
             return
         self.last = p
         try:
-            after = commands.paint_stroke(self.current, self.slot, self.attachment, self.bone, p[None], self.radius,
+            after = edits.paint_stroke(self.current, self.slot, self.attachment, self.bone, p[None], self.radius,
                                           self.strength, self.mode)
-        except commands.CommandError:
+        except edits.CommandError:
             return
         self.current = after
         self.doc.apply(f"Paint {self.bone} weights on {self.attachment}", after, merge_key=self.key)
@@ -121,8 +121,8 @@ def press(view, pos, modifiers):
             return None
         if modifiers & Qt.ControlModifier:
             try:
-                after = commands.delete_vertex(doc.project, slot, attachment, i)
-            except commands.CommandError as exc:
+                after = edits.delete_vertex(doc.project, slot, attachment, i)
+            except edits.CommandError as exc:
                 view.statusMessage.emit(str(exc))
                 return None
             doc.apply(f"Delete vertex {i} of {attachment}", after)
@@ -148,8 +148,8 @@ def double_click(view, pos) -> None:
         return
     slot, attachment, pose = found
     try:
-        after = commands.add_vertex(doc.project, slot, attachment, commands.bind_point(pose, doc.row, world))
-    except commands.CommandError as exc:
+        after = edits.add_vertex(doc.project, slot, attachment, edits.bind_point(pose, doc.row, world))
+    except edits.CommandError as exc:
         view.statusMessage.emit(str(exc))
         return
     doc.apply(f"Add vertex to {attachment}", after)

@@ -1,5 +1,5 @@
 """Mesh edits for the editor: mesh a picture, recompute weights, move / add / delete a
-vertex, paint a stroke. Pure functions over Projects (``rigeditor.model.mesh_ops``
+vertex, paint a stroke. Pure functions over Projects (``rigeditor.edits.mesh_ops``
 does the work) that turn the model's refusals into :class:`CommandError` messages.
 
 Positions here are where the user points: world points at a row of the Bake, mapped
@@ -13,8 +13,8 @@ from pathlib import Path
 
 import numpy as np
 
-from rigeditor.app.commands.common import CommandError
-from rigeditor.model import mesh_ops
+from rigeditor.edits.common import CommandError
+from rigeditor.edits import mesh_ops
 from rigeditor.model.mesh_attachment import MeshAttachment
 from rigeditor.model.project import Project
 

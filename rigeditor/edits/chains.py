@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from rigeditor.app.commands.common import CommandError, _check_new_name, names_of, unique_name
+from rigeditor.edits.common import CommandError, _check_new_name, names_of, unique_name
 from rigeditor.model.project import SOLVERS, Chain, Project, Target
 from rigeditor.model.timeline import StepChannel, constant
 

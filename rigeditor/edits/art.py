@@ -10,11 +10,11 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from rigeditor.app.commands.common import CommandError
+from rigeditor.edits.common import CommandError
 from rigeditor.core.geometry import Affine
-from rigeditor.model.art_ops import bind_to_bone, decompose
+from rigeditor.edits.art_bind import bind_to_bone, decompose
 from rigeditor.model.attachments import NONE
-from rigeditor.model.mesh_ops import carry_bind, drop_bones_from_meshes, renamed_bone_in_meshes
+from rigeditor.edits.mesh_ops import carry_bind, drop_bones_from_meshes, renamed_bone_in_meshes
 from rigeditor.model.project import Project
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from rigeditor.app.commands.common import CommandError, _check_new_name, names_of, unique_name
+from rigeditor.edits.common import CommandError, _check_new_name, names_of, unique_name
 from rigeditor.model.project import CHARACTER, WORLD, Project, Space
 from rigeditor.model.timeline import constant
 

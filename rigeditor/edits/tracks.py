@@ -15,8 +15,9 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from rigeditor.model import clips, key_edits
-from rigeditor.model.ops import key_channel, set_target_key
+from rigeditor.model import clips
+from rigeditor.edits import keys as key_edits
+from rigeditor.edits.posing import key_channel, set_target_key
 from rigeditor.model.project import Project
 from rigeditor.model.timeline import Key, StepChannel
 
@@ -89,7 +90,7 @@ def touched(paths: Iterable[Path]) -> set[str] | None:
 
 def move_keys(project: Project, keys: Mapping[Path, Iterable[int]], delta: int) -> Project:
     """Retime ``keys`` (frames per track) by ``delta`` frames, together, inside the
-    animation's frame range (rigeditor.model.key_edits.move_keys: a moved key lands
+    animation's frame range (rigeditor.edits.keys.move_keys: a moved key lands
     on top of an unmoved key at its new frame and replaces it)."""
     return key_edits.move_keys(project, keys, int(delta))
 
@@ -115,7 +116,7 @@ def set_key(project: Project, path: Path, frame: int, value) -> Project:
     """Key ``path`` at ``frame`` with ``value`` (a space name for a target's space,
     else floats). A key already on that frame keeps its interpolation and handles;
     a new key is ``constant`` on stepped tracks and takes the interpolation of the
-    segment it splits elsewhere (rigeditor.model.ops.key_channel). As with
+    segment it splits elsewhere (rigeditor.edits.posing.key_channel). As with
     a target's first key, a channel's first key also becomes its default, so
     unkeyed frames agree with it."""
     kind, name, attr = path

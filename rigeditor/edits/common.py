@@ -85,11 +85,11 @@ def _rename(project: Project, kind: str, old: str, new: str) -> Project:
                               parent=new if b.parent == old else b.parent) for b in project.bones)
         chains = tuple(replace(c, bones=tuple(new if n == old else n for n in c.bones))
                        for c in project.chains)
-        from rigeditor.app.commands.art import renamed_bone_in_slots
+        from rigeditor.edits.art import renamed_bone_in_slots
 
         return renamed_bone_in_slots(replace(project, bones=bones, chains=chains), old, new)
     if kind == "slot":
-        from rigeditor.app.commands.art import renamed_slot
+        from rigeditor.edits.art import renamed_slot
 
         return renamed_slot(project, old, new)
     if kind == "chain":
@@ -119,7 +119,7 @@ def set_value(project: Project, path, frame: int, value, *, key: bool) -> Projec
     key=True: key it at ``frame``. key=False: a channel with keys is keyed at
     ``frame`` anyway (its default is never seen), an unkeyed one changes its default.
     """
-    from rigeditor.app import tracks
+    from rigeditor.edits import tracks
 
     ch = tracks.channel(project, path)
     if key or ch.keys:
@@ -142,7 +142,7 @@ def delete_items(project: Project, items) -> tuple[Project, list, list]:
     targets and scene objects (deepest first); a refused item is tried again once
     the others are gone (a scene object is free once the targets declared in it are).
     """
-    from rigeditor.app.commands.spaces import space_descendants
+    from rigeditor.edits.spaces import space_descendants
 
     depth = {s.name: len(space_descendants(project, s.name)) for s in project.spaces}
     pending = sorted(dict.fromkeys(tuple(i) for i in items),
@@ -177,9 +177,9 @@ def delete(project: Project, kind: str, name: str, *, with_chains: bool = False)
 
 def _delete(project: Project, kind: str, name: str, *, with_chains: bool = False) -> Project:
     # Imported here: these modules build on this one.
-    from rigeditor.app.commands.bones import delete_bone
-    from rigeditor.app.commands.chains import delete_chain, delete_target
-    from rigeditor.app.commands.spaces import remove_space
+    from rigeditor.edits.bones import delete_bone
+    from rigeditor.edits.chains import delete_chain, delete_target
+    from rigeditor.edits.spaces import remove_space
     if kind == "bone":
         return delete_bone(project, name, with_chains=with_chains)
     if kind == "chain":
@@ -189,7 +189,7 @@ def _delete(project: Project, kind: str, name: str, *, with_chains: bool = False
     if kind == "space":
         return remove_space(project, name)
     if kind == "slot":
-        from rigeditor.app.commands.art import delete_slot
+        from rigeditor.edits.art import delete_slot
 
         return delete_slot(project, name)
     raise CommandError(f"Unknown kind {kind!r}.")

@@ -6,8 +6,8 @@ from dataclasses import replace
 
 import numpy as np
 
-from rigeditor.app.commands.chains import delete_chain
-from rigeditor.app.commands.common import CommandError, _check_new_name, names_of, numbered_name
+from rigeditor.edits.chains import delete_chain
+from rigeditor.edits.common import CommandError, _check_new_name, names_of, numbered_name
 from rigeditor.core.geometry import Affine
 from rigeditor.model.project import CHARACTER, Bone, Project
 
@@ -147,7 +147,7 @@ def delete_bone(project: Project, bone: str, *, with_chains: bool = False) -> Pr
         raise CommandError(delete_bone_message(project, bone))
     for c in chains:
         project = delete_chain(project, c)
-    from rigeditor.app.commands.art import rehome_slots  # builds on this module's package
+    from rigeditor.edits.art import rehome_slots  # builds on this module's package
 
     project = rehome_slots(project, gone)  # pictures on those bones stay where they are
     return replace(project, bones=tuple(b for b in project.bones if b.name not in gone))

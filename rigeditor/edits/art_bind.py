@@ -11,7 +11,7 @@ import numpy as np
 
 from rigeditor.core.geometry import Affine
 from rigeditor.model.bake import Bake
-from rigeditor.model.mesh_ops import carry_bind
+from rigeditor.edits.mesh_ops import carry_bind
 from rigeditor.model.project import CHARACTER, Project
 
 SHEAR_TOLERANCE = 1e-9

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from rigeditor.model.ops import key_channel
+from rigeditor.edits.posing import key_channel
 from rigeditor.model.project import Project
 
 CHANNELS = ("rotation", "translate", "scale")
