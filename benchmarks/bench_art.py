@@ -23,7 +23,7 @@ from rigeditor.io.import_psd import import_psd
 from rigeditor.model import evaluate
 from rigeditor.model.attachments import Art
 from rigeditor.model.cracks import crack_check
-from rigeditor.model.examples_art import dressed_arm
+from rigeditor.examples.art import dressed_arm
 from rigeditor.model.project import Timeline
 
 LAYERS = 200

@@ -18,7 +18,7 @@ from rigeditor.io import load_project, save_project
 from rigeditor.io.export_csv import curves_csv
 from rigeditor.io.project_file import loads_project
 from rigeditor.model import evaluate
-from rigeditor.model.examples import walk
+from rigeditor.examples.rigs import walk
 from rigeditor.model.project import Timeline
 from rigeditor.model.timeline import Channel, Key
 from rigeditor.model.validate import problems

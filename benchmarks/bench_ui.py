@@ -35,7 +35,7 @@ try:  # an editor with the range worker evaluates short ranges whole on every mo
     from rigeditor.app.document import FRAME_FIRST_MIN_FRAMES  # noqa: E402
 except ImportError:
     FRAME_FIRST_MIN_FRAMES = 0
-from rigeditor.model.examples import walk  # noqa: E402
+from rigeditor.examples.rigs import walk  # noqa: E402
 
 DRAG_GOAL_MS = 8.0
 WALK_DRAG_GOAL_MS = 5.0

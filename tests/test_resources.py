@@ -20,7 +20,7 @@ except ImportError:  # Python 3.10: pip carries the same parser
     from pip._vendor import tomli as tomllib
 
 from rigeditor.io import load_example
-from rigeditor.model.examples import EXAMPLES
+from rigeditor.examples.rigs import EXAMPLES
 
 DRESSED = ("dressed_arm", "dressed_walk")  # examples with pictures, each in its own folder
 SEAMS = ("rigid_arm", "skinned_arm")  # the elbow drawn as two rigid layers and as one skinned mesh
@@ -103,7 +103,7 @@ def test_the_installed_wheel_opens_every_example(wheel):
     # A pure-Python wheel imports straight from the zip: run from it, not from the repository.
     code = ("import rigeditor, sys\n"
             "from rigeditor.io import load_example\n"
-            "from rigeditor.model.examples import EXAMPLES\n"
+            "from rigeditor.examples.rigs import EXAMPLES\n"
             "print(rigeditor.__file__)\n"
             "for name in EXAMPLES: print(name, len(load_example(name).bones))\n")
     env = dict(os.environ, PYTHONPATH=str(wheel))

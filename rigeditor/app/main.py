@@ -44,7 +44,7 @@ def _load(spec: str | None, notes: list | None = None):
     packaged example); raises with a message. ``notes``: receives what converting an
     older file changed."""
     from rigeditor.io.examples import example_name, resolve_project
-    from rigeditor.model.examples import arm
+    from rigeditor.examples.rigs import arm
 
     if spec is None:
         return arm(), None, None
@@ -121,7 +121,7 @@ def run(argv=None) -> int:
     from rigeditor.app.document import Document
     from rigeditor.app.files import describe, file_errors
     from rigeditor.app.main_window import MainWindow
-    from rigeditor.model.examples import arm
+    from rigeditor.examples.rigs import arm
 
     guard.install()  # from here on, no exception reaches Qt unreported
     dialogs = Dialogs()

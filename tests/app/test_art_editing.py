@@ -11,7 +11,7 @@ from rigeditor.app.document import Document
 from rigeditor.app.inspector import Inspector
 from rigeditor.app.outliner import Outliner
 from rigeditor.io import load_project
-from rigeditor.io.example_art import example_project
+from rigeditor.examples.art_files import example_project
 
 EXAMPLE = example_project("dressed_arm")
 _ALIVE = []
@@ -97,7 +97,7 @@ def _window(qtbot, tmp_path, **answers):
 
 
 def test_file_import_psd_opens_the_layers_as_a_new_project(qtbot, tmp_path):
-    from rigeditor.io.example_art import write_dressed_example
+    from rigeditor.examples.art_files import write_dressed_example
 
     write_dressed_example(tmp_path / "art")  # paints the layers and writes arm_art.psd
     out = tmp_path / "hero.rigproj"
@@ -112,7 +112,7 @@ def test_file_import_psd_opens_the_layers_as_a_new_project(qtbot, tmp_path):
 
 
 def test_import_psd_asks_before_replacing_the_pictures_of_an_existing_art_folder(qtbot, tmp_path):
-    from rigeditor.io.example_art import write_dressed_example
+    from rigeditor.examples.art_files import write_dressed_example
 
     write_dressed_example(tmp_path / "art")
     kept = tmp_path / "hero_art" / "torso.png"  # pictures the user painted over after an earlier import
@@ -194,7 +194,7 @@ def test_the_editors_spine_export_holds_every_animation_as_the_command_line_does
     from rigeditor.cli import main
     from rigeditor.io import save_project
     from rigeditor.model import clips
-    from rigeditor.model.examples import walk
+    from rigeditor.examples.rigs import walk
 
     path = tmp_path / "walk.rigproj"
     save_project(clips.add(walk(), "idle", 0, 24), path)

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QApplication
 
 from rigeditor.app.graph.geometry import drawn
 from rigeditor.model import clips
-from rigeditor.model.examples import walk
+from rigeditor.examples.rigs import walk
 
 from test_first_hour import make_window, settle
 from test_timeline import click, drag

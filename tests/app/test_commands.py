@@ -10,7 +10,7 @@ import pytest
 from rigeditor import edits
 from rigeditor.edits import CommandError
 from rigeditor.model import evaluate
-from rigeditor.model.examples import arm, door, walk
+from rigeditor.examples.rigs import arm, door, walk
 from rigeditor.model.validate import problems
 
 

@@ -20,7 +20,7 @@ from rigeditor.app.main_window import MainWindow
 from rigeditor.app.scene import hint
 from rigeditor.app.scene.layers import PAINT_ERRORS
 from rigeditor.model import evaluate
-from rigeditor.model.examples import EXAMPLES, arm, door
+from rigeditor.examples.rigs import EXAMPLES, arm, door
 from rigeditor.io import load_example
 from rigeditor.io.examples import EXAMPLE_NAMES
 from rigeditor.model.project import CHARACTER, Project

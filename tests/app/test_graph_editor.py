@@ -7,7 +7,7 @@ from PySide6.QtCore import QPointF, Qt
 
 from rigeditor.app.document import Document
 from rigeditor.app.graph.editor import GraphEditor
-from rigeditor.model.examples import walk
+from rigeditor.examples.rigs import walk
 from rigeditor.model.timeline import control_points
 from rigeditor.model.validate import problems
 

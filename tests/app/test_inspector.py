@@ -13,7 +13,7 @@ from rigeditor import edits
 from rigeditor.app.document import Document
 from rigeditor.app.inspector import KEEP_WORLD, REDECLARE, Inspector, SpinField
 from rigeditor.model import CAUSES
-from rigeditor.model.examples import arm, walk
+from rigeditor.examples.rigs import arm, walk
 from rigeditor.model.validate import problems
 
 
@@ -308,7 +308,7 @@ def test_two_bone_chain_offers_analytic_and_iterative_chains_have_no_bend(qtbot)
 
 
 def test_tail_example_shows_iterations_converged_and_its_wide_limits(qtbot):
-    from rigeditor.model.examples import tail
+    from rigeditor.examples.rigs import tail
 
     doc, w, _ = make(qtbot, tail())
     doc.select([("chain", "tail")])
@@ -331,7 +331,7 @@ def test_tail_example_shows_iterations_converged_and_its_wide_limits(qtbot):
 
 def test_limits_readout_names_the_joints_on_a_limit(qtbot):
     from rigeditor.app.inspector import joints_at_limit
-    from rigeditor.model.examples import tail
+    from rigeditor.examples.rigs import tail
 
     doc, w, _ = make(qtbot, tail())
     doc.select([("chain", "tail")])

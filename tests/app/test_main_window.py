@@ -17,7 +17,7 @@ from fakes import FakeDialogs
 from rigeditor.app.document import Document
 from rigeditor.app.main_window import MainWindow
 from rigeditor.app.tools import EditTool
-from rigeditor.model.examples import arm, walk
+from rigeditor.examples.rigs import arm, walk
 from rigeditor.model.validate import problems
 
 REPO = Path(__file__).resolve().parents[2]

@@ -19,7 +19,7 @@ from rigeditor.app.files import FileController
 from rigeditor.app.main_window import MainWindow
 from rigeditor.app.sessions import SessionLock
 from rigeditor.io import load_project, save_project
-from rigeditor.model.examples import arm, walk
+from rigeditor.examples.rigs import arm, walk
 from test_guard import HERE, REPO, editor_env, failing_evaluate
 from test_main_window import make_window
 

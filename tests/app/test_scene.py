@@ -20,7 +20,7 @@ from rigeditor.app.scene.layers import PAINT_ERRORS
 from rigeditor.app.scene.paint import format_units
 from rigeditor.app.tools import EditTool
 from rigeditor.model import Bone
-from rigeditor.model.examples import EXAMPLES
+from rigeditor.examples.rigs import EXAMPLES
 from views import ALIVE as _ALIVE, release_all, show_scene
 
 

@@ -9,7 +9,7 @@ from PIL import Image
 from rigeditor.app.document import Document
 from rigeditor.app.scene.layers import PAINT_ERRORS
 from rigeditor.io import load_project
-from rigeditor.io.example_art import example_project
+from rigeditor.examples.art_files import example_project
 from views import grab_rgba as _grab, picture_point, release_all, screen_point as _screen, show_scene
 
 EXAMPLE = example_project("dressed_arm")

@@ -11,7 +11,7 @@ from rigeditor.app.document import Document
 from rigeditor.app.inspector import Inspector
 from rigeditor.app.outliner import Outliner
 from rigeditor.io import load_project
-from rigeditor.io.example_art import example_project
+from rigeditor.examples.art_files import example_project
 from views import grab_rgba, picture_point, release_all, screen_point, show_scene
 
 EXAMPLE = example_project("dressed_arm")

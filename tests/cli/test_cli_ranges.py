@@ -9,7 +9,7 @@ import pytest
 
 import rigeditor.cli as cli
 from rigeditor.cli import main
-from rigeditor.model.examples import EXAMPLES
+from rigeditor.examples.rigs import EXAMPLES
 from rigeditor.model.ranges import bake_bytes
 
 

@@ -13,7 +13,7 @@ from rigeditor.io.errors import ExportError
 from rigeditor.io.export_csv import curves_csv, export_curves_csv
 from rigeditor.io.numtext import fixed_rows
 from rigeditor.model import evaluate
-from rigeditor.model.examples import walk
+from rigeditor.examples.rigs import walk
 
 from io_rigs import circling_arm
 

@@ -90,7 +90,7 @@ def test_every_animation_is_a_clip_with_its_own_range_and_target_motion(tmp_path
 
 def test_several_animations_with_translate_and_scale_survive_export_import(tmp_path):
     from rigeditor.cli import main
-    from rigeditor.io.example_art import write_dressed_walk
+    from rigeditor.examples.art_files import write_dressed_walk
     from rigeditor.io.project_file import save_project
     from rigeditor.model.timeline import keyed
 

@@ -18,7 +18,7 @@ from rigeditor.io.images import read_rgba
 from rigeditor.io.import_spine import import_spine
 from rigeditor.io.project_file import load_project
 from rigeditor.model.evaluate import evaluate
-from rigeditor.model.examples import EXAMPLES
+from rigeditor.examples.rigs import EXAMPLES
 
 from tests.io.spine_rigs import LEG, write_rig
 

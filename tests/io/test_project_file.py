@@ -16,7 +16,7 @@ from rigeditor.io import (
 )
 from rigeditor.io.convert import to_document
 from rigeditor.model import evaluate
-from rigeditor.model.examples import EXAMPLES
+from rigeditor.examples.rigs import EXAMPLES
 from rigeditor.model.project import (
     Bone, Chain, LimitStrategy, Project, Space, Target, Timeline,
 )

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from rigeditor.model import clips, evaluate
-from rigeditor.model.examples import arm
+from rigeditor.examples.rigs import arm
 from rigeditor.model.timeline import keyed
 
 

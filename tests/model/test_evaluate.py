@@ -7,7 +7,7 @@ import pytest
 
 from rigeditor.core.geometry import Affine
 from rigeditor.model import CAUSES, CHARACTER, WORLD, Bone, Chain, Project, Space, Target, Timeline, evaluate
-from rigeditor.model.examples import EXAMPLES, arm, door, walk
+from rigeditor.examples.rigs import EXAMPLES, arm, door, walk
 from rigeditor.edits.posing import set_target_key, switch_target_space
 from rigeditor.model.project import LimitStrategy
 from rigeditor.model.timeline import StepChannel, constant, keyed

@@ -82,7 +82,7 @@ FOOT = ("target", "foot_l", "position")
 
 
 def test_moving_keys_in_time_and_value_stays_inside_the_animation():
-    from rigeditor.model.examples import walk
+    from rigeditor.examples.rigs import walk
 
     p = walk()
     tl = p.timeline
@@ -102,7 +102,7 @@ def test_moving_keys_in_time_and_value_stays_inside_the_animation():
 
 @pytest.mark.parametrize("dt", [0.01, 1e-8, 0.0])
 def test_a_near_vertical_aligned_drag_keeps_the_other_handle_its_length(dt):
-    from rigeditor.model.examples import walk
+    from rigeditor.examples.rigs import walk
     from rigeditor.model.validate import problems
 
     p = ke.set_handle(walk(), FOOT, 8, "out", 1.0, 0.5, component=1, aligned=True)
@@ -119,7 +119,7 @@ def test_a_near_vertical_aligned_drag_keeps_the_other_handle_its_length(dt):
 
 
 def test_a_handle_drag_takes_only_the_dragged_coordinate():
-    from rigeditor.model.examples import walk
+    from rigeditor.examples.rigs import walk
     from rigeditor.model.timeline import control_points
 
     p = walk()
@@ -135,7 +135,7 @@ def test_a_handle_drag_takes_only_the_dragged_coordinate():
 def test_any_aligned_handle_drag_leaves_both_handles_finite_and_in_bounds():
     from hypothesis import given, settings, strategies as st
 
-    from rigeditor.model.examples import walk
+    from rigeditor.examples.rigs import walk
     from rigeditor.model.validate import MAX_MAGNITUDE, problems
 
     base = walk()

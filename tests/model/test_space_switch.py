@@ -11,7 +11,7 @@ from hypothesis import assume, given, settings, strategies as st
 
 from rigeditor.core.filters import Smoothing
 from rigeditor.model import WORLD, Space, evaluate
-from rigeditor.model.examples import arm, door
+from rigeditor.examples.rigs import arm, door
 from rigeditor.edits.posing import switch_target_space
 from rigeditor.model.timeline import Channel, Key, keyed
 

@@ -4,7 +4,7 @@ from dataclasses import replace
 import pytest
 
 from rigeditor.model import Bone, Chain, Space, Target
-from rigeditor.model.examples import EXAMPLES, arm
+from rigeditor.examples.rigs import EXAMPLES, arm
 from rigeditor.model.timeline import Key, StepChannel, constant, keyed
 from rigeditor.model.validate import problems
 

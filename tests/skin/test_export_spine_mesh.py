@@ -14,7 +14,7 @@ import pytest
 from rigeditor.io.export_spine import spine_document
 from rigeditor.model import evaluate
 from rigeditor.edits import mesh_ops
-from rigeditor.model.examples_skin import rigid_arm
+from rigeditor.examples.skin import rigid_arm
 from rigeditor.model.timeline import keyed
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "art"))

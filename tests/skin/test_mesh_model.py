@@ -172,7 +172,7 @@ def test_the_worst_ratio_per_frame_is_the_smallest_triangle_ratio(skinned):
 
 
 def test_the_skinned_arm_keeps_its_triangles_up_to_a_90_degree_elbow_and_collapses_past_100(skinned):
-    from rigeditor.model.examples_skin import MAX_BEND
+    from rigeditor.examples.skin import MAX_BEND
 
     assert MAX_BEND == 90.0
     sweep = replace(skinned, timeline=replace(skinned.timeline, start=0, end=120),

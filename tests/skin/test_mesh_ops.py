@@ -7,7 +7,7 @@ import pytest
 
 from rigeditor.model import evaluate
 from rigeditor.edits import mesh_ops
-from rigeditor.model.examples_skin import rigid_arm
+from rigeditor.examples.skin import rigid_arm
 
 
 def _mesh(project):

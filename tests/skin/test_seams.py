@@ -12,7 +12,7 @@ import pytest
 from rigeditor.io.report import build_report, format_report
 from rigeditor.model import evaluate
 from rigeditor.model.cracks import crack_check, mesh_cover
-from rigeditor.model.examples_skin import rigid_arm
+from rigeditor.examples.skin import rigid_arm
 from rigeditor.model.mesh_attachment import MeshAttachment
 from rigeditor.model.timeline import constant, keyed
 
@@ -30,7 +30,7 @@ def test_two_rigid_layers_crack_at_the_elbow_and_one_skinned_mesh_does_not(skinn
 
 def _layers_meshed(bones):
     """The rigid arm with both layers meshed from their pictures, weighted to ``bones``."""
-    from rigeditor.io.example_skin import paint_arm
+    from rigeditor.examples.skin_files import paint_arm
     from rigeditor.edits import mesh_ops
 
     project, masks = rigid_arm(), {}

@@ -1,4 +1,4 @@
-"""The pictures and files of the seam examples (``rigeditor.model.examples_skin``):
+"""The pictures and files of the seam examples (``rigeditor.examples.skin``):
 a sleeve and a forearm painted like the dressed arm's, and the same two drawn into one
 picture for the skinned arm. :func:`write_skin_examples` writes both example folders."""
 from __future__ import annotations
@@ -7,10 +7,10 @@ from pathlib import Path
 
 import numpy as np
 
-from rigeditor.io.example_art import EXAMPLES_DIR, SHIRT, SHIRT_DARK, SKIN, SKIN_DARK, _capsule, _finish
+from rigeditor.examples.art_files import EXAMPLES_DIR, SHIRT, SHIRT_DARK, SKIN, SKIN_DARK, _capsule, _finish
 from rigeditor.io.images import encode_png
 from rigeditor.io.project_file import save_project
-from rigeditor.model.examples_skin import SIZES, SKIN_DIR, rigid_arm, skinned_arm
+from rigeditor.examples.skin import SIZES, SKIN_DIR, rigid_arm, skinned_arm
 
 EXAMPLES = ("rigid_arm", "skinned_arm")
 
@@ -18,7 +18,7 @@ EXAMPLES = ("rigid_arm", "skinned_arm")
 def paint_arm() -> dict[str, np.ndarray]:
     """{name: (h, w, 4) uint8 RGBA}: "upper_arm", "forearm", and "arm" (the forearm
     under the sleeve in one picture, as the two layers look in the setup pose)."""
-    from rigeditor.io.example_art import _SS, _canvas
+    from rigeditor.examples.art_files import _SS, _canvas
 
     upper = _capsule(*SIZES["upper_arm"], SHIRT, SHIRT_DARK)
     fore = _capsule(*SIZES["forearm"], SKIN, SKIN_DARK)
@@ -47,7 +47,7 @@ def write_skin_examples(folder=None) -> list[Path]:
     return out
 
 
-if __name__ == "__main__":  # python -m rigeditor.io.example_skin [FOLDER]
+if __name__ == "__main__":  # python -m rigeditor.examples.skin_files [FOLDER]
     import sys
 
     for p in write_skin_examples(Path(sys.argv[1]) if len(sys.argv) > 1 else None):

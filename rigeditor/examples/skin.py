@@ -6,7 +6,7 @@
   both bones with bounded biharmonic weights (the elbow bends without a crack).
 
 Both bend the elbow by FK from straight to ``MAX_BEND`` and back, with the upper arm
-turning a little. The pictures are painted by ``rigeditor.io.example_skin``.
+turning a little. The pictures are painted by ``rigeditor.examples.skin_files``.
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The dressed arm's pictures, painted by code (no third-party art), and its files.
 
-:func:`paint_layers` draws each layer of ``rigeditor.model.examples_art`` with Pillow
+:func:`paint_layers` draws each layer of ``rigeditor.examples.art`` with Pillow
 (shapes drawn 4x larger and scaled down, for smooth edges): a shirt torso, upper arm
 and forearm as shaded capsules whose round ends overlap at the elbow, an open hand
 and a fist. :func:`write_dressed_example` writes the PNGs, the project and a PSD of
@@ -16,7 +16,7 @@ import numpy as np
 
 from rigeditor.io.images import encode_png
 from rigeditor.io.project_file import save_project
-from rigeditor.model.examples_art import ART_DIR, SIZES, WALK_DIR, WALK_SIZES, dressed_arm, dressed_walk
+from rigeditor.examples.art import ART_DIR, SIZES, WALK_DIR, WALK_SIZES, dressed_arm, dressed_walk
 from rigeditor.model.project import CHARACTER
 from rigeditor.resource_files import SOURCE_RESOURCES
 
@@ -202,7 +202,7 @@ def _write_psd(project, layers, out: Path) -> None:
     psd.save(out)
 
 
-if __name__ == "__main__":  # python -m rigeditor.io.example_art [FOLDER]
+if __name__ == "__main__":  # python -m rigeditor.examples.art_files [FOLDER]
     import sys
 
     given = Path(sys.argv[1]) if len(sys.argv) > 1 else None

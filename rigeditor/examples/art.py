@@ -1,13 +1,13 @@
 """The arm example dressed with layered art: torso, upper arm, forearm, and a hand
 that closes into a fist while it passes behind the torso (an attachment key and a
 draw-order key). Image paths are relative to the project file; the pictures are
-drawn by ``rigeditor.io.example_art`` (no third-party art)."""
+drawn by ``rigeditor.examples.art_files`` (no third-party art)."""
 from __future__ import annotations
 
 from dataclasses import replace
 
 from rigeditor.model.attachments import Art, DrawOrderKey, ImageAttachment, Slot
-from rigeditor.model.examples import arm
+from rigeditor.examples.rigs import arm
 from rigeditor.model.project import Project
 from rigeditor.model.timeline import StepChannel
 
@@ -49,7 +49,7 @@ def dressed_walk() -> Project:
     """The walk example in clothes: a torso on the spine, a head, the left arm (on the
     hip) and both legs, each picture on its bone; the far leg (right) at the back. The
     two legs share their pictures (one file each for thigh and shin)."""
-    from rigeditor.model.examples import walk
+    from rigeditor.examples.rigs import walk
 
     def image(kind, name=None, **place):
         w, h = WALK_SIZES[kind]
