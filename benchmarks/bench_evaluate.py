@@ -17,7 +17,7 @@ from rigeditor.core.filters import Smoothing
 from rigeditor.core.memory import tune_allocator
 from rigeditor.model import CHARACTER, WORLD, Bone, Chain, Project, Space, Target, Timeline, evaluate
 from rigeditor.edits.posing import set_target_key
-from rigeditor.model.timeline import StepChannel, keyed
+from rigeditor.model.data.timeline import StepChannel, keyed
 
 FRAMES = 10_000
 CHAINS = 10

@@ -16,7 +16,7 @@ PROJECT is a project file, or the name of a built-in example (``arm``, ``dressed
 when no such file exists; picture paths are relative to the file's folder (an
 example's: its packaged folder).
 
-Every subcommand evaluates through ``rigeditor.model.evaluate`` and reads the Bake.
+Every subcommand evaluates through ``rigeditor.model.evaluation.evaluate`` and reads the Bake.
 Exit status: 0 done; 1 ``report`` found an unexplained residual or an unkeyed elbow
 flip, or ``validate`` found a missing or unreadable image (the project itself is
 valid); 2 an error, reported on stderr as ``rigeditor: FILE: where: what`` (never a
@@ -49,9 +49,10 @@ from rigeditor.io.import_art import unique_names
 from rigeditor.io.progress import Progress
 from rigeditor.io.examples import ALL_DESCRIPTIONS, resolve_project
 from rigeditor.io.report import build_report, format_report
-from rigeditor.model import clips, evaluate
-from rigeditor.model.cracks import crack_check
-from rigeditor.model.ranges import bake_bytes, bake_rows, evaluation_span
+from rigeditor.model import evaluate
+from rigeditor.model.data import clips
+from rigeditor.model.diagnostics.cracks import crack_check
+from rigeditor.model.evaluation.ranges import bake_bytes, bake_rows, evaluation_span
 
 COMMANDS = ("bake", "validate", "report", "render", "examples", "import-psd", "import-images", "import-spine")
 FORMATS = {".csv": "csv", ".json": "json", ".png": "png"}

@@ -29,7 +29,7 @@ from rigeditor.io import EXTENSION as PROJECT_SUFFIX
 from rigeditor.io import ProjectFileError, load_project, save_project
 from rigeditor.io.project_file import keep_older_file, read_project
 from rigeditor.io.images import copy_pictures
-from rigeditor.model.project import Project
+from rigeditor.model.data.project import Project
 
 PROJECT_FILTER = f"RigEditor projects (*{PROJECT_SUFFIX});;All files (*)"
 EXPORTS = {
@@ -68,7 +68,8 @@ def export(kind: str, project, bake, path, images=None) -> None:
         export_curves_json(project, bake, path)
     elif kind == "spine":
         from rigeditor.io.export_spine import export_spine_json
-        from rigeditor.model import clips, evaluate
+        from rigeditor.model import evaluate
+        from rigeditor.model.data import clips
 
         # Every animation in one skeleton, in the project's order, as `rigeditor bake` writes it.
         names = clips.names(project)

@@ -13,7 +13,7 @@ from rigeditor import edits
 from rigeditor.app.guard import Guarded
 from rigeditor.app.rig_actions import make_action
 from rigeditor.app.tools import KEYS, EditTool
-from rigeditor.model.mesh_attachment import MeshAttachment
+from rigeditor.model.data.mesh_attachment import MeshAttachment
 from rigeditor.edits.mesh_ops import DEFAULT_BLEND_WIDTH
 
 

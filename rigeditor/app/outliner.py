@@ -17,7 +17,7 @@ from rigeditor.app import style
 from rigeditor import edits
 from rigeditor.app.dialogs import Dialogs
 from rigeditor.model import CAUSES
-from rigeditor.model.project import CHARACTER, WORLD
+from rigeditor.model.data.project import CHARACTER, WORLD
 
 GROUPS = (("bone", "Bones"), ("chain", "IK chains"), ("target", "Targets"), ("space", "Scene objects"),
           ("slot", "Slots"))

@@ -19,7 +19,7 @@ from PySide6.QtCore import QRectF, Qt
 from rigeditor.app import style
 from rigeditor.app.render import offscreen_app, png_bytes
 from rigeditor.io.curves import curve_table
-from rigeditor.model.bake import CAUSES
+from rigeditor.model.evaluation.bake import CAUSES
 
 WIDTH = 1200
 PANEL_HEIGHT = 300

@@ -9,7 +9,7 @@ from rigeditor.app.guard import Guarded
 from rigeditor import edits
 from rigeditor.app.inspector import current_chain
 from rigeditor.app.tools import KEYS, EditTool
-from rigeditor.model.project import WORLD
+from rigeditor.model.data.project import WORLD
 
 
 def make_action(owner, text, slot, shortcut=None, tip="") -> QAction:

@@ -13,9 +13,9 @@ from dataclasses import replace
 from rigeditor.edits.common import CommandError
 from rigeditor.core.geometry import Affine
 from rigeditor.edits.art_bind import bind_to_bone, decompose
-from rigeditor.model.attachments import NONE
+from rigeditor.model.data.attachments import NONE
 from rigeditor.edits.mesh_ops import carry_bind, drop_bones_from_meshes, renamed_bone_in_meshes
-from rigeditor.model.project import Project
+from rigeditor.model.data.project import Project
 
 
 def _slot(project: Project, name: str):

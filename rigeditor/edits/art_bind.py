@@ -10,9 +10,9 @@ from dataclasses import replace
 import numpy as np
 
 from rigeditor.core.geometry import Affine
-from rigeditor.model.bake import Bake
+from rigeditor.model.evaluation.bake import Bake
 from rigeditor.edits.mesh_ops import carry_bind
-from rigeditor.model.project import CHARACTER, Project
+from rigeditor.model.data.project import CHARACTER, Project
 
 SHEAR_TOLERANCE = 1e-9
 

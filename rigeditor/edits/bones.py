@@ -9,7 +9,7 @@ import numpy as np
 from rigeditor.edits.chains import delete_chain
 from rigeditor.edits.common import CommandError, _check_new_name, names_of, numbered_name
 from rigeditor.core.geometry import Affine
-from rigeditor.model.project import CHARACTER, Bone, Project
+from rigeditor.model.data.project import CHARACTER, Bone, Project
 
 
 def descendants(project: Project, bone: str) -> list[str]:

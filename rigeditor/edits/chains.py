@@ -7,8 +7,8 @@ from dataclasses import replace
 import numpy as np
 
 from rigeditor.edits.common import CommandError, _check_new_name, names_of, unique_name
-from rigeditor.model.project import SOLVERS, Chain, Project, Target
-from rigeditor.model.timeline import StepChannel, constant
+from rigeditor.model.data.project import SOLVERS, Chain, Project, Target
+from rigeditor.model.data.timeline import StepChannel, constant
 
 
 def default_solver(n_bones: int) -> str:
@@ -76,7 +76,7 @@ def add_chain(project: Project, bones, space: str, frame: int, *, name: str | No
     is state, never re-derived (the iterative solvers do not use it). Default names:
     ``<first bone>_ik`` for the chain, ``<last bone>_target`` for its target.
     """
-    from rigeditor.model.evaluate import evaluate  # a one-frame evaluation
+    from rigeditor.model.evaluation.evaluate import evaluate  # a one-frame evaluation
 
     if isinstance(bones, str):
         raise CommandError("add_chain takes the chain's bones as a sequence of names.")
@@ -167,7 +167,7 @@ def flip_bend(project: Project, chain: str, frame: int, *, animate: bool) -> Pro
     flips; in setup with a keyed bend every key flips too (the rig's side changes
     everywhere, the keyed switches stay where they are).
     """
-    from rigeditor.model.timeline import Key
+    from rigeditor.model.data.timeline import Key
 
     c = project.chain(chain)
     bend = c.bend

@@ -6,9 +6,9 @@ from dataclasses import replace
 
 import numpy as np
 
-from rigeditor.model import clips
-from rigeditor.model.project import CHARACTER, WORLD, Project
-from rigeditor.model.timeline import StepChannel
+from rigeditor.model.data import clips
+from rigeditor.model.data.project import CHARACTER, WORLD, Project
+from rigeditor.model.data.timeline import StepChannel
 
 
 KINDS = ("bone", "chain", "target", "space", "slot")

@@ -13,9 +13,9 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from rigeditor.model import clips
-from rigeditor.model.project import Project
-from rigeditor.model.timeline import INTERPOLATIONS, Channel, StepChannel
+from rigeditor.model.data import clips
+from rigeditor.model.data.project import Project
+from rigeditor.model.data.timeline import INTERPOLATIONS, Channel, StepChannel
 
 Keys = Mapping[tuple, Iterable[int]]
 
@@ -202,7 +202,7 @@ def set_handle(project: Project, path, frame: int, side: str, dt: float, dv: flo
     time. However steep the drag, the other handle's value offset never exceeds its
     length (a drag shorter than 1e-12 leaves it as it is). Else the handles are
     broken and the other stays as it is."""
-    from rigeditor.model.timeline import control_points
+    from rigeditor.model.data.timeline import control_points
 
     if not (math.isfinite(dt) and math.isfinite(dv) and value_scale > 0):
         raise ValueError(f"a handle needs finite offsets and a positive view scale, got dt={dt!r}, "

@@ -16,9 +16,9 @@ import numpy as np
 from rigeditor.core import weights as cw
 from rigeditor.core.mesh.triangulate import edges_of as cw_edges
 from rigeditor.core.geometry import Affine
-from rigeditor.model.attachments import ImageAttachment
-from rigeditor.model.mesh_attachment import MeshAttachment, image_to_pixels, pixels_to_image
-from rigeditor.model.project import Project
+from rigeditor.model.data.attachments import ImageAttachment
+from rigeditor.model.data.mesh_attachment import MeshAttachment, image_to_pixels, pixels_to_image
+from rigeditor.model.data.project import Project
 
 __all__ = ["rest_frame", "bind_of", "bone_segments", "mesh_from_image", "recompute_weights", "move_vertex",
            "add_vertex", "delete_vertex", "paint_weights", "DEFAULT_BLEND_WIDTH"]

@@ -15,8 +15,8 @@ import numpy as np
 
 from rigeditor.edits.common import CommandError
 from rigeditor.edits import mesh_ops
-from rigeditor.model.mesh_attachment import MeshAttachment
-from rigeditor.model.project import Project
+from rigeditor.model.data.mesh_attachment import MeshAttachment
+from rigeditor.model.data.project import Project
 
 
 def _guard(fn, *args, **kwargs) -> Project:

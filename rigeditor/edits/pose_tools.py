@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from rigeditor.edits.posing import key_channel
-from rigeditor.model.project import Project
+from rigeditor.model.data.project import Project
 
 CHANNELS = ("rotation", "translate", "scale")
 SETUP = {"rotation": (0.0,), "translate": (0.0, 0.0), "scale": (1.0, 1.0)}

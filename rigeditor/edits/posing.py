@@ -6,9 +6,9 @@ from dataclasses import replace
 import numpy as np
 
 from rigeditor.core.filters import Smoothing
-from rigeditor.model.project import Project
-from rigeditor.model.spaces import resolve_target, space_transforms
-from rigeditor.model.timeline import Channel, Key
+from rigeditor.model.data.project import Project
+from rigeditor.model.evaluation.spaces import resolve_target, space_transforms
+from rigeditor.model.data.timeline import Channel, Key
 
 
 def switch_target_space(project: Project, target: str, frame: int, new_space: str) -> Project:

@@ -5,8 +5,8 @@ import math
 from dataclasses import replace
 
 from rigeditor.edits.common import CommandError, _check_new_name, names_of, unique_name
-from rigeditor.model.project import CHARACTER, WORLD, Project, Space
-from rigeditor.model.timeline import constant
+from rigeditor.model.data.project import CHARACTER, WORLD, Project, Space
+from rigeditor.model.data.timeline import constant
 
 
 def add_space(project: Project, parent: str = WORLD, *, name: str | None = None,

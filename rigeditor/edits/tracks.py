@@ -15,11 +15,11 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from rigeditor.model import clips
+from rigeditor.model.data import clips
 from rigeditor.edits import keys as key_edits
 from rigeditor.edits.posing import key_channel, set_target_key
-from rigeditor.model.project import Project
-from rigeditor.model.timeline import Key, StepChannel
+from rigeditor.model.data.project import Project
+from rigeditor.model.data.timeline import Key, StepChannel
 
 Path = tuple[str, str, str]
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from rigeditor.model.attachments import Art, DrawOrderKey, ImageAttachment, Slot
+from rigeditor.model.data.attachments import Art, DrawOrderKey, ImageAttachment, Slot
 from rigeditor.examples.rigs import arm
-from rigeditor.model.project import Project
-from rigeditor.model.timeline import StepChannel
+from rigeditor.model.data.project import Project
+from rigeditor.model.data.timeline import StepChannel
 
 ART_DIR = "arm_art"
 SIZES = {"torso": (90, 200), "upper_arm": (176, 46), "forearm": (146, 38), "hand_open": (54, 44),

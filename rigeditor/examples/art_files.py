@@ -17,7 +17,7 @@ import numpy as np
 from rigeditor.io.images import encode_png
 from rigeditor.io.project_file import save_project
 from rigeditor.examples.art import ART_DIR, SIZES, WALK_DIR, WALK_SIZES, dressed_arm, dressed_walk
-from rigeditor.model.project import CHARACTER
+from rigeditor.model.data.project import CHARACTER
 from rigeditor.resource_files import SOURCE_RESOURCES
 
 _SS = 4  # supersampling factor

@@ -6,10 +6,10 @@ import math
 
 from rigeditor.core.filters import Smoothing
 from rigeditor.edits.posing import switch_target_space
-from rigeditor.model.project import (
+from rigeditor.model.data.project import (
     CHARACTER, WORLD, Bone, Chain, LimitStrategy, Project, Space, Target, Timeline,
 )
-from rigeditor.model.timeline import StepChannel, constant, keyed
+from rigeditor.model.data.timeline import StepChannel, constant, keyed
 
 
 def arm() -> Project:

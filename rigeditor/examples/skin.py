@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import math
 
-from rigeditor.model.attachments import Art, ImageAttachment, Slot
+from rigeditor.model.data.attachments import Art, ImageAttachment, Slot
 from rigeditor.edits.mesh_ops import mesh_from_image
-from rigeditor.model.project import CHARACTER, Bone, Project, Space, Timeline
-from rigeditor.model.timeline import StepChannel, keyed
+from rigeditor.model.data.project import CHARACTER, Bone, Project, Space, Timeline
+from rigeditor.model.data.timeline import StepChannel, keyed
 
 SKIN_DIR = "skin_art"
 UPPER, FORE = 150.0, 125.0

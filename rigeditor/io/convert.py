@@ -13,10 +13,10 @@ from rigeditor.core.filters import Smoothing
 from rigeditor.io import schema
 from rigeditor.io.convert_art import art_data, to_art
 from rigeditor.io.schema import FORMAT, SCHEMA_VERSION
-from rigeditor.model.project import (
+from rigeditor.model.data.project import (
     Bone, Chain, LimitStrategy, Project, Space, Target, Timeline,
 )
-from rigeditor.model.timeline import Channel, Key, StepChannel
+from rigeditor.model.data.timeline import Channel, Key, StepChannel
 
 _RAD = math.pi / 180.0
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 import math
 
 from rigeditor.io import schema_art
-from rigeditor.model.attachments import Art, DrawOrderKey, ImageAttachment, Slot
-from rigeditor.model.mesh_attachment import MeshAttachment
-from rigeditor.model.timeline import StepChannel
+from rigeditor.model.data.attachments import Art, DrawOrderKey, ImageAttachment, Slot
+from rigeditor.model.data.mesh_attachment import MeshAttachment
+from rigeditor.model.data.timeline import StepChannel
 
 
 def to_art(slots: list[schema_art.Slot], draw_order: schema_art.DrawOrder) -> Art:

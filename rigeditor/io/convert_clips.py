@@ -6,9 +6,9 @@ import math
 
 from rigeditor.io import schema_clips
 from rigeditor.io.convert import keys_data, keys_from_file
-from rigeditor.model import clips
-from rigeditor.model.attachments import DrawOrderKey
-from rigeditor.model.project import Animation, Project
+from rigeditor.model.data import clips
+from rigeditor.model.data.attachments import DrawOrderKey
+from rigeditor.model.data.project import Animation, Project
 
 _POOL = {"bone": "bones", "target": "targets", "chain": "chains", "space": "spaces", "slot": "slots"}
 _ANGLES = {("bone", "rotation"), ("space", "rotation")}

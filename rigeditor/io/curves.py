@@ -16,7 +16,7 @@ import numpy as np
 
 from rigeditor.core.geometry import unwrap
 from rigeditor.io.errors import ExportError
-from rigeditor.model.bake import Bake
+from rigeditor.model.evaluation.bake import Bake
 
 DECIMALS = {"frame": 0, "time": 6, "deg": 6, "rad": 9, "residual": 6, "flag": 0}
 """Decimals written per kind of column (1e-6 degree, 1e-9 radian, 1e-6 model unit)."""

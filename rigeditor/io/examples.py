@@ -18,7 +18,7 @@ from pathlib import Path
 from rigeditor.io.errors import ProjectFileError
 from rigeditor.io.project_file import EXTENSION, loads_project, read_project, save_project
 from rigeditor.examples.rigs import DESCRIPTIONS, EXAMPLES
-from rigeditor.model.project import Project
+from rigeditor.model.data.project import Project
 from rigeditor.resource_files import SOURCE_RESOURCES, resource
 
 DRESSED = {

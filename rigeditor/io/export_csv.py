@@ -10,7 +10,7 @@ from rigeditor.io.atomic import export_write
 from rigeditor.io.curves import DECIMALS, curve_table
 from rigeditor.io.errors import ExportError
 from rigeditor.io.numtext import fixed_rows
-from rigeditor.model.bake import Bake
+from rigeditor.model.evaluation.bake import Bake
 
 CHUNK = 16384
 """Rows formatted per step (the progress callback runs between steps)."""

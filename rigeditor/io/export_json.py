@@ -25,7 +25,7 @@ from rigeditor.io.curves import DECIMALS, curve_table
 from rigeditor.io.errors import ExportError
 from rigeditor.io.keyreduce import reduce_curve
 from rigeditor.io.numtext import fixed_rows
-from rigeditor.model.bake import Bake
+from rigeditor.model.evaluation.bake import Bake
 
 FORMAT = "rigeditor-curves"
 VERSION = 1

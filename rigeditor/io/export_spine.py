@@ -42,8 +42,8 @@ from rigeditor.io.errors import ExportError
 from rigeditor.io.export_spine_art import art_sections, atlas_files
 from rigeditor.io.images import image_file
 from rigeditor.io.spine_curves import curve_keys
-from rigeditor.model.bake import Bake
-from rigeditor.model.project import CHARACTER, Project
+from rigeditor.model.evaluation.bake import Bake
+from rigeditor.model.data.project import CHARACTER, Project
 
 SPINE_VERSION = "4.2.0"
 _DECIMALS = 6

@@ -27,10 +27,10 @@ from rigeditor.core.geometry import Affine
 from rigeditor.io.atlas import MAX_PAGE, PADDING, atlas_text, compose_pages, shelf_pack
 from rigeditor.io.errors import ExportError, ProjectFileError
 from rigeditor.io.images import encode_png, image_file, read_rgba
-from rigeditor.model.attachments import NONE, ImageAttachment
-from rigeditor.model.bake import Bake
-from rigeditor.model.mesh_attachment import MeshAttachment
-from rigeditor.model.project import Project
+from rigeditor.model.data.attachments import NONE, ImageAttachment
+from rigeditor.model.evaluation.bake import Bake
+from rigeditor.model.data.mesh_attachment import MeshAttachment
+from rigeditor.model.data.project import Project
 
 
 def region_name(a: ImageAttachment) -> str:

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from rigeditor.io.errors import ProjectFileError
-from rigeditor.model.project import Project
+from rigeditor.model.data.project import Project
 
 
 def image_file(base: Path, rel: str) -> Path:

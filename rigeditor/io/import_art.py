@@ -20,9 +20,9 @@ import numpy as np
 from rigeditor.io.atomic import atomic_write
 from rigeditor.io.errors import ProjectFileError
 from rigeditor.io.project_file import dumps_project
-from rigeditor.model.attachments import Art, ImageAttachment, Slot
-from rigeditor.model.project import Project
-from rigeditor.model.timeline import StepChannel
+from rigeditor.model.data.attachments import Art, ImageAttachment, Slot
+from rigeditor.model.data.project import Project
+from rigeditor.model.data.timeline import StepChannel
 
 
 class ImportError_(ProjectFileError):

@@ -36,10 +36,10 @@ from rigeditor.io.import_art import file_stem, refuse_existing, relative, unique
 from rigeditor.io.spine_atlas import Atlas, cut_region, read_atlas
 from rigeditor.io.spine_mesh import build_mesh, mesh_geometry, weight_bones
 from rigeditor.io.spine_read import SpineError, SpineSkeleton, _Bad, color, read_spine
-from rigeditor.model.attachments import NONE, Art, ImageAttachment, Slot
-from rigeditor.model.project import CHARACTER, WORLD, Bone, Chain, LimitStrategy, Project, Space, Target
-from rigeditor.model.timeline import StepChannel, constant
-from rigeditor.model.validate import MAX_MAGNITUDE
+from rigeditor.model.data.attachments import NONE, Art, ImageAttachment, Slot
+from rigeditor.model.data.project import CHARACTER, WORLD, Bone, Chain, LimitStrategy, Project, Space, Target
+from rigeditor.model.data.timeline import StepChannel, constant
+from rigeditor.model.validation.project import MAX_MAGNITUDE
 
 POINT_LENGTH = 1e-3
 """Model units given to a Spine bone of length 0 (RigEditor bones have a length)."""
@@ -362,12 +362,12 @@ def _meshes(project, skel, pending, turns, notes):
     """``project`` with its mesh placeholders made meshes, bound at the setup pose."""
     if not pending:
         return project
-    from rigeditor.model.evaluate import evaluate
+    from rigeditor.model.evaluation.evaluate import evaluate
 
     # Spine binds a weighted mesh where its bones stood: in the setup pose as its data
     # says (constraints off) or as the editor shows it (constraints on). Each mesh takes
     # the pose its weights agree with best.
-    from rigeditor.model.timeline import constant
+    from rigeditor.model.data.timeline import constant
 
     poses = [evaluate(replace(project, chains=tuple(replace(c, mix=constant(0.0)) for c in project.chains)),
                       np.zeros(1))]
@@ -420,8 +420,8 @@ def _animations(project, skel, animation, chains, notes, curves, spaces, turns, 
     the first) open, the open one's name or None)."""
     from rigeditor.io.spine_anim import apply_animation, bake_target_spaces
     from rigeditor.io.spine_keys import frame_rate, key_times
-    from rigeditor.model.clips import tracks_of
-    from rigeditor.model.project import Animation, Timeline
+    from rigeditor.model.data.clips import tracks_of
+    from rigeditor.model.data.project import Animation, Timeline
 
     names = list(skel.animations)
     if animation is not None and animation not in names:
@@ -444,7 +444,7 @@ def _animations(project, skel, animation, chains, notes, curves, spaces, turns, 
 
 
 def _check(project: Project, source) -> None:
-    from rigeditor.model.validate import problems as validate
+    from rigeditor.model.validation.project import problems as validate
 
     problems = validate(project)
     if problems:

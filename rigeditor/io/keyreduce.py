@@ -1,6 +1,6 @@
 """Reduce a baked curve to a few bezier keys that reproduce it within a tolerance.
 
-The keys are the model's own (``rigeditor.model.timeline.Key``), so sampling them
+The keys are the model's own (``rigeditor.model.data.timeline.Key``), so sampling them
 with ``Channel.sample`` is how the result is checked, here and by any reader. Each
 key's tangent is the curve's slope there (central differences), shared by its in
 and out handles (an unbroken tangent, as an animator would set it); handles reach
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rigeditor.model.timeline import Channel, Key
+from rigeditor.model.data.timeline import Channel, Key
 
 _MARGIN = 1.0 - 1e-9  # fit slightly inside the tolerance: the sampler's rounding differs
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rigeditor.model.timeline import _CODE, INTERPOLATIONS, auto_slopes
+from rigeditor.model.data.timeline import _CODE, INTERPOLATIONS, auto_slopes
 
 
 def _number(x) -> bool:

@@ -3,7 +3,7 @@
 Loading: parse strictly (no NaN or Infinity; errors give line and column) -> check
 the format name and schema_version -> migrate older versions -> validate types and
 ranges field by field (pydantic) -> convert to the model (degrees -> radians) ->
-semantic checks (``rigeditor.model.validate.problems``). Every problem found is
+semantic checks (``rigeditor.model.validation.project.problems``). Every problem found is
 reported at once in one :class:`ProjectFileError`, each as ``where: what``.
 
 Saving refuses a project that would not load back, writes atomically, and leaves the
@@ -28,8 +28,8 @@ from rigeditor.io.convert import to_document, to_project
 from rigeditor.io.errors import ProjectFileError
 from rigeditor.io.migrations import MIGRATIONS
 from rigeditor.io.schema import FORMAT, SCHEMA_VERSION
-from rigeditor.model.project import Project
-from rigeditor.model.validate import problems as semantic_problems
+from rigeditor.model.data.project import Project
+from rigeditor.model.validation.project import problems as semantic_problems
 
 EXTENSION = ".rigproj"
 

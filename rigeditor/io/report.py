@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rigeditor.model.bake import CAUSES, Bake
+from rigeditor.model.evaluation.bake import CAUSES, Bake
 from rigeditor.io.report_art import collapse_entries, collapse_lines, crack_entries, crack_lines
 
 DRIFT_TOLERANCE = 1e-6
@@ -24,7 +24,7 @@ DRIFT_TOLERANCE = 1e-6
 
 def build_report(bake: Bake, name: str = "", cracks=()) -> dict:
     """The report as plain data (JSON-ready); ``report["ok"]`` is the gate. cracks: the
-    crack check's joints (``rigeditor.model.cracks``), reported but not a failure."""
+    crack check's joints (``rigeditor.model.diagnostics.cracks``), reported but not a failure."""
     frames = bake.frames
     chains, failures = {}, []
     for chain, cb in bake.chains.items():

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rigeditor.model.cracks import MIN_AREA
+from rigeditor.model.diagnostics.cracks import MIN_AREA
 
 
 def crack_entries(cracks, frames) -> dict:

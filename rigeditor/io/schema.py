@@ -2,7 +2,7 @@
 
 Types and ranges are checked here, field by field, so each problem has a location;
 what needs the whole project (names, references, trees) is checked afterwards by
-``rigeditor.model.validate.problems``. Units as written in the file: lengths and
+``rigeditor.model.validation.project.problems``. Units as written in the file: lengths and
 positions in model units (y-up), angles in degrees, time in frames.
 docs/file-format.md describes every field.
 
@@ -22,8 +22,8 @@ from typing_extensions import NotRequired, Required, TypedDict
 
 from rigeditor.core.filters import KINDS as SMOOTHING_KINDS
 from rigeditor.core.limits import LIMIT_STRATEGIES
-from rigeditor.model.project import SOLVERS, WORLD
-from rigeditor.model.timeline import INTERPOLATIONS
+from rigeditor.model.data.project import SOLVERS, WORLD
+from rigeditor.model.data.timeline import INTERPOLATIONS
 
 FORMAT = "rigeditor-project"
 SCHEMA_VERSION = 4

@@ -5,7 +5,7 @@ every field.
 
 An attachment carries ``type``: "image", or "mesh" (a picture on a triangle mesh,
 optionally weighted to bones: the mesh fields below, checked for consistency by
-``rigeditor.model.validate_mesh``). Mesh fields on an image are refused.
+``rigeditor.model.validation.mesh``). Mesh fields on an image are refused.
 """
 from __future__ import annotations
 

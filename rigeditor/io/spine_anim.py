@@ -18,9 +18,9 @@ import numpy as np
 
 from rigeditor.core.geometry import Affine
 from rigeditor.io.spine_keys import channel as _channel, key_times, rotated, scale_keys, step_channel
-from rigeditor.model.attachments import NONE
-from rigeditor.model.project import CHARACTER, Project, Timeline
-from rigeditor.model.timeline import Channel, Key
+from rigeditor.model.data.attachments import NONE
+from rigeditor.model.data.project import CHARACTER, Project, Timeline
+from rigeditor.model.data.timeline import Channel, Key
 
 _BONE_OTHER = {
     "shear": "bone shear timelines (not supported)",
@@ -243,7 +243,7 @@ def bake_target_spaces(project: Project, spaces: dict, turns: dict, *, keyed: bo
     nothing changes (at most once per chain, plus one)."""
     if not spaces:
         return project
-    from rigeditor.model.evaluate import evaluate
+    from rigeditor.model.evaluation.evaluate import evaluate
 
     frames = project.timeline.frames if keyed else np.zeros(1)
     for _ in range(len(project.chains) + 1):

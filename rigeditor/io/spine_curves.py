@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rigeditor.model.timeline import Channel, control_points
+from rigeditor.model.data.timeline import Channel, control_points
 
 _CHORDS = np.linspace(0.0, 1.0, 11)  # the curve parameters of Spine's chord ends
 _TIME_DIGITS = 9  # seconds: a microsecond off at 800 degrees/s would be 1e-3 degree

@@ -19,8 +19,8 @@ from dataclasses import replace
 import numpy as np
 
 from rigeditor.io.spine_read import SpineError
-from rigeditor.model.timeline import Channel, Key, StepChannel
-from rigeditor.model.validate import MAX_MAGNITUDE, MIN_SCALE
+from rigeditor.model.data.timeline import Channel, Key, StepChannel
+from rigeditor.model.validation.project import MAX_MAGNITUDE, MIN_SCALE
 
 ON_FRAME = 1e-3
 """Frames: a key time this close to a whole frame counts as on it (Spine stores

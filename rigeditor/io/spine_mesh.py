@@ -23,8 +23,8 @@ import numpy as np
 
 from rigeditor.core.geometry import Affine
 from rigeditor.io.spine_read import SpineError
-from rigeditor.model.project import CHARACTER
-from rigeditor.model.validate import MAX_MAGNITUDE
+from rigeditor.model.data.project import CHARACTER
+from rigeditor.model.validation.project import MAX_MAGNITUDE
 
 
 def mesh_geometry(m: dict) -> dict:
@@ -72,7 +72,7 @@ def build_mesh(image, geometry: dict, slot_bone: str | None, spine_bones: list[s
     a weight on Spine's root (the character space) is dropped; a vertex weighted to
     nothing else is refused (SpineError naming ``label``, the attachment's JSON path)."""
     dropped: list[str] = []
-    from rigeditor.model.mesh_attachment import MeshAttachment
+    from rigeditor.model.data.mesh_attachment import MeshAttachment
 
     def spine_world(bone):  # Spine's world frame of a bone (ours turned back) at setup
         if bone is None:

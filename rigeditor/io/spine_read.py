@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rigeditor.io.import_art import ImportError_
-from rigeditor.model.validate import MAX_MAGNITUDE, MIN_LENGTH, MIN_SCALE
+from rigeditor.model.validation.project import MAX_MAGNITUDE, MIN_LENGTH, MIN_SCALE
 
 SUPPORTED = ((4, 0), (4, 1), (4, 2))
 SUPPORTED_TEXT = "4.0\u20134.2"

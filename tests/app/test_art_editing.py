@@ -193,7 +193,7 @@ def test_the_editors_spine_export_holds_every_animation_as_the_command_line_does
 
     from rigeditor.cli import main
     from rigeditor.io import save_project
-    from rigeditor.model import clips
+    from rigeditor.model.data import clips
     from rigeditor.examples.rigs import walk
 
     path = tmp_path / "walk.rigproj"

@@ -13,7 +13,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from rigeditor.app.graph.geometry import drawn
-from rigeditor.model import clips
+from rigeditor.model.data import clips
 from rigeditor.examples.rigs import walk
 
 from test_first_hour import make_window, settle

@@ -11,7 +11,7 @@ from rigeditor import edits
 from rigeditor.edits import CommandError
 from rigeditor.model import evaluate
 from rigeditor.examples.rigs import arm, door, walk
-from rigeditor.model.validate import problems
+from rigeditor.model.validation.project import problems
 
 
 def valid(project):

@@ -23,8 +23,8 @@ from rigeditor.model import evaluate
 from rigeditor.examples.rigs import EXAMPLES, arm, door
 from rigeditor.io import load_example
 from rigeditor.io.examples import EXAMPLE_NAMES
-from rigeditor.model.project import CHARACTER, Project
-from rigeditor.model.validate import problems
+from rigeditor.model.data.project import CHARACTER, Project
+from rigeditor.model.validation.project import problems
 
 
 @pytest.fixture(autouse=True)

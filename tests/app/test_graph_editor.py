@@ -8,8 +8,8 @@ from PySide6.QtCore import QPointF, Qt
 from rigeditor.app.document import Document
 from rigeditor.app.graph.editor import GraphEditor
 from rigeditor.examples.rigs import walk
-from rigeditor.model.timeline import control_points
-from rigeditor.model.validate import problems
+from rigeditor.model.data.timeline import control_points
+from rigeditor.model.validation.project import problems
 
 FOOT = ("target", "foot_l", "position")
 

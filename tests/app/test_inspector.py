@@ -14,7 +14,7 @@ from rigeditor.app.document import Document
 from rigeditor.app.inspector import KEEP_WORLD, REDECLARE, Inspector, SpinField
 from rigeditor.model import CAUSES
 from rigeditor.examples.rigs import arm, walk
-from rigeditor.model.validate import problems
+from rigeditor.model.validation.project import problems
 
 
 def make(qtbot, project=None, **answers):

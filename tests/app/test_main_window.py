@@ -18,7 +18,7 @@ from rigeditor.app.document import Document
 from rigeditor.app.main_window import MainWindow
 from rigeditor.app.tools import EditTool
 from rigeditor.examples.rigs import arm, walk
-from rigeditor.model.validate import problems
+from rigeditor.model.validation.project import problems
 
 REPO = Path(__file__).resolve().parents[2]
 

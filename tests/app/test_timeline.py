@@ -17,7 +17,7 @@ from rigeditor.edits.tracks import (
 )
 from rigeditor.model import Timeline
 from rigeditor.examples.rigs import arm, walk
-from rigeditor.model.validate import problems
+from rigeditor.model.validation.project import problems
 
 FOOT = ("target", "foot_l", "position")  # walk: keys at 0, 8, 14, 20, 48
 

@@ -14,7 +14,7 @@ from rigeditor.io import ProjectFileError, dumps_project, load_project, loads_pr
 from rigeditor.io.convert import to_document
 from rigeditor.model import evaluate
 from rigeditor.edits.art_bind import bind_to_bone
-from rigeditor.model.attachments import ImageAttachment
+from rigeditor.model.data.attachments import ImageAttachment
 from rigeditor.examples.art import dressed_arm
 
 FIXTURES = Path(__file__).parents[1] / "io" / "fixtures"

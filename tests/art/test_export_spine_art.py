@@ -17,7 +17,7 @@ from rigeditor.cli import main
 from rigeditor.io.atlas import shelf_pack
 from rigeditor.io.export_spine import spine_document
 from rigeditor.model import evaluate
-from rigeditor.model.timeline import keyed
+from rigeditor.model.data.timeline import keyed
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "io"))
 import spine_rules  # noqa: E402

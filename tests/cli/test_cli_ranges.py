@@ -10,7 +10,7 @@ import pytest
 import rigeditor.cli as cli
 from rigeditor.cli import main
 from rigeditor.examples.rigs import EXAMPLES
-from rigeditor.model.ranges import bake_bytes
+from rigeditor.model.evaluation.ranges import bake_bytes
 
 
 def _smoothed_arm(doc):

@@ -14,7 +14,7 @@ from rigeditor.io.export_json import curves_json, export_curves_json
 from rigeditor.io.keyreduce import reduce_curve
 from rigeditor.model import evaluate
 from rigeditor.examples.rigs import EXAMPLES, walk
-from rigeditor.model.timeline import Channel, Key
+from rigeditor.model.data.timeline import Channel, Key
 
 from io_rigs import circling_arm, waving_bone
 

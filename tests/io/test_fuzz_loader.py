@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from rigeditor.io import ProjectFileError, dumps_project, loads_project
 from rigeditor.examples.rigs import EXAMPLES
-from rigeditor.model.validate import problems
+from rigeditor.model.validation.project import problems
 
 from tests.io.json_mutations import json_values, paths
 

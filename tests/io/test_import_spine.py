@@ -14,7 +14,7 @@ from rigeditor.io.import_spine import import_spine, spine_project
 from rigeditor.io.project_file import load_project
 from rigeditor.io.spine_atlas import AtlasRegion, cut_region
 from rigeditor.io.spine_read import parse_spine
-from rigeditor.model.evaluate import evaluate
+from rigeditor.model.evaluation.evaluate import evaluate
 
 from tests.io.spine_rigs import LEG, pictures, write_rig
 

@@ -9,8 +9,8 @@ import numpy as np
 
 from rigeditor.io.import_spine import import_spine
 from rigeditor.io.project_file import load_project
-from rigeditor.model import clips
-from rigeditor.model.evaluate import evaluate
+from rigeditor.model.data import clips
+from rigeditor.model.evaluation.evaluate import evaluate
 
 from tests.io.spine_rigs import LEG, write_rig
 
@@ -92,7 +92,7 @@ def test_several_animations_with_translate_and_scale_survive_export_import(tmp_p
     from rigeditor.cli import main
     from rigeditor.examples.art_files import write_dressed_walk
     from rigeditor.io.project_file import save_project
-    from rigeditor.model.timeline import keyed
+    from rigeditor.model.data.timeline import keyed
 
     source = write_dressed_walk(tmp_path / "example")
     project = clips.switch(clips.duplicate(load_project(source), "animation", "stomp"), "stomp")

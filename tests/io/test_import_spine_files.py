@@ -17,7 +17,7 @@ from rigeditor.io.export_spine import export_spine_json
 from rigeditor.io.images import read_rgba
 from rigeditor.io.import_spine import import_spine
 from rigeditor.io.project_file import load_project
-from rigeditor.model.evaluate import evaluate
+from rigeditor.model.evaluation.evaluate import evaluate
 from rigeditor.examples.rigs import EXAMPLES
 
 from tests.io.spine_rigs import LEG, write_rig

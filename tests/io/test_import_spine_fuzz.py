@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from rigeditor.io.import_spine import spine_project
 from rigeditor.io.spine_read import SpineError, parse_spine
-from rigeditor.model.validate import problems
+from rigeditor.model.validation.project import problems
 
 from tests.io.json_mutations import json_values, paths
 from tests.io.spine_rigs import LEG

@@ -12,8 +12,8 @@ import pytest
 
 from rigeditor.io.import_spine import spine_project
 from rigeditor.io.spine_read import SpineError, parse_spine
-from rigeditor.model.evaluate import evaluate
-from rigeditor.model.validate import problems
+from rigeditor.model.evaluation.evaluate import evaluate
+from rigeditor.model.validation.project import problems
 
 from tests.io.test_import_spine_fuzz import DOC, _Pages
 

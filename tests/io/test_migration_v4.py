@@ -11,9 +11,9 @@ import pytest
 
 from rigeditor.io import SCHEMA_VERSION, ProjectFileError, dumps_project, load_project, loads_project, save_project
 from rigeditor.io.project_file import keep_older_file, read_project, reads_project
-from rigeditor.model import clips
+from rigeditor.model.data import clips
 from rigeditor.examples.rigs import arm
-from rigeditor.model.timeline import keyed
+from rigeditor.model.data.timeline import keyed
 
 from bezier_reference import bezier_at
 

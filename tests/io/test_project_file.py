@@ -17,11 +17,11 @@ from rigeditor.io import (
 from rigeditor.io.convert import to_document
 from rigeditor.model import evaluate
 from rigeditor.examples.rigs import EXAMPLES
-from rigeditor.model.project import (
+from rigeditor.model.data.project import (
     Bone, Chain, LimitStrategy, Project, Space, Target, Timeline,
 )
-from rigeditor.model.timeline import Channel, Key, StepChannel
-from rigeditor.model.validate import problems
+from rigeditor.model.data.timeline import Channel, Key, StepChannel
+from rigeditor.model.validation.project import problems
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

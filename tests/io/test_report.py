@@ -8,7 +8,7 @@ import pytest
 
 from rigeditor.io.report import build_report, format_report
 from rigeditor.model import evaluate
-from rigeditor.model.bake import CAUSES
+from rigeditor.model.evaluation.bake import CAUSES
 from rigeditor.examples.rigs import arm, walk
 
 

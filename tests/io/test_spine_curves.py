@@ -12,9 +12,10 @@ from rigeditor.cli import main
 from rigeditor.io import save_project
 from rigeditor.io.export_spine import spine_document, spine_document_many
 from rigeditor.io.spine_curves import curve_keys
-from rigeditor.model import clips, evaluate
-from rigeditor.model.project import Bone, Project, Timeline
-from rigeditor.model.timeline import Channel, Key, keyed
+from rigeditor.model import evaluate
+from rigeditor.model.data import clips
+from rigeditor.model.data.project import Bone, Project, Timeline
+from rigeditor.model.data.timeline import Channel, Key, keyed
 
 import spine_rules
 from spine_pose import spine_pose

@@ -4,7 +4,7 @@ import numpy as np
 from hypothesis import given, settings, strategies as st
 
 from rigeditor.examples.rigs import arm
-from rigeditor.model.timeline import Channel, Key
+from rigeditor.model.data.timeline import Channel, Key
 
 from bezier_reference import bezier_at, bezier_slope_at
 

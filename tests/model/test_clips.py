@@ -3,9 +3,10 @@ the setup pose is shared, and switching loses nothing."""
 import numpy as np
 import pytest
 
-from rigeditor.model import clips, evaluate
+from rigeditor.model import evaluate
+from rigeditor.model.data import clips
 from rigeditor.examples.rigs import arm
-from rigeditor.model.timeline import keyed
+from rigeditor.model.data.timeline import keyed
 
 
 def _two():

@@ -3,11 +3,12 @@ what a user sees: sampled values, key frames, the pose evaluate() gives."""
 import numpy as np
 import pytest
 
-from rigeditor.model import clips, evaluate
+from rigeditor.model import evaluate
+from rigeditor.model.data import clips
 from rigeditor.edits import keys as ke
 from rigeditor.edits import pose_tools as pt
-from rigeditor.model.project import Bone, Project
-from rigeditor.model.timeline import keyed
+from rigeditor.model.data.project import Bone, Project
+from rigeditor.model.data.timeline import keyed
 
 ROT = ("bone", "a", "rotation")
 
@@ -103,7 +104,7 @@ def test_moving_keys_in_time_and_value_stays_inside_the_animation():
 @pytest.mark.parametrize("dt", [0.01, 1e-8, 0.0])
 def test_a_near_vertical_aligned_drag_keeps_the_other_handle_its_length(dt):
     from rigeditor.examples.rigs import walk
-    from rigeditor.model.validate import problems
+    from rigeditor.model.validation.project import problems
 
     p = ke.set_handle(walk(), FOOT, 8, "out", 1.0, 0.5, component=1, aligned=True)
     before = p.target("foot_l").position.keys
@@ -120,7 +121,7 @@ def test_a_near_vertical_aligned_drag_keeps_the_other_handle_its_length(dt):
 
 def test_a_handle_drag_takes_only_the_dragged_coordinate():
     from rigeditor.examples.rigs import walk
-    from rigeditor.model.timeline import control_points
+    from rigeditor.model.data.timeline import control_points
 
     p = walk()
     ch = p.target("foot_l").position
@@ -136,7 +137,7 @@ def test_any_aligned_handle_drag_leaves_both_handles_finite_and_in_bounds():
     from hypothesis import given, settings, strategies as st
 
     from rigeditor.examples.rigs import walk
-    from rigeditor.model.validate import MAX_MAGNITUDE, problems
+    from rigeditor.model.validation.project import MAX_MAGNITUDE, problems
 
     base = walk()
     coords = st.floats(-1e6, 1e6, allow_nan=False) | st.sampled_from([0.0, 1e-300, -1e-12, 5e-324])

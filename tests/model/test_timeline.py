@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from rigeditor.model.timeline import Channel, Key, StepChannel, constant, keyed
+from rigeditor.model.data.timeline import Channel, Key, StepChannel, constant, keyed
 
 
 def test_unkeyed_channel_is_its_default():

@@ -15,7 +15,7 @@ from rigeditor.io.export_spine import spine_document
 from rigeditor.model import evaluate
 from rigeditor.edits import mesh_ops
 from rigeditor.examples.skin import rigid_arm
-from rigeditor.model.timeline import keyed
+from rigeditor.model.data.timeline import keyed
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "art"))
 from test_export_spine_art import _bone_worlds  # noqa: E402

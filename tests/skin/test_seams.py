@@ -11,10 +11,10 @@ import pytest
 
 from rigeditor.io.report import build_report, format_report
 from rigeditor.model import evaluate
-from rigeditor.model.cracks import crack_check, mesh_cover
+from rigeditor.model.diagnostics.cracks import crack_check, mesh_cover
 from rigeditor.examples.skin import rigid_arm
-from rigeditor.model.mesh_attachment import MeshAttachment
-from rigeditor.model.timeline import constant, keyed
+from rigeditor.model.data.mesh_attachment import MeshAttachment
+from rigeditor.model.data.timeline import constant, keyed
 
 
 def test_two_rigid_layers_crack_at_the_elbow_and_one_skinned_mesh_does_not(skinned):

@@ -22,9 +22,9 @@ from rigeditor.app import style
 from rigeditor.app.graph.geometry import Component, components, drawn, frame_keyed
 from rigeditor.app.guard import Guarded
 from rigeditor.edits.tracks import ATTRIBUTES, touched
-from rigeditor.model import clips
+from rigeditor.model.data import clips
 from rigeditor.edits import keys as key_edits
-from rigeditor.model.timeline import INTERPOLATIONS
+from rigeditor.model.data.timeline import INTERPOLATIONS
 
 HIT_PX = 7
 # Curve colours, none of them the playhead's orange or the selection's pink.

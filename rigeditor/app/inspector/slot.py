@@ -8,7 +8,7 @@ from PySide6.QtGui import QColor, QIcon, QPixmap
 
 from rigeditor import edits
 from rigeditor.app.inspector.fields import DEG
-from rigeditor.model.attachments import NONE
+from rigeditor.model.data.attachments import NONE
 
 
 def slot_section(f, name: str) -> None:

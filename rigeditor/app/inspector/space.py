@@ -5,7 +5,7 @@ from PySide6.QtWidgets import QLabel
 
 from rigeditor import edits
 from rigeditor.app.inspector.fields import DEG
-from rigeditor.model.project import CHARACTER
+from rigeditor.model.data.project import CHARACTER
 
 
 def space_section(f, name: str) -> None:

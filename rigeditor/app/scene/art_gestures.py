@@ -6,8 +6,8 @@ import numpy as np
 
 from rigeditor import edits
 from rigeditor.app.scene.gestures import _DocDrag
-from rigeditor.model.attachments import NONE
-from rigeditor.model.project import CHARACTER
+from rigeditor.model.data.attachments import NONE
+from rigeditor.model.data.project import CHARACTER
 
 
 class SlotDrag(_DocDrag):

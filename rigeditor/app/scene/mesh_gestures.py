@@ -41,7 +41,7 @@ def mesh_at(view, world):
 
 
 def _inside(pose, row, world) -> bool:
-    from rigeditor.model.cracks import mesh_cover
+    from rigeditor.model.diagnostics.cracks import mesh_cover
 
     return bool(mesh_cover(pose.mesh, pose.vertices(row), np.asarray(world, float)[None], None)[0])
 

@@ -16,7 +16,7 @@ from PySide6.QtGui import QBrush, QColor, QFont
 from rigeditor.app.scene.layers import Layer
 from rigeditor.app.scene.paint import pen, polygon
 from rigeditor.core.skinning import COLLAPSE_RATIO
-from rigeditor.model.mesh_attachment import MeshAttachment
+from rigeditor.model.data.mesh_attachment import MeshAttachment
 
 WIRE = QColor(235, 240, 255, 150)
 HANDLE = QColor(255, 255, 255, 230)

@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QMenu, QToolButton
 
 from rigeditor.app.dialogs import Dialogs
 from rigeditor.app.guard import Guarded
-from rigeditor.model import clips
+from rigeditor.model.data import clips
 
 
 def menu_button(parent, text: str, tip: str, menu: QMenu) -> QToolButton:

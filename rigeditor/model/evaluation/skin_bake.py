@@ -19,7 +19,7 @@ import numpy as np
 
 from rigeditor.core import skinning as sk
 from rigeditor.core.geometry import Affine
-from rigeditor.model.mesh_attachment import MeshAttachment
+from rigeditor.model.data.mesh_attachment import MeshAttachment
 
 _OPERATORS: "weakref.WeakKeyDictionary[MeshAttachment, np.ndarray]" = weakref.WeakKeyDictionary()
 
@@ -121,7 +121,7 @@ class MeshPose:
 
 def mesh_poses(project, bake, column: int, slot, codes: np.ndarray) -> list[MeshPose]:
     """A MeshPose per mesh attachment of ``slot`` (ArtBake column ``column``)."""
-    from rigeditor.model.project import CHARACTER
+    from rigeditor.model.data.project import CHARACTER
 
     out = []
     character = bake.spaces[CHARACTER]

@@ -10,7 +10,7 @@ import numpy as np
 
 from rigeditor.core.filters import smooth_runs
 from rigeditor.core.geometry import Affine
-from rigeditor.model.project import WORLD, Project, Target
+from rigeditor.model.data.project import WORLD, Project, Target
 
 
 def space_order(project: Project) -> list[str]:

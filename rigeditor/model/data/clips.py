@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from rigeditor.model.project import Animation, Project, Timeline
+from rigeditor.model.data.project import Animation, Project, Timeline
 
 TRACKS: dict[str, tuple[str, ...]] = {
     "target": ("space", "position"),

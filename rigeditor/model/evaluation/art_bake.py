@@ -11,9 +11,9 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from rigeditor.core.geometry import Affine
-from rigeditor.model.bake import Bake, frozen
-from rigeditor.model.project import CHARACTER, Project
-from rigeditor.model.skin_bake import mesh_poses
+from rigeditor.model.evaluation.bake import Bake, frozen
+from rigeditor.model.data.project import CHARACTER, Project
+from rigeditor.model.evaluation.skin_bake import mesh_poses
 
 
 @dataclass(frozen=True)

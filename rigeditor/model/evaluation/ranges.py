@@ -14,9 +14,9 @@ from dataclasses import fields, is_dataclass, replace
 import numpy as np
 
 from rigeditor.core.geometry import Affine, unwrap
-from rigeditor.model.bake import Bake, frozen
-from rigeditor.model.evaluate import evaluate
-from rigeditor.model.project import Project
+from rigeditor.model.evaluation.bake import Bake, frozen
+from rigeditor.model.evaluation.evaluate import evaluate
+from rigeditor.model.data.project import Project
 
 PEAK_FACTOR = {"evaluate": 1.4, "csv": 1.4, "json": 1.5, "png": 1.5, "spine": 3.4}
 """Peak memory of evaluating a bake and writing it in each format, per byte of the

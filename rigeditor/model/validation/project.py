@@ -17,10 +17,10 @@ import numpy as np
 
 from rigeditor.core.limits import LIMIT_STRATEGIES
 from rigeditor.core.twobone import MIN_LENGTH
-from rigeditor.model.project import CHARACTER, SOLVERS, WORLD, Project
-from rigeditor.model.timeline import INTERPOLATIONS, Channel, StepChannel
-from rigeditor.model.validate_art import art_problems
-from rigeditor.model.validate_clips import clip_problems
+from rigeditor.model.data.project import CHARACTER, SOLVERS, WORLD, Project
+from rigeditor.model.data.timeline import INTERPOLATIONS, Channel, StepChannel
+from rigeditor.model.validation.art import art_problems
+from rigeditor.model.validation.clips import clip_problems
 
 
 MAX_MAGNITUDE = 1e9

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from rigeditor.core.geometry import Affine, pair, rows, wrap_angle
-from rigeditor.model.project import CHARACTER, Project
+from rigeditor.model.data.project import CHARACTER, Project
 
 
 ROWS_BELOW = 512

@@ -13,13 +13,13 @@ import numpy as np
 
 from rigeditor.core.blocks import run_tasks
 from rigeditor.core.geometry import Affine, pair, rows
-from rigeditor.model.art_bake import with_art
-from rigeditor.model.bake import Bake, BoneBake, frozen
-from rigeditor.model.kinematics import (ROWS_BELOW, ROWS_MIN, Pose, bone_order, fk_rotation, fk_rotations,
+from rigeditor.model.evaluation.art_bake import with_art
+from rigeditor.model.evaluation.bake import Bake, BoneBake, frozen
+from rigeditor.model.evaluation.kinematics import (ROWS_BELOW, ROWS_MIN, Pose, bone_order, fk_rotation, fk_rotations,
                                         world_rotations)
-from rigeditor.model.project import CHARACTER, Project
-from rigeditor.model.solve_chain import group_chains, solve_chains
-from rigeditor.model.spaces import space_transforms
+from rigeditor.model.data.project import CHARACTER, Project
+from rigeditor.model.evaluation.constraints.ik import group_chains, solve_chains
+from rigeditor.model.evaluation.spaces import space_transforms
 
 PARALLEL_FRAMES = 512  # below this many frames chains are solved one after the other
 

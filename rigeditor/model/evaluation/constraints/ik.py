@@ -11,11 +11,11 @@ import numpy as np
 
 from rigeditor.core.geometry import Affine, pair, rows, rows_of, wrap_angle
 from rigeditor.core.twobone import EPS
-from rigeditor.model.bake import CAUSES, ChainBake, frozen
-from rigeditor.model.chain_solvers import solve_analytic, solve_iterative
-from rigeditor.model.kinematics import Pose
-from rigeditor.model.project import Chain, Project
-from rigeditor.model.spaces import smoothed_target
+from rigeditor.model.evaluation.bake import CAUSES, ChainBake, frozen
+from rigeditor.model.evaluation.constraints.ik_solvers import solve_analytic, solve_iterative
+from rigeditor.model.evaluation.kinematics import Pose
+from rigeditor.model.data.project import Chain, Project
+from rigeditor.model.evaluation.spaces import smoothed_target
 
 _CAUSE = {name: i for i, name in enumerate(CAUSES)}
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 import math
 import posixpath
 
-from rigeditor.model.attachments import NONE, Art
-from rigeditor.model.validate_mesh import mesh_problems
+from rigeditor.model.data.attachments import NONE, Art
+from rigeditor.model.validation.mesh import mesh_problems
 
 _MAX = 1e9
 

@@ -7,8 +7,8 @@ named with its place like one on the items.
 """
 from __future__ import annotations
 
-from rigeditor.model import clips
-from rigeditor.model.project import Project
+from rigeditor.model.data import clips
+from rigeditor.model.data.project import Project
 
 
 def clip_problems(project: Project, rig_problems) -> list[str]:

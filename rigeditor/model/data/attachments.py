@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from rigeditor.core.geometry import Affine
-from rigeditor.model.timeline import StepChannel
+from rigeditor.model.data.timeline import StepChannel
 
 NONE = ""
 """The attachment name that shows nothing."""

@@ -11,8 +11,8 @@ from functools import cached_property
 
 from rigeditor.core.filters import Smoothing
 from rigeditor.core.limits import LIMIT_STRATEGIES
-from rigeditor.model.attachments import Art
-from rigeditor.model.timeline import Channel, StepChannel, constant
+from rigeditor.model.data.attachments import Art
+from rigeditor.model.data.timeline import Channel, StepChannel, constant
 
 WORLD = "world"
 CHARACTER = "character"

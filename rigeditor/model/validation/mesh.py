@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rigeditor.model.mesh_attachment import MeshAttachment
+from rigeditor.model.data.mesh_attachment import MeshAttachment
 
 _MAX = 1e9
 WEIGHT_SUM_TOLERANCE = 1e-6

@@ -1,6 +1,6 @@
 """The Bake: every evaluated quantity as arrays with a leading frame axis.
 
-Produced only by :func:`rigeditor.model.evaluate.evaluate`. Scrubbing reads a row,
+Produced only by :func:`rigeditor.model.evaluation.evaluate.evaluate`. Scrubbing reads a row,
 export writes all rows. Arrays are read-only and stored per item (one
 :class:`BoneBake` per bone, one :class:`ChainBake` per chain): an incremental bake
 shares every item an edit did not touch with the bake before it, and copies nothing.
@@ -137,7 +137,7 @@ class Bake:
     bone, in that order (the per-item store; bakes share the items an edit did not
     touch). spaces: world transform of each space (fields (N,)). chains: one
     ChainBake per chain. art: the slots' images per frame
-    (``rigeditor.model.art_bake.ArtBake``) or None.
+    (``rigeditor.model.evaluation.art_bake.ArtBake``) or None.
 
     For readers of whole tables, ``local_rotation``, ``world_rotation``, ``stretch``
     (N, B), ``joint_world``, ``tip_world``, ``shift``, ``translate``, ``scale``

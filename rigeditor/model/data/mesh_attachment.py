@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, fields
 
 import numpy as np
 
-from rigeditor.model.attachments import ImageAttachment
+from rigeditor.model.data.attachments import ImageAttachment
 
 
 def _ro(a, dtype, shape_tail):

@@ -30,10 +30,10 @@ import numpy as np
 
 from rigeditor.core.geometry import Affine
 from rigeditor.core.mesh.triangulate import inside
-from rigeditor.model.bake import Bake
-from rigeditor.model.mesh_attachment import MeshAttachment
+from rigeditor.model.evaluation.bake import Bake
+from rigeditor.model.data.mesh_attachment import MeshAttachment
 from rigeditor.edits.mesh_ops import rest_frame
-from rigeditor.model.project import Project
+from rigeditor.model.data.project import Project
 
 GRID = 96
 """Samples across the disc's diameter (cell = diameter / GRID)."""
