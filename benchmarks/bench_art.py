@@ -18,7 +18,7 @@ import numpy as np
 from _common import best_time, table
 
 from rigeditor.io import load_project
-from rigeditor.io.export_spine_art import atlas_files
+from rigeditor.io.spine.write_art import atlas_files
 from rigeditor.io.import_psd import import_psd
 from rigeditor.model import evaluate
 from rigeditor.model.data.attachments import Art

@@ -43,7 +43,7 @@ from rigeditor.io.atomic import export_write
 from rigeditor.io.errors import ProjectFileError, SHOWN
 from rigeditor.io.export_csv import export_curves_csv
 from rigeditor.io.export_json import DEFAULT_TOLERANCE_DEG, export_curves_json
-from rigeditor.io.export_spine import export_spine_json
+from rigeditor.io.spine.write import export_spine_json
 from rigeditor.io.images import alpha_masks, image_problems
 from rigeditor.io.import_art import unique_names
 from rigeditor.io.progress import Progress
@@ -317,7 +317,7 @@ def _import_images(args) -> int:
 
 
 def _import_spine(args) -> int:
-    from rigeditor.io.import_spine import import_spine
+    from rigeditor.io.spine.read import import_spine
 
     result = import_spine(args.project, args.output, atlas=args.atlas, animation=args.animation, force=args.force,
                           curves=args.curves)

@@ -67,7 +67,7 @@ def export(kind: str, project, bake, path, images=None) -> None:
 
         export_curves_json(project, bake, path)
     elif kind == "spine":
-        from rigeditor.io.export_spine import export_spine_json
+        from rigeditor.io.spine.write import export_spine_json
         from rigeditor.model import evaluate
         from rigeditor.model.data import clips
 
@@ -172,7 +172,7 @@ class FileController(Guarded, QObject):
         return self._import("images", folder, out)
 
     def import_spine(self, skeleton=None, out=None) -> bool:
-        """A new project from a Spine 4.0-4.2 skeleton (``rigeditor.io.import_spine``,
+        """A new project from a Spine 4.0-4.2 skeleton (``rigeditor.io.spine.read``,
         its atlas beside it): asks for the JSON and where the project goes (the pictures
         go beside it), opens it and lists what could not be imported."""
         def dropped(result):
@@ -216,7 +216,7 @@ class FileController(Guarded, QObject):
                     "will be replaced. Import anyway?"):
                 return False
         elif kind == "Spine skeleton":
-            from rigeditor.io.import_spine import import_spine as run
+            from rigeditor.io.spine.read import import_spine as run
         else:
             from rigeditor.io.import_images import import_images as run
         try:

@@ -5,7 +5,7 @@ from rigeditor.io.errors import ExportError, ProjectFileError
 from rigeditor.io.examples import example_file, load_example, open_project, write_examples
 from rigeditor.io.export_csv import export_curves_csv
 from rigeditor.io.export_json import export_curves_json
-from rigeditor.io.export_spine import export_spine_json
+from rigeditor.io.spine.write import export_spine_json
 from rigeditor.io.project_file import (
     EXTENSION, dumps_project, load_project, loads_project, save_project,
 )

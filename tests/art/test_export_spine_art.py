@@ -15,7 +15,7 @@ from PIL import Image
 
 from rigeditor.cli import main
 from rigeditor.io.atlas import shelf_pack
-from rigeditor.io.export_spine import spine_document
+from rigeditor.io.spine.write import spine_document
 from rigeditor.model import evaluate
 from rigeditor.model.data.timeline import keyed
 

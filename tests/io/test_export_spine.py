@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from rigeditor.io.export_spine import export_spine_json, spine_document
+from rigeditor.io.spine.write import export_spine_json, spine_document
 from rigeditor.model import evaluate
 from rigeditor.examples.rigs import EXAMPLES, walk
 

@@ -9,8 +9,8 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rigeditor.io.import_spine import spine_project
-from rigeditor.io.spine_read import SpineError, parse_spine
+from rigeditor.io.spine.read import spine_project
+from rigeditor.io.spine.skeleton import SpineError, parse_spine
 from rigeditor.model.validation.project import problems
 
 from tests.io.json_mutations import json_values, paths

@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from rigeditor.io.import_spine import import_spine
+from rigeditor.io.spine.read import import_spine
 from rigeditor.io.project_file import load_project
 from rigeditor.model.evaluation.evaluate import evaluate
 

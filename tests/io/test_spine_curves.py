@@ -10,8 +10,8 @@ import pytest
 
 from rigeditor.cli import main
 from rigeditor.io import save_project
-from rigeditor.io.export_spine import spine_document, spine_document_many
-from rigeditor.io.spine_curves import curve_keys
+from rigeditor.io.spine.write import spine_document, spine_document_many
+from rigeditor.io.spine.write_curves import curve_keys
 from rigeditor.model import evaluate
 from rigeditor.model.data import clips
 from rigeditor.model.data.project import Bone, Project, Timeline

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rigeditor.io.export_spine import spine_document
+from rigeditor.io.spine.write import spine_document
 from rigeditor.model import evaluate
 from rigeditor.edits import mesh_ops
 from rigeditor.examples.skin import rigid_arm

@@ -22,7 +22,7 @@ from dataclasses import replace
 import numpy as np
 
 from rigeditor.core.geometry import Affine
-from rigeditor.io.spine_read import SpineError
+from rigeditor.io.spine.skeleton import SpineError
 from rigeditor.model.data.project import CHARACTER
 from rigeditor.model.validation.project import MAX_MAGNITUDE
 

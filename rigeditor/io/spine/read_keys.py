@@ -18,7 +18,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from rigeditor.io.spine_read import SpineError
+from rigeditor.io.spine.skeleton import SpineError
 from rigeditor.model.data.timeline import Channel, Key, StepChannel
 from rigeditor.model.validation.project import MAX_MAGNITUDE, MIN_SCALE
 

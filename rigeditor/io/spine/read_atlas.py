@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from rigeditor.io.spine_read import SpineError
+from rigeditor.io.spine.skeleton import SpineError
 
 
 @dataclass(frozen=True)

@@ -33,9 +33,9 @@ from pathlib import Path
 import numpy as np
 
 from rigeditor.io.import_art import file_stem, refuse_existing, relative, unique_names, write_import
-from rigeditor.io.spine_atlas import Atlas, cut_region, read_atlas
-from rigeditor.io.spine_mesh import build_mesh, mesh_geometry, weight_bones
-from rigeditor.io.spine_read import SpineError, SpineSkeleton, _Bad, color, read_spine
+from rigeditor.io.spine.read_atlas import Atlas, cut_region, read_atlas
+from rigeditor.io.spine.read_mesh import build_mesh, mesh_geometry, weight_bones
+from rigeditor.io.spine.skeleton import SpineError, SpineSkeleton, _Bad, color, read_spine
 from rigeditor.model.data.attachments import NONE, Art, ImageAttachment, Slot
 from rigeditor.model.data.project import CHARACTER, WORLD, Bone, Chain, LimitStrategy, Project, Space, Target
 from rigeditor.model.data.timeline import StepChannel, constant
@@ -139,7 +139,7 @@ def spine_project(skel: SpineSkeleton, pages: AtlasPages | None, *, name: str = 
                   animation: str | None = None, image_folder: str = "images", source=None,
                   curves: str = "runtime") -> ImportResult:
     """The project of ``skel`` (pictures from ``pages``), without writing anything."""
-    from rigeditor.io.spine_anim import bake_target_spaces
+    from rigeditor.io.spine.read_anim import bake_target_spaces
 
     notes = Notes()
     root = skel.bones[0]
@@ -418,8 +418,8 @@ def _turn_frame(name, turn, bones, art):
 def _animations(project, skel, animation, chains, notes, curves, spaces, turns, source):
     """(project with every animation of ``skel`` as its clips, ``animation`` (default:
     the first) open, the open one's name or None)."""
-    from rigeditor.io.spine_anim import apply_animation, bake_target_spaces
-    from rigeditor.io.spine_keys import frame_rate, key_times
+    from rigeditor.io.spine.read_anim import apply_animation, bake_target_spaces
+    from rigeditor.io.spine.read_keys import frame_rate, key_times
     from rigeditor.model.data.clips import tracks_of
     from rigeditor.model.data.project import Animation, Timeline
 

@@ -17,7 +17,7 @@ from dataclasses import replace
 import numpy as np
 
 from rigeditor.core.geometry import Affine
-from rigeditor.io.spine_keys import channel as _channel, key_times, rotated, scale_keys, step_channel
+from rigeditor.io.spine.read_keys import channel as _channel, key_times, rotated, scale_keys, step_channel
 from rigeditor.model.data.attachments import NONE
 from rigeditor.model.data.project import CHARACTER, Project, Timeline
 from rigeditor.model.data.timeline import Channel, Key
