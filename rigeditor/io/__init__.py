@@ -9,7 +9,7 @@ from rigeditor.io.spine.write import export_spine_json
 from rigeditor.io.project_file import (
     EXTENSION, dumps_project, load_project, loads_project, save_project,
 )
-from rigeditor.io.schema import FORMAT, SCHEMA_VERSION
+from rigeditor.io.schema.project import FORMAT, SCHEMA_VERSION
 
 __all__ = [
     "ExportError", "ProjectFileError", "example_file", "load_example", "open_project",

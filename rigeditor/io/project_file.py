@@ -22,12 +22,12 @@ from typing import NamedTuple
 import pydantic_core
 from pydantic import ValidationError
 
-from rigeditor.io import schema
+from rigeditor.io.schema import project as schema
 from rigeditor.io.atomic import atomic_write
-from rigeditor.io.convert import to_document, to_project
+from rigeditor.io.schema.convert import to_document, to_project
 from rigeditor.io.errors import ProjectFileError
-from rigeditor.io.migrations import MIGRATIONS
-from rigeditor.io.schema import FORMAT, SCHEMA_VERSION
+from rigeditor.io.schema.migrations import MIGRATIONS
+from rigeditor.io.schema.project import FORMAT, SCHEMA_VERSION
 from rigeditor.model.data.project import Project
 from rigeditor.model.validation.project import problems as semantic_problems
 

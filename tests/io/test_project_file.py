@@ -14,7 +14,7 @@ from rigeditor.io import (
     EXTENSION, SCHEMA_VERSION, ProjectFileError, dumps_project, example_file, load_example,
     load_project, loads_project, save_project,
 )
-from rigeditor.io.convert import to_document
+from rigeditor.io.schema.convert import to_document
 from rigeditor.model import evaluate
 from rigeditor.examples.rigs import EXAMPLES
 from rigeditor.model.data.project import (

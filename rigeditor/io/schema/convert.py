@@ -10,9 +10,9 @@ from __future__ import annotations
 import math
 
 from rigeditor.core.filters import Smoothing
-from rigeditor.io import schema
-from rigeditor.io.convert_art import art_data, to_art
-from rigeditor.io.schema import FORMAT, SCHEMA_VERSION
+from rigeditor.io.schema import project as schema
+from rigeditor.io.schema.convert_art import art_data, to_art
+from rigeditor.io.schema.project import FORMAT, SCHEMA_VERSION
 from rigeditor.model.data.project import (
     Bone, Chain, LimitStrategy, Project, Space, Target, Timeline,
 )
@@ -191,4 +191,4 @@ def _steps_data(ch: StepChannel) -> dict:
     return {"default": ch.default, "keys": [{"frame": int(f), "value": v} for f, v in ch.keys]}
 
 
-from rigeditor.io.convert_clips import animations_data, to_animations  # noqa: E402  (builds on the key helpers)
+from rigeditor.io.schema.convert_clips import animations_data, to_animations  # noqa: E402  (builds on the key helpers)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import math
 
-from rigeditor.io import schema_art
+from rigeditor.io.schema import art as schema_art
 from rigeditor.model.data.attachments import Art, DrawOrderKey, ImageAttachment, Slot
 from rigeditor.model.data.mesh_attachment import MeshAttachment
 from rigeditor.model.data.timeline import StepChannel

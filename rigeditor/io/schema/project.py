@@ -202,7 +202,7 @@ class Document(_Model):
     animations: list["Animation"]
 
 
-from rigeditor.io.schema_art import DrawOrder, Slot  # noqa: E402  (it builds on the types above)
-from rigeditor.io.schema_clips import Animation  # noqa: E402
+from rigeditor.io.schema.art import DrawOrder, Slot  # noqa: E402  (it builds on the types above)
+from rigeditor.io.schema.clips import Animation  # noqa: E402
 
 Document.model_rebuild()

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from rigeditor.io.schema import (
+from rigeditor.io.schema.project import (
     BendChannel, Channel1, Channel2, Frame, MixChannel, SoftnessChannel, StepKey, Str, _Model,
 )
-from rigeditor.io.schema_art import DrawOrderKey
+from rigeditor.io.schema.art import DrawOrderKey
 
 _Keys1 = Channel1.model_fields["keys"].annotation
 _Keys2 = Channel2.model_fields["keys"].annotation

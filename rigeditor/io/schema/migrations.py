@@ -162,4 +162,4 @@ MIGRATIONS = {1: v1_to_v2, 2: v2_to_v3, 3: v3_to_v4}
 """schema_version -> the function that migrates it one version up."""
 
 
-from rigeditor.io.migrate_handles import keep_v3_handles  # noqa: E402
+from rigeditor.io.schema.migrate_handles import keep_v3_handles  # noqa: E402
