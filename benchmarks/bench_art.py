@@ -19,7 +19,7 @@ from _common import best_time, table
 
 from rigeditor.io import load_project
 from rigeditor.io.spine.write_art import atlas_files
-from rigeditor.io.import_psd import import_psd
+from rigeditor.io.art.psd import import_psd
 from rigeditor.model import evaluate
 from rigeditor.model.data.attachments import Art
 from rigeditor.model.diagnostics.cracks import crack_check

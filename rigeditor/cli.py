@@ -44,8 +44,8 @@ from rigeditor.io.errors import ProjectFileError, SHOWN
 from rigeditor.io.export_csv import export_curves_csv
 from rigeditor.io.export_json import DEFAULT_TOLERANCE_DEG, export_curves_json
 from rigeditor.io.spine.write import export_spine_json
-from rigeditor.io.images import alpha_masks, image_problems
-from rigeditor.io.import_art import unique_names
+from rigeditor.io.art.images import alpha_masks, image_problems
+from rigeditor.io.art.layers import unique_names
 from rigeditor.io.progress import Progress
 from rigeditor.io.examples import ALL_DESCRIPTIONS, resolve_project
 from rigeditor.io.report import build_report, format_report
@@ -301,7 +301,7 @@ def _render(args) -> int:
 
 
 def _import_psd(args) -> int:
-    from rigeditor.io.import_psd import import_psd
+    from rigeditor.io.art.psd import import_psd
 
     folder = import_psd(args.project, args.output, force=args.force)
     print(f"{args.output}: imported {args.project} (images in {folder})")
@@ -309,7 +309,7 @@ def _import_psd(args) -> int:
 
 
 def _import_images(args) -> int:
-    from rigeditor.io.import_images import import_images
+    from rigeditor.io.art.png_folder import import_images
 
     import_images(args.project, args.output, force=args.force)
     print(f"{args.output}: imported the images of {args.project}")

@@ -118,7 +118,7 @@ def test_the_installed_wheel_opens_a_dressed_example_with_its_pictures(wheel, tm
     # commands find them, and read as the repository's files.
     code = ("import sys\n"
             "from rigeditor.io.examples import resolve_project\n"
-            "from rigeditor.io.images import image_problems, image_file\n"
+            "from rigeditor.io.art.images import image_problems, image_file\n"
             "for name in sys.argv[1:]:\n"
             "    project, folder = resolve_project(name)\n"
             "    print(name, len(project.art.slots), image_problems(project, folder))\n"

@@ -28,7 +28,7 @@ from rigeditor.app.dialogs import Dialogs
 from rigeditor.io import EXTENSION as PROJECT_SUFFIX
 from rigeditor.io import ProjectFileError, load_project, save_project
 from rigeditor.io.project_file import keep_older_file, read_project
-from rigeditor.io.images import copy_pictures
+from rigeditor.io.art.images import copy_pictures
 from rigeditor.model.data.project import Project
 
 PROJECT_FILTER = f"RigEditor projects (*{PROJECT_SUFFIX});;All files (*)"
@@ -161,12 +161,12 @@ class FileController(Guarded, QObject):
         return self.load(path)
 
     def import_psd(self, psd=None, out=None) -> bool:
-        """A new project from a layered PSD (``rigeditor.io.import_psd``): asks for the
+        """A new project from a layered PSD (``rigeditor.io.art.psd``): asks for the
         PSD and where the project goes (its PNGs go beside it), then opens it."""
         return self._import("PSD", psd, out)
 
     def import_images(self, folder=None, out=None) -> bool:
-        """A new project from a folder of PNGs (``rigeditor.io.import_images``; positions
+        """A new project from a folder of PNGs (``rigeditor.io.art.png_folder``; positions
         from its ``layout.json`` when there is one): asks for the folder and where the
         project goes (the pictures are referred to where they are), then opens it."""
         return self._import("images", folder, out)
@@ -206,7 +206,7 @@ class FileController(Guarded, QObject):
             if not Path(out).suffix:
                 out = str(out) + PROJECT_SUFFIX
         if kind == "PSD":
-            from rigeditor.io.import_psd import art_folder, import_psd as run  # psd-tools loads only now
+            from rigeditor.io.art.psd import art_folder, import_psd as run  # psd-tools loads only now
 
             # The save dialog asked about the project file, not about the pictures' folder.
             folder = art_folder(out)
@@ -218,7 +218,7 @@ class FileController(Guarded, QObject):
         elif kind == "Spine skeleton":
             from rigeditor.io.spine.read import import_spine as run
         else:
-            from rigeditor.io.import_images import import_images as run
+            from rigeditor.io.art.png_folder import import_images as run
         try:
             # The save dialog has asked before replacing the project file.
             result = run(source, out, force=True)

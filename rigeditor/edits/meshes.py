@@ -41,7 +41,7 @@ def make_mesh(project: Project, slot: str, attachment: str, base: Path | None, b
     """Mesh the image attachment from its picture's alpha (read from ``base``, the
     project's folder) and weight it to ``bones``."""
     from rigeditor.io.errors import ProjectFileError
-    from rigeditor.io.images import image_file, read_rgba
+    from rigeditor.io.art.images import image_file, read_rgba
 
     try:
         a = project.art.slot(slot).find(attachment)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from rigeditor.io.images import encode_png
+from rigeditor.io.art.images import encode_png
 from rigeditor.io.project_file import save_project
 from rigeditor.examples.art import ART_DIR, SIZES, WALK_DIR, WALK_SIZES, dressed_arm, dressed_walk
 from rigeditor.model.data.project import CHARACTER

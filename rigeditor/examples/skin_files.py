@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from rigeditor.examples.art_files import EXAMPLES_DIR, SHIRT, SHIRT_DARK, SKIN, SKIN_DARK, _capsule, _finish
-from rigeditor.io.images import encode_png
+from rigeditor.io.art.images import encode_png
 from rigeditor.io.project_file import save_project
 from rigeditor.examples.skin import SIZES, SKIN_DIR, rigid_arm, skinned_arm
 

@@ -225,7 +225,7 @@ def _png_folder(folder, sizes, layout=None):
     """PNGs of ``sizes`` {name: (w, h)} (each a flat colour) and an optional layout.json."""
     import json
 
-    from rigeditor.io.images import encode_png
+    from rigeditor.io.art.images import encode_png
 
     folder.mkdir()
     for k, (name, (w, h)) in enumerate(sizes.items()):
@@ -238,7 +238,7 @@ def _png_folder(folder, sizes, layout=None):
 
 
 def test_file_import_images_opens_a_folder_of_pngs_placed_by_its_layout(qtbot, tmp_path):
-    from rigeditor.io.images import missing_images
+    from rigeditor.io.art.images import missing_images
 
     folder = _png_folder(tmp_path / "art", {"body": (60, 100), "arm": (80, 20)},
                          {"canvas": {"width": 300, "height": 200},

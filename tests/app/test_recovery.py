@@ -132,7 +132,7 @@ def test_an_unreadable_autosave_is_kept_and_the_message_says_where(qtbot, tmp_pa
 
 
 def test_a_recovered_unsaved_example_keeps_its_pictures(qtbot, tmp_path):
-    from rigeditor.io.images import missing_images
+    from rigeditor.io.art.images import missing_images
 
     data = tmp_path / "data"
     doc = Document(arm())

@@ -99,7 +99,7 @@ def test_clicking_a_picture_selects_its_slot_and_dragging_moves_it_in_setup_mode
 
 
 def test_the_crack_overlay_paints_the_gap_at_the_elbow(qtbot, tmp_path):
-    from rigeditor.io.images import alpha_masks
+    from rigeditor.io.art.images import alpha_masks
     from rigeditor.model.diagnostics.cracks import crack_points
 
     doc, view = _view(qtbot, EXAMPLE, 0)

@@ -14,7 +14,7 @@ import pytest
 from PIL import Image
 
 from rigeditor.cli import main
-from rigeditor.io.atlas import shelf_pack
+from rigeditor.io.art.atlas import shelf_pack
 from rigeditor.io.spine.write import spine_document
 from rigeditor.model import evaluate
 from rigeditor.model.data.timeline import keyed

@@ -214,7 +214,7 @@ def test_report_lists_the_frames_where_the_elbow_cracks(dressed, capsys):
 
 def test_a_forced_import_that_cannot_write_the_project_leaves_the_pictures_folder_as_it_was(tmp_path, capsys,
                                                                                             monkeypatch):
-    import rigeditor.io.import_art as import_art
+    import rigeditor.io.art.layers as import_art
 
     psd = tmp_path / "art.psd"
     _write_psd(psd, _layers())

@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pytest
 
-from rigeditor.io.images import read_rgba
+from rigeditor.io.art.images import read_rgba
 from rigeditor.io.spine.read import import_spine, spine_project
 from rigeditor.io.project_file import load_project
 from rigeditor.io.spine.read_atlas import AtlasRegion, cut_region

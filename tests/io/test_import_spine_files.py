@@ -14,7 +14,7 @@ import pytest
 from rigeditor.cli import main
 from rigeditor.io.examples import resolve_project
 from rigeditor.io.spine.write import export_spine_json
-from rigeditor.io.images import read_rgba
+from rigeditor.io.art.images import read_rgba
 from rigeditor.io.spine.read import import_spine
 from rigeditor.io.project_file import load_project
 from rigeditor.model.evaluation.evaluate import evaluate

@@ -25,7 +25,7 @@ class CrackLayer(Layer):
     def _masks_for(self, project):
         key = (project.art.slots, self.base())
         if key != self._masks_key:
-            from rigeditor.io.images import alpha_masks  # Pillow loads only when cracks are shown
+            from rigeditor.io.art.images import alpha_masks  # Pillow loads only when cracks are shown
 
             self._masks = alpha_masks(project, key[1]) if key[1] is not None else {}
             self._masks_key = key

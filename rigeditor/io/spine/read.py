@@ -32,7 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
-from rigeditor.io.import_art import file_stem, refuse_existing, relative, unique_names, write_import
+from rigeditor.io.art.layers import file_stem, refuse_existing, relative, unique_names, write_import
 from rigeditor.io.spine.read_atlas import Atlas, cut_region, read_atlas
 from rigeditor.io.spine.read_mesh import build_mesh, mesh_geometry, weight_bones
 from rigeditor.io.spine.skeleton import SpineError, SpineSkeleton, _Bad, color, read_spine
@@ -102,7 +102,7 @@ def import_spine(skeleton, out, *, atlas=None, animation: str | None = None, for
         if exc.path != "<memory>":
             raise
         raise SpineError(skeleton, exc.problems) from None  # the mapping's refusals name the skeleton file
-    from rigeditor.io.images import encode_png
+    from rigeditor.io.art.images import encode_png
 
     write_import(result.project, out, folder, {n: encode_png(img) for n, img in result.images.items()})
     return result
@@ -118,7 +118,7 @@ class AtlasPages:
 
     def picture(self, region_name: str) -> np.ndarray:
         from rigeditor.io.errors import ProjectFileError
-        from rigeditor.io.images import read_rgba
+        from rigeditor.io.art.images import read_rgba
 
         region = self.atlas.regions.get(region_name)
         if region is None:

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rigeditor.io.import_art import ImportError_
+from rigeditor.io.art.layers import ImportError_
 from rigeditor.model.validation.project import MAX_MAGNITUDE, MIN_LENGTH, MIN_SCALE
 
 SUPPORTED = ((4, 0), (4, 1), (4, 2))

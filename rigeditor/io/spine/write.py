@@ -40,7 +40,7 @@ from rigeditor.core.geometry import unwrap, wrap_angle
 from rigeditor.io.atomic import export_write
 from rigeditor.io.errors import ExportError
 from rigeditor.io.spine.write_art import art_sections, atlas_files
-from rigeditor.io.images import image_file
+from rigeditor.io.art.images import image_file
 from rigeditor.io.spine.write_curves import curve_keys
 from rigeditor.model.evaluation.bake import Bake
 from rigeditor.model.data.project import CHARACTER, Project

@@ -24,9 +24,9 @@ import math
 import numpy as np
 
 from rigeditor.core.geometry import Affine
-from rigeditor.io.atlas import MAX_PAGE, PADDING, atlas_text, compose_pages, shelf_pack
+from rigeditor.io.art.atlas import MAX_PAGE, PADDING, atlas_text, compose_pages, shelf_pack
 from rigeditor.io.errors import ExportError, ProjectFileError
-from rigeditor.io.images import encode_png, image_file, read_rgba
+from rigeditor.io.art.images import encode_png, image_file, read_rgba
 from rigeditor.model.data.attachments import NONE, ImageAttachment
 from rigeditor.model.evaluation.bake import Bake
 from rigeditor.model.data.mesh_attachment import MeshAttachment

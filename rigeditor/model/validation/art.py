@@ -2,7 +2,7 @@
 
 Locations follow the file: ``slots[2].attachments[0].width``, ``draw_order.keys[1]``.
 A missing image file is not a problem of the project (it still loads and saves its
-reference); ``rigeditor.io.images.missing_images`` reports those.
+reference); ``rigeditor.io.art.images.missing_images`` reports those.
 """
 from __future__ import annotations
 

@@ -24,8 +24,8 @@ import json
 import math
 from pathlib import Path
 
-from rigeditor.io.images import read_rgba
-from rigeditor.io.import_art import (
+from rigeditor.io.art.images import read_rgba
+from rigeditor.io.art.layers import (
     ImportError_, Layer, layers_project, refuse_existing, relative, unique_names, write_import,
 )
 

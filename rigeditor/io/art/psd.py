@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rigeditor.io.images import encode_png
-from rigeditor.io.import_art import (
+from rigeditor.io.art.images import encode_png
+from rigeditor.io.art.layers import (
     ImportError_, Layer, file_stem, layers_project, refuse_existing, trim, unique_names, write_import,
 )
 
