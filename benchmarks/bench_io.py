@@ -15,7 +15,7 @@ import numpy as np
 from _common import best_time, table
 
 from rigeditor.io import load_project, save_project
-from rigeditor.io.export_csv import curves_csv
+from rigeditor.io.curves.write_csv import curves_csv
 from rigeditor.io.project_file import loads_project
 from rigeditor.model import evaluate
 from rigeditor.examples.rigs import walk

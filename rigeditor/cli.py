@@ -41,8 +41,8 @@ from rigeditor.core.memory import available_bytes, tune_allocator
 from rigeditor import __version__
 from rigeditor.io.atomic import export_write
 from rigeditor.io.errors import ProjectFileError, SHOWN
-from rigeditor.io.export_csv import export_curves_csv
-from rigeditor.io.export_json import DEFAULT_TOLERANCE_DEG, export_curves_json
+from rigeditor.io.curves.write_csv import export_curves_csv
+from rigeditor.io.curves.write_json import DEFAULT_TOLERANCE_DEG, export_curves_json
 from rigeditor.io.spine.write import export_spine_json
 from rigeditor.io.art.images import alpha_masks, image_problems
 from rigeditor.io.art.layers import unique_names

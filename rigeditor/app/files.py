@@ -59,11 +59,11 @@ def export(kind: str, project, bake, path, images=None) -> None:
     evaluated here). images: the project file's folder, where the atlas finds the pictures."""
     path = Path(path)
     if kind == "csv":
-        from rigeditor.io.export_csv import export_curves_csv
+        from rigeditor.io.curves.write_csv import export_curves_csv
 
         export_curves_csv(project, bake, path)
     elif kind == "json":
-        from rigeditor.io.export_json import export_curves_json
+        from rigeditor.io.curves.write_json import export_curves_json
 
         export_curves_json(project, bake, path)
     elif kind == "spine":

@@ -9,9 +9,9 @@ import json
 import numpy as np
 import pytest
 
-from rigeditor.io.export_csv import curves_csv
-from rigeditor.io.export_json import curves_json, export_curves_json
-from rigeditor.io.keyreduce import reduce_curve
+from rigeditor.io.curves.write_csv import curves_csv
+from rigeditor.io.curves.write_json import curves_json, export_curves_json
+from rigeditor.io.curves.keyreduce import reduce_curve
 from rigeditor.model import evaluate
 from rigeditor.examples.rigs import EXAMPLES, walk
 from rigeditor.model.data.timeline import Channel, Key

@@ -21,10 +21,10 @@ import math
 from pathlib import Path
 
 from rigeditor.io.atomic import export_write
-from rigeditor.io.curves import DECIMALS, curve_table
+from rigeditor.io.curves.table import DECIMALS, curve_table
 from rigeditor.io.errors import ExportError
-from rigeditor.io.keyreduce import reduce_curve
-from rigeditor.io.numtext import fixed_rows
+from rigeditor.io.curves.keyreduce import reduce_curve
+from rigeditor.io.curves.numtext import fixed_rows
 from rigeditor.model.evaluation.bake import Bake
 
 FORMAT = "rigeditor-curves"

@@ -1,5 +1,5 @@
 """Angle curves as CSV: UTF-8, comma separated, point decimals, a header row whose
-names carry the units (see rigeditor.io.curves), no comment lines."""
+names carry the units (see rigeditor.io.curves.table), no comment lines."""
 from __future__ import annotations
 
 import csv
@@ -7,9 +7,9 @@ import io as _io
 from pathlib import Path
 
 from rigeditor.io.atomic import export_write
-from rigeditor.io.curves import DECIMALS, curve_table
+from rigeditor.io.curves.table import DECIMALS, curve_table
 from rigeditor.io.errors import ExportError
-from rigeditor.io.numtext import fixed_rows
+from rigeditor.io.curves.numtext import fixed_rows
 from rigeditor.model.evaluation.bake import Bake
 
 CHUNK = 16384
