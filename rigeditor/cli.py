@@ -38,7 +38,7 @@ from pathlib import Path
 import numpy as np
 
 from rigeditor.core.memory import available_bytes, tune_allocator
-from rigeditor import __version__
+from rigeditor import __version__, edits
 from rigeditor.io.atomic import export_write
 from rigeditor.io.errors import ProjectFileError, SHOWN
 from rigeditor.io.curves.write_csv import export_curves_csv
@@ -196,7 +196,7 @@ def _bake(args) -> int:
         names = _animations(args.animation, whole, args.project)
         baked = []
         for i, name in enumerate(names):
-            project = clips.switch(whole, name)
+            project = edits.switch_animation(whole, name)
             first, last = _frame_range(args.frames, project, args.project)
             _check_memory(project, first, last, args.project, fmt)
             progress(0.02 + 0.48 * i / len(names), f"evaluating {name}" if len(names) > 1 else "evaluating")

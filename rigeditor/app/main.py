@@ -70,7 +70,7 @@ def _display_found() -> bool:
 def parse_selection(items, project) -> list[tuple[str, str]]:
     """``--select KIND:NAME`` arguments as (kind, name) items of ``project``; ValueError
     naming what exists for an unknown kind or name."""
-    from rigeditor.edits.common import SELECTABLE, names_of  # no Qt: before the display check
+    from rigeditor.edits.names import SELECTABLE, names_of  # no Qt: before the display check
 
     selection = []
     for item in items:

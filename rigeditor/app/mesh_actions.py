@@ -109,7 +109,7 @@ class MeshActions(Guarded, QObject):
                                          bones, detail=float(values["detail"]), spacing=float(values["spacing"]),
                                          joint_spacing=float(values["spacing"]) / 2.5,
                                          blend_width=float(values["blend_width"]))
-        except edits.CommandError as exc:
+        except edits.EditError as exc:
             self.dialogs.error(self.window, "Make mesh", str(exc))
             return
         self.doc.apply(f"Mesh {name}" + (f" on {', '.join(bones)}" if bones else ""), project)
@@ -130,7 +130,7 @@ class MeshActions(Guarded, QObject):
             return
         try:
             project = edits.recompute_weights(self.doc.project, slot, name, bones, float(values["blend_width"]))
-        except edits.CommandError as exc:
+        except edits.EditError as exc:
             self.dialogs.error(self.window, "Recompute weights", str(exc))
             return
         self.doc.apply(f"Weights of {name}", project)

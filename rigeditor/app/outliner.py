@@ -83,7 +83,7 @@ class Outliner(Guarded, QTreeWidget):
                 label = f"Parent {name} to {parent}"
             else:
                 return False
-        except edits.CommandError as exc:
+        except edits.EditError as exc:
             self.dialogs.error(self, "Reparent", str(exc))
             return False
         if new == p:
@@ -94,7 +94,7 @@ class Outliner(Guarded, QTreeWidget):
     def rename(self, kind: str, old: str, new: str) -> bool:
         try:
             project = edits.rename(self.doc.project, kind, old, new)
-        except edits.CommandError as exc:
+        except edits.EditError as exc:
             self.dialogs.error(self, "Rename", str(exc))
             self._signature = None
             self.rebuild()

@@ -112,7 +112,7 @@ class RigActions(Guarded, QObject):
         try:
             project, name = edits.add_bone(self.doc.project, parent, float(values["length"]),
                                               math.radians(float(values["angle"])), name=values["name"])
-        except edits.CommandError as exc:
+        except edits.EditError as exc:
             self.dialogs.error(self.window, "Add bone", str(exc))
             return None
         self.doc.apply(f"Add bone {name}", project)
@@ -143,7 +143,7 @@ class RigActions(Guarded, QObject):
         p = self.doc.project
         try:
             run = edits.chain_run(p, bones)
-        except edits.CommandError as exc:
+        except edits.EditError as exc:
             self.dialogs.error(self.window, "Add IK chain", str(exc))
             return None
         spaces = p.space_names()
@@ -154,7 +154,7 @@ class RigActions(Guarded, QObject):
             return None
         try:
             project, name = edits.add_chain(p, run, space, self.doc.frame)
-        except edits.CommandError as exc:
+        except edits.EditError as exc:
             self.dialogs.error(self.window, "Add IK chain", str(exc))
             return None
         self.doc.apply(f"Add IK chain {name}", project)
@@ -174,7 +174,7 @@ class RigActions(Guarded, QObject):
             return None
         try:
             project, name = edits.add_space(p, values["parent"], name=values["name"])
-        except edits.CommandError as exc:
+        except edits.EditError as exc:
             self.dialogs.error(self.window, "Add scene object", str(exc))
             return None
         self.doc.apply(f"Add scene object {name}", project)

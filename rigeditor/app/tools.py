@@ -72,7 +72,7 @@ class EditTool(Guarded, QObject):
         try:
             project, name = edits.add_bone_between(doc.project, doc.bake, doc.row, start, end,
                                                       parent, snap_to_tip=snap)
-        except edits.CommandError as exc:
+        except edits.EditError as exc:
             self.error.emit(str(exc))
             return None
         doc.apply(f"Add bone {name}", project)

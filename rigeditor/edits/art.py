@@ -3,14 +3,14 @@ slot to a bone, rename a slot, tint a picture, and keep slots valid when their b
 renamed or deleted.
 
 Pure functions like the other command modules: each takes a Project and returns a new
-one or raises :class:`CommandError`. Radians and model units, like the model.
+one or raises :class:`EditError`. Radians and model units, like the model.
 """
 from __future__ import annotations
 
 import math
 from dataclasses import replace
 
-from rigeditor.edits.common import CommandError
+from rigeditor.edits.errors import EditError
 from rigeditor.core.geometry import Affine
 from rigeditor.edits.art_bind import bind_to_bone, decompose
 from rigeditor.model.data.attachments import NONE
@@ -22,7 +22,7 @@ def _slot(project: Project, name: str):
     try:
         return project.art.slot(name)
     except KeyError:
-        raise CommandError(f"There is no slot named '{name}'.") from None
+        raise EditError(f"There is no slot named '{name}'.") from None
 
 
 def set_placement(project: Project, slot: str, attachment: str, **changes) -> Project:
@@ -33,16 +33,16 @@ def set_placement(project: Project, slot: str, attachment: str, **changes) -> Pr
     try:
         s.find(attachment)
     except KeyError:
-        raise CommandError(f"Slot '{slot}' has no attachment named '{attachment}'.") from None
+        raise EditError(f"Slot '{slot}' has no attachment named '{attachment}'.") from None
     values = [x for v in changes.values() for x in (v if isinstance(v, tuple) else (v,))]
     if not all(isinstance(v, (int, float)) and math.isfinite(v) for v in values):
-        raise CommandError(f"Placement values must be finite numbers, got {changes!r}.")
+        raise EditError(f"Placement values must be finite numbers, got {changes!r}.")
     if "scale" in changes and 0.0 in changes["scale"]:
-        raise CommandError("A scale of zero would make the picture vanish; use the attachment \"(none)\".")
+        raise EditError("A scale of zero would make the picture vanish; use the attachment \"(none)\".")
     if "opacity" in changes and not 0.0 <= changes["opacity"] <= 1.0:
-        raise CommandError(f"Opacity must be between 0 and 1, got {changes['opacity']!r}.")
+        raise EditError(f"Opacity must be between 0 and 1, got {changes['opacity']!r}.")
     if "tint" in changes and (len(changes["tint"]) != 4 or not all(0.0 <= c <= 1.0 for c in changes["tint"])):
-        raise CommandError(f"A tint is four multipliers (red, green, blue, alpha) between 0 and 1, "
+        raise EditError(f"A tint is four multipliers (red, green, blue, alpha) between 0 and 1, "
                            f"got {changes['tint']!r}.")
     return replace(project, art=project.art.with_slot(slot, attachments=s.with_attachment(attachment, **changes)
                                                        .attachments))
@@ -53,7 +53,7 @@ def show_attachment(project: Project, slot: str, name: str, frame: int, *, anima
     stepped key), else the setup attachment (keyed anyway once the track has keys)."""
     s = _slot(project, slot)
     if name != NONE and name not in [a.name for a in s.attachments]:
-        raise CommandError(f"Slot '{slot}' has no attachment named '{name}'.")
+        raise EditError(f"Slot '{slot}' has no attachment named '{name}'.")
     track = s.attachment.with_key(frame, name) if animate or s.attachment.keys else replace(
         s.attachment, default=name)
     return replace(project, art=project.art.with_slot(slot, attachment=track))
@@ -66,9 +66,9 @@ def bind_slot(project: Project, slot: str, bone: str | None, bake, row: int) -> 
     try:
         return bind_to_bone(project, slot, bone, bake, row)
     except KeyError as exc:
-        raise CommandError(str(exc).strip("'\"")) from None
+        raise EditError(str(exc).strip("'\"")) from None
     except ValueError as exc:
-        raise CommandError(str(exc)) from None
+        raise EditError(str(exc)) from None
 
 
 def renamed_slot(project: Project, old: str, new: str) -> Project:
@@ -79,6 +79,7 @@ def renamed_slot(project: Project, old: str, new: str) -> Project:
 
 
 def renamed_bone_in_slots(project: Project, old: str, new: str) -> Project:
+    """Slots and meshes that named bone ``old`` name ``new`` (the bone itself is renamed by ``rename``)."""
     slots = tuple(replace(s, bone=new) if s.bone == old else s for s in project.art.slots)
     return renamed_bone_in_meshes(replace(project, art=replace(project.art, slots=slots)), old, new)
 
@@ -116,7 +117,7 @@ def restack_slot(project: Project, slot: str, step: int, frame: int, *, animate:
     i = current.index(slot)
     j = min(max(i + int(step), 0), len(current) - 1)
     if i == j:
-        raise CommandError(f"'{slot}' is already at the {'front' if step > 0 else 'back'}.")
+        raise EditError(f"'{slot}' is already at the {'front' if step > 0 else 'back'}.")
     order = current[:i] + current[i + 1:]
     order.insert(j, slot)
     if animate:

@@ -9,6 +9,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from rigeditor.edits.errors import EditError
 from rigeditor.core.geometry import Affine
 from rigeditor.model.evaluation.bake import Bake
 from rigeditor.edits.mesh_ops import carry_bind
@@ -54,10 +55,10 @@ def decompose(m: Affine, where: str = "transform") -> tuple[float, float, float,
     a, b, c, d, tx, ty = (float(np.asarray(v)) for v in m.fields())
     sx = math.hypot(a, c)
     if sx < 1e-300:
-        raise ValueError(f"{where}: the transform collapses (a scale of zero)")
+        raise EditError(f"{where}: the transform collapses (a scale of zero)")
     rotation = math.atan2(c, a)
     sy = (a * d - b * c) / sx
     # The y column must be the x column turned a quarter: (-sin, cos) * sy.
     if math.hypot(b + math.sin(rotation) * sy, d - math.cos(rotation) * sy) > SHEAR_TOLERANCE * max(abs(sy), 1.0):
-        raise ValueError(f"{where}: the new frame would shear the image (a rotated space with unequal scales)")
+        raise EditError(f"{where}: the new frame would shear the image (a rotated space with unequal scales)")
     return tx, ty, rotation, sx, sy

@@ -6,8 +6,10 @@ from dataclasses import replace
 
 import numpy as np
 
+from rigeditor.edits.art import rehome_slots
 from rigeditor.edits.chains import delete_chain
-from rigeditor.edits.common import CommandError, _check_new_name, names_of, numbered_name
+from rigeditor.edits.errors import EditError
+from rigeditor.edits.names import _check_new_name, names_of, numbered_name
 from rigeditor.core.geometry import Affine
 from rigeditor.model.data.project import CHARACTER, Bone, Project
 
@@ -32,16 +34,16 @@ def add_bone(project: Project, parent: str | None, length: float, angle: float =
     or the character origin for a root bone. name: default ``bone1``, ``bone2``...
     """
     if parent is not None and parent not in names_of(project, "bone"):
-        raise CommandError(f"There is no bone named '{parent}'.")
+        raise EditError(f"There is no bone named '{parent}'.")
     if not (math.isfinite(length) and length > 0):
-        raise CommandError(f"A bone's length must be a number > 0, got {length!r}.")
+        raise EditError(f"A bone's length must be a number > 0, got {length!r}.")
     if not math.isfinite(angle):
-        raise CommandError(f"A bone's angle must be a finite number, got {angle!r}.")
+        raise EditError(f"A bone's angle must be a finite number, got {angle!r}.")
     if offset is None:
         offset = (project.bone(parent).length, 0.0) if parent is not None else (0.0, 0.0)
     offset = (float(offset[0]), float(offset[1]))
     if not all(math.isfinite(v) for v in offset):
-        raise CommandError(f"A bone's offset must be finite, got {offset!r}.")
+        raise EditError(f"A bone's offset must be finite, got {offset!r}.")
     if name is None:
         name = numbered_name(names_of(project, "bone"), "bone")
     name = _check_new_name(project, "bone", name)
@@ -74,7 +76,7 @@ def add_bone_between(project: Project, bake, row: int, start, end, parent: str |
     d = p1 - p0
     length = float(np.hypot(*d))
     if not length > 1e-6:
-        raise CommandError("Drag further to give the bone a length.")
+        raise EditError("Drag further to give the bone a length.")
     return add_bone(project, parent, length, float(math.atan2(d[1], d[0])),
                     offset=tuple(map(float, p0)), name=name)
 
@@ -105,17 +107,17 @@ def reparent_bone(project: Project, bone: str, new_parent: str | None, *, keep_p
     """
     names = names_of(project, "bone")
     if bone not in names:
-        raise CommandError(f"There is no bone named '{bone}'.")
+        raise EditError(f"There is no bone named '{bone}'.")
     if new_parent is not None and new_parent not in names:
-        raise CommandError(f"There is no bone named '{new_parent}'.")
+        raise EditError(f"There is no bone named '{new_parent}'.")
     b = project.bone(bone)
     if b.parent == new_parent:
         return project
     if new_parent == bone or new_parent in descendants(project, bone):
-        raise CommandError(f"'{new_parent}' is below '{bone}': a bone cannot become its own ancestor.")
+        raise EditError(f"'{new_parent}' is below '{bone}': a bone cannot become its own ancestor.")
     chain = project.chain_of_bone(bone)
     if chain is not None and chain.bones.index(bone) > 0:
-        raise CommandError(f"'{bone}' is part of IK chain '{chain.name}' and must stay the child of "
+        raise EditError(f"'{bone}' is part of IK chain '{chain.name}' and must stay the child of "
                            f"'{b.parent}'. Delete the chain first, or reparent its first bone.")
     if not keep_place:
         return project.with_bone(bone, parent=new_parent)
@@ -128,6 +130,7 @@ def reparent_bone(project: Project, bone: str, new_parent: str | None, *, keep_p
 
 
 def chains_using_bones(project: Project, bones) -> list[str]:
+    """The chains that drive any of ``bones`` (names), in the project's order."""
     bones = set(bones)
     return [c.name for c in project.chains if bones.intersection(c.bones)]
 
@@ -140,15 +143,13 @@ def delete_bone(project: Project, bone: str, *, with_chains: bool = False) -> Pr
     chain uses them).
     """
     if bone not in names_of(project, "bone"):
-        raise CommandError(f"There is no bone named '{bone}'.")
+        raise EditError(f"There is no bone named '{bone}'.")
     gone = {bone, *descendants(project, bone)}
     chains = chains_using_bones(project, gone)
     if chains and not with_chains:
-        raise CommandError(delete_bone_message(project, bone))
+        raise EditError(delete_bone_message(project, bone))
     for c in chains:
         project = delete_chain(project, c)
-    from rigeditor.edits.art import rehome_slots  # builds on this module's package
-
     project = rehome_slots(project, gone)  # pictures on those bones stay where they are
     return replace(project, bones=tuple(b for b in project.bones if b.name not in gone))
 
@@ -171,7 +172,7 @@ def set_bone_length(project: Project, bone: str, length: float) -> Project:
     """Set a bone's length; children that started at its tip stay at the tip (so an
     IK chain through it stays connected)."""
     if not (math.isfinite(length) and length > 0):
-        raise CommandError(f"A bone's length must be a number > 0, got {length!r}.")
+        raise EditError(f"A bone's length must be a number > 0, got {length!r}.")
     old = project.bone(bone).length
     project = project.with_bone(bone, length=float(length))
     for child in project.children(bone):

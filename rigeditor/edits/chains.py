@@ -6,7 +6,8 @@ from dataclasses import replace
 
 import numpy as np
 
-from rigeditor.edits.common import CommandError, _check_new_name, names_of, unique_name
+from rigeditor.edits.errors import EditError
+from rigeditor.edits.names import _check_new_name, names_of, unique_name
 from rigeditor.model.data.project import SOLVERS, Chain, Project, Target
 from rigeditor.model.data.timeline import StepChannel, constant
 
@@ -30,37 +31,37 @@ def chain_run(project: Project, bones) -> tuple[str, ...]:
     """
     names = list(dict.fromkeys(bones))
     if len(names) < 2:
-        raise CommandError("An IK chain needs two or more connected bones: select a parent → child run.")
+        raise EditError("An IK chain needs two or more connected bones: select a parent → child run.")
     known = set(names_of(project, "bone"))
     for n in names:
         if n not in known:
-            raise CommandError(f"There is no bone named '{n}'.")
+            raise EditError(f"There is no bone named '{n}'.")
     chosen = set(names)
     starts = [n for n in names if project.bone(n).parent not in chosen]
     if len(starts) != 1:
         if len(names) == 2:
             a, b = names
-            raise CommandError(f"An IK chain needs two connected bones: '{a}' and '{b}' are not parent and child.")
+            raise EditError(f"An IK chain needs two connected bones: '{a}' and '{b}' are not parent and child.")
         pieces = ", ".join(f"'{n}'" for n in starts) or "nowhere"
-        raise CommandError("An IK chain needs one parent → child run of bones, each the child of the "
+        raise EditError("An IK chain needs one parent → child run of bones, each the child of the "
                            f"previous; the selected bones fall apart into pieces starting at {pieces}.")
     run = [starts[0]]
     while len(run) < len(names):
         kids = [b.name for b in project.children(run[-1]) if b.name in chosen]
         if len(kids) != 1:  # one start and no gap: every chosen bone hangs below it
-            raise CommandError(f"'{run[-1]}' has {len(kids)} selected children ({', '.join(kids)}): "
+            raise EditError(f"'{run[-1]}' has {len(kids)} selected children ({', '.join(kids)}): "
                                "an IK chain is a single run, not a branch.")
         run.append(kids[0])
     for upper_name, lower_name in zip(run, run[1:]):
         upper, lower = project.bone(upper_name), project.bone(lower_name)
         if not (math.isclose(lower.rest_offset[0], upper.length, rel_tol=1e-9)
                 and abs(lower.rest_offset[1]) <= 1e-9 * upper.length):
-            raise CommandError(f"'{lower.name}' does not start at the tip of '{upper.name}' "
+            raise EditError(f"'{lower.name}' does not start at the tip of '{upper.name}' "
                                f"(offset {tuple(lower.rest_offset)}, tip at ({upper.length:g}, 0)).")
     for n in run:
         c = project.chain_of_bone(n)
         if c is not None:
-            raise CommandError(f"'{n}' is already driven by IK chain '{c.name}'.")
+            raise EditError(f"'{n}' is already driven by IK chain '{c.name}'.")
     return tuple(run)
 
 
@@ -79,13 +80,13 @@ def add_chain(project: Project, bones, space: str, frame: int, *, name: str | No
     from rigeditor.model.evaluation.evaluate import evaluate  # a one-frame evaluation
 
     if isinstance(bones, str):
-        raise CommandError("add_chain takes the chain's bones as a sequence of names.")
+        raise EditError("add_chain takes the chain's bones as a sequence of names.")
     run = chain_run(project, bones)
     solver = default_solver(len(run)) if solver is None else solver
     if solver not in solvers_for(len(run)):
-        raise CommandError(_solver_refusal(solver, len(run)))
+        raise EditError(_solver_refusal(solver, len(run)))
     if space not in project.space_names():
-        raise CommandError(f"There is no space named '{space}'.")
+        raise EditError(f"There is no space named '{space}'.")
     frames = np.array([float(frame)])
     bake = evaluate(project, frames)
     tip = bake.bone(run[-1]).tip[0]
@@ -115,7 +116,7 @@ def set_chain_solver(project: Project, chain: str, solver: str) -> Project:
     """Switch ``chain`` to ``solver`` ("analytic" only for a two-bone chain)."""
     c = project.chain(chain)
     if solver not in solvers_for(len(c.bones)):
-        raise CommandError(_solver_refusal(solver, len(c.bones)))
+        raise EditError(_solver_refusal(solver, len(c.bones)))
     return project.with_chain(chain, solver=solver)
 
 
@@ -127,14 +128,14 @@ def set_solver_settings(project: Project, chain: str, *, tolerance: float | None
     if tolerance is not None:
         tolerance = float(tolerance)
         if not (math.isfinite(tolerance) and tolerance > 0):
-            raise CommandError(f"A tolerance must be a number > 0 (model units), got {tolerance!r}.")
+            raise EditError(f"A tolerance must be a number > 0 (model units), got {tolerance!r}.")
         changes["tolerance"] = tolerance
     if max_iterations is not None:
         if isinstance(max_iterations, float) and not max_iterations.is_integer():
-            raise CommandError(f"An iteration budget is a whole number, got {max_iterations!r}.")
+            raise EditError(f"An iteration budget is a whole number, got {max_iterations!r}.")
         max_iterations = int(max_iterations)
         if max_iterations < 1:
-            raise CommandError(f"An iteration budget must be at least 1, got {max_iterations}.")
+            raise EditError(f"An iteration budget must be at least 1, got {max_iterations}.")
         changes["max_iterations"] = max_iterations
     project.chain(chain)
     return project.with_chain(chain, **changes) if changes else project
@@ -156,7 +157,7 @@ def delete_target(project: Project, target: str) -> Project:
     project.target(target)
     users = [c.name for c in project.chain_for_target(target)]
     if users:
-        raise CommandError(f"Target '{target}' drives IK chain(s) {', '.join(users)}; delete the chain instead.")
+        raise EditError(f"Target '{target}' drives IK chain(s) {', '.join(users)}; delete the chain instead.")
     return replace(project, targets=tuple(t for t in project.targets if t.name != target))
 
 
@@ -186,7 +187,7 @@ def redeclare_target_space(project: Project, target: str, frame: int, space: str
     """Declare ``target`` in ``space`` keeping its numbers (it jumps in the world):
     the default space when the space is not keyed, else a space key at ``frame``."""
     if space not in project.space_names():
-        raise CommandError(f"There is no space named '{space}'.")
+        raise EditError(f"There is no space named '{space}'.")
     t = project.target(target)
     if t.space.keys:
         return project.with_target(target, space=t.space.with_key(int(frame), space))

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from rigeditor.edits.errors import EditError
 from rigeditor.model.data import clips
 from rigeditor.model.data.project import Project
 from rigeditor.model.data.timeline import INTERPOLATIONS, Channel, StepChannel
@@ -70,7 +71,7 @@ def scale_keys(project: Project, keys: Keys, pivot: int, factor: float) -> Proje
     """Scale the selected keys in time about frame ``pivot`` (factor > 0), rounding to
     frames; explicit handles' time offsets scale by the same factor."""
     if not factor > 0:
-        raise ValueError(f"a time scale must be > 0, got {factor}")
+        raise EditError(f"a time scale must be > 0, got {factor}")
     out = retime(project, keys, lambda f: round(pivot + (f - pivot) * factor))
     for path, frames in keys.items():
         track = get(out, path)
@@ -96,6 +97,7 @@ class Clipboard:
 
 
 def copy_keys(project: Project, keys: Keys) -> Clipboard:
+    """The keys at the given frames of each path ``{path: frames}``, for :func:`paste_keys`."""
     picked = {path: [k for k in _keys_of(get(project, path)) if _frame(k) in set(map(int, frames))]
               for path, frames in keys.items()}
     picked = {p: ks for p, ks in picked.items() if ks}
@@ -139,7 +141,7 @@ def set_interpolation(project: Project, keys: Keys, interp: str) -> Project:
     """The segments leaving the selected keys interpolate with ``interp``; stepped
     tracks (spaces, attachments, draw order, bend) are left as they are."""
     if interp not in INTERPOLATIONS:
-        raise ValueError(f"interpolation must be one of {', '.join(INTERPOLATIONS)}, got {interp!r}")
+        raise EditError(f"interpolation must be one of {', '.join(INTERPOLATIONS)}, got {interp!r}")
     for path, frames in keys.items():
         track = get(project, path)
         if not isinstance(track, Channel) or path[2] == "bend":
@@ -205,7 +207,7 @@ def set_handle(project: Project, path, frame: int, side: str, dt: float, dv: flo
     from rigeditor.model.data.timeline import control_points
 
     if not (math.isfinite(dt) and math.isfinite(dv) and value_scale > 0):
-        raise ValueError(f"a handle needs finite offsets and a positive view scale, got dt={dt!r}, "
+        raise EditError(f"a handle needs finite offsets and a positive view scale, got dt={dt!r}, "
                          f"dv={dv!r}, value_scale={value_scale!r}")
     ch = clips.channel(project, path)
     i = next(j for j, k in enumerate(ch.keys) if k.frame == frame)

@@ -13,44 +13,20 @@ from dataclasses import replace
 
 import numpy as np
 
+from rigeditor.edits.errors import EditError
 from rigeditor.core import weights as cw
 from rigeditor.core.mesh.triangulate import edges_of as cw_edges
 from rigeditor.core.geometry import Affine
 from rigeditor.model.data.attachments import ImageAttachment
 from rigeditor.model.data.mesh_attachment import MeshAttachment, image_to_pixels, pixels_to_image
 from rigeditor.model.data.project import Project
+from rigeditor.model.data.rest import bind_of, bone_segments, rest_frame
 
-__all__ = ["rest_frame", "bind_of", "bone_segments", "mesh_from_image", "recompute_weights", "move_vertex",
+__all__ = ["mesh_from_image", "recompute_weights", "move_vertex",
            "add_vertex", "delete_vertex", "paint_weights", "DEFAULT_BLEND_WIDTH"]
 
 DEFAULT_BLEND_WIDTH = 40.0
 """Model units: the joint transition of new automatic weights (a limb's thickness)."""
-
-
-def rest_frame(project: Project, bone: str | None) -> Affine:
-    """A bone's frame in the rest pose, in character space (None: the character space)."""
-    m = Affine.identity()
-    while bone is not None:
-        b = project.bone(bone)
-        m = Affine.rotation_about_origin(b.rest_rotation, *b.rest_offset).compose(m)
-        bone = b.parent
-    return m
-
-
-def bind_of(project: Project, slot_bone: str | None, bones) -> np.ndarray:
-    """(B, 6) rest frames of ``bones`` in the rest frame of ``slot_bone``."""
-    inv = rest_frame(project, slot_bone).inverse()
-    return np.array([[float(v) for v in inv.compose(rest_frame(project, b)).fields()] for b in bones]).reshape(-1, 6)
-
-
-def bone_segments(project: Project, slot_bone: str | None, bones) -> np.ndarray:
-    """(B, 2, 2) each bone's origin and tip in the slot bone's rest frame."""
-    bind = bind_of(project, slot_bone, bones)
-    out = []
-    for b, f in zip(bones, bind):
-        m = Affine(*f)
-        out.append(m.apply(np.array([[0.0, 0.0], [project.bone(b).length, 0.0]])))
-    return np.array(out).reshape(-1, 2, 2)
 
 
 def _swap_winding(t):
@@ -108,7 +84,7 @@ def mesh_from_image(project: Project, slot: str, attachment: str, alpha, *, bone
     image = s.find(attachment)
     a = np.asarray(alpha, float)
     if a.ndim != 2 or a.shape != (round(image.height), round(image.width)):
-        raise ValueError(f"mesh_from_image: alpha of shape {a.shape} does not match the picture "
+        raise EditError(f"mesh_from_image: alpha of shape {a.shape} does not match the picture "
                          f"{image.width:g} x {image.height:g} px")
     bones = tuple(bones)
     for b in bones:
@@ -157,7 +133,7 @@ def _mesh(project, slot, attachment) -> tuple[str | None, MeshAttachment]:
     s = project.art.slot(slot)
     m = s.find(attachment)
     if not isinstance(m, MeshAttachment):
-        raise ValueError(f"slot {slot!r}, attachment {attachment!r} is an image, not a mesh")
+        raise EditError(f"slot {slot!r}, attachment {attachment!r} is an image, not a mesh")
     return s.bone, m
 
 
@@ -168,7 +144,7 @@ def recompute_weights(project: Project, slot: str, attachment: str, bones, blend
     slot_bone, m = _mesh(project, slot, attachment)
     bones = tuple(bones)
     if not bones:
-        raise ValueError("recompute_weights: pick at least one bone")
+        raise EditError("recompute_weights: pick at least one bone")
     for b in bones:
         project.bone(b)
     return _put(project, slot, attachment, _weighted(project, slot_bone, m, bones, blend_width))
@@ -239,9 +215,9 @@ def paint_weights(project: Project, slot: str, attachment: str, bone: str, centr
     smooth, on ``bone``'s weights (``bone`` must be one of the mesh's bones)."""
     _, m = _mesh(project, slot, attachment)
     if not m.skinned:
-        raise ValueError(f"slot {slot!r}, attachment {attachment!r}: the mesh has no bones to paint")
+        raise EditError(f"slot {slot!r}, attachment {attachment!r}: the mesh has no bones to paint")
     if bone not in m.bones:
-        raise ValueError(f"paint_weights: bone {bone!r} is not one of the mesh's bones {list(m.bones)}")
+        raise EditError(f"paint_weights: bone {bone!r} is not one of the mesh's bones {list(m.bones)}")
     v, w, j = m.in_slot_frame(), m.dense_weights(), m.bones.index(bone)
     for c in np.asarray(centres, float).reshape(-1, 2):
         w = cw.paint(w, v, m.triangles, j, c, radius, strength, mode)

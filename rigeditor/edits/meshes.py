@@ -1,6 +1,6 @@
 """Mesh edits for the editor: mesh a picture, recompute weights, move / add / delete a
 vertex, paint a stroke. Pure functions over Projects (``rigeditor.edits.mesh_ops``
-does the work) that turn the model's refusals into :class:`CommandError` messages.
+does the work) that turn the model's refusals into :class:`EditError` messages.
 
 Positions here are where the user points: world points at a row of the Bake, mapped
 back to the mesh's bind pose through the deformed triangle under the pointer
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from rigeditor.edits.common import CommandError
+from rigeditor.edits.errors import EditError
 from rigeditor.edits import mesh_ops
 from rigeditor.model.data.mesh_attachment import MeshAttachment
 from rigeditor.model.data.project import Project
@@ -23,7 +23,7 @@ def _guard(fn, *args, **kwargs) -> Project:
     try:
         return fn(*args, **kwargs)
     except (KeyError, ValueError) as exc:
-        raise CommandError(str(exc).strip("'\"")) from None
+        raise EditError(str(exc).strip("'\"")) from None
 
 
 def default_bones(project: Project, slot: str, selected_bones) -> tuple[str, ...]:
@@ -46,15 +46,15 @@ def make_mesh(project: Project, slot: str, attachment: str, base: Path | None, b
     try:
         a = project.art.slot(slot).find(attachment)
     except KeyError as exc:
-        raise CommandError(str(exc).strip("'\"")) from None
+        raise EditError(str(exc).strip("'\"")) from None
     if isinstance(a, MeshAttachment):
-        raise CommandError(f"'{attachment}' is a mesh already (edit it with the mesh tool).")
+        raise EditError(f"'{attachment}' is a mesh already (edit it with the mesh tool).")
     if base is None:
-        raise CommandError("Save the project first: the mesh follows the picture's outline, read from its file.")
+        raise EditError("Save the project first: the mesh follows the picture's outline, read from its file.")
     try:
         rgba = read_rgba(image_file(base, a.path))
     except ProjectFileError as exc:
-        raise CommandError(f"{a.path}: {exc.problems[0]}") from None
+        raise EditError(f"{a.path}: {exc.problems[0]}") from None
     alpha = rgba[..., 3] / 255.0
     if alpha.shape != (round(a.height), round(a.width)):
         # the file was redrawn at another size: resample to the attachment's size
@@ -65,6 +65,7 @@ def make_mesh(project: Project, slot: str, attachment: str, base: Path | None, b
 
 
 def recompute_weights(project: Project, slot: str, attachment: str, bones, blend_width: float) -> Project:
+    """Automatic weights of the mesh again, over ``bones``; ``blend_width`` in model units (> 0)."""
     return _guard(mesh_ops.recompute_weights, project, slot, attachment, tuple(bones), float(blend_width))
 
 
@@ -106,14 +107,18 @@ def vertex_to_image(pose, row: int, i: int, world_delta) -> np.ndarray:
 
 
 def move_vertex(project: Project, slot: str, attachment: str, index: int, image_xy) -> Project:
+    """Move vertex ``index`` to ``image_xy`` (image frame); its weights stay."""
     return _guard(mesh_ops.move_vertex, project, slot, attachment, index, image_xy)
 
 
 def add_vertex(project: Project, slot: str, attachment: str, image_xy) -> Project:
+    """Add a vertex at ``image_xy`` (image frame, inside the outline); its weights blend
+    those of the triangle it falls in, so the mesh deforms as before."""
     return _guard(mesh_ops.add_vertex, project, slot, attachment, image_xy)
 
 
 def delete_vertex(project: Project, slot: str, attachment: str, index: int) -> Project:
+    """Delete vertex ``index`` (its weights go with it; later vertices shift down)."""
     return _guard(mesh_ops.delete_vertex, project, slot, attachment, index)
 
 
@@ -130,7 +135,7 @@ def shown_mesh_by_name(project: Project, slot: str, attachment: str):
     try:
         a = project.art.slot(slot).find(attachment)
     except KeyError as exc:
-        raise CommandError(str(exc).strip("'\"")) from None
+        raise EditError(str(exc).strip("'\"")) from None
     if not isinstance(a, MeshAttachment):
-        raise CommandError(f"'{attachment}' on slot '{slot}' is not a mesh.")
+        raise EditError(f"'{attachment}' on slot '{slot}' is not a mesh.")
     return attachment, a

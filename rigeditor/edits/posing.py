@@ -5,6 +5,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from rigeditor.edits.errors import EditError
 from rigeditor.core.filters import Smoothing
 from rigeditor.model.data.project import Project
 from rigeditor.model.evaluation.spaces import resolve_target, space_transforms
@@ -21,7 +22,7 @@ def switch_target_space(project: Project, target: str, frame: int, new_space: st
     keeps its world position.
     """
     if new_space not in project.space_names():
-        raise ValueError(f"switch_target_space: unknown space {new_space!r}")
+        raise EditError(f"switch_target_space: unknown space {new_space!r}")
     t = project.target(target)
     frame = int(frame)
     next_switch = min((f for f, _ in t.space.keys if f > frame), default=None)

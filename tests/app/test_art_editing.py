@@ -194,10 +194,11 @@ def test_the_editors_spine_export_holds_every_animation_as_the_command_line_does
     from rigeditor.cli import main
     from rigeditor.io import save_project
     from rigeditor.model.data import clips
+    from rigeditor.edits import animations
     from rigeditor.examples.rigs import walk
 
     path = tmp_path / "walk.rigproj"
-    save_project(clips.add(walk(), "idle", 0, 24), path)
+    save_project(animations.add(walk(), "idle", 0, 24), path)
     w, doc, dialogs = _window(qtbot, tmp_path)
     w.files.load(path)
     assert clips.names(doc.project) == ["animation", "idle"] and doc.project.animation == "animation"

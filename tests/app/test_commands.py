@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from rigeditor import edits
-from rigeditor.edits import CommandError
+from rigeditor.edits import EditError
 from rigeditor.model import evaluate
 from rigeditor.examples.rigs import arm, door, walk
 from rigeditor.model.validation.project import problems
@@ -50,7 +50,7 @@ def test_rename_target_and_chain():
     ("bone", "nope", "x", "no bone"),
 ])
 def test_rename_refusals_say_why(kind, old, new, message):
-    with pytest.raises(CommandError, match=message):
+    with pytest.raises(EditError, match=message):
         edits.rename(arm(), kind, old, new)
 
 
@@ -86,9 +86,9 @@ def test_reparent_keeps_rest_place_and_refuses_cycles_and_chain_breaks():
     assert np.allclose([a.tx, a.ty, a.a, a.c], [b.tx, b.ty, b.a, b.c])
     root = valid(edits.reparent_bone(p, "hat", None))
     assert root.bone("hat").parent is None
-    with pytest.raises(CommandError, match="below"):
+    with pytest.raises(EditError, match="below"):
         edits.reparent_bone(p, "spine", "hat")
-    with pytest.raises(CommandError, match="chain 'leg_l'"):
+    with pytest.raises(EditError, match="chain 'leg_l'"):
         edits.reparent_bone(p, "shin_l", "spine")
     # The first bone of a chain may move; the chain stays valid.
     valid(edits.reparent_bone(p, "thigh_l", "spine"))
@@ -116,16 +116,16 @@ def test_add_chain_puts_its_target_on_the_end_effector_in_the_chosen_space():
 
 
 def test_add_chain_refusals():
-    with pytest.raises(CommandError, match="not parent and child"):
+    with pytest.raises(EditError, match="not parent and child"):
         edits.add_chain(walk(), ("thigh_l", "head"), "world", 0)
-    with pytest.raises(CommandError, match="already driven"):
+    with pytest.raises(EditError, match="already driven"):
         edits.add_chain(walk(), ("thigh_l", "shin_l"), "world", 0)
     p, _ = edits.add_bone(walk(), "head", 10.0, offset=(5.0, 0.0), name="off")
-    with pytest.raises(CommandError, match="tip"):
+    with pytest.raises(EditError, match="tip"):
         edits.add_chain(p, ("head", "off"), "world", 0)
-    with pytest.raises(CommandError, match="two or more"):
+    with pytest.raises(EditError, match="two or more"):
         edits.add_chain(walk(), ("head",), "world", 0)
-    with pytest.raises(CommandError, match="sequence"):
+    with pytest.raises(EditError, match="sequence"):
         edits.add_chain(walk(), "head", "world", 0)
 
 
@@ -159,7 +159,7 @@ def test_add_chain_over_a_three_bone_run_in_any_selection_order():
     # An explicit solver; analytic is refused for three bones.
     p, chain = edits.add_chain(p0, ("neck_top", "beak", "crest"), "world", frame, solver="ccd")
     assert valid(p).chain(chain).solver == "ccd"
-    with pytest.raises(CommandError, match="exactly two"):
+    with pytest.raises(EditError, match="exactly two"):
         edits.add_chain(p0, ("neck_top", "beak", "crest"), "world", frame, solver="analytic")
 
 
@@ -171,17 +171,17 @@ def test_add_chain_over_a_three_bone_run_in_any_selection_order():
     (("thigh_l", "shin_l", "head"), "pieces"),
 ])
 def test_chain_run_refusals_say_why(bones, message):
-    with pytest.raises(CommandError, match=message):
+    with pytest.raises(EditError, match=message):
         edits.chain_run(neck(), bones)
 
 
 def test_chain_run_refuses_a_bone_off_its_parents_tip_and_a_driven_bone():
     p = neck()
     p = p.with_bone("crest", rest_offset=(20.0, 0.0))  # beak is 25 long
-    with pytest.raises(CommandError, match="'crest' does not start at the tip of 'beak'"):
+    with pytest.raises(EditError, match="'crest' does not start at the tip of 'beak'"):
         edits.chain_run(p, ("neck_top", "beak", "crest"))
     p, _ = edits.add_chain(neck(), ("beak", "crest"), "world", 0)
-    with pytest.raises(CommandError, match="already driven"):
+    with pytest.raises(EditError, match="already driven"):
         edits.chain_run(p, ("neck_top", "beak", "crest"))
 
 
@@ -189,16 +189,16 @@ def test_solver_and_iteration_settings():
     p, chain = edits.add_chain(neck(), ("neck_top", "beak", "crest"), "world", 0)
     p = valid(edits.set_chain_solver(p, chain, "ccd"))
     assert p.chain(chain).solver == "ccd"
-    with pytest.raises(CommandError, match="exactly two bones"):
+    with pytest.raises(EditError, match="exactly two bones"):
         edits.set_chain_solver(p, chain, "analytic")
-    with pytest.raises(CommandError, match="Unknown solver"):
+    with pytest.raises(EditError, match="Unknown solver"):
         edits.set_chain_solver(p, chain, "jacobian")
     p = valid(edits.set_solver_settings(p, chain, tolerance=0.01, max_iterations=12))
     assert (p.chain(chain).tolerance, p.chain(chain).max_iterations) == (0.01, 12)
     assert type(p.chain(chain).max_iterations) is int
     for bad in ({"tolerance": 0.0}, {"tolerance": float("nan")}, {"max_iterations": 0},
                 {"max_iterations": 2.5}):
-        with pytest.raises(CommandError):
+        with pytest.raises(EditError):
             edits.set_solver_settings(p, chain, **bad)
     # A two-bone chain may switch between all three.
     arm_p = valid(edits.set_chain_solver(arm(), "arm", "fabrik"))
@@ -207,7 +207,7 @@ def test_solver_and_iteration_settings():
 
 def test_delete_bone_refuses_with_message_or_takes_dependent_chains():
     p0 = walk()
-    with pytest.raises(CommandError) as err:
+    with pytest.raises(EditError) as err:
         edits.delete_bone(p0, "thigh_l")
     assert "leg_l" in str(err.value) and "shin_l" in str(err.value)
     p = valid(edits.delete_bone(p0, "thigh_l", with_chains=True))
@@ -225,16 +225,16 @@ def test_scene_objects_add_parent_remove():
     p, saucer = edits.add_space(p, name="saucer")
     p = valid(edits.reparent_space(p, "cup", "saucer"))
     assert p.space("cup").parent == "saucer"
-    with pytest.raises(CommandError, match="cycle"):
+    with pytest.raises(EditError, match="cycle"):
         edits.reparent_space(p, "saucer", "cup")
-    with pytest.raises(CommandError, match="parent of cup"):
+    with pytest.raises(EditError, match="parent of cup"):
         edits.remove_space(p, "saucer")
-    with pytest.raises(CommandError, match="rig root"):
+    with pytest.raises(EditError, match="rig root"):
         edits.remove_space(p, "character")
     p = valid(edits.remove_space(p, "cup"))
     p = valid(edits.remove_space(p, "saucer"))
     assert [s.name for s in p.spaces] == ["character"]
-    with pytest.raises(CommandError, match="declared in"):
+    with pytest.raises(EditError, match="declared in"):
         edits.remove_space(door(), "door_handle")
 
 

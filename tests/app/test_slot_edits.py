@@ -73,7 +73,7 @@ def test_the_tint_is_a_setup_edit_and_refuses_values_out_of_range(qtbot):
     doc.select([("slot", "torso")])
     assert not inspector.field("slot.torso.tint").isEnabled()
     for bad in ((1.2, 1.0, 1.0, 1.0), (1.0, 1.0, 1.0), (float("nan"), 1.0, 1.0, 1.0)):
-        with pytest.raises(edits.CommandError):
+        with pytest.raises(edits.EditError):
             edits.set_placement(doc.project, "torso", "torso", tint=bad)
 
 

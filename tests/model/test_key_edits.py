@@ -5,6 +5,7 @@ import pytest
 
 from rigeditor.model import evaluate
 from rigeditor.model.data import clips
+from rigeditor.edits import animations
 from rigeditor.edits import keys as ke
 from rigeditor.edits import pose_tools as pt
 from rigeditor.model.data.project import Bone, Project
@@ -31,7 +32,7 @@ def test_scaling_keys_in_time_about_the_playhead_slows_the_motion_by_that_factor
 
 
 def test_copy_paste_across_bones_and_animations():
-    p = clips.add(_rig(), "other", 0, 40)
+    p = animations.add(_rig(), "other", 0, 40)
     board = ke.copy_keys(p, {ROT: [20, 30]})
     # Onto another bone at the playhead (frame 5): the first copied key lands there.
     q, pasted = ke.paste_keys(p, board, 5, onto=[("bone", "b")])

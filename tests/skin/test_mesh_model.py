@@ -13,7 +13,7 @@ from rigeditor.io import ProjectFileError
 from rigeditor.io.project_file import dumps_project, loads_project
 from rigeditor.model import evaluate
 from rigeditor.model.data.mesh_attachment import MeshAttachment
-from rigeditor.edits.mesh_ops import rest_frame
+from rigeditor.model.data.rest import rest_frame
 from rigeditor.model.data.project import CHARACTER
 from rigeditor.model.data.timeline import constant, keyed
 

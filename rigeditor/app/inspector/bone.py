@@ -24,7 +24,7 @@ def bone_section(f, name: str) -> None:
     def set_len(v):
         try:
             new = edits.set_bone_length(doc.project, name, v)
-        except edits.CommandError:
+        except edits.EditError:
             return
         f.apply(f"Set length of {name}", new, None, f"bones.{name}.length")
     f.spin(form, "Length", f"bone.{name}.length", 0.01, 1e5, lambda: b().length, set_len,

@@ -90,7 +90,7 @@ def _solver_rows(f, form, name):
         def set_(v):
             try:
                 new = edits.set_solver_settings(doc.project, name, **{field: v})
-            except edits.CommandError:
+            except edits.EditError:
                 f.resync()
                 return
             f.apply(f"Set {label} of {name}", new, {f"chain:{name}"}, f"chains.{name}.{field}")

@@ -155,10 +155,10 @@ class Form:
 
     def command(self, title, label, build, touched=None) -> None:
         """A discrete edit (its own undo step): ``build()`` makes the new project; a
-        refusal (CommandError) is shown under ``title`` and the fields go back."""
+        refusal (EditError) is shown under ``title`` and the fields go back."""
         try:
             project = build()
-        except edits.CommandError as exc:
+        except edits.EditError as exc:
             self.dialogs.error(self.owner, title, str(exc))
             self.refresh_later()
             return
@@ -240,7 +240,7 @@ class Form:
                 return  # unchanged, or a late signal after the rename went through
             try:
                 project = edits.rename(doc.project, kind, name, new)
-            except edits.CommandError as exc:
+            except edits.EditError as exc:
                 w.setText(name)
                 self.dialogs.error(self.owner, "Rename", str(exc))
                 return

@@ -55,7 +55,7 @@ def slot_section(f, name: str) -> None:
     def place(label, **changes):
         try:
             new = edits.set_placement(doc.project, name, shown, **changes)
-        except edits.CommandError:
+        except edits.EditError:
             f.refresh_later()
             return
         f.apply(f"{label} {shown}", new, None, f"slots.{name}.{shown}.{label}")

@@ -147,7 +147,7 @@ class Inspector(Guarded, QWidget):
         button = f.button(form, "Make IK chain…", "make_chain", self.rig_actions.add_ik_chain)
         try:
             run = edits.chain_run(self.doc.project, bones)
-        except edits.CommandError as exc:
+        except edits.EditError as exc:
             button.setEnabled(False)
             why = f.add("make_chain.why", QLabel(str(exc)))
             why.setWordWrap(True)

@@ -35,7 +35,7 @@ class SlotDrag(_DocDrag):
         x, y = (float(v) for v in self.origin + d)
         try:
             after = edits.set_placement(self.start, self.slot, self.attachment, x=x, y=y)
-        except edits.CommandError:
+        except edits.EditError:
             return
         self.doc.apply(f"Move {self.attachment}", after, merge_key=self.key)
         self.moved = True

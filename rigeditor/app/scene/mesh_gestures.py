@@ -69,7 +69,7 @@ class VertexDrag(_DocDrag):
         delta = edits.vertex_to_image(self.pose, self.row, self.index, np.asarray(world, float) - self.press)
         try:
             after = edits.move_vertex(self.start, self.slot, self.attachment, self.index, self.origin + delta)
-        except edits.CommandError:
+        except edits.EditError:
             return  # (outside the outline, onto another vertex): stay at the last good place
         self.doc.apply(f"Move vertex {self.index} of {self.attachment}", after, merge_key=self.key)
         self.moved = True
@@ -95,7 +95,7 @@ class PaintStroke(_DocDrag):
         try:
             after = edits.paint_stroke(self.current, self.slot, self.attachment, self.bone, p[None], self.radius,
                                           self.strength, self.mode)
-        except edits.CommandError:
+        except edits.EditError:
             return
         self.current = after
         self.doc.apply(f"Paint {self.bone} weights on {self.attachment}", after, merge_key=self.key)
@@ -122,7 +122,7 @@ def press(view, pos, modifiers):
         if modifiers & Qt.ControlModifier:
             try:
                 after = edits.delete_vertex(doc.project, slot, attachment, i)
-            except edits.CommandError as exc:
+            except edits.EditError as exc:
                 view.statusMessage.emit(str(exc))
                 return None
             doc.apply(f"Delete vertex {i} of {attachment}", after)
@@ -149,7 +149,7 @@ def double_click(view, pos) -> None:
     slot, attachment, pose = found
     try:
         after = edits.add_vertex(doc.project, slot, attachment, edits.bind_point(pose, doc.row, world))
-    except edits.CommandError as exc:
+    except edits.EditError as exc:
         view.statusMessage.emit(str(exc))
         return
     doc.apply(f"Add vertex to {attachment}", after)

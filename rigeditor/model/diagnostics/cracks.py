@@ -32,7 +32,7 @@ from rigeditor.core.geometry import Affine
 from rigeditor.core.mesh.triangulate import inside
 from rigeditor.model.evaluation.bake import Bake
 from rigeditor.model.data.mesh_attachment import MeshAttachment
-from rigeditor.edits.mesh_ops import rest_frame
+from rigeditor.model.data.rest import rest_frame
 from rigeditor.model.data.project import Project
 
 GRID = 96

@@ -147,7 +147,7 @@ def mesh_poses(project, bake, column: int, slot, codes: np.ndarray) -> list[Mesh
 def _triangle_joints(project, slot_bone, mesh: MeshAttachment) -> tuple[str, ...]:
     """Per triangle: the nearest joint (a weighted bone whose parent is weighted too),
     by the triangle's centroid at bind; the slot's bone (or slot) when there is none."""
-    from rigeditor.edits.mesh_ops import bone_segments
+    from rigeditor.model.data.rest import bone_segments
 
     n = len(mesh.triangles)
     joints = [b for b in mesh.bones if project.bone(b).parent in mesh.bones]
