@@ -20,7 +20,7 @@ from rigeditor.core.geometry import Affine
 from rigeditor.model.data.attachments import ImageAttachment
 from rigeditor.model.data.mesh_attachment import MeshAttachment, image_to_pixels, pixels_to_image
 from rigeditor.model.data.project import Project
-from rigeditor.model.data.rest import bind_of, bone_segments, rest_frame
+from rigeditor.model.data.rest import bind_of, bone_segments
 
 __all__ = ["mesh_from_image", "recompute_weights", "move_vertex",
            "add_vertex", "delete_vertex", "paint_weights", "DEFAULT_BLEND_WIDTH"]

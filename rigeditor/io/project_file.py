@@ -27,6 +27,7 @@ from rigeditor.io.atomic import atomic_write
 from rigeditor.io.schema.convert import to_document, to_project
 from rigeditor.io.errors import ProjectFileError
 from rigeditor.io.schema.migrations import MIGRATIONS
+from rigeditor.io.schema.fields import MAX_FRAME
 from rigeditor.io.schema.project import FORMAT, SCHEMA_VERSION
 from rigeditor.model.data.project import Project
 from rigeditor.model.validation.project import problems as semantic_problems
@@ -259,7 +260,7 @@ def _message(err) -> str:
     if kind == "literal_error":
         return f"{where}: must be one of {err['ctx']['expected'].replace(' or ', ', ')}, got {got}"
     if kind in ("greater_than_equal", "less_than_equal"):
-        return f"{where}: must be a frame number within +/-{schema.MAX_FRAME:,}, got {got}"
+        return f"{where}: must be a frame number within +/-{MAX_FRAME:,}, got {got}"
     if kind in ("too_short", "too_long"):
         ctx = err.get("ctx", {})
         wanted = ctx.get("min_length", ctx.get("max_length"))

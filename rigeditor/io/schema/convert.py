@@ -10,13 +10,15 @@ from __future__ import annotations
 import math
 
 from rigeditor.core.filters import Smoothing
-from rigeditor.io.schema import project as schema
+from rigeditor.io.schema import fields, project as schema
 from rigeditor.io.schema.convert_art import art_data, to_art
+from rigeditor.io.schema.convert_clips import animations_data, to_animations
+from rigeditor.io.schema.convert_keys import file_degrees, file_value, keys_data, keys_from_file
 from rigeditor.io.schema.project import FORMAT, SCHEMA_VERSION
 from rigeditor.model.data.project import (
     Bone, Chain, LimitStrategy, Project, Space, Target, Timeline,
 )
-from rigeditor.model.data.timeline import Channel, Key, StepChannel
+from rigeditor.model.data.timeline import Channel, StepChannel
 
 _RAD = math.pi / 180.0
 
@@ -68,41 +70,13 @@ def _vec(v) -> tuple[float, ...]:
     return tuple(float(x) for x in v)
 
 
-def _value(v, scale=1.0) -> tuple[float, ...]:
-    if isinstance(v, list):
-        return tuple(float(x) * scale for x in v)
-    return (float(v) * scale,)
-
-
-def _handle(h, scale):
-    return None if h is None else (float(h[0]),) + tuple(float(x) * scale for x in h[1:])
-
-
 def _channel(ch, scale=1.0, interp="linear") -> Channel:
     """A model channel from a validated one; keys are dicts (``interp`` is their default)."""
-    default = _value(ch.default, scale)
+    default = file_value(ch.default, scale)
     return Channel(default, keys_from_file(ch.keys, len(default), scale, interp))
 
 
-def keys_from_file(raw, dim: int, scale=1.0, interp="linear") -> tuple[Key, ...]:
-    """Model keys from validated key dicts of dimension ``dim`` (values times ``scale``)."""
-    if scale != 1.0:
-        return tuple(Key(k["frame"], _value(k["value"], scale), k.get("interp", interp),
-                         _handle(k.get("out_handle"), scale), _handle(k.get("in_handle"), scale))
-                     for k in raw)
-    if dim == 1:
-        # The lean paths: a file may hold 100,000 keys, and validated values are floats.
-        return tuple(Key(k["frame"], (k["value"],), k.get("interp", interp),
-                         _tuple(k.get("out_handle")), _tuple(k.get("in_handle"))) for k in raw)
-    return tuple(Key(k["frame"], tuple(k["value"]), k.get("interp", interp),
-                     _tuple(k.get("out_handle")), _tuple(k.get("in_handle"))) for k in raw)
-
-
-def _tuple(h):
-    return None if h is None else tuple(h)
-
-
-def _steps(ch: schema.StepChannel) -> StepChannel:
+def _steps(ch: fields.StepChannel) -> StepChannel:
     return StepChannel(ch.default, tuple((k.frame, k.value) for k in ch.keys))
 
 
@@ -121,13 +95,9 @@ def to_document(project: Project) -> dict:
         "targets": [{"name": t.name, "space": _steps_data(t.space), "position": _channel_data(t.position)}
                     for t in project.targets],
         "chains": [_chain_data(c) for c in project.chains],
-        **art_data(project.art, _deg),
+        **art_data(project.art, file_degrees),
         **animations_data(project),
     }
-
-
-def _deg(radians: float) -> float:
-    return round(math.degrees(radians), 9) + 0.0  # + 0.0: never write -0.0
 
 
 def _space_data(s: Space) -> dict:
@@ -137,7 +107,7 @@ def _space_data(s: Space) -> dict:
 
 def _bone_data(b: Bone) -> dict:
     return {"name": b.name, "parent": b.parent, "length": float(b.length),
-            "rest_offset": [float(x) for x in b.rest_offset], "rest_rotation": _deg(b.rest_rotation),
+            "rest_offset": [float(x) for x in b.rest_offset], "rest_rotation": file_degrees(b.rest_rotation),
             "rotation": _channel_data(b.rotation, angle=True), "translate": _channel_data(b.translate),
             "scale": _channel_data(b.scale)}
 
@@ -147,7 +117,7 @@ def _chain_data(c: Chain) -> dict:
     return {
         "name": c.name, "bones": list(c.bones), "target": c.target, "solver": c.solver,
         "bend": _channel_data(c.bend), "softness": _channel_data(c.softness), "mix": _channel_data(c.mix),
-        "limits": [None if lim is None else [_deg(lim[0]), _deg(lim[1])] for lim in c.limits],
+        "limits": [None if lim is None else [file_degrees(lim[0]), file_degrees(lim[1])] for lim in c.limits],
         "strategy": {"kind": st.kind, "max_stretch": float(st.max_stretch),
                      "max_root_offset": float(st.max_root_offset),
                      "root_time_constant": float(st.root_time_constant)},
@@ -162,33 +132,9 @@ def _channel_data(ch: Channel, angle: bool = False) -> dict:
 
 
 def _value_data(v, angle: bool = False):
-    conv = _deg if angle else float
+    conv = file_degrees if angle else float
     return conv(v[0]) if len(v) == 1 else [conv(x) for x in v]
-
-
-def keys_data(keys, angle: bool = False) -> list[dict]:
-    """Model keys as the file's key dicts (``angle``: values and handle dv in degrees)."""
-    conv = _deg if angle else float
-
-    def value(v):
-        return conv(v[0]) if len(v) == 1 else [conv(x) for x in v]
-
-    def handle(h):
-        return [float(h[0])] + [conv(x) for x in h[1:]]
-
-    out = []
-    for k in keys:
-        key = {"frame": int(k.frame), "value": value(k.value), "interp": k.interp}
-        if k.out_handle is not None:
-            key["out_handle"] = handle(k.out_handle)
-        if k.in_handle is not None:
-            key["in_handle"] = handle(k.in_handle)
-        out.append(key)
-    return out
 
 
 def _steps_data(ch: StepChannel) -> dict:
     return {"default": ch.default, "keys": [{"frame": int(f), "value": v} for f, v in ch.keys]}
-
-
-from rigeditor.io.schema.convert_clips import animations_data, to_animations  # noqa: E402  (builds on the key helpers)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from rigeditor.io.schema import clips as schema_clips
-from rigeditor.io.schema.convert import keys_data, keys_from_file
+from rigeditor.io.schema.convert_keys import keys_data, keys_from_file
 from rigeditor.model.data import clips
 from rigeditor.model.data.attachments import DrawOrderKey
 from rigeditor.model.data.project import Animation, Project
