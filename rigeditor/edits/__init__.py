@@ -6,17 +6,17 @@ wraps each call in one undo command (``rigeditor.app.project_command``); scripts
 them directly (docs/scripting.md). Angles are radians, lengths and positions model
 units (y up), frames whole numbers, like the model.
 
-One module a thing edited: ``names`` (unique names, renaming), ``delete``, ``bones``,
-``chains`` (IK chains and their targets), ``spaces`` (scene objects), ``tracks`` (any
-animatable value, keyed or not), ``keys`` (selections of keys: retime, scale, copy,
-interpolation, handles), ``posing`` and ``pose_tools`` (keying a target, turning a bone,
+One module a thing edited: ``names`` (unique and numbered names), ``items`` (any item
+by kind: rename, set or key a value, delete), ``bones``, ``chains`` (IK chains and
+their targets), ``spaces`` (scene objects), ``tracks`` (keyed tracks), ``keys``
+(selections of keys: retime, scale, copy, interpolation, handles), ``posing`` and ``pose_tools`` (keying a target, turning a bone,
 switching a target's space; copying, mirroring and resetting poses), ``animations``,
 ``art`` and ``art_bind`` (slots and pictures), ``meshes`` and ``mesh_ops`` (meshes and
 their weights). The names below are the public API.
 """
 from rigeditor.edits.errors import EditError
-from rigeditor.edits.names import KINDS, SELECTABLE, names_of, numbered_name, rename, unique_name
-from rigeditor.edits.delete import delete, delete_items
+from rigeditor.edits.names import KINDS, SELECTABLE, names_of, numbered_name, unique_name
+from rigeditor.edits.items import delete, delete_items, rename, set_value
 from rigeditor.edits.bones import (
     add_bone, add_bone_between, chains_using_bones, delete_bone, delete_bone_message, descendants,
     parent_frame_at, reparent_bone, set_bone_length,
@@ -28,7 +28,7 @@ from rigeditor.edits.chains import (
 from rigeditor.edits.spaces import (
     add_space, remove_space, reparent_space, space_children, space_descendants, targets_in_space,
 )
-from rigeditor.edits.tracks import delete_keys, key_item, keyed_tracks, move_keys, set_key, set_value
+from rigeditor.edits.tracks import delete_keys, key_item, keyed_tracks, move_keys, set_key
 from rigeditor.edits.keys import copy_keys, paste_keys, retime, scale_keys, set_handle, set_interpolation
 from rigeditor.edits.posing import set_target_key, switch_target_space, turn_bone
 from rigeditor.edits.pose_tools import copy_pose, mirror_pose, paste_pose, reset_pose

@@ -1,15 +1,10 @@
-"""Names of items: listing, unique and numbered names, renaming an item everywhere."""
+"""Names of items: listing them, unique and numbered names, checking a new one."""
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
-from rigeditor.edits import animations
-from rigeditor.edits.art import renamed_bone_in_slots, renamed_slot
 from rigeditor.edits.errors import EditError
-from rigeditor.model.data.project import CHARACTER, WORLD, Project
-from rigeditor.model.data.timeline import StepChannel
-
+from rigeditor.model.data.project import WORLD, Project
 
 KINDS = ("bone", "chain", "target", "space", "slot")
 """Kinds of item: each can be selected and renamed (``slot``: a layer of pictures on a bone)."""
@@ -52,55 +47,3 @@ def _check_new_name(project: Project, kind: str, name: str) -> str:
     if name in names_of(project, kind):
         raise EditError(f"There is already a {kind} named '{name}'.")
     return name
-
-
-def rename(project: Project, kind: str, old: str, new: str) -> Project:
-    """Rename an item and every reference to it, in every animation (see _rename)."""
-    out = _rename(project, kind, old, new)
-    return out if out is project else animations.renamed_item(out, kind, old, new.strip())
-
-
-def _rename(project: Project, kind: str, old: str, new: str) -> Project:
-    """Rename an item and every reference to it.
-
-    bone: children's parent, chains' bone lists. target: chains' target.
-    space: child spaces' parent, every target's declared-space track (default and keys).
-    chain: nothing refers to a chain. slot: the draw-order keys.
-    """
-    if kind not in KINDS:
-        raise EditError(f"Unknown kind {kind!r}.")
-    if old not in names_of(project, kind):
-        raise EditError(f"There is no {kind} named '{old}'.")
-    if (new or "").strip() == old:
-        return project
-    if kind == "space" and old == CHARACTER:
-        raise EditError(f"The '{CHARACTER}' space is the rig root; it keeps its name.")
-    new = _check_new_name(project, kind, new)
-
-    if kind == "bone":
-        bones = tuple(replace(b, name=new if b.name == old else b.name,
-                              parent=new if b.parent == old else b.parent) for b in project.bones)
-        chains = tuple(replace(c, bones=tuple(new if n == old else n for n in c.bones))
-                       for c in project.chains)
-        return renamed_bone_in_slots(replace(project, bones=bones, chains=chains), old, new)
-    if kind == "slot":
-        return renamed_slot(project, old, new)
-    if kind == "chain":
-        return replace(project, chains=tuple(replace(c, name=new) if c.name == old else c
-                                             for c in project.chains))
-    if kind == "target":
-        targets = tuple(replace(t, name=new) if t.name == old else t for t in project.targets)
-        chains = tuple(replace(c, target=new) if c.target == old else c for c in project.chains)
-        return replace(project, targets=targets, chains=chains)
-    # space
-    spaces = tuple(replace(s, name=new if s.name == old else s.name,
-                           parent=new if s.parent == old else s.parent) for s in project.spaces)
-    targets = tuple(replace(t, space=_renamed_steps(t.space, old, new)) for t in project.targets)
-    return replace(project, spaces=spaces, targets=targets)
-
-
-def _renamed_steps(ch: StepChannel, old: str, new: str) -> StepChannel:
-    if ch.default != old and all(v != old for _, v in ch.keys):
-        return ch
-    return StepChannel(new if ch.default == old else ch.default,
-                       tuple((f, new if v == old else v) for f, v in ch.keys))

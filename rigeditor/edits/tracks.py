@@ -185,18 +185,3 @@ def _keys_of(ch, space: StepChannel | None):
         _keys_cache.clear()
     _keys_cache[cache_key] = (ch, space, result)
     return result
-
-
-def set_value(project: Project, path, frame: int, value, *, key: bool) -> Project:
-    """Edit an animatable value (path: (kind, name, attribute), see the module).
-
-    key=True: key it at ``frame``. key=False: a channel with keys is keyed at
-    ``frame`` anyway (its default is never seen), an unkeyed one changes its default.
-    """
-    ch = channel(project, path)
-    if key or ch.keys:
-        return set_key(project, path, frame, value)
-    if isinstance(ch, StepChannel):
-        return with_channel(project, path, replace(ch, default=str(value)))
-    value = tuple(float(v) for v in np.atleast_1d(value))
-    return with_channel(project, path, replace(ch, default=value))

@@ -23,11 +23,11 @@ import pydantic_core
 from pydantic import ValidationError
 
 from rigeditor.io.schema import project as schema
+from rigeditor.io.schema.document import Document
 from rigeditor.io.atomic import atomic_write
 from rigeditor.io.schema.convert import to_document, to_project
 from rigeditor.io.errors import ProjectFileError
 from rigeditor.io.schema.migrations import MIGRATIONS
-from rigeditor.io.schema.fields import MAX_FRAME
 from rigeditor.io.schema.project import FORMAT, SCHEMA_VERSION
 from rigeditor.model.data.project import Project
 from rigeditor.model.validation.project import problems as semantic_problems
@@ -105,7 +105,7 @@ def reads_project(raw: bytes | str, path=None) -> Loaded:
     data = _parse(raw, path)
     data, found, notes, version = _migrated(data, path)
     try:
-        doc = schema.Document.model_validate(data)
+        doc = Document.model_validate(data)
     except ValidationError as exc:
         raise ProjectFileError(path, found + _validation_problems(exc, data)) from None
     project = to_project(doc)
@@ -237,7 +237,7 @@ def _validation_problems(exc: ValidationError, data) -> list[str]:
     if all(e["type"] == "range" for e in errors):
         # Only ranges are wrong: the project can still be built, so the semantic
         # checks run too and the user sees every problem at once.
-        project = to_project(schema.Document.model_validate(data, context={"lenient": True}))
+        project = to_project(Document.model_validate(data, context={"lenient": True}))
         reported = {p.split(": ", 1)[0] for p in found}
         found += [p for p in semantic_problems(project) if p.split(": ", 1)[0] not in reported]
     return found
@@ -260,7 +260,7 @@ def _message(err) -> str:
     if kind == "literal_error":
         return f"{where}: must be one of {err['ctx']['expected'].replace(' or ', ', ')}, got {got}"
     if kind in ("greater_than_equal", "less_than_equal"):
-        return f"{where}: must be a frame number within +/-{MAX_FRAME:,}, got {got}"
+        return f"{where}: must be a frame number within +/-{schema.MAX_FRAME:,}, got {got}"
     if kind in ("too_short", "too_long"):
         ctx = err.get("ctx", {})
         wanted = ctx.get("min_length", ctx.get("max_length"))

@@ -52,8 +52,7 @@ def test_duplicate_rename_delete():
 
 
 def test_renaming_and_deleting_items_reach_stored_animations():
-    from rigeditor.edits.delete import delete
-    from rigeditor.edits.names import rename
+    from rigeditor.edits.items import delete, rename
 
     p = clips.switch(_two(), "reach")
     p = rename(p, "target", "hand", "palm")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from rigeditor.io.schema.fields import (
+from rigeditor.io.schema.project import (
     BendChannel, Channel1, Channel2, Frame, MixChannel, SoftnessChannel, StepKey, Str, _Model,
 )
 from rigeditor.io.schema.art import DrawOrderKey

@@ -1,4 +1,4 @@
-"""Between the file layout (schema.Document, degrees) and the model (Project, radians).
+"""Between the file layout (``schema.document.Document``, degrees) and the model (Project, radians).
 
 Angles are converted here and nowhere else: a space's rotation, a bone's rest
 rotation and rotation track (values and the dv of their handles), chain limits.
@@ -10,7 +10,8 @@ from __future__ import annotations
 import math
 
 from rigeditor.core.filters import Smoothing
-from rigeditor.io.schema import fields, project as schema
+from rigeditor.io.schema import project as schema
+from rigeditor.io.schema.document import Document
 from rigeditor.io.schema.convert_art import art_data, to_art
 from rigeditor.io.schema.convert_clips import animations_data, to_animations
 from rigeditor.io.schema.convert_keys import file_degrees, file_value, keys_data, keys_from_file
@@ -25,7 +26,7 @@ _RAD = math.pi / 180.0
 
 # ------------------------------------------------------------------ file -> model
 
-def to_project(doc: schema.Document) -> Project:
+def to_project(doc: Document) -> Project:
     """The model project a validated document describes (ranges may still be wrong
     when validated leniently; the semantic checks report those)."""
     return Project(
@@ -76,7 +77,7 @@ def _channel(ch, scale=1.0, interp="linear") -> Channel:
     return Channel(default, keys_from_file(ch.keys, len(default), scale, interp))
 
 
-def _steps(ch: fields.StepChannel) -> StepChannel:
+def _steps(ch: schema.StepChannel) -> StepChannel:
     return StepChannel(ch.default, tuple((k.frame, k.value) for k in ch.keys))
 
 
