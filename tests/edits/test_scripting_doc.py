@@ -113,3 +113,19 @@ def test_the_modules_the_doc_lists_are_the_package_s_modules():
 def test_every_public_edit_is_documented():
     missing = [name for name in edits.__all__ if callable(getattr(edits, name)) and not getattr(edits, name).__doc__]
     assert not missing
+
+
+def test_the_script_runs_in_a_fresh_interpreter_without_qt(tmp_path):
+    # What a pipeline sees: the script alone, in a new process, loads no Qt at all.
+    import subprocess
+    import sys
+
+    probe = _script() + (
+        "\nimport sys\n"
+        "qt = sorted(m for m in sys.modules if m.split('.')[0] in ('PySide6', 'shiboken6', 'pyqtgraph'))\n"
+        "print('qt:', qt)\n")
+    done = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True,
+                          env={k: v for k, v in os.environ.items() if k != "QT_QPA_PLATFORM"}, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "qt: []"
+    assert (tmp_path / "arm.json").is_file()
