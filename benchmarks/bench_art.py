@@ -18,13 +18,13 @@ import numpy as np
 from _common import best_time, table
 
 from rigeditor.io import load_project
-from rigeditor.io.export_spine_art import atlas_files
-from rigeditor.io.import_psd import import_psd
+from rigeditor.io.spine.write_art import atlas_files
+from rigeditor.io.art.psd import import_psd
 from rigeditor.model import evaluate
-from rigeditor.model.attachments import Art
-from rigeditor.model.cracks import crack_check
-from rigeditor.model.examples_art import dressed_arm
-from rigeditor.model.project import Timeline
+from rigeditor.model.data.attachments import Art
+from rigeditor.model.diagnostics.cracks import crack_check
+from rigeditor.examples.art import dressed_arm
+from rigeditor.model.data.project import Timeline
 
 LAYERS = 200
 

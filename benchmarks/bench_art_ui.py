@@ -21,7 +21,7 @@ def main() -> None:
     from rigeditor.app.document import Document
     from rigeditor.app.scene import SceneView
     from rigeditor.io import load_project
-    from rigeditor.io.example_art import example_project
+    from rigeditor.examples.art_files import example_project
 
     app = QApplication.instance() or QApplication([sys.argv[0]])
     for name in ("dressed_walk", "dressed_arm"):

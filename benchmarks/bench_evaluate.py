@@ -16,8 +16,8 @@ from _common import best_time, table
 from rigeditor.core.filters import Smoothing
 from rigeditor.core.memory import tune_allocator
 from rigeditor.model import CHARACTER, WORLD, Bone, Chain, Project, Space, Target, Timeline, evaluate
-from rigeditor.model.ops import set_target_key
-from rigeditor.model.timeline import StepChannel, keyed
+from rigeditor.edits.posing import set_target_key
+from rigeditor.model.data.timeline import StepChannel, keyed
 
 FRAMES = 10_000
 CHAINS = 10

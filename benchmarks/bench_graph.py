@@ -23,7 +23,7 @@ import numpy as np  # noqa: E402
 from _common import table  # noqa: E402
 
 from rigeditor.model import CHARACTER, Bone, Project, Space, Timeline  # noqa: E402
-from rigeditor.model.timeline import Channel, Key  # noqa: E402
+from rigeditor.model.data.timeline import Channel, Key  # noqa: E402
 
 GOAL_MS = 16.0
 CHANNELS, KEYS, EVERY = 20, 1000, 10

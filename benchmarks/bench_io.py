@@ -15,13 +15,13 @@ import numpy as np
 from _common import best_time, table
 
 from rigeditor.io import load_project, save_project
-from rigeditor.io.export_csv import curves_csv
+from rigeditor.io.curves.write_csv import curves_csv
 from rigeditor.io.project_file import loads_project
 from rigeditor.model import evaluate
-from rigeditor.model.examples import walk
-from rigeditor.model.project import Timeline
-from rigeditor.model.timeline import Channel, Key
-from rigeditor.model.validate import problems
+from rigeditor.examples.rigs import walk
+from rigeditor.model.data.project import Timeline
+from rigeditor.model.data.timeline import Channel, Key
+from rigeditor.model.validation.project import problems
 
 KEYS = 100_000
 FRAMES = 100_000

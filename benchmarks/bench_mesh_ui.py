@@ -46,7 +46,7 @@ def main() -> None:
     from rigeditor.app.document import Document
     from rigeditor.app.scene import SceneView
     from rigeditor.io import load_project
-    from rigeditor.io.example_art import example_project
+    from rigeditor.examples.art_files import example_project
     from rigeditor.model import evaluate
 
     app = QApplication.instance() or QApplication([sys.argv[0]])

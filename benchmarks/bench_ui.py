@@ -35,7 +35,7 @@ try:  # an editor with the range worker evaluates short ranges whole on every mo
     from rigeditor.app.document import FRAME_FIRST_MIN_FRAMES  # noqa: E402
 except ImportError:
     FRAME_FIRST_MIN_FRAMES = 0
-from rigeditor.model.examples import walk  # noqa: E402
+from rigeditor.examples.rigs import walk  # noqa: E402
 
 DRAG_GOAL_MS = 8.0
 WALK_DRAG_GOAL_MS = 5.0
@@ -122,7 +122,7 @@ def measure_drag(app, doc, target, moves, paint):
         drag = TargetDrag(doc, target, handle, handle)
         move, finish = drag.move, drag.finish
     except ImportError:  # the same command the scene's drag pushes
-        from rigeditor.model.ops import set_target_key
+        from rigeditor.edits.posing import set_target_key
         start, frame, key = doc.project, doc.frame, ("drag", doc.begin_gesture())
 
         def move(world):
@@ -195,7 +195,7 @@ def measure_worker_choice(project, target, frame, steps=150):
     import threading
 
     from rigeditor.model import evaluate
-    from rigeditor.model.ops import set_target_key
+    from rigeditor.edits.posing import set_target_key
 
     full = evaluate(project)
     row = full.rows(frame, frame + 1)

@@ -34,8 +34,8 @@ sys.path[:] = [root, root + "/base_library.zip", root + "/python3.11/lib-dynload
 import numpy as np
 from rigeditor.io import dumps_project
 from rigeditor.io.examples import example_file, load_example
-from rigeditor.io.images import read_rgba
-from rigeditor.model.examples_skin import SKIN_DIR, skinned_arm
+from rigeditor.io.art.images import read_rgba
+from rigeditor.examples.skin import SKIN_DIR, skinned_arm
 
 packaged = example_file("skinned_arm")
 alpha = read_rgba(packaged.parent / SKIN_DIR / "arm.png")[..., 3] / 255.0

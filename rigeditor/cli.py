@@ -16,7 +16,7 @@ PROJECT is a project file, or the name of a built-in example (``arm``, ``dressed
 when no such file exists; picture paths are relative to the file's folder (an
 example's: its packaged folder).
 
-Every subcommand evaluates through ``rigeditor.model.evaluate`` and reads the Bake.
+Every subcommand evaluates through ``rigeditor.model.evaluation.evaluate`` and reads the Bake.
 Exit status: 0 done; 1 ``report`` found what ``--fail-on`` names (by default an
 unexplained residual or an unkeyed elbow flip), or ``validate`` found a missing or
 unreadable image (the project itself is valid); 2 an error, reported on stderr as
@@ -39,20 +39,21 @@ from pathlib import Path
 import numpy as np
 
 from rigeditor.core.memory import available_bytes, tune_allocator
-from rigeditor import __version__
+from rigeditor import __version__, edits
 from rigeditor.io.atomic import export_write
 from rigeditor.io.errors import ProjectFileError, SHOWN
-from rigeditor.io.export_csv import export_curves_csv
-from rigeditor.io.export_json import DEFAULT_TOLERANCE_DEG, export_curves_json
-from rigeditor.io.export_spine import export_spine_json
-from rigeditor.io.images import alpha_masks, image_problems
-from rigeditor.io.import_art import unique_names
+from rigeditor.io.curves.write_csv import export_curves_csv
+from rigeditor.io.curves.write_json import DEFAULT_TOLERANCE_DEG, export_curves_json
+from rigeditor.io.spine.write import export_spine_json
+from rigeditor.io.art.images import alpha_masks, image_problems
+from rigeditor.io.art.layers import unique_names
 from rigeditor.io.progress import Progress
 from rigeditor.io.examples import ALL_DESCRIPTIONS, resolve_project
 from rigeditor.io.report import DEFAULT_GATES, GATES, build_report, format_report
-from rigeditor.model import clips, evaluate
-from rigeditor.model.cracks import crack_check
-from rigeditor.model.ranges import bake_bytes, bake_rows, evaluation_span, outside_timeline
+from rigeditor.model import evaluate
+from rigeditor.model.data import clips
+from rigeditor.model.diagnostics.cracks import crack_check
+from rigeditor.model.evaluation.ranges import bake_bytes, bake_rows, evaluation_span, outside_timeline
 
 COMMANDS = ("bake", "validate", "report", "render", "examples", "import-psd", "import-images", "import-spine")
 FORMATS = {".csv": "csv", ".json": "json", ".png": "png"}
@@ -234,7 +235,7 @@ def _bake(args) -> int:
         names = _animations(args.animation, whole, args.project)
         baked = []
         for i, name in enumerate(names):
-            project = clips.switch(whole, name)
+            project = edits.switch_animation(whole, name)
             first, last = _frame_range(args.frames, project, args.project, name if len(names) > 1 else None)
             _check_memory(project, first, last, args.project, fmt)
             progress(0.02 + 0.48 * i / len(names), f"evaluating {name}" if len(names) > 1 else "evaluating")
@@ -358,7 +359,7 @@ def _render(args) -> int:
 
 
 def _import_psd(args) -> int:
-    from rigeditor.io.import_psd import import_psd
+    from rigeditor.io.art.psd import import_psd
 
     folder = import_psd(args.project, args.output, force=args.force)
     print(f"{args.output}: imported {args.project} (images in {folder})")
@@ -366,7 +367,7 @@ def _import_psd(args) -> int:
 
 
 def _import_images(args) -> int:
-    from rigeditor.io.import_images import import_images
+    from rigeditor.io.art.png_folder import import_images
 
     import_images(args.project, args.output, force=args.force)
     print(f"{args.output}: imported the images of {args.project}")
@@ -374,7 +375,7 @@ def _import_images(args) -> int:
 
 
 def _import_spine(args) -> int:
-    from rigeditor.io.import_spine import import_spine
+    from rigeditor.io.spine.read import import_spine
 
     result = import_spine(args.project, args.output, atlas=args.atlas, animation=args.animation, force=args.force,
                           curves=args.curves)

@@ -110,8 +110,8 @@ def test_meshing_and_pictures_load_nothing_the_spec_leaves_out():
     script = (
         "import sys\n"
         "from rigeditor.io.examples import example_file\n"
-        "from rigeditor.io.images import encode_png, read_rgba\n"
-        "from rigeditor.model.examples_skin import SKIN_DIR, skinned_arm\n"
+        "from rigeditor.io.art.images import encode_png, read_rgba\n"
+        "from rigeditor.examples.skin import SKIN_DIR, skinned_arm\n"
         "rgba = read_rgba(example_file('skinned_arm').parent / SKIN_DIR / 'arm.png')\n"
         "mesh = skinned_arm(rgba[..., 3] / 255.0).art.slot('arm').find('arm')\n"
         "assert len(mesh.triangles) and encode_png(rgba)[:4] == b'\\x89PNG'\n"

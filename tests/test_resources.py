@@ -20,7 +20,7 @@ except ImportError:  # Python 3.10: pip carries the same parser
     from pip._vendor import tomli as tomllib
 
 from rigeditor.io import load_example
-from rigeditor.model.examples import EXAMPLES
+from rigeditor.examples.rigs import EXAMPLES
 
 DRESSED = ("dressed_arm", "dressed_walk")  # examples with pictures, each in its own folder
 SEAMS = ("rigid_arm", "skinned_arm")  # the elbow drawn as two rigid layers and as one skinned mesh
@@ -106,7 +106,7 @@ def test_the_installed_wheel_opens_every_example(wheel):
     # A pure-Python wheel imports straight from the zip: run from it, not from the repository.
     code = ("import rigeditor, sys\n"
             "from rigeditor.io import load_example\n"
-            "from rigeditor.model.examples import EXAMPLES\n"
+            "from rigeditor.examples.rigs import EXAMPLES\n"
             "print(rigeditor.__file__)\n"
             "for name in EXAMPLES: print(name, len(load_example(name).bones))\n")
     env = dict(os.environ, PYTHONPATH=str(wheel))
@@ -121,7 +121,7 @@ def test_the_installed_wheel_opens_a_dressed_example_with_its_pictures(wheel, tm
     # commands find them, and read as the repository's files.
     code = ("import sys\n"
             "from rigeditor.io.examples import resolve_project\n"
-            "from rigeditor.io.images import image_problems, image_file\n"
+            "from rigeditor.io.art.images import image_problems, image_file\n"
             "for name in sys.argv[1:]:\n"
             "    project, folder = resolve_project(name)\n"
             "    print(name, len(project.art.slots), image_problems(project, folder))\n"

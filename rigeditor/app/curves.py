@@ -25,7 +25,7 @@ from rigeditor.app.plot_export import cause_runs
 from rigeditor.app.seam_curve import SeamCurve
 from rigeditor.app.tools import KEYS
 from rigeditor.core.geometry import unwrap
-from rigeditor.model.bake import CAUSES
+from rigeditor.model.evaluation.bake import CAUSES
 
 AXIS_PX = 44  # left axis width, equal on every plot so their time axes line up
 CURVE_WIDTH_PX = 2

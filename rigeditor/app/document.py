@@ -33,9 +33,9 @@ from rigeditor.app.project_command import ProjectCommand
 from rigeditor.app.range_worker import RangeWorker
 from rigeditor.core.twobone import EPS
 from rigeditor.model import Bake, Project, evaluate
-from rigeditor.model.clips import setup_pose
-from rigeditor.model.evaluate import frame_local
-from rigeditor.model.validate import problems as validation_problems
+from rigeditor.model.data.clips import setup_pose
+from rigeditor.model.evaluation.evaluate import frame_local
+from rigeditor.model.validation.project import problems as validation_problems
 
 MODES = ("setup", "animate")
 POLL_MS = 4  # how often the Qt thread looks for the whole range while it is pending

@@ -28,8 +28,8 @@ from rigeditor.app.dialogs import Dialogs
 from rigeditor.io import EXTENSION as PROJECT_SUFFIX
 from rigeditor.io import ProjectFileError, load_project, save_project
 from rigeditor.io.project_file import keep_older_file, read_project
-from rigeditor.io.images import copy_pictures
-from rigeditor.model.project import Project
+from rigeditor.io.art.images import copy_pictures
+from rigeditor.model.data.project import Project
 
 PROJECT_FILTER = f"RigEditor projects (*{PROJECT_SUFFIX});;All files (*)"
 EXPORTS = {
@@ -59,16 +59,17 @@ def export(kind: str, project, bake, path, images=None) -> None:
     evaluated here). images: the project file's folder, where the atlas finds the pictures."""
     path = Path(path)
     if kind == "csv":
-        from rigeditor.io.export_csv import export_curves_csv
+        from rigeditor.io.curves.write_csv import export_curves_csv
 
         export_curves_csv(project, bake, path)
     elif kind == "json":
-        from rigeditor.io.export_json import export_curves_json
+        from rigeditor.io.curves.write_json import export_curves_json
 
         export_curves_json(project, bake, path)
     elif kind == "spine":
-        from rigeditor.io.export_spine import export_spine_json
-        from rigeditor.model import clips, evaluate
+        from rigeditor.io.spine.write import export_spine_json
+        from rigeditor.model import evaluate
+        from rigeditor.model.data import clips
 
         # Every animation in one skeleton, in the project's order, as `rigeditor bake` writes it.
         names = clips.names(project)
@@ -190,20 +191,20 @@ class FileController(Guarded, QObject):
         return self.load(path)
 
     def import_psd(self, psd=None, out=None) -> bool:
-        """A new project from a layered PSD (``rigeditor.io.import_psd``): asks for the
+        """A new project from a layered PSD (``rigeditor.io.art.psd``): asks for the
         PSD and where the project goes (its PNGs go beside it; the question starts in the
         PSD's folder), then opens it in Setup mode."""
         return self._import("PSD", psd, out)
 
     def import_images(self, folder=None, out=None) -> bool:
-        """A new project from a folder of PNGs (``rigeditor.io.import_images``; positions
+        """A new project from a folder of PNGs (``rigeditor.io.art.png_folder``; positions
         from its ``layout.json`` when there is one): asks for the folder and where the
         project goes (the pictures are referred to where they are), then opens it in
         Setup mode."""
         return self._import("images", folder, out)
 
     def import_spine(self, skeleton=None, out=None) -> bool:
-        """A new project from a Spine 4.0-4.2 skeleton (``rigeditor.io.import_spine``,
+        """A new project from a Spine 4.0-4.2 skeleton (``rigeditor.io.spine.read``,
         its atlas beside it): asks for the JSON and where the project goes (the pictures
         go beside it), opens it and lists what could not be imported."""
         def dropped(result):
@@ -238,7 +239,7 @@ class FileController(Guarded, QObject):
             if not Path(out).suffix:
                 out = str(out) + PROJECT_SUFFIX
         if kind == "PSD":
-            from rigeditor.io.import_psd import art_folder, import_psd as run  # psd-tools loads only now
+            from rigeditor.io.art.psd import art_folder, import_psd as run  # psd-tools loads only now
 
             # The save dialog asked about the project file, not about the pictures' folder.
             folder = art_folder(out)
@@ -248,9 +249,9 @@ class FileController(Guarded, QObject):
                     "will be replaced. Import anyway?"):
                 return False
         elif kind == "Spine skeleton":
-            from rigeditor.io.import_spine import import_spine as run
+            from rigeditor.io.spine.read import import_spine as run
         else:
-            from rigeditor.io.import_images import import_images as run
+            from rigeditor.io.art.png_folder import import_images as run
         try:
             # The save dialog has asked before replacing the project file.
             result = run(source, out, force=True)

@@ -44,7 +44,7 @@ def _load(spec: str | None, notes: list | None = None):
     packaged example); raises with a message. ``notes``: receives what converting an
     older file changed."""
     from rigeditor.io.examples import example_name, resolve_project
-    from rigeditor.model.examples import arm
+    from rigeditor.examples.rigs import arm
 
     if spec is None:
         return arm(), None, None
@@ -70,7 +70,7 @@ def _display_found() -> bool:
 def parse_selection(items, project) -> list[tuple[str, str]]:
     """``--select KIND:NAME`` arguments as (kind, name) items of ``project``; ValueError
     naming what exists for an unknown kind or name."""
-    from rigeditor.app.commands.common import SELECTABLE, names_of  # no Qt: before the display check
+    from rigeditor.edits.names import SELECTABLE, names_of  # no Qt: before the display check
 
     selection = []
     for item in items:
@@ -121,7 +121,7 @@ def run(argv=None) -> int:
     from rigeditor.app.document import Document
     from rigeditor.app.files import describe, file_errors
     from rigeditor.app.main_window import MainWindow
-    from rigeditor.model.examples import arm
+    from rigeditor.examples.rigs import arm
 
     guard.install()  # from here on, no exception reaches Qt unreported
     dialogs = Dialogs()
@@ -140,7 +140,7 @@ def run(argv=None) -> int:
         print(f"rigeditor: {exc}", file=sys.stderr)
         return 2
     if args.frame is not None and error is None:  # the rule of every command's frames
-        from rigeditor.model.ranges import outside_timeline
+        from rigeditor.model.evaluation.ranges import outside_timeline
 
         problem = outside_timeline(project.timeline, args.frame, args.frame, "--frame", args.frame)
         if problem:

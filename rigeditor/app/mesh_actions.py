@@ -9,12 +9,12 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QActionGroup
 
-from rigeditor.app import commands
+from rigeditor import edits
 from rigeditor.app.guard import Guarded
 from rigeditor.app.rig_actions import make_action
 from rigeditor.app.tools import KEYS, EditTool
-from rigeditor.model.mesh_attachment import MeshAttachment
-from rigeditor.model.mesh_ops import DEFAULT_BLEND_WIDTH
+from rigeditor.model.data.mesh_attachment import MeshAttachment
+from rigeditor.edits.mesh_ops import DEFAULT_BLEND_WIDTH
 
 
 class MeshActions(Guarded, QObject):
@@ -94,7 +94,7 @@ class MeshActions(Guarded, QObject):
             self.dialogs.error(self.window, "Make mesh", "Select one slot that shows a picture.")
             return
         slot, name, _ = shown
-        bones = commands.default_bones(self.doc.project, slot, self.doc.selected("bone"))
+        bones = edits.default_bones(self.doc.project, slot, self.doc.selected("bone"))
         values = self.dialogs.form(self.window, f"Mesh {name}", [
             ("detail", "Outline detail", 1.5, {"kind": "float", "min": 0.0, "max": 20.0, "decimals": 1,
                                                "suffix": " px (tolerance)"}),
@@ -105,11 +105,11 @@ class MeshActions(Guarded, QObject):
         if not values:
             return
         try:
-            project = commands.make_mesh(self.doc.project, slot, name, self.doc.images,
+            project = edits.make_mesh(self.doc.project, slot, name, self.doc.images,
                                          bones, detail=float(values["detail"]), spacing=float(values["spacing"]),
                                          joint_spacing=float(values["spacing"]) / 2.5,
                                          blend_width=float(values["blend_width"]))
-        except commands.CommandError as exc:
+        except edits.EditError as exc:
             self.dialogs.error(self.window, "Make mesh", str(exc))
             return
         self.doc.apply(f"Mesh {name}" + (f" on {', '.join(bones)}" if bones else ""), project)
@@ -121,7 +121,7 @@ class MeshActions(Guarded, QObject):
             return
         slot, name, mesh = shown
         bones = self.doc.selected("bone") or list(mesh.bones) or list(
-            commands.default_bones(self.doc.project, slot, ()))
+            edits.default_bones(self.doc.project, slot, ()))
         values = self.dialogs.form(self.window, f"Weights of {name} over {', '.join(bones)}", [
             ("blend_width", "Blend width", mesh.blend_width or DEFAULT_BLEND_WIDTH,
              {"kind": "float", "min": 0.0, "max": 1e4, "suffix": " u at each joint"}),
@@ -129,8 +129,8 @@ class MeshActions(Guarded, QObject):
         if not values:
             return
         try:
-            project = commands.recompute_weights(self.doc.project, slot, name, bones, float(values["blend_width"]))
-        except commands.CommandError as exc:
+            project = edits.recompute_weights(self.doc.project, slot, name, bones, float(values["blend_width"]))
+        except edits.EditError as exc:
             self.dialogs.error(self.window, "Recompute weights", str(exc))
             return
         self.doc.apply(f"Weights of {name}", project)

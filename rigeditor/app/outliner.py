@@ -1,9 +1,9 @@
 """The outliner: bones (as a hierarchy), IK chains, targets and scene objects (spaces).
 
 Selection follows ``doc.select`` / ``selectionChanged`` both ways. Renaming an item
-(double-click or F2) renames it everywhere through ``commands.rename``; dragging a bone
+(double-click or F2) renames it everywhere through ``edits.rename``; dragging a bone
 onto another bone (or onto the "Bones" heading) reparents it through
-``commands.reparent_bone``, a scene object onto another space likewise. Every edit is
+``edits.reparent_bone``, a scene object onto another space likewise. Every edit is
 one ``doc.apply``; the tree is rebuilt from the project, never edited behind its back.
 
 Names are shown whole at any depth: the column is as wide as its widest name (the
@@ -17,10 +17,11 @@ from PySide6.QtGui import QColor, QIcon, QPixmap
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTreeWidget, QTreeWidgetItem
 
 from rigeditor.app.guard import Guarded
-from rigeditor.app import commands, style
+from rigeditor.app import style
+from rigeditor import edits
 from rigeditor.app.dialogs import Dialogs
 from rigeditor.model import CAUSES
-from rigeditor.model.project import CHARACTER, WORLD
+from rigeditor.model.data.project import CHARACTER, WORLD
 
 GROUPS = (("bone", "Bones"), ("chain", "IK chains"), ("target", "Targets"), ("space", "Scene objects"),
           ("slot", "Slots"))
@@ -86,15 +87,15 @@ class Outliner(Guarded, QTreeWidget):
         try:
             if kind == "bone" and okind in ("bone", "group") and (okind == "bone" or oname == "bone"):
                 parent = oname if okind == "bone" else None
-                new = commands.reparent_bone(p, name, parent)
+                new = edits.reparent_bone(p, name, parent)
                 label = f"Reparent {name} to {parent or 'root'}"
             elif kind == "space" and okind in ("space", "group") and (okind == "space" or oname == "space"):
                 parent = oname if okind == "space" else WORLD
-                new = commands.reparent_space(p, name, parent)
+                new = edits.reparent_space(p, name, parent)
                 label = f"Parent {name} to {parent}"
             else:
                 return False
-        except commands.CommandError as exc:
+        except edits.EditError as exc:
             self.dialogs.error(self, "Reparent", str(exc))
             return False
         if new == p:
@@ -104,8 +105,8 @@ class Outliner(Guarded, QTreeWidget):
 
     def rename(self, kind: str, old: str, new: str) -> bool:
         try:
-            project = commands.rename(self.doc.project, kind, old, new)
-        except commands.CommandError as exc:
+            project = edits.rename(self.doc.project, kind, old, new)
+        except edits.EditError as exc:
             self.dialogs.error(self, "Rename", str(exc))
             self._signature = None
             self.rebuild()

@@ -2,7 +2,7 @@
 
 Stacked panels over frames (the editor's time axis): the bones' local rotations, the
 chains' residuals, the chains' angle sensitivities; the same values as the CSV export
-(``rigeditor.io.curves``: unwrapped, starting within half a turn, degrees or radians).
+(``rigeditor.io.curves.table``: unwrapped, starting within half a turn, degrees or radians).
 A panel holds at most MAX_CURVES curves in PALETTE's colours: more bones (a ten-bone
 tail) split over several rotation panels. A residual is coloured per frame by its
 cause (style.CAUSE_COLORS, as in the editor); several chains differ by line style.
@@ -18,8 +18,8 @@ from PySide6.QtCore import QRectF, Qt
 
 from rigeditor.app import style
 from rigeditor.app.render import offscreen_app, png_bytes
-from rigeditor.io.curves import curve_table
-from rigeditor.model.bake import CAUSES
+from rigeditor.io.curves.table import curve_table
+from rigeditor.model.evaluation.bake import CAUSES
 
 WIDTH = 1200
 PANEL_HEIGHT = 300

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from PySide6.QtGui import QAction, QKeySequence
 
-from rigeditor.model import pose_tools
+from rigeditor.edits import pose_tools
 
 _POSE: list = [None]  # the copied pose, kept across frames, animations and projects
 

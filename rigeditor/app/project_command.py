@@ -1,15 +1,21 @@
 """The one undo command of the editor: swap the whole (immutable) project."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from PySide6.QtGui import QUndoCommand
 
 from rigeditor.app.guard import Guarded
 from rigeditor.model import Bake, Project
 
-if TYPE_CHECKING:
-    from rigeditor.app.document import Document
+
+class Holder(Protocol):
+    """What a command swaps the project in: the Document (which pushes the commands, so
+    this module does not import it)."""
+
+    def _set_project(self, project: Project, touched) -> None: ...
+
+    def _swap(self, project: Project, bake: Bake, touched) -> None: ...
 
 
 class ProjectCommand(Guarded, QUndoCommand):
@@ -24,7 +30,7 @@ class ProjectCommand(Guarded, QUndoCommand):
 
     _ID = 0x5167
 
-    def __init__(self, doc: "Document", label: str, before: Project, after: Project,
+    def __init__(self, doc: Holder, label: str, before: Project, after: Project,
                  touched=None, merge_key=None, bake: Bake | None = None):
         super().__init__(label)
         self.doc, self.before, self.after = doc, before, after

@@ -6,10 +6,10 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 
 from rigeditor.app.guard import Guarded
-from rigeditor.app import commands
+from rigeditor import edits
 from rigeditor.app.inspector import current_chain
 from rigeditor.app.tools import KEYS, EditTool
-from rigeditor.model.project import WORLD
+from rigeditor.model.data.project import WORLD
 
 
 def make_action(owner, text, slot, shortcut=None, tip="") -> QAction:
@@ -110,9 +110,9 @@ class RigActions(Guarded, QObject):
         import math
 
         try:
-            project, name = commands.add_bone(self.doc.project, parent, float(values["length"]),
+            project, name = edits.add_bone(self.doc.project, parent, float(values["length"]),
                                               math.radians(float(values["angle"])), name=values["name"])
-        except commands.CommandError as exc:
+        except edits.EditError as exc:
             self.dialogs.error(self.window, "Add bone", str(exc))
             return None
         self.doc.apply(f"Add bone {name}", project)
@@ -120,7 +120,7 @@ class RigActions(Guarded, QObject):
         return name
 
     def _new_bone_name(self):
-        return commands.numbered_name(commands.names_of(self.doc.project, "bone"), "bone")
+        return edits.numbered_name(edits.names_of(self.doc.project, "bone"), "bone")
 
     def add_root_bone(self):
         values = self._bone_form("Add root bone", self._new_bone_name())
@@ -142,8 +142,8 @@ class RigActions(Guarded, QObject):
         bones = self.doc.selected("bone")
         p = self.doc.project
         try:
-            run = commands.chain_run(p, bones)
-        except commands.CommandError as exc:
+            run = edits.chain_run(p, bones)
+        except edits.EditError as exc:
             self.dialogs.error(self.window, "Add IK chain", str(exc))
             return None
         spaces = p.space_names()
@@ -153,8 +153,8 @@ class RigActions(Guarded, QObject):
         if space is None:
             return None
         try:
-            project, name = commands.add_chain(p, run, space, self.doc.frame)
-        except commands.CommandError as exc:
+            project, name = edits.add_chain(p, run, space, self.doc.frame)
+        except edits.EditError as exc:
             self.dialogs.error(self.window, "Add IK chain", str(exc))
             return None
         self.doc.apply(f"Add IK chain {name}", project)
@@ -167,14 +167,14 @@ class RigActions(Guarded, QObject):
             spaces = self.doc.selected("space")
             parent = spaces[0] if spaces else WORLD
         values = self.dialogs.form(self.window, "Add scene object", [
-            ("name", "Name", commands.unique_name(commands.names_of(p, "space"), "object"), {"kind": "text"}),
+            ("name", "Name", edits.unique_name(edits.names_of(p, "space"), "object"), {"kind": "text"}),
             ("parent", "Parent", parent, {"kind": "choice", "items": p.space_names()}),
         ])
         if not values:
             return None
         try:
-            project, name = commands.add_space(p, values["parent"], name=values["name"])
-        except commands.CommandError as exc:
+            project, name = edits.add_space(p, values["parent"], name=values["name"])
+        except edits.EditError as exc:
             self.dialogs.error(self.window, "Add scene object", str(exc))
             return None
         self.doc.apply(f"Add scene object {name}", project)
@@ -192,15 +192,15 @@ class RigActions(Guarded, QObject):
         chosen = set(items)
         extra = []
         for kind, name in items:
-            if kind == "bone" and name in commands.names_of(p, "bone"):
-                below = [("bone", b) for b in commands.descendants(p, name)]
-                chains = [("chain", c) for c in commands.chains_using_bones(p, [name, *(b for _, b in below)])]
+            if kind == "bone" and name in edits.names_of(p, "bone"):
+                below = [("bone", b) for b in edits.descendants(p, name)]
+                chains = [("chain", c) for c in edits.chains_using_bones(p, [name, *(b for _, b in below)])]
                 extra += [i for i in below + chains if i not in chosen and i not in extra]
         if extra:
             what = ", ".join(f"{k} {n}" for k, n in extra)
             if not self.dialogs.confirm(self.window, "Delete", f"Deleting the selection also deletes {what}."):
                 return False
-        new, deleted, kept = commands.delete_items(p, items)
+        new, deleted, kept = edits.delete_items(p, items)
         if not deleted:
             self.dialogs.error(self.window, "Delete", "\n".join(reason for _, reason in kept))
             return False
@@ -217,7 +217,7 @@ class RigActions(Guarded, QObject):
         chain = self._flippable_chain()
         if chain is None:
             return
-        new = commands.flip_bend(self.doc.project, chain, self.doc.frame, animate=self.doc.mode == "animate")
+        new = edits.flip_bend(self.doc.project, chain, self.doc.frame, animate=self.doc.mode == "animate")
         self.doc.apply(f"Flip elbow of {chain}", new, touched={f"chain:{chain}"})
 
 

@@ -9,7 +9,7 @@ from PySide6.QtGui import QColor
 SPACE_COLORS = {"world": QColor("#2f7cf6"), "character": QColor("#2fae5b")}
 OBJECT_SPACE_CYCLE = [QColor("#e08a1e"), QColor("#a45ee5"), QColor("#d9477a"), QColor("#1fa7a7")]
 
-# Residual causes (rigeditor.model.bake.CAUSES).
+# Residual causes (rigeditor.model.evaluation.bake.CAUSES).
 CAUSE_COLORS = {
     "none": QColor("#7a8699"),
     "out_of_reach": QColor("#e0a31e"),

@@ -20,7 +20,7 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, Signal
 
 from rigeditor.app.guard import Guarded
-from rigeditor.app import commands
+from rigeditor import edits
 
 TOOLS = ("select", "bone", "mesh", "weights")
 # Keys of the rig-building gestures, shared by their actions and the empty scene's hint.
@@ -90,9 +90,9 @@ class EditTool(Guarded, QObject):
         if parent == self.AUTO:
             parent, snap, _ = self.new_bone_parent()
         try:
-            project, name = commands.add_bone_between(doc.project, doc.bake, doc.row, start, end,
+            project, name = edits.add_bone_between(doc.project, doc.bake, doc.row, start, end,
                                                       parent, snap_to_tip=snap)
-        except commands.CommandError as exc:
+        except edits.EditError as exc:
             self.error.emit(str(exc))
             return None
         doc.apply(f"Add bone {name}", project)

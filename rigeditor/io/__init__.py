@@ -3,13 +3,13 @@ exports (curves as CSV or JSON, Spine JSON). No Qt: the PNG renderers live in th
 package and the command line loads them lazily."""
 from rigeditor.io.errors import ExportError, ProjectFileError
 from rigeditor.io.examples import example_file, load_example, open_project, write_examples
-from rigeditor.io.export_csv import export_curves_csv
-from rigeditor.io.export_json import export_curves_json
-from rigeditor.io.export_spine import export_spine_json
+from rigeditor.io.curves.write_csv import export_curves_csv
+from rigeditor.io.curves.write_json import export_curves_json
+from rigeditor.io.spine.write import export_spine_json
 from rigeditor.io.project_file import (
     EXTENSION, dumps_project, load_project, loads_project, save_project,
 )
-from rigeditor.io.schema import FORMAT, SCHEMA_VERSION
+from rigeditor.io.schema.project import FORMAT, SCHEMA_VERSION
 
 __all__ = [
     "ExportError", "ProjectFileError", "example_file", "load_example", "open_project",

@@ -3,7 +3,7 @@
 The plain rigs are ``resources/examples/<name>.rigproj``; the dressed examples (rigs
 with pictures) are folders, ``resources/examples/<name>/<name>.rigproj`` with their
 PNGs beside the project file, the paths in the file relative to it. The files are
-built by code (:func:`write_examples`, ``rigeditor.io.example_art``) and committed; a
+built by code (:func:`write_examples`, ``rigeditor.examples.art_files``) and committed; a
 test checks they equal what the code builds. At run time they are found through
 importlib.resources (``rigeditor.resources``), so they work from the source tree, an
 installed package (even one imported from a zip) and the bundle too.
@@ -17,8 +17,8 @@ from pathlib import Path
 
 from rigeditor.io.errors import ProjectFileError
 from rigeditor.io.project_file import EXTENSION, loads_project, read_project, save_project
-from rigeditor.model.examples import DESCRIPTIONS, EXAMPLES
-from rigeditor.model.project import Project
+from rigeditor.examples.rigs import DESCRIPTIONS, EXAMPLES
+from rigeditor.model.data.project import Project
 from rigeditor.resource_files import SOURCE_RESOURCES, resource
 
 DRESSED = {
@@ -124,7 +124,7 @@ def open_project(spec) -> Project:
 
 def write_examples(folder=None) -> list[Path]:
     """Save every plain example to ``folder`` (default: the source tree's
-    resources/examples); the dressed ones are written by ``rigeditor.io.example_art``."""
+    resources/examples); the dressed ones are written by ``rigeditor.examples.art_files``."""
     folder = Path(folder) if folder else SOURCE_RESOURCES / "examples"
     folder.mkdir(parents=True, exist_ok=True)
     written = []

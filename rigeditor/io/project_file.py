@@ -3,7 +3,7 @@
 Loading: parse strictly (no NaN or Infinity; errors give line and column) -> check
 the format name and schema_version -> migrate older versions -> validate types and
 ranges field by field (pydantic) -> convert to the model (degrees -> radians) ->
-semantic checks (``rigeditor.model.validate.problems``). Every problem found is
+semantic checks (``rigeditor.model.validation.project.problems``). Every problem found is
 reported at once in one :class:`ProjectFileError`, each as ``where: what``.
 
 Saving refuses a project that would not load back, writes atomically, and leaves the
@@ -22,14 +22,15 @@ from typing import NamedTuple
 import pydantic_core
 from pydantic import ValidationError
 
-from rigeditor.io import schema
+from rigeditor.io.schema import project as schema
+from rigeditor.io.schema.document import Document
 from rigeditor.io.atomic import atomic_write
-from rigeditor.io.convert import to_document, to_project
+from rigeditor.io.schema.convert import to_document, to_project
 from rigeditor.io.errors import ProjectFileError
-from rigeditor.io.migrations import MIGRATIONS
-from rigeditor.io.schema import FORMAT, SCHEMA_VERSION
-from rigeditor.model.project import Project
-from rigeditor.model.validate import problems as semantic_problems
+from rigeditor.io.schema.migrations import MIGRATIONS
+from rigeditor.io.schema.project import FORMAT, SCHEMA_VERSION
+from rigeditor.model.data.project import Project
+from rigeditor.model.validation.project import problems as semantic_problems
 
 EXTENSION = ".rigproj"
 
@@ -104,7 +105,7 @@ def reads_project(raw: bytes | str, path=None) -> Loaded:
     data = _parse(raw, path)
     data, found, notes, version = _migrated(data, path)
     try:
-        doc = schema.Document.model_validate(data)
+        doc = Document.model_validate(data)
     except ValidationError as exc:
         raise ProjectFileError(path, found + _validation_problems(exc, data)) from None
     project = to_project(doc)
@@ -236,7 +237,7 @@ def _validation_problems(exc: ValidationError, data) -> list[str]:
     if all(e["type"] == "range" for e in errors):
         # Only ranges are wrong: the project can still be built, so the semantic
         # checks run too and the user sees every problem at once.
-        project = to_project(schema.Document.model_validate(data, context={"lenient": True}))
+        project = to_project(Document.model_validate(data, context={"lenient": True}))
         reported = {p.split(": ", 1)[0] for p in found}
         found += [p for p in semantic_problems(project) if p.split(": ", 1)[0] not in reported]
     return found

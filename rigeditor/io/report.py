@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from rigeditor.model.bake import CAUSES, Bake
+from rigeditor.model.evaluation.bake import CAUSES, Bake
 from rigeditor.io.report_art import (
     collapse_entries, collapse_failures, collapse_lines, crack_entries, crack_failures, crack_lines,
 )
+from rigeditor.io.report_text import frame_ranges, frames_where, json_number, short
 
 DRIFT_TOLERANCE = 1e-6
 """Model units of end motion on a hold frame below which the end counts as still."""
@@ -34,7 +35,7 @@ DEFAULT_GATES = ("residual", "flip")
 
 def build_report(bake: Bake, name: str = "", cracks=(), fail_on=DEFAULT_GATES) -> dict:
     """The report as plain data (JSON-ready); ``report["ok"]`` is the gate. cracks: the
-    crack check's joints (``rigeditor.model.cracks``). fail_on: the ``GATES`` that fail
+    crack check's joints (``rigeditor.model.diagnostics.cracks``). fail_on: the ``GATES`` that fail
     the report; the others are reported only. ``report["failures"]`` says what failed,
     where and on which frames, one line each (``report["checks"]``: the same per chain and
     seam, with what was found but not gated)."""
@@ -49,9 +50,9 @@ def build_report(bake: Bake, name: str = "", cracks=(), fail_on=DEFAULT_GATES) -
         found = []
         if entry["unexplained_frames"]:
             found.append(("residual", f"chain {chain}: unexplained residual on frames "
-                                      f"{_ranges(entry['unexplained_frames'])}"))
+                                      f"{frame_ranges(entry['unexplained_frames'])}"))
         if entry["flip_frames"]:
-            found.append(("flip", f"chain {chain}: unkeyed elbow flip on frames {_ranges(entry['flip_frames'])}"))
+            found.append(("flip", f"chain {chain}: unkeyed elbow flip on frames {frame_ranges(entry['flip_frames'])}"))
         checks.append(_check("chain", chain, f"chain {chain}", found, fail_on))
     crack = crack_entries(cracks, frames) if cracks else {}
     collapse = collapse_entries(bake)
@@ -61,8 +62,8 @@ def build_report(bake: Bake, name: str = "", cracks=(), fail_on=DEFAULT_GATES) -
     failures = [f["message"] for c in checks for f in c["found"] if f["fails"]]
     return {
         "project": name,
-        "frames": {"start": _num(frames[0]) if len(bake) else None,
-                   "end": _num(frames[-1]) if len(bake) else None, "count": len(bake), "fps": bake.fps},
+        "frames": {"start": json_number(frames[0]) if len(bake) else None,
+                   "end": json_number(frames[-1]) if len(bake) else None, "count": len(bake), "fps": bake.fps},
         "units": {"residual": "model units", "sensitivity": "deg per model unit", "drift": "model units"},
         "chains": chains,
         **({"cracks": crack} if crack else {}),
@@ -94,59 +95,59 @@ def _chain(cb, frames) -> dict:
     motion = np.where(hold, np.asarray(cb.hold_world_motion), 0.0)
     m_worst = int(np.argmax(motion)) if motion.size else 0
     return {
-        "residual": {"max": _num(residual[worst]) if residual.size else 0.0,
+        "residual": {"max": json_number(residual[worst]) if residual.size else 0.0,
                      "max_frame": _at(frames, residual, worst),
                      "max_cause": CAUSES[int(cb.cause[worst])] if residual.size else "none",
-                     "mean": _num(residual.mean()) if residual.size else 0.0},
+                     "mean": json_number(residual.mean()) if residual.size else 0.0},
         "causes": {CAUSES[i]: int(c) for i, c in enumerate(counts) if c and CAUSES[i] != "none"},
         # Where the end misses its target, per cause: the frames an animator goes to.
-        "miss_frames": {CAUSES[i]: _frames(frames, np.asarray(cb.cause) == i)
+        "miss_frames": {CAUSES[i]: frames_where(frames, np.asarray(cb.cause) == i)
                         for i, c in enumerate(counts) if c and CAUSES[i] != "none"},
-        "unexplained_frames": _frames(frames, np.asarray(cb.cause) == CAUSES.index("unexplained")),
-        "limit_frames": _frames(frames, np.asarray(cb.limited, dtype=bool)),
-        "flip_frames": _frames(frames, np.asarray(cb.flip, dtype=bool)),
-        "bend_overridden_frames": _frames(frames, np.asarray(cb.bend_overridden, dtype=bool)),
-        "sensitivity": {"max": _num(sens[s_worst]) if sens.size else 0.0,
+        "unexplained_frames": frames_where(frames, np.asarray(cb.cause) == CAUSES.index("unexplained")),
+        "limit_frames": frames_where(frames, np.asarray(cb.limited, dtype=bool)),
+        "flip_frames": frames_where(frames, np.asarray(cb.flip, dtype=bool)),
+        "bend_overridden_frames": frames_where(frames, np.asarray(cb.bend_overridden, dtype=bool)),
+        "sensitivity": {"max": json_number(sens[s_worst]) if sens.size else 0.0,
                         "max_frame": _at(frames, sens, s_worst)},
         "hold": {"frames": int(hold.sum()),
-                 "drift_max": _num(drift[d_worst]) if drift.size else 0.0,
+                 "drift_max": json_number(drift[d_worst]) if drift.size else 0.0,
                  "drift_max_frame": _at(frames, drift, d_worst) if hold.any() else None,
-                 "drift_frames": _frames(frames, drift > DRIFT_TOLERANCE),
-                 "world_motion_max": _num(motion[m_worst]) if motion.size else 0.0,
+                 "drift_frames": frames_where(frames, drift > DRIFT_TOLERANCE),
+                 "world_motion_max": json_number(motion[m_worst]) if motion.size else 0.0,
                  "world_motion_max_frame": _at(frames, motion, m_worst) if hold.any() else None,
-                 "world_motion_frames": _frames(frames, motion > DRIFT_TOLERANCE)},
+                 "world_motion_frames": frames_where(frames, motion > DRIFT_TOLERANCE)},
     }
 
 
 def _at(frames, values, worst):
     """The frame of the largest value, or None when there is none (all zero: every frame ties)."""
-    return _num(frames[worst]) if values.size and values[worst] != 0 else None
+    return json_number(frames[worst]) if values.size and values[worst] != 0 else None
 
 
 def format_report(report: dict) -> str:
     """The report as text for a terminal, one chain per block, the verdict last."""
     fr = report["frames"]
-    lines = [f"{report['project']}: {len(report['chains'])} chain(s), frames {_g(fr['start'])}-"
-             f"{_g(fr['end'])} ({fr['count']} at {_g(fr['fps'])} fps)"]
+    lines = [f"{report['project']}: {len(report['chains'])} chain(s), frames {short(fr['start'])}-"
+             f"{short(fr['end'])} ({fr['count']} at {short(fr['fps'])} fps)"]
     for name, c in report["chains"].items():
         r, s, h = c["residual"], c["sensitivity"], c["hold"]
         causes = ", ".join(f"{k} {v}" for k, v in c["causes"].items()) or "none"
         drift = ("no hold frames" if not h["frames"] else
                  f"{_max(h['drift_max'], h['drift_max_frame'], 6)} over {h['frames']} hold "
-                 f"frames; moving on {_ranges(h['drift_frames']) or 'none'}")
+                 f"frames; moving on {frame_ranges(h['drift_frames']) or 'none'}")
         motion = ("-" if not h["frames"] else
                   f"{_max(h['world_motion_max'], h['world_motion_max_frame'], 6, ' per frame')}; "
-                  f"moving on {_ranges(h['world_motion_frames']) or 'none'}")
+                  f"moving on {frame_ranges(h['world_motion_frames']) or 'none'}")
         residual = _max(r["max"], r["max_frame"], 6)
         lines += [
             f"chain {name}",
             f"  residual     {residual} ({r['max_cause']}), mean {r['mean']:.6f}" if residual != "none" else
             "  residual     none (on target on every frame)",
             f"  causes       {causes} (frames)",
-            f"  misses       {'; '.join(f'{k} on {_ranges(v)}' for k, v in c['miss_frames'].items()) or 'none'}",
-            f"  limits bind  {_ranges(c['limit_frames']) or 'none'}",
-            f"  elbow flips  {_ranges(c['flip_frames']) or 'none'}",
-            f"  bend forced  {_ranges(c['bend_overridden_frames']) or 'none'}"
+            f"  misses       {'; '.join(f'{k} on {frame_ranges(v)}' for k, v in c['miss_frames'].items()) or 'none'}",
+            f"  limits bind  {frame_ranges(c['limit_frames']) or 'none'}",
+            f"  elbow flips  {frame_ranges(c['flip_frames']) or 'none'}",
+            f"  bend forced  {frame_ranges(c['bend_overridden_frames']) or 'none'}"
             + (" (the limits exclude the saved bend side)" if c['bend_overridden_frames'] else ""),
             f"  sensitivity  {_max(s['max'], s['max_frame'], 4, ' deg/unit')}",
             f"  hold drift   {drift} (in the target's space)",
@@ -167,32 +168,5 @@ def _max(value: float, frame, digits: int, unit: str = "") -> str:
     digits shown: a frame named for a zero would be arbitrary (every frame ties)."""
     if frame is None or round(value, digits) == 0:
         return "none"
-    return f"max {value:.{digits}f}{unit} at frame {_g(frame)}"
+    return f"max {value:.{digits}f}{unit} at frame {short(frame)}"
 
-
-def _frames(frames, mask) -> list:
-    return [_num(f) for f in np.asarray(frames)[np.asarray(mask, dtype=bool)]]
-
-
-def _ranges(frames: list) -> str:
-    """[1, 2, 3, 7] -> "1-3, 7"."""
-    out, start, prev = [], None, None
-    for f in frames:
-        if start is not None and f == prev + 1:
-            prev = f
-            continue
-        if start is not None:
-            out.append(_g(start) if start == prev else f"{_g(start)}-{_g(prev)}")
-        start = prev = f
-    if start is not None:
-        out.append(_g(start) if start == prev else f"{_g(start)}-{_g(prev)}")
-    return ", ".join(out)
-
-
-def _num(x):
-    x = float(x)
-    return int(x) if x.is_integer() and abs(x) < 2 ** 53 else x
-
-
-def _g(x) -> str:
-    return "-" if x is None else f"{x:g}"

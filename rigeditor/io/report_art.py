@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from rigeditor.model.cracks import MIN_AREA
+from rigeditor.io.report_text import frame_ranges, frames_where, json_number, short
+from rigeditor.model.diagnostics.cracks import MIN_AREA
 
 
 def crack_entries(cracks, frames) -> dict:
     """{"parent_slot|child_slot": {...}} per joint: max area and its frame, the frames
     whose crack exceeds MIN_AREA px²."""
-    from rigeditor.io.report import _frames, _num
-
     out = {}
     for c in cracks:
         worst = int(np.argmax(c.area)) if c.area.size else 0
@@ -25,9 +24,9 @@ def crack_entries(cracks, frames) -> dict:
             key = f"{key}@{c.joint}"
         biggest = round(float(c.area[worst]), 3) if c.area.size else 0.0
         out[key] = {
-            "joint": c.joint, "slots": [c.parent_slot, c.child_slot], "one_mesh": one, "radius": _num(c.radius),
-            "max": _num(biggest), "max_frame": _num(frames[worst]) if biggest else None,
-            "frames": _frames(frames, c.area > MIN_AREA),
+            "joint": c.joint, "slots": [c.parent_slot, c.child_slot], "one_mesh": one, "radius": json_number(c.radius),
+            "max": json_number(biggest), "max_frame": json_number(frames[worst]) if biggest else None,
+            "frames": frames_where(frames, c.area > MIN_AREA),
         }
     return out
 
@@ -38,7 +37,7 @@ def crack_failures(entries: dict):
 
     for key, c in entries.items():
         title = _crack_name(key, c)
-        found = [("crack", f"crack {title}: open on frames {_ranges(c['frames'])} (max {c['max']:.1f} "
+        found = [("crack", f"crack {title}: open on frames {frame_ranges(c['frames'])} (max {c['max']:.1f} "
                            f"px² at frame {c['max_frame']:g})")] if c["frames"] else []
         yield key, title, found
 
@@ -49,18 +48,16 @@ def _crack_name(key: str, c: dict) -> str:
 
 
 def crack_lines(entries: dict) -> list[str]:
-    from rigeditor.io.report import _g, _ranges
-
     lines = []
     for key, c in entries.items():
-        where = _ranges(c["frames"]) or "none"
-        biggest = (f"max {c['max']:.1f} px² at frame {_g(c['max_frame'])}" if c["max_frame"] is not None
+        where = frame_ranges(c["frames"]) or "none"
+        biggest = (f"max {c['max']:.1f} px² at frame {short(c['max_frame'])}" if c["max_frame"] is not None
                    and round(c["max"], 1) else "none")
         if c["one_mesh"]:
             lines.append(f"crack {c['slots'][0]} across joint {c['joint']} (one mesh: holes within "
-                         f"{_g(c['radius'])} units): {biggest}; open on {where}")
+                         f"{short(c['radius'])} units): {biggest}; open on {where}")
         else:
-            lines.append(f"crack {key} (joint {c['joint']}, within {_g(c['radius'])} units): {biggest}; "
+            lines.append(f"crack {key} (joint {c['joint']}, within {short(c['radius'])} units): {biggest}; "
                          f"open on {where}")
     return lines
 
@@ -70,8 +67,6 @@ def collapse_entries(bake) -> dict:
     frames it shows and its frame, and per joint its worst ratio, frame, and the frames
     where a triangle there collapsed (below COLLAPSE_RATIO of its bind area, or flipped)."""
     from rigeditor.core.skinning import COLLAPSE_RATIO
-    from rigeditor.io.report import _frames, _num
-
     out = {}
     frames = bake.frames
     for pose in (bake.art.meshes if bake.art is not None else ()):
@@ -81,8 +76,8 @@ def collapse_entries(bake) -> dict:
         for joint, w in pose.joint_worst.items():
             shown = np.where(pose.shown, w, np.inf)
             k = int(np.argmin(shown))
-            joints[joint] = {"worst": _num(round(float(w[k]), 4)), "worst_frame": _num(frames[k]),
-                             "frames": _frames(frames, pose.shown & (w < COLLAPSE_RATIO))}
+            joints[joint] = {"worst": json_number(round(float(w[k]), 4)), "worst_frame": json_number(frames[k]),
+                             "frames": frames_where(frames, pose.shown & (w < COLLAPSE_RATIO))}
         worst = min(joints.values(), key=lambda e: e["worst"])
         out[f"{pose.slot}/{pose.mesh.name}"] = {"threshold": COLLAPSE_RATIO, "worst": worst["worst"],
                                                 "worst_frame": worst["worst_frame"], "joints": joints}
@@ -97,18 +92,16 @@ def collapse_failures(entries: dict):
         for joint, j in m["joints"].items():
             found = [("collapse", f"collapse {name} at joint {joint}: a triangle below "
                                   f"{100 * m['threshold']:.0f} % of its area or flipped on frames "
-                                  f"{_ranges(j['frames'])} (worst {100 * j['worst']:.0f} % at frame "
+                                  f"{frame_ranges(j['frames'])} (worst {100 * j['worst']:.0f} % at frame "
                                   f"{j['worst_frame']:g})")] if j["frames"] else []
             yield f"{name}@{joint}", f"{name} at joint {joint}", found
 
 
 def collapse_lines(entries: dict) -> list[str]:
-    from rigeditor.io.report import _g, _ranges
-
     lines = []
     for name, m in entries.items():
         for joint, j in m["joints"].items():
             lines.append(f"collapse {name} at joint {joint}: worst triangle keeps {100 * j['worst']:.0f} % of its "
-                         f"area at frame {_g(j['worst_frame'])}; collapsed (< {100 * m['threshold']:.0f} % or "
-                         f"flipped) on {_ranges(j['frames']) or 'none'}")
+                         f"area at frame {short(j['worst_frame'])}; collapsed (< {100 * m['threshold']:.0f} % or "
+                         f"flipped) on {frame_ranges(j['frames']) or 'none'}")
     return lines

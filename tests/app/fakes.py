@@ -61,7 +61,7 @@ def window_with_dialogs(qtbot, tmp_path, **answers):
 
     from rigeditor.app.document import Document
     from rigeditor.app.main_window import MainWindow
-    from rigeditor.model.examples import arm
+    from rigeditor.examples.rigs import arm
 
     doc = Document(arm())
     dialogs = FakeDialogs(**answers)

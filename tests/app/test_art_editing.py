@@ -6,12 +6,12 @@ import math
 import numpy as np
 import pytest
 
-from rigeditor.app import commands
+from rigeditor import edits
 from rigeditor.app.document import Document
 from rigeditor.app.inspector import Inspector
 from rigeditor.app.outliner import Outliner
 from rigeditor.io import load_project
-from rigeditor.io.example_art import example_project
+from rigeditor.examples.art_files import example_project
 
 EXAMPLE = example_project("dressed_arm")
 _ALIVE = []
@@ -83,10 +83,10 @@ def test_deleting_a_bone_keeps_its_pictures_in_place_on_the_bone_above():
 
     rest = lambda p: evaluate(replace(p, chains=(), targets=()), [0])  # noqa: E731 - the setup pose
     before = rest(project).art.corners[0]
-    gone = commands.delete_bone(project, "forearm", with_chains=True)
+    gone = edits.delete_bone(project, "forearm", with_chains=True)
     assert [s.bone for s in gone.art.slots] == [None, "upper_arm", "upper_arm", "upper_arm"]
     np.testing.assert_allclose(rest(gone).art.corners[0], before, atol=1e-9)
-    renamed = commands.rename(project, "bone", "forearm", "lower_arm")
+    renamed = edits.rename(project, "bone", "forearm", "lower_arm")
     assert [s.bone for s in renamed.art.slots] == [None, "upper_arm", "lower_arm", "lower_arm"]
 
 
@@ -97,7 +97,7 @@ def _window(qtbot, tmp_path, **answers):
 
 
 def test_file_import_psd_opens_the_layers_as_a_new_project(qtbot, tmp_path):
-    from rigeditor.io.example_art import write_dressed_example
+    from rigeditor.examples.art_files import write_dressed_example
 
     write_dressed_example(tmp_path / "art")  # paints the layers and writes arm_art.psd
     out = tmp_path / "hero.rigproj"
@@ -112,7 +112,7 @@ def test_file_import_psd_opens_the_layers_as_a_new_project(qtbot, tmp_path):
 
 
 def test_import_psd_asks_before_replacing_the_pictures_of_an_existing_art_folder(qtbot, tmp_path):
-    from rigeditor.io.example_art import write_dressed_example
+    from rigeditor.examples.art_files import write_dressed_example
 
     write_dressed_example(tmp_path / "art")
     kept = tmp_path / "hero_art" / "torso.png"  # pictures the user painted over after an earlier import
@@ -143,7 +143,7 @@ def test_a_broken_psd_is_one_message_and_the_document_stays(qtbot, tmp_path):
 
 
 def test_the_timeline_lists_the_attachment_track_and_retimes_its_keys():
-    from rigeditor.app import tracks
+    from rigeditor.edits import tracks
     from rigeditor.model import evaluate
 
     project = load_project(EXAMPLE)
@@ -193,11 +193,12 @@ def test_the_editors_spine_export_holds_every_animation_as_the_command_line_does
 
     from rigeditor.cli import main
     from rigeditor.io import save_project
-    from rigeditor.model import clips
-    from rigeditor.model.examples import walk
+    from rigeditor.model.data import clips
+    from rigeditor.edits import animations
+    from rigeditor.examples.rigs import walk
 
     path = tmp_path / "walk.rigproj"
-    save_project(clips.add(walk(), "idle", 0, 24), path)
+    save_project(animations.add(walk(), "idle", 0, 24), path)
     w, doc, dialogs = _window(qtbot, tmp_path)
     w.files.load(path)
     assert clips.names(doc.project) == ["animation", "idle"] and doc.project.animation == "animation"
@@ -225,7 +226,7 @@ def _png_folder(folder, sizes, layout=None):
     """PNGs of ``sizes`` {name: (w, h)} (each a flat colour) and an optional layout.json."""
     import json
 
-    from rigeditor.io.images import encode_png
+    from rigeditor.io.art.images import encode_png
 
     folder.mkdir()
     for k, (name, (w, h)) in enumerate(sizes.items()):
@@ -238,7 +239,7 @@ def _png_folder(folder, sizes, layout=None):
 
 
 def test_file_import_images_opens_a_folder_of_pngs_placed_by_its_layout(qtbot, tmp_path):
-    from rigeditor.io.images import missing_images
+    from rigeditor.io.art.images import missing_images
 
     folder = _png_folder(tmp_path / "art", {"body": (60, 100), "arm": (80, 20)},
                          {"canvas": {"width": 300, "height": 200},

@@ -13,8 +13,8 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from rigeditor.app.graph.geometry import drawn
-from rigeditor.model import clips
-from rigeditor.model.examples import walk
+from rigeditor.model.data import clips
+from rigeditor.examples.rigs import walk
 
 from test_first_hour import make_window, settle
 from test_timeline import click, drag

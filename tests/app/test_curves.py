@@ -15,9 +15,9 @@ from rigeditor.app.curves import CurvesWidget, shown_chain
 from rigeditor.app.document import Document
 from rigeditor.core.geometry import unwrap
 from rigeditor.model import CHARACTER, WORLD, Bone, Chain, Project, Space, StepChannel, Target, Timeline, keyed
-from rigeditor.model.bake import CAUSES
-from rigeditor.model.examples import arm, walk
-from rigeditor.model.ops import set_target_key
+from rigeditor.model.evaluation.bake import CAUSES
+from rigeditor.examples.rigs import arm, walk
+from rigeditor.edits.posing import set_target_key
 
 
 def _curves(qtbot, project):

@@ -16,7 +16,7 @@ from rigeditor.app.document import Document
 from rigeditor.app.main_window import MainWindow
 from rigeditor.app.scene.layers import PAINT_ERRORS
 from rigeditor.model import evaluate
-from rigeditor.model.examples import arm, walk
+from rigeditor.examples.rigs import arm, walk
 
 
 @pytest.fixture(autouse=True)
@@ -249,10 +249,10 @@ def test_k_and_tool_keys_work_while_a_number_field_has_focus(qtbot, tmp_path):
 # ---------------------------------------------------------------------- the mesh tool
 
 def test_a_vertex_dragged_off_its_picture_stays_on_its_edge_said_once(qtbot, tmp_path):
-    from rigeditor.app import commands
+    from rigeditor import edits
     from rigeditor.io import load_project
-    from rigeditor.io.example_art import example_project
-    from rigeditor.model.validate import problems
+    from rigeditor.examples.art_files import example_project
+    from rigeditor.model.validation.project import problems
 
     path = example_project("skinned_arm")
     w, doc, dialogs = make_window(qtbot, tmp_path, load_project(path), path)
@@ -268,7 +268,7 @@ def test_a_vertex_dragged_off_its_picture_stays_on_its_edge_said_once(qtbot, tmp
     i = int(np.argmax(m.vertices[:m.hull_count(), 1]))  # the outline's top vertex (image frame, y up)
     pose, row = doc.bake.art.meshes[0], doc.row
     # The world direction of the picture's +y here, from the editor's own inverse map.
-    to_image = np.column_stack([commands.vertex_to_image(pose, row, i, e) for e in np.eye(2)])
+    to_image = np.column_stack([edits.vertex_to_image(pose, row, i, e) for e in np.eye(2)])
     up = np.linalg.solve(to_image, [0.0, 1.0])
     up /= np.hypot(*up)
     start = pose.vertices(row)[i]
@@ -281,7 +281,7 @@ def test_a_vertex_dragged_off_its_picture_stays_on_its_edge_said_once(qtbot, tmp
     edge = [t for t in said if "picture" in t]
     assert len(edge) == 1, said  # said once, in the status bar
     moved = doc.project.art.slots[0].attachments[0]
-    unclamped = m.vertices[i] + commands.vertex_to_image(pose, row, i, world(view, b) - world(view, a))
+    unclamped = m.vertices[i] + edits.vertex_to_image(pose, row, i, world(view, b) - world(view, a))
     assert unclamped[1] > m.height / 2 + 10  # the pointer went well past the top edge
     expected = np.clip(unclamped, [-m.width / 2, -m.height / 2], [m.width / 2, m.height / 2])
     np.testing.assert_allclose(moved.vertices[i], expected, atol=1e-6)
@@ -363,7 +363,7 @@ def test_setup_mode_edits_take_the_frame_first_path_and_land_the_setup_range(qtb
     from test_range_worker import arms, assert_same_bake
 
     from rigeditor.app.scene.gestures import move_target
-    from rigeditor.model.clips import setup_pose
+    from rigeditor.model.data.clips import setup_pose
 
     doc = Document(arms())
     doc.set_frame(120)

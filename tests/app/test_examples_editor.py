@@ -15,8 +15,8 @@ from rigeditor.app.main import _load
 from rigeditor.app.main_window import MainWindow
 from rigeditor.app.scene.layers import PAINT_ERRORS
 from rigeditor.io import load_project
-from rigeditor.io.images import missing_images
-from rigeditor.model.examples import arm
+from rigeditor.io.art.images import missing_images
+from rigeditor.examples.rigs import arm
 from views import grab_rgba, picture_point, release_all, screen_point, show_scene
 
 PACKAGED = Path(__file__).resolve().parents[2] / "resources" / "examples"

@@ -13,18 +13,18 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from fakes import FakeDialogs
-from rigeditor.app import commands
+from rigeditor import edits
 from rigeditor.app.curves import NO_CHAIN
 from rigeditor.app.document import Document
 from rigeditor.app.main_window import MainWindow
 from rigeditor.app.scene import hint
 from rigeditor.app.scene.layers import PAINT_ERRORS
 from rigeditor.model import evaluate
-from rigeditor.model.examples import EXAMPLES, arm, door
+from rigeditor.examples.rigs import EXAMPLES, arm, door
 from rigeditor.io import load_example
 from rigeditor.io.examples import EXAMPLE_NAMES
-from rigeditor.model.project import CHARACTER, Project
-from rigeditor.model.validate import problems
+from rigeditor.model.data.project import CHARACTER, Project
+from rigeditor.model.validation.project import problems
 
 
 @pytest.fixture(autouse=True)
@@ -159,7 +159,7 @@ def test_the_empty_scene_says_how_to_start_until_the_first_bone(qtbot, tmp_path)
         assert _median_gray(view.viewport().grab().toImage(), card) < background - 8
     # A bone away from the card: the hint is gone; undo brings it back.
     far = world(view, QPoint(30, view.viewport().height() - 30))
-    project, _ = commands.add_bone_between(doc.project, doc.bake, doc.row, far, far + (0.0, 1.0 / view.px_per_unit * 20), None)
+    project, _ = edits.add_bone_between(doc.project, doc.bake, doc.row, far, far + (0.0, 1.0 / view.px_per_unit * 20), None)
     doc.apply("Add bone", project)
     settle()
     assert abs(_median_gray(view.viewport().grab().toImage(), card) - background) <= 3
@@ -269,16 +269,16 @@ def test_new_bones_are_numbered_short_and_unique_at_any_depth():
     names = []
     parent = None
     for _ in range(4):
-        p, name = commands.add_bone(p, parent, 10.0)
+        p, name = edits.add_bone(p, parent, 10.0)
         names.append(name)
         parent = name  # each a child of the last: names must not grow with depth
     assert names == ["bone1", "bone2", "bone3", "bone4"]
     # After bone7 comes bone8; other names sharing the prefix do not count.
-    p = commands.rename(p, "bone", "bone2", "bone7")
-    p = commands.rename(p, "bone", "bone3", "bones")
-    p, name = commands.add_bone(p, None, 10.0)
+    p = edits.rename(p, "bone", "bone2", "bone7")
+    p = edits.rename(p, "bone", "bone3", "bones")
+    p, name = edits.add_bone(p, None, 10.0)
     assert name == "bone8"
-    assert commands.numbered_name(["bone_9", "bone", "backbone3", "bone1x"], "bone") == "bone1"
+    assert edits.numbered_name(["bone_9", "bone", "backbone3", "bone1x"], "bone") == "bone1"
 
 
 def test_the_bone_dialogs_propose_the_next_numbered_name(qtbot, tmp_path):
@@ -332,7 +332,7 @@ def test_delete_asks_only_for_what_the_selection_does_not_hold(qtbot, tmp_path):
 
 def test_delete_items_tries_refused_items_again_after_the_others():
     p = door()
-    new, deleted, kept = commands.delete_items(p, [("space", "door"), ("space", "door_handle"), ("target", "hand"),
+    new, deleted, kept = edits.delete_items(p, [("space", "door"), ("space", "door_handle"), ("target", "hand"),
                                                    ("space", CHARACTER)])
     # The hand target drives the arm chain: refused; so its space stays, and the door
     # the handle hangs under; the character never goes. Each says why.
@@ -341,7 +341,7 @@ def test_delete_items_tries_refused_items_again_after_the_others():
     assert "arm" in reasons[("target", "hand")] and "hand" in reasons[("space", "door_handle")]
     assert "door_handle" in reasons[("space", "door")] and "rig root" in reasons[("space", CHARACTER)]
     assert new == p and deleted == []
-    new, deleted, kept = commands.delete_items(p, [("space", "door"), ("space", "door_handle"), ("chain", "arm")])
+    new, deleted, kept = edits.delete_items(p, [("space", "door"), ("space", "door_handle"), ("chain", "arm")])
     assert kept == [] and {s.name for s in new.spaces} == {CHARACTER}
     assert set(deleted) == {("chain", "arm"), ("target", "hand"), ("space", "door"), ("space", "door_handle")}
     assert problems(new) == []

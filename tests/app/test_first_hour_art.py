@@ -15,8 +15,8 @@ from fakes import FakeDialogs
 from rigeditor.app.document import Document
 from rigeditor.app.main_window import MainWindow
 from rigeditor.app.scene.layers import PAINT_ERRORS
-from rigeditor.model.examples import arm
-from rigeditor.model.project import Project
+from rigeditor.examples.rigs import arm
+from rigeditor.model.data.project import Project
 
 
 @pytest.fixture(autouse=True)
@@ -66,7 +66,7 @@ def painted_hint(view) -> QRectF | None:
 
 
 def imported(qtbot, tmp_path):
-    from rigeditor.io.example_art import write_dressed_example
+    from rigeditor.examples.art_files import write_dressed_example
 
     write_dressed_example(tmp_path / "art")  # paints the layers and writes arm_art.psd
     psd = tmp_path / "art" / "arm_art.psd"
@@ -149,7 +149,7 @@ def test_the_hint_goes_with_the_first_bone_drawn_over_the_art(qtbot, tmp_path):
 @pytest.mark.parametrize("kind, name", [("spine", "hero.spine.json"), ("csv", "hero.csv"), ("png", "hero.png")])
 def test_after_an_export_the_status_bar_names_every_file_written(qtbot, tmp_path, kind, name):
     from rigeditor.io import load_project
-    from rigeditor.io.example_art import example_project
+    from rigeditor.examples.art_files import example_project
 
     source = example_project("dressed_arm")  # pictures beside it: Spine writes an atlas and its pages too
     out = tmp_path / "out"

@@ -7,9 +7,9 @@ from PySide6.QtCore import QPointF, Qt
 
 from rigeditor.app.document import Document
 from rigeditor.app.graph.editor import GraphEditor
-from rigeditor.model.examples import walk
-from rigeditor.model.timeline import control_points
-from rigeditor.model.validate import problems
+from rigeditor.examples.rigs import walk
+from rigeditor.model.data.timeline import control_points
+from rigeditor.model.validation.project import problems
 
 FOOT = ("target", "foot_l", "position")
 

@@ -12,8 +12,8 @@ from PySide6.QtWidgets import QApplication
 
 from rigeditor.app.document import Document
 from rigeditor.app.graph.editor import GraphEditor
-from rigeditor.model import clips
-from rigeditor.model.examples import walk
+from rigeditor.model.data import clips
+from rigeditor.examples.rigs import walk
 
 FOOT = ("target", "foot_l", "position")
 

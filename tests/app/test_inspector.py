@@ -9,12 +9,12 @@ import pytest
 from PySide6.QtCore import Qt
 
 from fakes import FakeDialogs
-from rigeditor.app import commands
+from rigeditor import edits
 from rigeditor.app.document import Document
 from rigeditor.app.inspector import KEEP_WORLD, REDECLARE, Inspector, SpinField
 from rigeditor.model import CAUSES
-from rigeditor.model.examples import arm, walk
-from rigeditor.model.validate import problems
+from rigeditor.examples.rigs import arm, walk
+from rigeditor.model.validation.project import problems
 
 
 def make(qtbot, project=None, **answers):
@@ -58,7 +58,7 @@ def test_flip_elbow_mirrors_pose_keeps_end_and_undo_restores(qtbot):
 
 
 def test_flip_elbow_in_animate_keys_a_keyed_bend_stepped(qtbot):
-    from rigeditor.app import tracks
+    from rigeditor.edits import tracks
 
     p = tracks.set_key(arm(), ("chain", "arm", "bend"), 0, 1.0)
     doc, w, _ = make(qtbot, p)
@@ -103,7 +103,7 @@ def test_spin_fields_never_emit_nan_or_inf(qtbot):
 
 
 def test_space_switch_keep_world_position_keeps_target_in_place(qtbot):
-    p, _ = commands.add_space(arm(), name="cup", position=(80.0, -40.0), rotation=0.7, scale=(1.5, 1.5))
+    p, _ = edits.add_space(arm(), name="cup", position=(80.0, -40.0), rotation=0.7, scale=(1.5, 1.5))
     doc, w, dialogs = make(qtbot, p, choose=KEEP_WORLD)
     doc.set_frame(18)
     doc.select([("target", "hand")])
@@ -122,7 +122,7 @@ def test_space_switch_keep_world_position_keeps_target_in_place(qtbot):
 
 
 def test_space_redeclare_keeps_numbers(qtbot):
-    p, _ = commands.add_space(arm(), name="cup", position=(80.0, -40.0))
+    p, _ = edits.add_space(arm(), name="cup", position=(80.0, -40.0))
     doc, w, _ = make(qtbot, p, choose=REDECLARE)
     doc.set_frame(18)
     doc.select([("target", "hand")])
@@ -218,10 +218,10 @@ def test_project_fps_and_range(qtbot):
 
 def three_bone_chain(solver=None):
     """walk() with neck_top -> beak -> crest on the head, made a chain (FABRIK by default)."""
-    p, _ = commands.add_bone(walk(), "head", 30.0, 0.3, name="neck_top")
-    p, _ = commands.add_bone(p, "neck_top", 25.0, -0.5, name="beak")
-    p, _ = commands.add_bone(p, "beak", 20.0, -0.4, name="crest")
-    p, chain = commands.add_chain(p, ("beak", "crest", "neck_top"), "world", 10, solver=solver)
+    p, _ = edits.add_bone(walk(), "head", 30.0, 0.3, name="neck_top")
+    p, _ = edits.add_bone(p, "neck_top", 25.0, -0.5, name="beak")
+    p, _ = edits.add_bone(p, "beak", 20.0, -0.4, name="crest")
+    p, chain = edits.add_chain(p, ("beak", "crest", "neck_top"), "world", 10, solver=solver)
     assert problems(p) == []
     return p, chain
 
@@ -308,7 +308,7 @@ def test_two_bone_chain_offers_analytic_and_iterative_chains_have_no_bend(qtbot)
 
 
 def test_tail_example_shows_iterations_converged_and_its_wide_limits(qtbot):
-    from rigeditor.model.examples import tail
+    from rigeditor.examples.rigs import tail
 
     doc, w, _ = make(qtbot, tail())
     doc.select([("chain", "tail")])
@@ -331,7 +331,7 @@ def test_tail_example_shows_iterations_converged_and_its_wide_limits(qtbot):
 
 def test_limits_readout_names_the_joints_on_a_limit(qtbot):
     from rigeditor.app.inspector import joints_at_limit
-    from rigeditor.model.examples import tail
+    from rigeditor.examples.rigs import tail
 
     doc, w, _ = make(qtbot, tail())
     doc.select([("chain", "tail")])

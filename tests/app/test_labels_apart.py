@@ -13,7 +13,7 @@ from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QApplication
 
 from fakes import FakeDialogs
-from rigeditor.app import commands
+from rigeditor import edits
 from rigeditor.app.document import Document
 from rigeditor.app.main_window import MainWindow
 from rigeditor.app.scene.layers import PAINT_ERRORS
@@ -34,7 +34,7 @@ def settle():
 
 def skinned_arm_with_chain():
     """The skinned arm (a mesh on two bones) with an IK chain, so every curve has data."""
-    project, _ = commands.add_chain(load_example("skinned_arm"), ("upper_arm", "forearm"), "character", 0)
+    project, _ = edits.add_chain(load_example("skinned_arm"), ("upper_arm", "forearm"), "character", 0)
     return project
 
 
@@ -86,7 +86,7 @@ def test_the_curves_numbers_and_levels_stay_apart_with_the_mesh_plot(qtbot, tmp_
 
 
 def test_the_mesh_overlays_labels_take_their_place_among_the_others(qtbot, tmp_path):
-    from rigeditor.model.timeline import constant
+    from rigeditor.model.data.timeline import constant
 
     project = skinned_arm_with_chain()
     w, doc = make_window(qtbot, tmp_path, project)
@@ -123,11 +123,11 @@ DEEP = ["spine", "chest", "shoulder_left", "upper_arm_left", "forearm_left_twist
 
 
 def deep_rig():
-    from rigeditor.model.project import Project
+    from rigeditor.model.data.project import Project
 
     project, parent = Project(), None
     for name in DEEP:
-        project, parent = commands.add_bone(project, parent, 20.0, 0.1, name=name)
+        project, parent = edits.add_bone(project, parent, 20.0, 0.1, name=name)
     return project
 
 

@@ -17,8 +17,8 @@ from fakes import FakeDialogs
 from rigeditor.app.document import Document
 from rigeditor.app.main_window import MainWindow
 from rigeditor.app.tools import EditTool
-from rigeditor.model.examples import arm, walk
-from rigeditor.model.validate import problems
+from rigeditor.examples.rigs import arm, walk
+from rigeditor.model.validation.project import problems
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -115,10 +115,10 @@ def test_delete_routes_to_items_and_asks_before_taking_chains(qtbot, tmp_path):
 # ----------------------------------------------------------------------------- rig building
 
 def test_add_ik_chain_from_two_selected_bones_in_picked_space(qtbot, tmp_path):
-    from rigeditor.app import commands
+    from rigeditor import edits
 
-    p, _ = commands.add_bone(walk(), "head", 30.0, 0.4, name="neck_top")
-    p, _ = commands.add_bone(p, "neck_top", 20.0, 0.5, name="beak")
+    p, _ = edits.add_bone(walk(), "head", 30.0, 0.4, name="neck_top")
+    p, _ = edits.add_bone(p, "neck_top", 20.0, 0.5, name="beak")
     w, doc, dialogs = make_window(qtbot, tmp_path, p, pick="character")
     doc.set_frame(10)
     doc.select([("bone", "beak"), ("bone", "neck_top")])
@@ -136,11 +136,11 @@ def test_add_ik_chain_from_two_selected_bones_in_picked_space(qtbot, tmp_path):
 
 def neck_run():
     """walk() with neck_top -> beak -> crest on the head, each at its parent's tip."""
-    from rigeditor.app import commands
+    from rigeditor import edits
 
-    p, _ = commands.add_bone(walk(), "head", 30.0, 0.3, name="neck_top")
-    p, _ = commands.add_bone(p, "neck_top", 25.0, -0.5, name="beak")
-    p, _ = commands.add_bone(p, "beak", 20.0, -0.4, name="crest")
+    p, _ = edits.add_bone(walk(), "head", 30.0, 0.3, name="neck_top")
+    p, _ = edits.add_bone(p, "neck_top", 25.0, -0.5, name="beak")
+    p, _ = edits.add_bone(p, "beak", 20.0, -0.4, name="crest")
     return p
 
 
@@ -256,9 +256,9 @@ def test_bone_tool_creates_a_bone_from_a_tip_in_one_undo_step(qtbot, tmp_path):
 
 
 def test_outliner_selection_rename_and_drag_reparent(qtbot, tmp_path):
-    from rigeditor.app import commands
+    from rigeditor import edits
 
-    p, _ = commands.add_bone(walk(), "head", 10.0, name="hat")
+    p, _ = edits.add_bone(walk(), "head", 10.0, name="hat")
     w, doc, dialogs = make_window(qtbot, tmp_path, p)
     o = w.outliner
     # doc -> outliner

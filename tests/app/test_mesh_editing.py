@@ -17,9 +17,9 @@ from rigeditor.app.document import Document
 from rigeditor.app.scene.layers import PAINT_ERRORS
 from rigeditor.app.tools import EditTool
 from rigeditor.io import load_project
-from rigeditor.io.example_art import example_project
-from rigeditor.model.mesh_attachment import MeshAttachment
-from rigeditor.model.timeline import keyed
+from rigeditor.examples.art_files import example_project
+from rigeditor.model.data.mesh_attachment import MeshAttachment
+from rigeditor.model.data.timeline import keyed
 from views import release_all, show_scene
 
 SKINNED = example_project("skinned_arm")

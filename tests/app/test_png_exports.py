@@ -13,8 +13,8 @@ from rigeditor.app import style
 from rigeditor.app.plot_export import MAX_CURVES, PALETTE, plot_layout, plot_png
 from rigeditor.app.render import BACKGROUND, render_image
 from rigeditor.model import evaluate
-from rigeditor.model.bake import CAUSES
-from rigeditor.model.examples import arm, door, tail, walk
+from rigeditor.model.evaluation.bake import CAUSES
+from rigeditor.examples.rigs import arm, door, tail, walk
 
 
 def _pixels(image: QImage) -> np.ndarray:

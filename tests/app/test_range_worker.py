@@ -14,7 +14,7 @@ from rigeditor.core.filters import Smoothing
 from rigeditor.core.geometry import Affine
 from rigeditor.model import (CHARACTER, WORLD, Bone, Chain, Channel, Key, Project, Space, StepChannel, Target, Timeline,
                              evaluate, keyed)
-from rigeditor.model.ops import set_target_key, turn_bone
+from rigeditor.edits.posing import set_target_key, turn_bone
 
 FRAMES = 400
 
@@ -212,7 +212,7 @@ def test_a_smoothed_or_iterative_chain_is_evaluated_over_the_whole_range_at_once
 
 
 def test_a_short_range_is_evaluated_whole_on_every_move():
-    from rigeditor.model.examples import walk
+    from rigeditor.examples.rigs import walk
 
     doc = Document(walk())  # 48 frames: the whole range costs what one frame does
     doc.set_frame(30)

@@ -19,7 +19,7 @@ from rigeditor.app.files import FileController
 from rigeditor.app.main_window import MainWindow
 from rigeditor.app.sessions import SessionLock
 from rigeditor.io import load_project, save_project
-from rigeditor.model.examples import arm, walk
+from rigeditor.examples.rigs import arm, walk
 from test_guard import HERE, REPO, editor_env, failing_evaluate
 from test_main_window import make_window
 
@@ -132,7 +132,7 @@ def test_an_unreadable_autosave_is_kept_and_the_message_says_where(qtbot, tmp_pa
 
 
 def test_a_recovered_unsaved_example_keeps_its_pictures(qtbot, tmp_path):
-    from rigeditor.io.images import missing_images
+    from rigeditor.io.art.images import missing_images
 
     data = tmp_path / "data"
     doc = Document(arm())

@@ -8,8 +8,8 @@ from PIL import Image
 
 from fakes import window_with_dialogs
 from rigeditor.io import load_project
-from rigeditor.io.images import missing_images
-from rigeditor.io.import_images import import_images
+from rigeditor.io.art.images import missing_images
+from rigeditor.io.art.png_folder import import_images
 
 
 def _png(path: Path, rgb) -> bytes:

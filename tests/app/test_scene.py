@@ -20,7 +20,7 @@ from rigeditor.app.scene.layers import PAINT_ERRORS
 from rigeditor.app.scene.paint import format_units
 from rigeditor.app.tools import EditTool
 from rigeditor.model import Bone
-from rigeditor.model.examples import EXAMPLES
+from rigeditor.examples.rigs import EXAMPLES
 from views import ALIVE as _ALIVE, release_all, show_scene
 
 
@@ -675,7 +675,7 @@ def test_setup_tip_drag_sets_length_and_rest_angle_and_children_follow(qtbot):
 
 def test_tip_drag_is_measured_in_a_scaled_and_mirrored_parent_space(qtbot):
     from rigeditor.model import Project, Space, Timeline
-    from rigeditor.model.timeline import constant
+    from rigeditor.model.data.timeline import constant
 
     character = Space("character", "world", position=constant(20.0, -10.0), rotation=constant(0.3),
                       scale=constant(-1.5, 0.8))

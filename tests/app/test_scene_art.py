@@ -9,7 +9,7 @@ from PIL import Image
 from rigeditor.app.document import Document
 from rigeditor.app.scene.layers import PAINT_ERRORS
 from rigeditor.io import load_project
-from rigeditor.io.example_art import example_project
+from rigeditor.examples.art_files import example_project
 from views import grab_rgba as _grab, picture_point, release_all, screen_point as _screen, show_scene
 
 EXAMPLE = example_project("dressed_arm")
@@ -99,8 +99,8 @@ def test_clicking_a_picture_selects_its_slot_and_dragging_moves_it_in_setup_mode
 
 
 def test_the_crack_overlay_paints_the_gap_at_the_elbow(qtbot, tmp_path):
-    from rigeditor.io.images import alpha_masks
-    from rigeditor.model.cracks import crack_points
+    from rigeditor.io.art.images import alpha_masks
+    from rigeditor.model.diagnostics.cracks import crack_points
 
     doc, view = _view(qtbot, EXAMPLE, 0)
     ((crack, points),) = [(c, p) for c, p in crack_points(doc.project, doc.bake, alpha_masks(

@@ -15,7 +15,7 @@ from rigeditor.app.document import Document
 from rigeditor.app.scene.layers import PAINT_ERRORS, bone_outline
 from rigeditor.app.scene.stack import LayerStack
 from rigeditor.app.scene.paint import fill_path, pen, polygon, polygons
-from rigeditor.model.examples import EXAMPLES
+from rigeditor.examples.rigs import EXAMPLES
 from views import grab_rgba, release_all, screen_point, show_scene
 
 

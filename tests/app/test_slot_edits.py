@@ -6,12 +6,12 @@ import numpy as np
 import pytest
 
 from fakes import FakeDialogs
-from rigeditor.app import commands
+from rigeditor import edits
 from rigeditor.app.document import Document
 from rigeditor.app.inspector import Inspector
 from rigeditor.app.outliner import Outliner
 from rigeditor.io import load_project
-from rigeditor.io.example_art import example_project
+from rigeditor.examples.art_files import example_project
 from views import grab_rgba, picture_point, release_all, screen_point, show_scene
 
 EXAMPLE = example_project("dressed_arm")
@@ -73,8 +73,8 @@ def test_the_tint_is_a_setup_edit_and_refuses_values_out_of_range(qtbot):
     doc.select([("slot", "torso")])
     assert not inspector.field("slot.torso.tint").isEnabled()
     for bad in ((1.2, 1.0, 1.0, 1.0), (1.0, 1.0, 1.0), (float("nan"), 1.0, 1.0, 1.0)):
-        with pytest.raises(commands.CommandError):
-            commands.set_placement(doc.project, "torso", "torso", tint=bad)
+        with pytest.raises(edits.EditError):
+            edits.set_placement(doc.project, "torso", "torso", tint=bad)
 
 
 def test_renaming_a_slot_in_the_outliner_renames_its_draw_order_keys_and_undoes(qtbot):

@@ -12,12 +12,12 @@ from PySide6.QtWidgets import QApplication
 
 from rigeditor.app.document import Document
 from rigeditor.app.timeline import TimelineWidget
-from rigeditor.app.tracks import (
+from rigeditor.edits.tracks import (
     clamp_delta, delete_keys, key_item, keyed_tracks, move_keys, set_key,
 )
 from rigeditor.model import Timeline
-from rigeditor.model.examples import arm, walk
-from rigeditor.model.validate import problems
+from rigeditor.examples.rigs import arm, walk
+from rigeditor.model.validation.project import problems
 
 FOOT = ("target", "foot_l", "position")  # walk: keys at 0, 8, 14, 20, 48
 
@@ -258,7 +258,7 @@ def test_loop_range_stays_inside_the_timeline(timeline):
 
 
 def test_target_keys_take_their_space_colour_and_switch_keys_show():
-    from rigeditor.model.examples import door
+    from rigeditor.examples.rigs import door
     from rigeditor.app import style
 
     tracks = {t.label: t for t in keyed_tracks(door())}

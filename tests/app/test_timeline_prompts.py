@@ -2,7 +2,7 @@
 Dialogs: scripted here, refused names said to the user and changing nothing."""
 from __future__ import annotations
 
-from rigeditor.model import clips
+from rigeditor.model.data import clips
 
 from fakes import window_with_dialogs
 

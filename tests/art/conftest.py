@@ -15,7 +15,7 @@ from art_files import paint_png  # noqa: E402
 def dressed(tmp_path):
     """(project path, project): the dressed arm saved in tmp_path with its PNGs."""
     from rigeditor.io import save_project
-    from rigeditor.model.examples_art import dressed_arm
+    from rigeditor.examples.art import dressed_arm
 
     project = dressed_arm()
     for k, slot in enumerate(project.art.slots):

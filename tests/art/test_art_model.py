@@ -11,11 +11,11 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from rigeditor.io import ProjectFileError, dumps_project, load_project, loads_project
-from rigeditor.io.convert import to_document
+from rigeditor.io.schema.convert import to_document
 from rigeditor.model import evaluate
-from rigeditor.model.art_ops import bind_to_bone
-from rigeditor.model.attachments import ImageAttachment
-from rigeditor.model.examples_art import dressed_arm
+from rigeditor.edits.art_bind import bind_to_bone
+from rigeditor.model.data.attachments import ImageAttachment
+from rigeditor.examples.art import dressed_arm
 
 FIXTURES = Path(__file__).parents[1] / "io" / "fixtures"
 

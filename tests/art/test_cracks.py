@@ -15,10 +15,10 @@ import numpy as np
 import pytest
 
 from rigeditor.model import evaluate
-from rigeditor.model.attachments import Art, ImageAttachment, Slot
-from rigeditor.model.cracks import MIN_AREA, crack_check
-from rigeditor.model.project import CHARACTER, Bone, Project, Space, Timeline
-from rigeditor.model.timeline import StepChannel, keyed
+from rigeditor.model.data.attachments import Art, ImageAttachment, Slot
+from rigeditor.model.diagnostics.cracks import MIN_AREA, crack_check
+from rigeditor.model.data.project import CHARACTER, Bone, Project, Space, Timeline
+from rigeditor.model.data.timeline import StepChannel, keyed
 
 H = 40.0
 
@@ -70,7 +70,7 @@ def test_bending_either_way_opens_the_same_gap_mirrored(degrees):
 
 
 def test_the_crack_cells_drawn_at_a_frame_lie_in_the_kite_and_add_up_to_its_area():
-    from rigeditor.model.cracks import crack_points
+    from rigeditor.model.diagnostics.cracks import crack_points
 
     project = _elbow()
     bake = evaluate(project)

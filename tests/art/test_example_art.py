@@ -14,8 +14,8 @@ from PIL import Image
 from documents import assert_same_document
 from rigeditor.cli import main
 from rigeditor.io import dumps_project
-from rigeditor.io.example_art import example_project, paint_layers, paint_walk_layers
-from rigeditor.model.examples_art import ART_DIR, SIZES, WALK_DIR, WALK_SIZES, dressed_arm, dressed_walk
+from rigeditor.examples.art_files import example_project, paint_layers, paint_walk_layers
+from rigeditor.examples.art import ART_DIR, SIZES, WALK_DIR, WALK_SIZES, dressed_arm, dressed_walk
 
 REPO = Path(__file__).parents[2]
 EXAMPLES = example_project("dressed_arm").parent
@@ -29,7 +29,7 @@ WALK = example_project("dressed_walk").parent
 def test_the_committed_examples_are_what_the_code_builds(folder, build, paint, art, sizes):
     path = folder / f"{folder.name}.rigproj"
     assert_same_document(path.read_text(encoding="utf-8"), dumps_project(build()),
-                         "stale: run python -m rigeditor.io.example_art")
+                         "stale: run python -m rigeditor.examples.art_files")
     for name, px in paint().items():
         assert px.shape == (sizes[name][1], sizes[name][0], 4)
         committed = np.asarray(Image.open(folder / art / f"{name}.png").convert("RGBA"))

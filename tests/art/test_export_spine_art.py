@@ -14,10 +14,10 @@ import pytest
 from PIL import Image
 
 from rigeditor.cli import main
-from rigeditor.io.atlas import shelf_pack
-from rigeditor.io.export_spine import spine_document
+from rigeditor.io.art.atlas import shelf_pack
+from rigeditor.io.spine.write import spine_document
 from rigeditor.model import evaluate
-from rigeditor.model.timeline import keyed
+from rigeditor.model.data.timeline import keyed
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "io"))
 import spine_rules  # noqa: E402

@@ -214,7 +214,7 @@ def test_report_lists_the_frames_where_the_elbow_cracks(dressed, capsys):
 
 def test_a_forced_import_that_cannot_write_the_project_leaves_the_pictures_folder_as_it_was(tmp_path, capsys,
                                                                                             monkeypatch):
-    import rigeditor.io.import_art as import_art
+    import rigeditor.io.art.layers as import_art
 
     psd = tmp_path / "art.psd"
     _write_psd(psd, _layers())
@@ -253,7 +253,7 @@ def test_another_kind_of_file_is_refused_by_its_first_bytes_saying_what_it_is(tm
 
 
 def test_a_real_png_given_to_import_psd_points_to_import_images(tmp_path, capsys):
-    from rigeditor.io.images import encode_png
+    from rigeditor.io.art.images import encode_png
 
     png = tmp_path / "hand.png"
     png.write_bytes(encode_png(np.full((8, 8, 4), 200, np.uint8)))

@@ -6,7 +6,7 @@ import json
 import pytest
 
 from rigeditor.io import dumps_project
-from rigeditor.model.examples import EXAMPLES
+from rigeditor.examples.rigs import EXAMPLES
 
 
 @pytest.fixture

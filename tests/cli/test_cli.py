@@ -15,7 +15,7 @@ import rigeditor.cli as cli
 from rigeditor import __version__
 from rigeditor.cli import main
 from rigeditor.model import evaluate
-from rigeditor.model.bake import CAUSES
+from rigeditor.model.evaluation.bake import CAUSES
 
 
 def _png_size(data: bytes) -> tuple[int, int]:

@@ -12,7 +12,7 @@ import pytest
 
 from rigeditor.cli import main
 from rigeditor.io.examples import ALL_DESCRIPTIONS, EXAMPLE_NAMES
-from rigeditor.model.examples import EXAMPLES
+from rigeditor.examples.rigs import EXAMPLES
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from rigeditor.cli import main
-from rigeditor.io.images import read_rgba
+from rigeditor.io.art.images import read_rgba
 
 REPO = Path(__file__).resolve().parents[2]
 PACKAGED = REPO / "resources" / "examples"

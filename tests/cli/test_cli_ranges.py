@@ -14,8 +14,8 @@ import pytest
 
 import rigeditor.cli as cli
 from rigeditor.cli import main
-from rigeditor.model.examples import EXAMPLES
-from rigeditor.model.ranges import bake_bytes
+from rigeditor.examples.rigs import EXAMPLES
+from rigeditor.model.evaluation.ranges import bake_bytes
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -16,10 +16,10 @@ from rigeditor.cli import main
 from rigeditor.io import save_project
 from rigeditor.io.examples import example_file
 from rigeditor.model import evaluate
-from rigeditor.model.bake import CAUSES
-from rigeditor.model.examples import walk
-from rigeditor.model.examples_skin import SKIN_DIR
-from rigeditor.model.timeline import constant, keyed
+from rigeditor.model.evaluation.bake import CAUSES
+from rigeditor.examples.rigs import walk
+from rigeditor.examples.skin import SKIN_DIR
+from rigeditor.model.data.timeline import constant, keyed
 
 RIGID = example_file("rigid_arm")
 SKINNED = example_file("skinned_arm")
@@ -39,8 +39,8 @@ def _ranges(frames):
 def _crack_frames(path) -> list[int]:
     """The frames the crack check says a gap opens, from the check itself."""
     from rigeditor.io.examples import resolve_project
-    from rigeditor.io.images import alpha_masks
-    from rigeditor.model.cracks import crack_check
+    from rigeditor.io.art.images import alpha_masks
+    from rigeditor.model.diagnostics.cracks import crack_check
 
     project, images = resolve_project(str(path))
     bake = evaluate(project)
@@ -238,12 +238,12 @@ def test_one_mesh_across_two_joints_has_an_entry_for_each():
 
     from rigeditor.io import load_project
     from rigeditor.io.report import build_report
-    from rigeditor.model.attachments import Art, ImageAttachment, Slot
-    from rigeditor.model.cracks import crack_check
-    from rigeditor.model.examples_skin import FORE, UPPER, _rig
-    from rigeditor.model.mesh_ops import mesh_from_image
-    from rigeditor.model.project import Bone
-    from rigeditor.model.timeline import StepChannel
+    from rigeditor.model.data.attachments import Art, ImageAttachment, Slot
+    from rigeditor.model.diagnostics.cracks import crack_check
+    from rigeditor.examples.skin import FORE, UPPER, _rig
+    from rigeditor.edits.mesh_ops import mesh_from_image
+    from rigeditor.model.data.project import Bone
+    from rigeditor.model.data.timeline import StepChannel
 
     alpha = np.asarray(Image.open(SKINNED.parent / SKIN_DIR / "arm.png").convert("RGBA"))[..., 3] / 255.0
     image = load_project(SKINNED).art.slots[0].attachments[0]

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from rigeditor.io import dumps_project
-from rigeditor.model.examples import EXAMPLES
+from rigeditor.examples.rigs import EXAMPLES
 
 sys.path.insert(0, str(Path(__file__).parent))
 

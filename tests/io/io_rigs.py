@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import math
 
-from rigeditor.model.project import Bone, Chain, Project, Space, Target, Timeline
-from rigeditor.model.timeline import Channel, Key, StepChannel
+from rigeditor.model.data.project import Bone, Chain, Project, Space, Target, Timeline
+from rigeditor.model.data.timeline import Channel, Key, StepChannel
 
 RADIUS = 200.0  # target circle radius, inside the 150 + 125 reach
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from rigeditor.io.images import encode_png
+from rigeditor.io.art.images import encode_png
 
 LEG = {
     "skeleton": {"spine": "4.2.11", "fps": 30},

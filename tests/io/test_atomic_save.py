@@ -16,7 +16,7 @@ import pytest
 from rigeditor.io import ProjectFileError, load_project, save_project
 from rigeditor.io.atomic import export_write
 from rigeditor.io.errors import ExportError
-from rigeditor.model.examples import arm, walk
+from rigeditor.examples.rigs import arm, walk
 
 def _saved(tmp_path) -> tuple[Path, bytes]:
     path = tmp_path / "arm.rigproj"

@@ -7,8 +7,8 @@ import numpy as np
 from PIL import Image
 
 from rigeditor.io import load_project, save_project
-from rigeditor.io.images import copy_pictures, missing_images, read_rgba
-from rigeditor.io.import_images import import_images
+from rigeditor.io.art.images import copy_pictures, missing_images, read_rgba
+from rigeditor.io.art.png_folder import import_images
 
 
 def _png(path: Path, rgb) -> bytes:

@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from rigeditor.io.errors import ExportError
-from rigeditor.io.export_csv import curves_csv, export_curves_csv
-from rigeditor.io.numtext import fixed_rows
+from rigeditor.io.curves.write_csv import curves_csv, export_curves_csv
+from rigeditor.io.curves.numtext import fixed_rows
 from rigeditor.model import evaluate
-from rigeditor.model.examples import walk
+from rigeditor.examples.rigs import walk
 
 from io_rigs import circling_arm
 

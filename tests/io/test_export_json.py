@@ -9,12 +9,12 @@ import json
 import numpy as np
 import pytest
 
-from rigeditor.io.export_csv import curves_csv
-from rigeditor.io.export_json import curves_json, export_curves_json
-from rigeditor.io.keyreduce import reduce_curve
+from rigeditor.io.curves.write_csv import curves_csv
+from rigeditor.io.curves.write_json import curves_json, export_curves_json
+from rigeditor.io.curves.keyreduce import reduce_curve
 from rigeditor.model import evaluate
-from rigeditor.model.examples import EXAMPLES, walk
-from rigeditor.model.timeline import Channel, Key
+from rigeditor.examples.rigs import EXAMPLES, walk
+from rigeditor.model.data.timeline import Channel, Key
 
 from io_rigs import circling_arm, waving_bone
 

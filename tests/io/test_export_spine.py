@@ -7,9 +7,9 @@ import json
 import numpy as np
 import pytest
 
-from rigeditor.io.export_spine import export_spine_json, spine_document
+from rigeditor.io.spine.write import export_spine_json, spine_document
 from rigeditor.model import evaluate
-from rigeditor.model.examples import EXAMPLES, walk
+from rigeditor.examples.rigs import EXAMPLES, walk
 
 import spine_rules
 from spine_pose import spine_pose as _spine_pose

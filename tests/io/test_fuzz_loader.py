@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rigeditor.io import ProjectFileError, dumps_project, loads_project
-from rigeditor.model.examples import EXAMPLES
-from rigeditor.model.validate import problems
+from rigeditor.examples.rigs import EXAMPLES
+from rigeditor.model.validation.project import problems
 
 from tests.io.json_mutations import json_values, paths
 

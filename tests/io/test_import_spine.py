@@ -9,12 +9,12 @@ import math
 import numpy as np
 import pytest
 
-from rigeditor.io.images import read_rgba
-from rigeditor.io.import_spine import import_spine, spine_project
+from rigeditor.io.art.images import read_rgba
+from rigeditor.io.spine.read import import_spine, spine_project
 from rigeditor.io.project_file import load_project
-from rigeditor.io.spine_atlas import AtlasRegion, cut_region
-from rigeditor.io.spine_read import parse_spine
-from rigeditor.model.evaluate import evaluate
+from rigeditor.io.spine.read_atlas import AtlasRegion, cut_region
+from rigeditor.io.spine.skeleton import parse_spine
+from rigeditor.model.evaluation.evaluate import evaluate
 
 from tests.io.spine_rigs import LEG, pictures, write_rig
 

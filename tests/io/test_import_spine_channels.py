@@ -7,10 +7,11 @@ import math
 
 import numpy as np
 
-from rigeditor.io.import_spine import import_spine
+from rigeditor.io.spine.read import import_spine
 from rigeditor.io.project_file import load_project
-from rigeditor.model import clips
-from rigeditor.model.evaluate import evaluate
+from rigeditor.model.data import clips
+from rigeditor.edits import animations
+from rigeditor.model.evaluation.evaluate import evaluate
 
 from tests.io.spine_rigs import LEG, write_rig
 
@@ -90,12 +91,12 @@ def test_every_animation_is_a_clip_with_its_own_range_and_target_motion(tmp_path
 
 def test_several_animations_with_translate_and_scale_survive_export_import(tmp_path):
     from rigeditor.cli import main
-    from rigeditor.io.example_art import write_dressed_walk
+    from rigeditor.examples.art_files import write_dressed_walk
     from rigeditor.io.project_file import save_project
-    from rigeditor.model.timeline import keyed
+    from rigeditor.model.data.timeline import keyed
 
     source = write_dressed_walk(tmp_path / "example")
-    project = clips.switch(clips.duplicate(load_project(source), "animation", "stomp"), "stomp")
+    project = clips.switch(animations.duplicate(load_project(source), "animation", "stomp"), "stomp")
     project = project.with_bone("head", rotation=keyed([(0, 0.0), (10, 0.3), (20, -0.2)], "bezier"),
                                 translate=keyed([(0, (0.0, 0.0)), (12, (3.0, 1.0))]),
                                 scale=keyed([(0, (1.0, 1.0)), (24, (1.2, 0.9))]))

@@ -13,12 +13,12 @@ import pytest
 
 from rigeditor.cli import main
 from rigeditor.io.examples import resolve_project
-from rigeditor.io.export_spine import export_spine_json
-from rigeditor.io.images import read_rgba
-from rigeditor.io.import_spine import import_spine
+from rigeditor.io.spine.write import export_spine_json
+from rigeditor.io.art.images import read_rgba
+from rigeditor.io.spine.read import import_spine
 from rigeditor.io.project_file import load_project
-from rigeditor.model.evaluate import evaluate
-from rigeditor.model.examples import EXAMPLES
+from rigeditor.model.evaluation.evaluate import evaluate
+from rigeditor.examples.rigs import EXAMPLES
 
 from tests.io.spine_rigs import LEG, write_rig
 

@@ -9,9 +9,9 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rigeditor.io.import_spine import spine_project
-from rigeditor.io.spine_read import SpineError, parse_spine
-from rigeditor.model.validate import problems
+from rigeditor.io.spine.read import spine_project
+from rigeditor.io.spine.skeleton import SpineError, parse_spine
+from rigeditor.model.validation.project import problems
 
 from tests.io.json_mutations import json_values, paths
 from tests.io.spine_rigs import LEG

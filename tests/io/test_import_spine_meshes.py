@@ -7,9 +7,9 @@ import math
 
 import numpy as np
 
-from rigeditor.io.import_spine import import_spine
+from rigeditor.io.spine.read import import_spine
 from rigeditor.io.project_file import load_project
-from rigeditor.model.evaluate import evaluate
+from rigeditor.model.evaluation.evaluate import evaluate
 
 from tests.io.spine_rigs import LEG, write_rig
 

@@ -10,10 +10,10 @@ import json
 import numpy as np
 import pytest
 
-from rigeditor.io.import_spine import spine_project
-from rigeditor.io.spine_read import SpineError, parse_spine
-from rigeditor.model.evaluate import evaluate
-from rigeditor.model.validate import problems
+from rigeditor.io.spine.read import spine_project
+from rigeditor.io.spine.skeleton import SpineError, parse_spine
+from rigeditor.model.evaluation.evaluate import evaluate
+from rigeditor.model.validation.project import problems
 
 from tests.io.test_import_spine_fuzz import DOC, _Pages
 
@@ -126,7 +126,7 @@ def test_texture_points_nearly_on_a_line_keep_the_mesh_where_spine_puts_it():
 
 
 def test_a_refusal_while_mapping_names_the_skeleton_file(tmp_path):
-    from rigeditor.io.import_spine import import_spine
+    from rigeditor.io.spine.read import import_spine
     from tests.io.spine_rigs import LEG, write_rig
 
     doc = copy.deepcopy(LEG)

@@ -11,9 +11,10 @@ import pytest
 
 from rigeditor.io import SCHEMA_VERSION, ProjectFileError, dumps_project, load_project, loads_project, save_project
 from rigeditor.io.project_file import keep_older_file, read_project, reads_project
-from rigeditor.model import clips
-from rigeditor.model.examples import arm
-from rigeditor.model.timeline import keyed
+from rigeditor.model.data import clips
+from rigeditor.edits import animations
+from rigeditor.examples.rigs import arm
+from rigeditor.model.data.timeline import keyed
 
 from bezier_reference import bezier_at
 
@@ -85,12 +86,12 @@ def test_a_version_3_file_becomes_one_animation_over_its_timeline():
 
 
 def _three_animations():
-    p = clips.rename(arm(), "animation", "reach")
-    p = clips.add(p, "wave", 5, 30)
+    p = animations.rename(arm(), "animation", "reach")
+    p = animations.add(p, "wave", 5, 30)
     p = clips.switch(p, "wave")
     p = p.with_bone("upper_arm", rotation=keyed([(5, 0.1), (30, -0.4)], "bezier"))
     p = p.with_target("hand", position=keyed([(5, (100.0, 100.0)), (30, (150.0, 160.0))], "bezier"))
-    p = clips.duplicate(p, "wave", "wave_b")
+    p = animations.duplicate(p, "wave", "wave_b")
     return clips.switch(p, "reach")
 
 

@@ -15,14 +15,14 @@ from rigeditor.io import (
     EXTENSION, SCHEMA_VERSION, ProjectFileError, dumps_project, example_file, load_example,
     load_project, loads_project, save_project,
 )
-from rigeditor.io.convert import to_document
+from rigeditor.io.schema.convert import to_document
 from rigeditor.model import evaluate
-from rigeditor.model.examples import EXAMPLES
-from rigeditor.model.project import (
+from rigeditor.examples.rigs import EXAMPLES
+from rigeditor.model.data.project import (
     Bone, Chain, LimitStrategy, Project, Space, Target, Timeline,
 )
-from rigeditor.model.timeline import Channel, Key, StepChannel
-from rigeditor.model.validate import problems
+from rigeditor.model.data.timeline import Channel, Key, StepChannel
+from rigeditor.model.validation.project import problems
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

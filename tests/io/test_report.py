@@ -8,8 +8,8 @@ import pytest
 
 from rigeditor.io.report import build_report, format_report
 from rigeditor.model import evaluate
-from rigeditor.model.bake import CAUSES
-from rigeditor.model.examples import arm, walk
+from rigeditor.model.evaluation.bake import CAUSES
+from rigeditor.examples.rigs import arm, walk
 
 
 def test_the_arm_reaching_beyond_full_extension_is_explained_not_failed():

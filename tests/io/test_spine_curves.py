@@ -10,11 +10,13 @@ import pytest
 
 from rigeditor.cli import main
 from rigeditor.io import save_project
-from rigeditor.io.export_spine import spine_document, spine_document_many
-from rigeditor.io.spine_curves import curve_keys
-from rigeditor.model import clips, evaluate
-from rigeditor.model.project import Bone, Project, Timeline
-from rigeditor.model.timeline import Channel, Key, keyed
+from rigeditor.io.spine.write import spine_document, spine_document_many
+from rigeditor.io.spine.write_curves import curve_keys
+from rigeditor.model import evaluate
+from rigeditor.model.data import clips
+from rigeditor.edits import animations
+from rigeditor.model.data.project import Bone, Project, Timeline
+from rigeditor.model.data.timeline import Channel, Key, keyed
 
 import spine_rules
 from spine_pose import spine_pose
@@ -35,8 +37,8 @@ def dancer() -> Project:
     head = Bone("head", "spine", 12.0, rest_offset=(25.0, 0.0),
                 rotation=keyed([(0, 0.0), (5, 0.4), (15, -0.4), (25, 0.4)], "bezier"))
     p = Project(name="dancer", timeline=Timeline(24.0, 0, 30), bones=(hips, spine, head))
-    p = clips.rename(p, "animation", "bounce")
-    p = clips.switch(clips.add(p, "turn", 0, 16), "turn")
+    p = animations.rename(p, "animation", "bounce")
+    p = clips.switch(animations.add(p, "turn", 0, 16), "turn")
     p = p.with_bone("hips", rotation=keyed([(0, 0.0), (16, 6.5)], "bezier"),
                     translate=keyed([(0, (5.0, 0.0)), (16, (5.0, 30.0))], "linear"))
     return clips.switch(p, "bounce")
@@ -122,7 +124,7 @@ def test_bake_writes_a_file_for_each_animation_even_when_their_names_clash_as_fi
     # "run/fast" and "run_fast" read alike as file names; "Run_fast" too where case is ignored.
     project = dancer()
     for name, end in (("run/fast", 5), ("run_fast", 9), ("Run_fast", 3)):
-        project = clips.add(project, name, 0, end)
+        project = animations.add(project, name, 0, end)
     path = tmp_path / "dancer.rigproj"
     save_project(project, path)
     args = [a for n in ("run/fast", "run_fast", "Run_fast") for a in ("--animation", n)]

@@ -3,8 +3,8 @@ values (Blender's "Auto Clamped"), checked densely against the keys themselves."
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
-from rigeditor.model.examples import arm
-from rigeditor.model.timeline import Channel, Key
+from rigeditor.examples.rigs import arm
+from rigeditor.model.data.timeline import Channel, Key
 
 from bezier_reference import bezier_at, bezier_slope_at
 

@@ -7,9 +7,9 @@ import numpy as np
 from hypothesis import given, settings, strategies as st
 
 from rigeditor.model import evaluate
-from rigeditor.model.project import Bone, Chain, Project, Target
-from rigeditor.model.timeline import keyed
-from rigeditor.model.validate import problems
+from rigeditor.model.data.project import Bone, Chain, Project, Target
+from rigeditor.model.data.timeline import keyed
+from rigeditor.model.validation.project import problems
 
 
 def _m(tx, ty, r, sx, sy):

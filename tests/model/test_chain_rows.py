@@ -8,9 +8,9 @@ from hypothesis import strategies as st
 
 from rigeditor.core.geometry import Affine
 from rigeditor.model import CHARACTER, WORLD, Bone, Chain, Project, Space, Target, Timeline, evaluate
-from rigeditor.model.project import LimitStrategy
-from rigeditor.model.solve_chain import group_chains
-from rigeditor.model.timeline import StepChannel, constant, keyed
+from rigeditor.model.data.project import LimitStrategy
+from rigeditor.model.evaluation.constraints.ik import group_chains
+from rigeditor.model.data.timeline import StepChannel, constant, keyed
 
 FRAMES = 5
 # Few choices each, so random rigs put several chains in one group and others apart.

@@ -3,15 +3,17 @@ the setup pose is shared, and switching loses nothing."""
 import numpy as np
 import pytest
 
-from rigeditor.model import clips, evaluate
-from rigeditor.model.examples import arm
-from rigeditor.model.timeline import keyed
+from rigeditor.model import evaluate
+from rigeditor.model.data import clips
+from rigeditor.edits import animations
+from rigeditor.examples.rigs import arm
+from rigeditor.model.data.timeline import keyed
 
 
 def _two():
     """The arm example as 'reach' plus a 'wave' animation keyed differently."""
-    p = clips.rename(arm(), "animation", "reach")
-    p = clips.add(p, "wave", 0, 20)
+    p = animations.rename(arm(), "animation", "reach")
+    p = animations.add(p, "wave", 0, 20)
     p = clips.switch(p, "wave")
     p = p.with_target("hand", position=keyed([(0, (100.0, 100.0)), (20, (150.0, 160.0))], "bezier"))
     return p
@@ -38,19 +40,19 @@ def test_the_setup_pose_is_shared():
 
 
 def test_duplicate_rename_delete():
-    p = clips.duplicate(_two(), "reach", "reach_copy")
+    p = animations.duplicate(_two(), "reach", "reach_copy")
     assert clips.names(p) == ["reach", "reach_copy", "wave"]
     assert clips.clip(p, "reach_copy").tracks == clips.clip(p, "reach").tracks
-    p = clips.delete(p, "wave")  # the open one: its neighbour opens
+    p = animations.delete(p, "wave")  # the open one: its neighbour opens
     assert clips.names(p) == ["reach", "reach_copy"] and p.animation == "reach_copy"
     with pytest.raises(ValueError):
-        clips.add(p, "reach")
+        animations.add(p, "reach")
     with pytest.raises(ValueError):
-        clips.delete(clips.delete(p, "reach"), "reach_copy")
+        animations.delete(animations.delete(p, "reach"), "reach_copy")
 
 
 def test_renaming_and_deleting_items_reach_stored_animations():
-    from rigeditor.app.commands.common import delete, rename
+    from rigeditor.edits.items import delete, rename
 
     p = clips.switch(_two(), "reach")
     p = rename(p, "target", "hand", "palm")

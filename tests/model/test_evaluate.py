@@ -7,10 +7,10 @@ import pytest
 
 from rigeditor.core.geometry import Affine
 from rigeditor.model import CAUSES, CHARACTER, WORLD, Bone, Chain, Project, Space, Target, Timeline, evaluate
-from rigeditor.model.examples import EXAMPLES, arm, door, walk
-from rigeditor.model.ops import set_target_key, switch_target_space
-from rigeditor.model.project import LimitStrategy
-from rigeditor.model.timeline import StepChannel, constant, keyed
+from rigeditor.examples.rigs import EXAMPLES, arm, door, walk
+from rigeditor.edits.posing import set_target_key, switch_target_space
+from rigeditor.model.data.project import LimitStrategy
+from rigeditor.model.data.timeline import StepChannel, constant, keyed
 
 C = {name: i for i, name in enumerate(CAUSES)}
 
@@ -179,7 +179,7 @@ def test_incremental_update_equals_full_evaluation():
 def test_incremental_bone_edit_equals_full_evaluation(bone):
     project = walk()
     first = evaluate(project)
-    from rigeditor.model.ops import turn_bone
+    from rigeditor.edits.posing import turn_bone
     edited = turn_bone(project, bone, 20, 0.3, "animate")
     partial = evaluate(edited, previous=first, changed={f"bone:{bone}"})
     full = evaluate(edited)
@@ -319,7 +319,7 @@ def test_a_frame_evaluated_alone_is_that_frame_of_the_range_bit_for_bit(name):
     from dataclasses import fields
 
     from rigeditor.core.geometry import Affine
-    from rigeditor.model.evaluate import frame_local
+    from rigeditor.model.evaluation.evaluate import frame_local
 
     project = replace(EXAMPLES[name](), chains=tuple(
         replace(c, softness=constant(0.05)) if i % 2 else c for i, c in enumerate(EXAMPLES[name]().chains)))

@@ -6,9 +6,9 @@ import pytest
 
 from rigeditor.core.diagnostics import angle_sensitivity
 from rigeditor.model import CAUSES, CHARACTER, Bone, Chain, Project, Space, Target, Timeline, evaluate
-from rigeditor.model.chain_solvers import jacobian_sensitivity
-from rigeditor.model.examples import tail
-from rigeditor.model.timeline import StepChannel, constant, keyed
+from rigeditor.model.evaluation.constraints.ik_solvers import jacobian_sensitivity
+from rigeditor.examples.rigs import tail
+from rigeditor.model.data.timeline import StepChannel, constant, keyed
 
 C = {name: i for i, name in enumerate(CAUSES)}
 

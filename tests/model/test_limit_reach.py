@@ -10,7 +10,7 @@ import numpy as np
 
 from rigeditor.io.report import build_report
 from rigeditor.model import CAUSES, evaluate
-from rigeditor.model.examples import arm, tail
+from rigeditor.examples.rigs import arm, tail
 
 STEP = math.radians(0.25)
 

@@ -6,7 +6,7 @@ import pytest
 
 from rigeditor.core.limits import smooth_offsets
 from rigeditor.model import evaluate
-from rigeditor.model.examples import arm
+from rigeditor.examples.rigs import arm
 
 
 def move_root(project, *, frames, **strategy):

@@ -11,9 +11,9 @@ from hypothesis import assume, given, settings, strategies as st
 
 from rigeditor.core.filters import Smoothing
 from rigeditor.model import WORLD, Space, evaluate
-from rigeditor.model.examples import arm, door
-from rigeditor.model.ops import switch_target_space
-from rigeditor.model.timeline import Channel, Key, keyed
+from rigeditor.examples.rigs import arm, door
+from rigeditor.edits.posing import switch_target_space
+from rigeditor.model.data.timeline import Channel, Key, keyed
 
 INTERPS = st.sampled_from(["constant", "linear", "bezier"])
 HANDLE = st.one_of(st.none(), st.tuples(st.floats(-30, 30), st.floats(-100, 100), st.floats(-100, 100)))

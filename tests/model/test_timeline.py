@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from rigeditor.model.timeline import Channel, Key, StepChannel, constant, keyed
+from rigeditor.model.data.timeline import Channel, Key, StepChannel, constant, keyed
 
 
 def test_unkeyed_channel_is_its_default():
@@ -82,7 +82,7 @@ def test_step_channel_holds_values_between_keys():
 
 
 def test_a_key_added_inside_a_bezier_path_keeps_it_smooth():
-    from rigeditor.model.ops import key_channel
+    from rigeditor.edits.posing import key_channel
 
     ch = keyed([(0, 0.0), (10, 10.0), (20, 0.0)], "bezier")
     added = key_channel(ch, 5, ch.value_at(5))

@@ -4,9 +4,9 @@ from dataclasses import replace
 import pytest
 
 from rigeditor.model import Bone, Chain, Space, Target
-from rigeditor.model.examples import EXAMPLES, arm
-from rigeditor.model.timeline import Key, StepChannel, constant, keyed
-from rigeditor.model.validate import problems
+from rigeditor.examples.rigs import EXAMPLES, arm
+from rigeditor.model.data.timeline import Key, StepChannel, constant, keyed
+from rigeditor.model.validation.project import problems
 
 
 @pytest.mark.parametrize("name", sorted(EXAMPLES))

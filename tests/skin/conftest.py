@@ -6,13 +6,13 @@ import pytest
 
 @pytest.fixture(scope="session")
 def arm_alpha():
-    from rigeditor.io.example_skin import paint_arm
+    from rigeditor.examples.skin_files import paint_arm
 
     return paint_arm()["arm"][..., 3] / 255.0
 
 
 @pytest.fixture(scope="session")
 def skinned(arm_alpha):
-    from rigeditor.model.examples_skin import skinned_arm
+    from rigeditor.examples.skin import skinned_arm
 
     return skinned_arm(arm_alpha)

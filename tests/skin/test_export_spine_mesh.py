@@ -11,10 +11,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rigeditor.io.export_spine import spine_document
-from rigeditor.model import evaluate, mesh_ops
-from rigeditor.model.examples_skin import rigid_arm
-from rigeditor.model.timeline import keyed
+from rigeditor.io.spine.write import spine_document
+from rigeditor.model import evaluate
+from rigeditor.edits import mesh_ops
+from rigeditor.examples.skin import rigid_arm
+from rigeditor.model.data.timeline import keyed
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "art"))
 from test_export_spine_art import _bone_worlds  # noqa: E402

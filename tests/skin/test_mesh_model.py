@@ -12,10 +12,10 @@ import pytest
 from rigeditor.io import ProjectFileError
 from rigeditor.io.project_file import dumps_project, loads_project
 from rigeditor.model import evaluate
-from rigeditor.model.mesh_attachment import MeshAttachment
-from rigeditor.model.mesh_ops import rest_frame
-from rigeditor.model.project import CHARACTER
-from rigeditor.model.timeline import constant, keyed
+from rigeditor.model.data.mesh_attachment import MeshAttachment
+from rigeditor.model.data.rest import rest_frame
+from rigeditor.model.data.project import CHARACTER
+from rigeditor.model.data.timeline import constant, keyed
 
 
 def _mesh(project) -> MeshAttachment:
@@ -172,7 +172,7 @@ def test_the_worst_ratio_per_frame_is_the_smallest_triangle_ratio(skinned):
 
 
 def test_the_skinned_arm_keeps_its_triangles_up_to_a_90_degree_elbow_and_collapses_past_100(skinned):
-    from rigeditor.model.examples_skin import MAX_BEND
+    from rigeditor.examples.skin import MAX_BEND
 
     assert MAX_BEND == 90.0
     sweep = replace(skinned, timeline=replace(skinned.timeline, start=0, end=120),

@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rigeditor.model import evaluate, mesh_ops
-from rigeditor.model.examples_skin import rigid_arm
+from rigeditor.model import evaluate
+from rigeditor.edits import mesh_ops
+from rigeditor.examples.skin import rigid_arm
 
 
 def _mesh(project):

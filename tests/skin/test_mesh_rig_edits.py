@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rigeditor.app import commands
+from rigeditor import edits
 from rigeditor.io.project_file import dumps_project, loads_project
 from rigeditor.model import evaluate
 
@@ -14,7 +14,7 @@ def _mesh(project):
 
 
 def test_renaming_a_weighted_bone_renames_it_in_the_mesh(skinned):
-    renamed = commands.rename(skinned, "bone", "forearm", "lower_arm")
+    renamed = edits.rename(skinned, "bone", "forearm", "lower_arm")
     assert _mesh(renamed).bones == ("upper_arm", "lower_arm")
     a, b = evaluate(skinned), evaluate(renamed)
     np.testing.assert_allclose(b.art.meshes[0].vertices(24), a.art.meshes[0].vertices(24), atol=1e-12)
@@ -22,7 +22,7 @@ def test_renaming_a_weighted_bone_renames_it_in_the_mesh(skinned):
 
 
 def test_deleting_a_weighted_bone_gives_its_weight_to_the_others(skinned):
-    cut = commands.delete_bone(skinned, "forearm")
+    cut = edits.delete_bone(skinned, "forearm")
     m = _mesh(cut)
     assert m.bones == ("upper_arm",)
     np.testing.assert_allclose(m.weights.sum(axis=1), 1.0)
@@ -35,7 +35,7 @@ def test_deleting_a_weighted_bone_gives_its_weight_to_the_others(skinned):
 
 def test_binding_the_slot_to_another_bone_keeps_the_deformation(skinned):
     bake = evaluate(skinned)
-    moved = commands.bind_slot(skinned, "arm", "forearm", bake, 10)
+    moved = edits.bind_slot(skinned, "arm", "forearm", bake, 10)
     assert moved.art.slots[0].bone == "forearm"
     again = evaluate(moved)
     for row in (0, 10, 24, 40):

@@ -11,9 +11,9 @@ from PIL import Image
 from documents import assert_same_document
 from rigeditor.cli import main
 from rigeditor.io import dumps_project
-from rigeditor.io.example_art import example_project
-from rigeditor.io.example_skin import paint_arm
-from rigeditor.model.examples_skin import SKIN_DIR, rigid_arm, skinned_arm
+from rigeditor.examples.art_files import example_project
+from rigeditor.examples.skin_files import paint_arm
+from rigeditor.examples.skin import SKIN_DIR, rigid_arm, skinned_arm
 
 RIGID = example_project("rigid_arm")
 SKINNED = example_project("skinned_arm")
@@ -25,7 +25,7 @@ def test_the_committed_seam_examples_are_what_the_code_builds():
         for name in names:
             committed = np.asarray(Image.open(folder / SKIN_DIR / f"{name}.png").convert("RGBA"))
             assert np.abs(committed.astype(int) - painted[name]).max() <= 2  # Pillow may differ by a level
-    stale = "stale: run python -m rigeditor.io.example_skin"
+    stale = "stale: run python -m rigeditor.examples.skin_files"
     assert_same_document(RIGID.read_text(encoding="utf-8"), dumps_project(rigid_arm()), stale)
     # The mesh is built from the committed picture's alpha (the one a user would mesh).
     alpha = np.asarray(Image.open(SKINNED.parent / SKIN_DIR / "arm.png").convert("RGBA"))[..., 3] / 255.0

@@ -11,10 +11,10 @@ import pytest
 
 from rigeditor.io.report import build_report, format_report
 from rigeditor.model import evaluate
-from rigeditor.model.cracks import crack_check, mesh_cover
-from rigeditor.model.examples_skin import rigid_arm
-from rigeditor.model.mesh_attachment import MeshAttachment
-from rigeditor.model.timeline import constant, keyed
+from rigeditor.model.diagnostics.cracks import crack_check, mesh_cover
+from rigeditor.examples.skin import rigid_arm
+from rigeditor.model.data.mesh_attachment import MeshAttachment
+from rigeditor.model.data.timeline import constant, keyed
 
 
 def test_two_rigid_layers_crack_at_the_elbow_and_one_skinned_mesh_does_not(skinned):
@@ -30,8 +30,8 @@ def test_two_rigid_layers_crack_at_the_elbow_and_one_skinned_mesh_does_not(skinn
 
 def _layers_meshed(bones):
     """The rigid arm with both layers meshed from their pictures, weighted to ``bones``."""
-    from rigeditor.io.example_skin import paint_arm
-    from rigeditor.model import mesh_ops
+    from rigeditor.examples.skin_files import paint_arm
+    from rigeditor.edits import mesh_ops
 
     project, masks = rigid_arm(), {}
     for name, px in paint_arm().items():

@@ -24,9 +24,10 @@ from rigeditor.app import style
 from rigeditor.app.graph.geometry import Component, components, drawn, frame_keyed
 from rigeditor.app.guard import Guarded
 from rigeditor.app.plot_axis import ReadableAxis
-from rigeditor.app.tracks import ATTRIBUTES, touched
-from rigeditor.model import clips, key_edits
-from rigeditor.model.timeline import INTERPOLATIONS
+from rigeditor.edits.tracks import ATTRIBUTES, touched
+from rigeditor.model.data import clips
+from rigeditor.edits import keys as key_edits
+from rigeditor.model.data.timeline import INTERPOLATIONS
 
 HIT_PX = 7
 # Curve colours, none of them the playhead's orange or the selection's pink.
@@ -359,7 +360,7 @@ class GraphEditor(Guarded, QWidget):
         self.set_interpolation(INTERPOLATIONS[(INTERPOLATIONS.index(current) + 1) % len(INTERPOLATIONS)])
 
     def delete_selected(self) -> None:
-        from rigeditor.app.tracks import delete_keys
+        from rigeditor.edits.tracks import delete_keys
 
         keys = self.selected_keys()
         if keys:

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rigeditor.model import clips
-from rigeditor.model.timeline import Channel, control_points
+from rigeditor.model.data import clips
+from rigeditor.model.data.timeline import Channel, control_points
 
 ANGLES = {("bone", "rotation"), ("space", "rotation")}
 NAMES = {1: ("",), 2: (".x", ".y")}

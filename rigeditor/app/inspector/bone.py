@@ -2,7 +2,7 @@
 scale (keyed in Animate mode)."""
 from __future__ import annotations
 
-from rigeditor.app import commands
+from rigeditor import edits
 from rigeditor.app.inspector.fields import DEG
 
 
@@ -12,7 +12,7 @@ def bone_section(f, name: str) -> None:
     setup = doc.mode == "setup"
     form = f.group(f"Bone · {name}")
     f.name_edit(form, "bone", name)
-    below = set(commands.descendants(p, name)) | {name}
+    below = set(edits.descendants(p, name)) | {name}
     parents = [None] + [b.name for b in p.bones if b.name not in below]
     f.combo(form, "Parent", f"bone.{name}.parent", ["(root: character)"] + parents[1:],
             bone.parent, lambda v: reparent_bone(f, name, v), data=parents)
@@ -23,8 +23,8 @@ def bone_section(f, name: str) -> None:
 
     def set_len(v):
         try:
-            new = commands.set_bone_length(doc.project, name, v)
-        except commands.CommandError:
+            new = edits.set_bone_length(doc.project, name, v)
+        except edits.EditError:
             return
         f.apply(f"Set length of {name}", new, None, f"bones.{name}.length")
     f.spin(form, "Length", f"bone.{name}.length", 0.01, 1e5, lambda: b().length, set_len,
@@ -46,7 +46,7 @@ def bone_section(f, name: str) -> None:
     f.spin(form, "FK rotation", f"bone.{name}.rotation", -720.0, 720.0,
            lambda: b().rotation.value_at(doc.frame)[0],
            lambda v: f.apply(f"Key rotation of {name}",
-                             commands.set_value(doc.project, path, doc.frame, v, key=True), None,
+                             edits.set_value(doc.project, path, doc.frame, v, key=True), None,
                              f"bones.{name}.rotation@{doc.frame}"),
            suffix="°", scale=DEG, decimals=1, key_path=path, enabled=not setup,
            tip="Animated rotation on top of the rest pose (keys in Animate mode)")
@@ -62,7 +62,7 @@ def bone_section(f, name: str) -> None:
 
 def reparent_bone(f, name, parent) -> None:
     f.command("Reparent", f"Reparent {name} to {parent or 'root'}",
-              lambda: commands.reparent_bone(f.doc.project, name, parent))
+              lambda: edits.reparent_bone(f.doc.project, name, parent))
 
 
 def _keyed_vector(f, form, name, attr, label, lo, hi, *, enabled) -> None:
@@ -77,7 +77,7 @@ def _keyed_vector(f, form, name, attr, label, lo, hi, *, enabled) -> None:
             return
         value = list(getattr(doc.project.bone(name), attr).value_at(doc.frame))
         value[i] = v
-        f.apply(f"Key {attr} of {name}", commands.set_value(doc.project, path, doc.frame, value, key=True),
+        f.apply(f"Key {attr} of {name}", edits.set_value(doc.project, path, doc.frame, value, key=True),
                 None, f"bones.{name}.{attr}@{doc.frame}")
     f.vector(form, label, f"bone.{name}.{attr}", lo, hi, lambda: getattr(doc.project.bone(name), attr).value_at(doc.frame),
              set_, key_path=path, enabled=enabled, decimals=3 if attr == "scale" else 2,

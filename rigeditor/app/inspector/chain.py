@@ -10,7 +10,8 @@ from dataclasses import replace
 
 from PySide6.QtWidgets import QLabel, QPushButton
 
-from rigeditor.app import commands, tracks
+from rigeditor import edits
+from rigeditor.edits import tracks
 from rigeditor.app.inspector.fields import KeyButton, hbox
 from rigeditor.app.inspector.limits import limits_section
 
@@ -48,7 +49,7 @@ def chain_section(f, name: str) -> None:
 
         def set_(v):
             # Chain settings key only once keyed (see the module docstring).
-            new = commands.set_value(doc.project, path, doc.frame, v, key=False)
+            new = edits.set_value(doc.project, path, doc.frame, v, key=False)
             keyed = bool(tracks.channel(doc.project, path).keys)
             f.apply(f"Set {label} of {name}", new, touched,
                     f"chains.{name}.{attr}" + (f"@{doc.frame}" if keyed else ""))
@@ -70,12 +71,12 @@ def chain_section(f, name: str) -> None:
 def _solver_rows(f, form, name):
     doc = f.doc
     c0 = doc.project.chain(name)
-    kinds = commands.solvers_for(len(c0.bones))
+    kinds = edits.solvers_for(len(c0.bones))
 
     def set_solver(kind):
         # A discrete choice: its own undo step (no merging with the previous switch).
         f.command("Solver", f"Set solver of {name} to {SOLVER_LABELS[kind]}",
-                  lambda: commands.set_chain_solver(doc.project, name, kind), touched={f"chain:{name}"})
+                  lambda: edits.set_chain_solver(doc.project, name, kind), touched={f"chain:{name}"})
     combo = f.combo(form, "Solver", f"chain.{name}.solver", [SOLVER_LABELS[k] for k in kinds],
                     c0.solver, set_solver, data=kinds)
     combo.setToolTip("Analytic: exact two-bone solve with an elbow bend.\n"
@@ -88,8 +89,8 @@ def _solver_rows(f, form, name):
     def set_field(field, label):
         def set_(v):
             try:
-                new = commands.set_solver_settings(doc.project, name, **{field: v})
-            except commands.CommandError:
+                new = edits.set_solver_settings(doc.project, name, **{field: v})
+            except edits.EditError:
                 f.resync()
                 return
             f.apply(f"Set {label} of {name}", new, {f"chain:{name}"}, f"chains.{name}.{field}")

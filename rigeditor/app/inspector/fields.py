@@ -15,7 +15,8 @@ from PySide6.QtWidgets import (
 )
 
 from rigeditor.app.guard import Guarded
-from rigeditor.app import commands, tracks
+from rigeditor import edits
+from rigeditor.edits import tracks
 
 DEG = 180.0 / math.pi
 
@@ -154,10 +155,10 @@ class Form:
 
     def command(self, title, label, build, touched=None) -> None:
         """A discrete edit (its own undo step): ``build()`` makes the new project; a
-        refusal (CommandError) is shown under ``title`` and the fields go back."""
+        refusal (EditError) is shown under ``title`` and the fields go back."""
         try:
             project = build()
-        except commands.CommandError as exc:
+        except edits.EditError as exc:
             self.dialogs.error(self.owner, title, str(exc))
             self.refresh_later()
             return
@@ -235,11 +236,11 @@ class Form:
 
         def commit():
             new = w.text().strip()
-            if new == name or name not in commands.names_of(doc.project, kind):
+            if new == name or name not in edits.names_of(doc.project, kind):
                 return  # unchanged, or a late signal after the rename went through
             try:
-                project = commands.rename(doc.project, kind, name, new)
-            except commands.CommandError as exc:
+                project = edits.rename(doc.project, kind, name, new)
+            except edits.EditError as exc:
                 w.setText(name)
                 self.dialogs.error(self.owner, "Rename", str(exc))
                 return

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from PySide6.QtGui import QColor, QIcon, QPixmap
 
-from rigeditor.app import commands
+from rigeditor import edits
 from rigeditor.app.inspector.fields import DEG
-from rigeditor.model.attachments import NONE
+from rigeditor.model.data.attachments import NONE
 
 
 def slot_section(f, name: str) -> None:
@@ -20,13 +20,13 @@ def slot_section(f, name: str) -> None:
     bones = [None] + [b.name for b in p.bones]
     f.combo(form, "Bone", f"slot.{name}.bone", ["(none: character)"] + bones[1:], slot.bone,
             lambda v: f.command("Bind", f"Bind {name} to {v or 'character'}",
-                                lambda: commands.bind_slot(doc.project, name, v, doc.bake, doc.row)),
+                                lambda: edits.bind_slot(doc.project, name, v, doc.bake, doc.row)),
             data=bones)
     names = [NONE] + [a.name for a in slot.attachments]
     shown = slot.attachment.value_at(doc.frame)
     f.combo(form, "Attachment", f"slot.{name}.attachment", ["(none)"] + names[1:], shown,
             lambda v: f.command("Attachment", f"Show {v or 'nothing'} in {name}",
-                                lambda: commands.show_attachment(doc.project, name, v, doc.frame,
+                                lambda: edits.show_attachment(doc.project, name, v, doc.frame,
                                                                  animate=not setup)),
             data=names)
 
@@ -34,7 +34,7 @@ def slot_section(f, name: str) -> None:
         f.button(form, text, f"slot.{name}.{'back' if step < 0 else 'front'}",
                  lambda _c=False, step=step: f.command(
                      "Draw order", f"{text_of(step)} {name}",
-                     lambda: commands.restack_slot(doc.project, name, step, doc.frame, animate=not setup)),
+                     lambda: edits.restack_slot(doc.project, name, step, doc.frame, animate=not setup)),
                  "Draw order" if step < 0 else "")
 
     def follow_frame():
@@ -54,8 +54,8 @@ def slot_section(f, name: str) -> None:
 
     def place(label, **changes):
         try:
-            new = commands.set_placement(doc.project, name, shown, **changes)
-        except commands.CommandError:
+            new = edits.set_placement(doc.project, name, shown, **changes)
+        except edits.EditError:
             f.refresh_later()
             return
         f.apply(f"{label} {shown}", new, None, f"slots.{name}.{shown}.{label}")
@@ -84,7 +84,7 @@ def slot_section(f, name: str) -> None:
         tint = att().tint
         rgb = f.dialogs.color(f.owner, f"Tint of {shown}", tint[:3])
         if rgb is not None:  # one undo step per colour picked
-            f.command("Tint", f"Tint {shown}", lambda: commands.set_placement(
+            f.command("Tint", f"Tint {shown}", lambda: edits.set_placement(
                 doc.project, name, shown, tint=(*(float(c) for c in rgb), tint[3])))
 
     button = f.button(form, "", f"slot.{name}.tint", pick_tint, "Tint")

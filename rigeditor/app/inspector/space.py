@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel
 
-from rigeditor.app import commands
+from rigeditor import edits
 from rigeditor.app.inspector.fields import DEG
-from rigeditor.model.project import CHARACTER
+from rigeditor.model.data.project import CHARACTER
 
 
 def space_section(f, name: str) -> None:
@@ -13,7 +13,7 @@ def space_section(f, name: str) -> None:
     s = lambda: doc.shown_project.space(name)  # noqa: E731 - Setup mode: its setup values
     form = f.group(f"Scene object · {name}" if name != CHARACTER else "Character space")
     f.name_edit(form, "space", name, editable=name != CHARACTER)
-    blocked = {name} | commands.space_descendants(doc.project, name)
+    blocked = {name} | edits.space_descendants(doc.project, name)
     parents = [n for n in doc.project.space_names() if n not in blocked]
     f.combo(form, "Parent", f"space.{name}.parent", parents, s().parent,
             lambda v: reparent_space(f, name, v))
@@ -33,8 +33,8 @@ def space_section(f, name: str) -> None:
             if value is None:
                 f.resync()
                 return
-            new = (commands.set_value(doc.project, path, doc.frame, value, key=True) if key
-                   else commands.set_default(doc.project, path, value))  # Setup mode: the setup pose
+            new = (edits.set_value(doc.project, path, doc.frame, value, key=True) if key
+                   else edits.set_default(doc.project, path, value))  # Setup mode: the setup pose
             f.apply(f"{label} {name}", new, None, f"spaces.{name}.{attr}@{doc.frame}")
         return set_
 
@@ -50,9 +50,9 @@ def space_section(f, name: str) -> None:
     f.vector(form, "Scale", f"space.{name}.scale", -100.0, 100.0,
              lambda: s().scale.value_at(doc.frame), setter("scale", "Scale", nonzero),
              key_path=("space", name, "scale"), decimals=3, step=0.05)
-    users = commands.targets_in_space(doc.project, name)
+    users = edits.targets_in_space(doc.project, name)
     form.addRow("Targets", QLabel(", ".join(users) or "none declared here"))
 
 
 def reparent_space(f, name, parent) -> None:
-    f.command("Parent", f"Parent {name} to {parent}", lambda: commands.reparent_space(f.doc.project, name, parent))
+    f.command("Parent", f"Parent {name} to {parent}", lambda: edits.reparent_space(f.doc.project, name, parent))

@@ -3,9 +3,10 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel
 
-from rigeditor.app import commands, style
+from rigeditor.app import style
+from rigeditor import edits
 from rigeditor.app.inspector.readouts import set_style
-from rigeditor.model.ops import switch_target_space
+from rigeditor.edits.posing import switch_target_space
 
 KEEP_WORLD, REDECLARE = "Keep world position", "Re-declare same numbers"
 
@@ -34,9 +35,9 @@ def target_section(f, name: str) -> None:
         pos = list(t().position.value_at(doc.frame))
         pos[i] = v
         if doc.mode == "animate":
-            new = commands.set_value(doc.project, path, doc.frame, pos, key=True)
+            new = edits.set_value(doc.project, path, doc.frame, pos, key=True)
         else:  # the setup pose: the default, whatever the keys
-            new = commands.set_default(doc.project, path, pos)
+            new = edits.set_default(doc.project, path, pos)
         f.apply(f"Move target {name}", new, {f"target:{name}"}, f"targets.{name}.position@{doc.frame}")
     f.vector(form, "Position", f"target.{name}.position", -1e5, 1e5,
              lambda: t().position.value_at(doc.frame), set_pos, key_path=path, suffix="")
@@ -60,5 +61,5 @@ def change_target_space(doc, dialogs, parent, name: str, space: str) -> None:
         new = switch_target_space(doc.project, name, doc.frame, space)
         doc.apply(f"Switch {name} to {space} (keep world position)", new, touched={f"target:{name}"})
     elif answer == REDECLARE:
-        new = commands.redeclare_target_space(doc.project, name, doc.frame, space)
+        new = edits.redeclare_target_space(doc.project, name, doc.frame, space)
         doc.apply(f"Declare {name} in {space}", new, touched={f"target:{name}"})

@@ -6,7 +6,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from rigeditor.app.guard import Guarded
-from rigeditor.app import commands
+from rigeditor import edits
 from rigeditor.app.dialogs import Dialogs
 from rigeditor.app.inspector.bone import bone_section
 from rigeditor.app.inspector.chain import chain_section
@@ -78,7 +78,7 @@ class Inspector(Guarded, QWidget):
 
     def flip_elbow(self, chain: str) -> None:
         doc = self.doc
-        new = commands.flip_bend(doc.project, chain, doc.frame, animate=doc.mode == "animate")
+        new = edits.flip_bend(doc.project, chain, doc.frame, animate=doc.mode == "animate")
         doc.apply(f"Flip elbow of {chain}", new, touched={f"chain:{chain}"})
 
     def change_target_space(self, name: str, space: str) -> None:
@@ -146,15 +146,15 @@ class Inspector(Guarded, QWidget):
         form = f.group(f"{len(bones)} bones selected")
         button = f.button(form, "Make IK chain…", "make_chain", self.rig_actions.add_ik_chain)
         try:
-            run = commands.chain_run(self.doc.project, bones)
-        except commands.CommandError as exc:
+            run = edits.chain_run(self.doc.project, bones)
+        except edits.EditError as exc:
             button.setEnabled(False)
             why = f.add("make_chain.why", QLabel(str(exc)))
             why.setWordWrap(True)
             why.setStyleSheet("color: #8b95a5;")
             form.addRow(why)
             return
-        solver = commands.default_solver(len(run))
+        solver = edits.default_solver(len(run))
         button.setToolTip(f"{' → '.join(run)}: {'analytic' if solver == 'analytic' else solver.upper()} solver")
 
     # ------------------------------------------------------------------ values

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from rigeditor.app import commands
+from rigeditor import edits
 from rigeditor.app.scene.gestures import _DocDrag
-from rigeditor.model.attachments import NONE
-from rigeditor.model.project import CHARACTER
+from rigeditor.model.data.attachments import NONE
+from rigeditor.model.data.project import CHARACTER
 
 
 class SlotDrag(_DocDrag):
@@ -34,8 +34,8 @@ class SlotDrag(_DocDrag):
         d = self.to_local.apply_vector(np.asarray(world, float) - self.press)
         x, y = (float(v) for v in self.origin + d)
         try:
-            after = commands.set_placement(self.start, self.slot, self.attachment, x=x, y=y)
-        except commands.CommandError:
+            after = edits.set_placement(self.start, self.slot, self.attachment, x=x, y=y)
+        except edits.EditError:
             return
         self.doc.apply(f"Move {self.attachment}", after, merge_key=self.key)
         self.moved = True

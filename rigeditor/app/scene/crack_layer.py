@@ -1,5 +1,5 @@
 """The crack overlay: at the current frame, the cells of each joint's crack (where
-two rigid pictures open a gap; ``rigeditor.model.cracks``) in red, and its area."""
+two rigid pictures open a gap; ``rigeditor.model.diagnostics.cracks``) in red, and its area."""
 from __future__ import annotations
 
 import numpy as np
@@ -7,7 +7,7 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QColor, QFont
 
 from rigeditor.app.scene.layers import Layer
-from rigeditor.model.cracks import GRID, MIN_AREA, crack_points, joints
+from rigeditor.model.diagnostics.cracks import GRID, MIN_AREA, crack_points, joints
 
 CRACK = QColor(255, 60, 60, 200)
 
@@ -25,7 +25,7 @@ class CrackLayer(Layer):
     def _masks_for(self, project):
         key = (project.art.slots, self.base())
         if key != self._masks_key:
-            from rigeditor.io.images import alpha_masks  # Pillow loads only when cracks are shown
+            from rigeditor.io.art.images import alpha_masks  # Pillow loads only when cracks are shown
 
             self._masks = alpha_masks(project, key[1]) if key[1] is not None else {}
             self._masks_key = key

@@ -15,10 +15,10 @@ from dataclasses import replace
 
 import numpy as np
 
-from rigeditor.app import commands
+from rigeditor import edits
 from rigeditor.app.scene.state import world_to_space
 from rigeditor.core.geometry import wrap_angle
-from rigeditor.model.ops import set_target_key, turn_bone
+from rigeditor.edits.posing import set_target_key, turn_bone
 
 
 def move_target(project, target: str, frame: int, position, mode: str):
@@ -142,7 +142,7 @@ class TipDrag(_DocDrag):
         bake, row = doc.bake, doc.row
         item = bake.bone(bone)
         b = self.start.bone(bone)
-        self.into_parent = commands.parent_frame_at(self.start, bake, row, b.parent).inverse()
+        self.into_parent = edits.parent_frame_at(self.start, bake, row, b.parent).inverse()
         self.joint = self._local(item.joint[row])
         tip = np.asarray(item.tip[row], float)
         self.offset = tip - np.asarray(press_world, float)  # the tip does not jump to the pointer
@@ -164,7 +164,7 @@ class TipDrag(_DocDrag):
         a = math.atan2(d[1], d[0])
         self.total += float(wrap_angle(a - self.last))
         self.last = a
-        after = commands.set_bone_length(self.start, self.bone, distance / self.stretch)
+        after = edits.set_bone_length(self.start, self.bone, distance / self.stretch)
         after = turn_bone(after, self.bone, self.frame, self.total, "setup", start=self.start)
         self.doc.apply(f"Resize bone {self.bone} (setup)", after, touched={f"bone:{self.bone}"},
                        merge_key=self.key)
@@ -190,7 +190,7 @@ class BoneDraw:
         self.end_px = self.start_px.copy()
         self.moved = False
         doc = tool.doc
-        self._into_parent = commands.parent_frame_at(doc.project, doc.bake, doc.row, parent).inverse()
+        self._into_parent = edits.parent_frame_at(doc.project, doc.bake, doc.row, parent).inverse()
 
     def model_length(self) -> float:
         """Length the new bone will have (model units, in its parent's frame)."""

@@ -6,18 +6,18 @@ paints the selected bone's weights (Shift: subtract, Ctrl: smooth) with the tool
 brush radius and strength, dabs every quarter radius along the stroke. The mesh is the
 selected slot's, else the topmost mesh under the pointer (which gets selected).
 
-Pointer positions are mapped to the mesh's bind pose (``commands.bind_point``), so a
+Pointer positions are mapped to the mesh's bind pose (``edits.bind_point``), so a
 bent arm is edited where it is shown and the edit lands where it belongs.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from rigeditor.app import commands
+from rigeditor import edits
 from rigeditor.app.scene.gestures import _DocDrag
 from rigeditor.app.scene.paint import DeviceMap
 from rigeditor.app.tools import EditTool
-from rigeditor.model import mesh_ops
+from rigeditor.edits import mesh_ops
 
 HANDLE_PX = 8.0
 
@@ -42,7 +42,7 @@ def mesh_at(view, world):
 
 
 def _inside(pose, row, world) -> bool:
-    from rigeditor.model.cracks import mesh_cover
+    from rigeditor.model.diagnostics.cracks import mesh_cover
 
     return bool(mesh_cover(pose.mesh, pose.vertices(row), np.asarray(world, float)[None], None)[0])
 
@@ -70,7 +70,7 @@ class VertexDrag(_DocDrag):
         self.key = ("drag", doc.begin_gesture())
 
     def move(self, world) -> None:
-        delta = commands.vertex_to_image(self.pose, self.row, self.index, np.asarray(world, float) - self.press)
+        delta = edits.vertex_to_image(self.pose, self.row, self.index, np.asarray(world, float) - self.press)
         # Off the picture a vertex would have no texture to show: it stops on the edge.
         xy, clamped = mesh_ops.on_picture(self.pose.mesh, self.origin + delta)
         if clamped and not self.said_edge:
@@ -78,8 +78,8 @@ class VertexDrag(_DocDrag):
             self.view.statusMessage.emit(f"Vertex {self.index} stays on the picture's edge "
                                          f"({self.pose.mesh.width:g} x {self.pose.mesh.height:g} px)")
         try:
-            after = commands.move_vertex(self.start, self.slot, self.attachment, self.index, xy)
-        except commands.CommandError:
+            after = edits.move_vertex(self.start, self.slot, self.attachment, self.index, xy)
+        except edits.EditError:
             return  # (outside the outline, onto another vertex): stay at the last good place
         self.doc.apply(f"Move vertex {self.index} of {self.attachment}", after, merge_key=self.key)
         self.moved = True
@@ -98,14 +98,14 @@ class PaintStroke(_DocDrag):
         self.move(press_world)
 
     def move(self, world) -> None:
-        p = commands.bind_point(self.pose, self.row, world)
+        p = edits.bind_point(self.pose, self.row, world)
         if self.last is not None and np.hypot(*(p - self.last)) < 0.25 * self.radius:
             return
         self.last = p
         try:
-            after = commands.paint_stroke(self.current, self.slot, self.attachment, self.bone, p[None], self.radius,
+            after = edits.paint_stroke(self.current, self.slot, self.attachment, self.bone, p[None], self.radius,
                                           self.strength, self.mode)
-        except commands.CommandError:
+        except edits.EditError:
             return
         self.current = after
         self.doc.apply(f"Paint {self.bone} weights on {self.attachment}", after, merge_key=self.key)
@@ -131,8 +131,8 @@ def press(view, pos, modifiers):
             return None
         if modifiers & Qt.ControlModifier:
             try:
-                after = commands.delete_vertex(doc.project, slot, attachment, i)
-            except commands.CommandError as exc:
+                after = edits.delete_vertex(doc.project, slot, attachment, i)
+            except edits.EditError as exc:
                 view.statusMessage.emit(str(exc))
                 return None
             doc.apply(f"Delete vertex {i} of {attachment}", after)
@@ -158,8 +158,8 @@ def double_click(view, pos) -> None:
         return
     slot, attachment, pose = found
     try:
-        after = commands.add_vertex(doc.project, slot, attachment, commands.bind_point(pose, doc.row, world))
-    except commands.CommandError as exc:
+        after = edits.add_vertex(doc.project, slot, attachment, edits.bind_point(pose, doc.row, world))
+    except edits.EditError as exc:
         view.statusMessage.emit(str(exc))
         return
     doc.apply(f"Add vertex to {attachment}", after)

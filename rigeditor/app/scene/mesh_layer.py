@@ -19,7 +19,7 @@ from rigeditor.app import style
 from rigeditor.app.scene.layers import Layer
 from rigeditor.app.scene.paint import Label, pen, polygon
 from rigeditor.core.skinning import COLLAPSE_RATIO
-from rigeditor.model.mesh_attachment import MeshAttachment
+from rigeditor.model.data.mesh_attachment import MeshAttachment
 
 WIRE = QColor(235, 240, 255, 150)
 HANDLE = QColor(255, 255, 255, 230)

@@ -135,7 +135,7 @@ class FrameState:
     limits: tuple[LimitArc, ...]
     onion: tuple[tuple[int, np.ndarray, np.ndarray], ...]
     space_origin: dict = field(default_factory=dict)
-    art: object = None  # ArtRow of this frame (rigeditor.model.art_bake) or None
+    art: object = None  # ArtRow of this frame (rigeditor.model.evaluation.art_bake) or None
 
     def bounds(self) -> np.ndarray | None:
         """(2, 2) min/max corner of everything drawn at this frame, or None if empty."""

@@ -36,7 +36,7 @@ from rigeditor.app.scene.picking import pick
 from rigeditor.app.scene.stack import LayerStack
 from rigeditor.app.scene.preview import ToolPreview
 from rigeditor.app.scene.state import ONION_OFFSETS, RowCache, Structure, gather, onion_offsets, structure_key
-from rigeditor.model.project import CHARACTER
+from rigeditor.model.data.project import CHARACTER
 
 
 class SceneView(Guarded, InteractionMixin, NavigationMixin, QGraphicsView):

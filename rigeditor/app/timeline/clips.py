@@ -8,7 +8,8 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QMenu, QToolButton
 
 from rigeditor.app.dialogs import Dialogs
 from rigeditor.app.guard import Guarded
-from rigeditor.model import clips
+from rigeditor import edits
+from rigeditor.model.data import clips
 
 
 def menu_button(parent, text: str, tip: str, menu: QMenu) -> QToolButton:
@@ -53,22 +54,22 @@ class AnimationBar(Guarded, QWidget):
     def open_animation(self, name: str) -> bool:
         if name == self.doc.project.animation:
             return True
-        return self._apply(f"Open animation '{name}'", lambda p: clips.switch(p, name))
+        return self._apply(f"Open animation '{name}'", lambda p: edits.switch_animation(p, name))
 
     def add_animation(self, name: str) -> bool:
         tl = self.doc.project.timeline
         return self._apply(f"New animation '{name}'",
-                           lambda p: clips.switch(clips.add(p, name, tl.start, tl.end), name))
+                           lambda p: edits.switch_animation(edits.add_animation(p, name, tl.start, tl.end), name))
 
     def duplicate_animation(self, name: str, new: str) -> bool:
         return self._apply(f"Duplicate animation '{name}' as '{new}'",
-                           lambda p: clips.switch(clips.duplicate(p, name, new), new))
+                           lambda p: edits.switch_animation(edits.duplicate_animation(p, name, new), new))
 
     def rename_animation(self, old: str, new: str) -> bool:
-        return self._apply(f"Rename animation '{old}' to '{new}'", lambda p: clips.rename(p, old, new.strip()))
+        return self._apply(f"Rename animation '{old}' to '{new}'", lambda p: edits.rename_animation(p, old, new.strip()))
 
     def delete_animation(self, name: str) -> bool:
-        return self._apply(f"Delete animation '{name}'", lambda p: clips.delete(p, name))
+        return self._apply(f"Delete animation '{name}'", lambda p: edits.delete_animation(p, name))
 
     def _apply(self, label, build) -> bool:
         try:

@@ -12,9 +12,9 @@ from PySide6.QtWidgets import (
 
 from rigeditor.app import style
 from rigeditor.app.timeline.clips import AnimationBar, menu_button
-from rigeditor.app.tracks import touched
-from rigeditor.model import key_edits
-from rigeditor.model.timeline import INTERPOLATIONS
+from rigeditor.edits.tracks import touched
+from rigeditor.edits import keys as key_edits
+from rigeditor.model.data.timeline import INTERPOLATIONS
 
 SPEEDS = (0.25, 0.5, 1.0, 1.5, 2.0)
 _CLIPBOARD: list = [None]  # one per editor process, kept across animations and projects

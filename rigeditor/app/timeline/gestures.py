@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
 
-from rigeditor.app.tracks import clamp_delta, move_keys, touched
+from rigeditor.edits.tracks import clamp_delta, move_keys, touched
 
 HIT_PX = 7  # how near (pixels) a click must be to a key to take it
 

@@ -2,7 +2,7 @@
 the axes and the path items it draws with."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 import pyqtgraph as pg
@@ -13,14 +13,28 @@ from PySide6.QtWidgets import QGraphicsPathItem
 from rigeditor.app.guard import Guarded
 from rigeditor.app import style
 
-if TYPE_CHECKING:
-    from rigeditor.app.timeline.widget import TimelineWidget
+
+class Timeline(Protocol):
+    """What the pieces call back: the TimelineWidget, which decides what a click or a drag
+    means (it builds these pieces, so this module does not import it)."""
+
+    doc: object
+
+    def _click(self, point, modifiers) -> None: ...
+
+    def _drag_event(self, ev, point, start) -> None: ...
+
+    def _wheel_rows(self, rows: int) -> None: ...
+
+    def pause(self) -> None: ...
+
+    def set_loop_range(self, lo, hi) -> None: ...
 
 
 class _TrackView(Guarded, pg.ViewBox):
     """Rows of keys: the timeline decides what a click or a drag means."""
 
-    def __init__(self, timeline: TimelineWidget):
+    def __init__(self, timeline: Timeline):
         super().__init__(invertY=True, enableMenu=False)
         self._tl = timeline
 
@@ -49,7 +63,7 @@ class _TrackView(Guarded, pg.ViewBox):
 class _RulerView(Guarded, pg.ViewBox):
     """The ruler: a click or a drag anywhere on it scrubs."""
 
-    def __init__(self, timeline: TimelineWidget):
+    def __init__(self, timeline: Timeline):
         super().__init__(enableMenu=False)
         self._tl = timeline
 
@@ -78,7 +92,7 @@ class _LoopBar(Guarded, pg.LinearRegionItem):
     """The loop range on the ruler: its two edges drag (snapped to frames); its body
     lets clicks through to the ruler, so scrubbing works across the whole ruler."""
 
-    def __init__(self, timeline: TimelineWidget):
+    def __init__(self, timeline: Timeline):
         super().__init__((0, 1), brush=pg.mkBrush(style.LOOP), hoverBrush=pg.mkBrush(style.LOOP),
                          pen=pg.mkPen(style.SPACE_COLORS["world"], width=2),
                          hoverPen=pg.mkPen(style.TEXT, width=3), span=(0.0, 0.3), swapMode="block")

@@ -26,7 +26,7 @@ from rigeditor.app import style
 from rigeditor.app.timeline.edit import KeyEditing
 from rigeditor.app.timeline.gestures import KeyGestures
 from rigeditor.app.timeline.items import _TrackView, _RulerView, _LoopBar, _Keys, _FrameAxis, _TrackAxis, _path_item
-from rigeditor.app.tracks import (
+from rigeditor.edits.tracks import (
     Path, Track, delete_keys, key_item, keyed_tracks, touched,
 )
 

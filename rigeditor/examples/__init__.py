@@ -1,0 +1,1 @@
+"""The built-in example rigs, built from the edits (rigs, art, skin) and their picture files."""

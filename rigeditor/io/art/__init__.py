@@ -1,0 +1,1 @@
+"""Artwork files: PSD and PNG-folder importers, image files, the texture-atlas packer."""

@@ -1,0 +1,150 @@
+"""Image files of the artwork: where they are, whether they exist, their pixels.
+
+Paths in a project are relative to the project file's folder with "/" separators.
+Pillow is imported lazily (only the commands that read pixels load it).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from rigeditor.io.errors import ProjectFileError
+from rigeditor.model.data.project import Project
+
+
+def image_file(base: Path, rel: str) -> Path:
+    """The file an attachment path names, for a project in folder ``base``."""
+    return Path(base) / Path(*rel.split("/"))
+
+
+def missing_images(project: Project, base) -> list[str]:
+    """One line per attachment whose image file is not there: ``where: what``."""
+    out = []
+    for i, slot in enumerate(project.art.slots):
+        for k, a in enumerate(slot.attachments):
+            if not image_file(base, a.path).is_file():
+                out.append(f"slots[{i}].attachments[{k}].path: image not found: {a.path} "
+                           f"(slot {slot.name!r} draws a placeholder; the reference is kept)")
+    return out
+
+
+def read_rgba(path) -> np.ndarray:
+    """The image at ``path`` as (height, width, 4) uint8 RGBA (straight alpha).
+
+    Raises ProjectFileError(path, ["image: ..."]) when it is missing or not a readable image.
+    """
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with Image.open(path) as img:
+            img.load()
+            return np.asarray(img.convert("RGBA")).copy()
+    except FileNotFoundError:
+        raise ProjectFileError(path, ["image: file not found"]) from None
+    except (UnidentifiedImageError, OSError, ValueError, SyntaxError) as exc:
+        raise ProjectFileError(path, [f"image: not a readable PNG ({exc})"]) from None
+
+
+def encode_png(rgba: np.ndarray) -> bytes:
+    """PNG bytes of an (H, W, 4) uint8 image."""
+    import io
+
+    from PIL import Image
+
+    buf = io.BytesIO()
+    Image.fromarray(np.ascontiguousarray(rgba), "RGBA").save(buf, format="PNG", optimize=False)
+    return buf.getvalue()
+
+
+def image_problems(project: Project, base) -> list[str]:
+    """Missing images, then images that exist but cannot be read, one line each."""
+    out = missing_images(project, base)
+    for i, slot in enumerate(project.art.slots):
+        for k, a in enumerate(slot.attachments):
+            file = image_file(base, a.path)
+            if file.is_file():
+                try:
+                    read_rgba(file)
+                except ProjectFileError as exc:
+                    out.append(f"slots[{i}].attachments[{k}].path: {a.path}: {exc.problems[0]}")
+    return out
+
+
+def alpha_masks(project: Project, base, threshold: int = 128) -> dict:
+    """{(slot, attachment): (rows, cols) bool, alpha >= threshold}; images that are
+    missing or unreadable are left out (the crack check takes their rectangle)."""
+    out = {}
+    for slot in project.art.slots:
+        for a in slot.attachments:
+            try:
+                out[(slot.name, a.name)] = read_rgba(image_file(base, a.path))[..., 3] >= threshold
+            except ProjectFileError:
+                pass
+    return out
+
+
+def copy_pictures(project: Project, source, target) -> tuple[Project, list[str]]:
+    """The pictures ``project`` refers to (relative to folder ``source``) made available
+    to a project saved into folder ``target`` (Save As of an example or into another
+    folder). Returns the project to save, its paths rewritten where a picture went
+    elsewhere, and the paths (new ones) that were copied.
+
+    A picture inside ``source`` keeps its relative path; one outside it (a ``../``
+    path) goes to ``FOLDER/NAME`` in ``target`` (its own folder's name). A file already
+    there with the same bytes is used; one with different bytes is never overwritten
+    nor used: the picture gets a free name (``hand-2.png``). A picture missing at the
+    source keeps its path (the document draws a placeholder either way)."""
+    import shutil
+
+    source, target = Path(source), Path(target)
+    if source.resolve() == target.resolve():
+        return project, []
+    moved, copied = {}, []
+    for rel in dict.fromkeys(a.path for s in project.art.slots for a in s.attachments):
+        src = image_file(source, rel).resolve()
+        if not src.is_file():
+            continue
+        inside = src.is_relative_to(source.resolve())
+        new = src.relative_to(source.resolve()).as_posix() if inside else f"{src.parent.name}/{src.name}"
+        new, fresh = _free_place(target, new.lstrip("/"), src)
+        if fresh:
+            image_file(target, new).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(src, image_file(target, new))
+            copied.append(new)
+        if new != rel:
+            moved[rel] = new
+    return _with_paths(project, moved), copied
+
+
+def _free_place(target: Path, rel: str, src: Path) -> tuple[str, bool]:
+    """(path in ``target`` for picture ``src``, whether it must be copied there): ``rel``
+    unless a different file holds it, else ``rel`` with -2, -3 ... before the suffix."""
+    stem, dot, suffix = rel.rpartition(".")
+    stem, suffix = (stem, dot + suffix) if stem and "/" not in suffix else (rel, "")
+    n = 1
+    while True:
+        cand = rel if n == 1 else f"{stem}-{n}{suffix}"
+        dst = image_file(target, cand)
+        if not dst.exists():
+            return cand, True
+        if dst.is_file() and (dst.resolve() == src or _same_bytes(dst, src)):
+            return cand, False
+        n += 1
+
+
+def _same_bytes(a: Path, b: Path) -> bool:
+    import filecmp
+
+    return filecmp.cmp(a, b, shallow=False)
+
+
+def _with_paths(project: Project, moved: dict) -> Project:
+    """``project`` with attachment paths renamed by ``moved`` (old -> new)."""
+    if not moved:
+        return project
+    from dataclasses import replace
+
+    slots = tuple(replace(s, attachments=tuple(replace(a, path=moved.get(a.path, a.path)) for a in s.attachments))
+                  for s in project.art.slots)
+    return replace(project, art=replace(project.art, slots=slots))

@@ -1,0 +1,66 @@
+"""The animations part of the project file (schema_version 4).
+
+``animation`` names the animation open in the editor: its keys are the ``keys`` of
+the items' channels (as in earlier versions). ``animations`` lists every animation
+in order, each with its inclusive frame range and, for the others, the keys of
+their tracks per item and attribute (the same key layout as the items' channels,
+angles in degrees). The open animation's entry has no tracks and its range is the
+timeline's. docs/file-format.md describes every field.
+"""
+from __future__ import annotations
+
+from pydantic import Field
+
+from rigeditor.io.schema.project import (
+    BendChannel, Channel1, Channel2, Frame, MixChannel, SoftnessChannel, StepKey, Str, _Model,
+)
+from rigeditor.io.schema.art import DrawOrderKey
+
+_Keys1 = Channel1.model_fields["keys"].annotation
+_Keys2 = Channel2.model_fields["keys"].annotation
+_BendKeys = BendChannel.model_fields["keys"].annotation
+_SoftnessKeys = SoftnessChannel.model_fields["keys"].annotation
+_MixKeys = MixChannel.model_fields["keys"].annotation
+
+
+class BoneTracks(_Model):
+    rotation: _Keys1 = []
+    translate: _Keys2 = []
+    scale: _Keys2 = []
+
+
+class TargetTracks(_Model):
+    space: list[StepKey] = []
+    position: _Keys2 = []
+
+
+class ChainTracks(_Model):
+    bend: _BendKeys = []
+    softness: _SoftnessKeys = []
+    mix: _MixKeys = []
+
+
+class SpaceTracks(_Model):
+    position: _Keys2 = []
+    rotation: _Keys1 = []
+    scale: _Keys2 = []
+
+
+class SlotTracks(_Model):
+    attachment: list[StepKey] = []
+
+
+class Tracks(_Model):
+    bones: dict[Str, BoneTracks] = {}
+    targets: dict[Str, TargetTracks] = {}
+    chains: dict[Str, ChainTracks] = {}
+    spaces: dict[Str, SpaceTracks] = {}
+    slots: dict[Str, SlotTracks] = {}
+    draw_order: list[DrawOrderKey] = []
+
+
+class Animation(_Model):
+    name: Str
+    start: Frame
+    end: Frame
+    tracks: Tracks = Field(default_factory=Tracks)

@@ -1,0 +1,65 @@
+"""Artwork between the file layout (degrees) and the model (radians)."""
+from __future__ import annotations
+
+import math
+
+from rigeditor.io.schema import art as schema_art
+from rigeditor.model.data.attachments import Art, DrawOrderKey, ImageAttachment, Slot
+from rigeditor.model.data.mesh_attachment import MeshAttachment
+from rigeditor.model.data.timeline import StepChannel
+
+
+def to_art(slots: list[schema_art.Slot], draw_order: schema_art.DrawOrder) -> Art:
+    return Art(
+        slots=tuple(Slot(s.name, s.bone, tuple(_attachment(a) for a in s.attachments),
+                         StepChannel(s.attachment.default, tuple((k.frame, k.value) for k in s.attachment.keys)))
+                    for s in slots),
+        draw_order=tuple(DrawOrderKey(k.frame, tuple(k.order)) for k in draw_order.keys),
+    )
+
+
+def _attachment(a: schema_art.ImageAttachment) -> ImageAttachment:
+    common = dict(
+        name=a.name, path=a.path, width=float(a.width), height=float(a.height), x=float(a.x), y=float(a.y),
+        rotation=math.radians(a.rotation), scale=_pair(a.scale), pivot=_pair(a.pivot),
+        tint=tuple(float(v) for v in a.tint), opacity=float(a.opacity))
+    if a.type != "mesh":
+        return ImageAttachment(**common, kind=a.type)
+    return MeshAttachment(**common, vertices=a.vertices, uvs=a.uvs if a.uvs is not None else [],
+                          triangles=a.triangles, edges=a.edges or [], bones=tuple(a.bones or ()),
+                          bind=a.bind or [], indices=a.indices or [], weights=a.weights or [],
+                          blend_width=float(a.blend_width or 0.0))
+
+
+def _pair(v) -> tuple[float, float]:
+    return float(v[0]), float(v[1])
+
+
+def art_data(art: Art, deg) -> dict:
+    """{"slots": [...], "draw_order": {...}} as plain JSON data; ``deg`` converts radians."""
+    return {
+        "slots": [{"name": s.name, "bone": s.bone,
+                   "attachment": {"default": s.attachment.default,
+                                  "keys": [{"frame": int(f), "value": v} for f, v in s.attachment.keys]},
+                   "attachments": [_attachment_data(a, deg) for a in s.attachments]}
+                  for s in art.slots],
+        "draw_order": {"keys": [{"frame": int(k.frame), "order": list(k.order)} for k in art.draw_order]},
+    }
+
+
+def _attachment_data(a: ImageAttachment, deg) -> dict:
+    return {"name": a.name, "type": a.kind, "path": a.path, "width": float(a.width), "height": float(a.height),
+            "x": float(a.x), "y": float(a.y), "rotation": deg(a.rotation),
+            "scale": [float(v) for v in a.scale], "pivot": [float(v) for v in a.pivot],
+            "tint": [float(v) for v in a.tint], "opacity": float(a.opacity), **_mesh_data(a)}
+
+
+def _mesh_data(a) -> dict:
+    if not isinstance(a, MeshAttachment):
+        return {}
+    out = {"vertices": a.vertices.tolist(), "uvs": a.uvs.tolist(), "triangles": a.triangles.tolist(),
+           "edges": a.edges.tolist()}
+    if a.skinned:
+        out.update(bones=list(a.bones), bind=a.bind.tolist(), indices=a.indices.tolist(), weights=a.weights.tolist(),
+                   blend_width=float(a.blend_width))
+    return out

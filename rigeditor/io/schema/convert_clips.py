@@ -1,0 +1,72 @@
+"""Between the file's animations (schema_clips, degrees) and the model's
+(``Project.animations``: {(kind, item, attribute): keys}, radians)."""
+from __future__ import annotations
+
+import math
+
+from rigeditor.io.schema import clips as schema_clips
+from rigeditor.io.schema.convert_keys import keys_data, keys_from_file
+from rigeditor.model.data import clips
+from rigeditor.model.data.attachments import DrawOrderKey
+from rigeditor.model.data.project import Animation, Project
+
+_POOL = {"bone": "bones", "target": "targets", "chain": "chains", "space": "spaces", "slot": "slots"}
+_ANGLES = {("bone", "rotation"), ("space", "rotation")}
+_DIM = {("bone", "rotation"): 1, ("space", "rotation"): 1, ("chain", "bend"): 1, ("chain", "softness"): 1,
+        ("chain", "mix"): 1}
+_STEPS = {("target", "space"), ("slot", "attachment")}
+
+
+def to_animations(entries: list[schema_clips.Animation], open_name: str) -> tuple[Animation, ...]:
+    """The model's list; one animation, the open one, is the implicit list ()."""
+    if len(entries) == 1 and entries[0].name == open_name:
+        return ()
+    return tuple(Animation(a.name, a.start, a.end, _tracks(a.tracks)) for a in entries)
+
+
+def _tracks(t: schema_clips.Tracks) -> dict:
+    out = {}
+    for kind, pool in _POOL.items():
+        for name, item in getattr(t, pool).items():
+            for attr in clips.TRACKS[kind]:
+                raw = getattr(item, attr)
+                if not raw:
+                    continue
+                if (kind, attr) in _STEPS:
+                    out[(kind, name, attr)] = tuple((k.frame, k.value) for k in raw)
+                else:
+                    scale = math.pi / 180.0 if (kind, attr) in _ANGLES else 1.0
+                    interp = "constant" if (kind, attr) == ("chain", "bend") else "linear"
+                    out[(kind, name, attr)] = keys_from_file(raw, _DIM.get((kind, attr), 2), scale, interp)
+    if t.draw_order:
+        out[clips.DRAW_ORDER] = tuple(DrawOrderKey(k.frame, tuple(k.order)) for k in t.draw_order)
+    return out
+
+
+def animations_data(project: Project) -> dict:
+    """{"animation": the open one, "animations": [...]} as plain JSON data."""
+    return {"animation": project.animation,
+            "animations": [_entry(project, a) for a in clips.animations(project)]}
+
+
+def _entry(project: Project, a: Animation) -> dict:
+    if a.name == project.animation:
+        tl = project.timeline
+        return {"name": a.name, "start": int(tl.start), "end": int(tl.end), "tracks": {}}
+    tracks: dict = {}
+    for path, keys in sorted(a.tracks.items(), key=lambda kv: _order(kv[0])):
+        if path == clips.DRAW_ORDER:
+            tracks["draw_order"] = [{"frame": int(k.frame), "order": list(k.order)} for k in keys]
+            continue
+        kind, name, attr = path
+        if (kind, attr) in _STEPS:
+            data = [{"frame": int(f), "value": v} for f, v in keys]
+        else:
+            data = keys_data(keys, angle=(kind, attr) in _ANGLES)
+        tracks.setdefault(_POOL[kind], {}).setdefault(name, {})[attr] = data
+    return {"name": a.name, "start": int(a.start), "end": int(a.end), "tracks": tracks}
+
+
+def _order(path):
+    kinds = list(_POOL) + ["art"]
+    return kinds.index(path[0]), path[1], path[2]

@@ -1,0 +1,22 @@
+"""The whole project file (schema_version 4): the rig's parts (``project``), the artwork
+(``art``) and the stored animations (``clips``) in one document, validated in one go."""
+from __future__ import annotations
+
+from rigeditor.io.schema.art import DrawOrder, Slot
+from rigeditor.io.schema.clips import Animation
+from rigeditor.io.schema.project import Bone, Chain, Int, Space, Str, Target, Timeline, _Model
+
+
+class Document(_Model):
+    format: Str
+    schema_version: Int
+    name: Str
+    timeline: Timeline
+    spaces: list[Space]
+    bones: list[Bone]
+    targets: list[Target]
+    chains: list[Chain]
+    slots: list[Slot]
+    draw_order: DrawOrder
+    animation: Str
+    animations: list[Animation]

@@ -1,0 +1,451 @@
+"""``rigeditor import-spine SKELETON.json [--atlas A.atlas] -o PROJECT.rigproj``: a
+Spine 4.0-4.2 skeleton becomes a RigEditor project.
+
+Mapping (docs/file-format.md has the table):
+
+- Spine's root bone is the ``character`` space (its x, y, rotation, scale and their
+  timelines); every other bone is a bone (length, x, y, rotation, scale), a root's
+  child having no parent bone. A length of 0 (a point in Spine) becomes ``POINT_LENGTH``.
+- Slots keep their bone, setup attachment and draw order; the ``default`` skin's
+  region attachments become pictures cut out of the atlas pages (see ``spine_atlas``)
+  and written beside the project as ``STEM_images/REGION.png``, its meshes meshes on
+  those pictures (``spine_mesh``).
+- Every animation becomes a clip (``spine_anim``), ``animation`` the open one.
+- A two-bone IK constraint becomes an analytic chain (bendPositive -> bend,
+  softness -> soft reach, mix, stretch -> the stretch strategy). Its Spine target is
+  a bone; the RigEditor target is a position in a declared space: the target bone's
+  own x, y (and translate keys) in the space of its parent, which is ``character``
+  when the parent is the root, else a space named after the parent bone that
+  follows it (its transform baked per frame from the evaluated parent bone). A target
+  bone that carries nothing else (no child bones, no slots) is only a target.
+- A chain's child must start on its parent's tip: when Spine's child sits off the
+  parent's axis, the parent's frame is turned by that angle (``ImportResult.turns``)
+  and the parent's children and pictures turned back, so every world position stays.
+
+Whatever cannot be imported is listed, one warning per kind (``ImportResult.warnings``).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import numpy as np
+
+from rigeditor.io.art.layers import file_stem, refuse_existing, relative, unique_names, write_import
+from rigeditor.io.spine.read_atlas import Atlas, cut_region, read_atlas
+from rigeditor.io.spine.read_mesh import build_mesh, mesh_geometry, weight_bones
+from rigeditor.io.spine.skeleton import SpineError, SpineSkeleton, _Bad, color, read_spine
+from rigeditor.model.data.attachments import NONE, Art, ImageAttachment, Slot
+from rigeditor.model.data.project import CHARACTER, WORLD, Bone, Chain, LimitStrategy, Project, Space, Target
+from rigeditor.model.data.timeline import StepChannel, constant
+from rigeditor.model.validation.project import MAX_MAGNITUDE
+
+POINT_LENGTH = 1e-3
+"""Model units given to a Spine bone of length 0 (RigEditor bones have a length)."""
+
+
+@dataclass
+class ImportResult:
+    """project; images: {file name: RGBA array}; warnings: one line per kind of thing
+    not imported; turns: {bone: radians} by which a chain parent's frame was turned
+    (its world rotation is Spine's plus this); animation: the open one (None without
+    animations)."""
+
+    project: Project
+    images: dict = field(default_factory=dict)
+    warnings: list = field(default_factory=list)
+    turns: dict = field(default_factory=dict)
+    animation: str | None = None
+
+
+class Notes:
+    """Things not imported, gathered per kind: one warning line each."""
+
+    def __init__(self):
+        self.kinds: dict[str, list[str]] = {}
+
+    def add(self, kind: str, item: str = "") -> None:
+        items = self.kinds.setdefault(kind, [])
+        if item and item not in items:
+            items.append(item)
+
+    def lines(self) -> list[str]:
+        out = []
+        for kind, items in self.kinds.items():
+            shown = ", ".join(items[:12]) + (f" and {len(items) - 12} more" if len(items) > 12 else "")
+            out.append(f"{kind}: {shown}" if items else kind)
+        return out
+
+
+def import_spine(skeleton, out, *, atlas=None, animation: str | None = None, force: bool = False,
+                 curves: str = "runtime") -> ImportResult:
+    """Read ``skeleton`` (and its atlas: ``atlas`` or the .atlas beside it), write the
+    project to ``out`` and its pictures to ``OUT_STEM_images/``. Nothing is written
+    when anything is wrong (SpineError). curves: "authored" (editable bezier curves) or
+    "runtime" (as Spine's runtimes play them, see ``spine_anim.apply_animation``)."""
+    skeleton, out = Path(skeleton), Path(out)
+    skel = read_spine(skeleton)
+    folder = out.with_name(f"{out.stem}_images")
+    refuse_existing([out, folder], force)
+    needs_atlas = any(a.get("type", "region") in ("region", "mesh", "linkedmesh") for skin in skel.skins.values()
+                      for slot in (skin.get("attachments") or {}).values() for a in slot.values())
+    atlas_path = Path(atlas) if atlas else skeleton.with_suffix(".atlas")
+    pages = None
+    if needs_atlas or atlas:
+        pages = AtlasPages(atlas_path)
+    base = out.parent if str(out.parent) else Path(".")
+    try:
+        result = spine_project(skel, pages, name=out.stem, animation=animation,
+                               image_folder=relative(folder, base), source=skeleton, curves=curves)
+    except SpineError as exc:
+        if exc.path != "<memory>":
+            raise
+        raise SpineError(skeleton, exc.problems) from None  # the mapping's refusals name the skeleton file
+    from rigeditor.io.art.images import encode_png
+
+    write_import(result.project, out, folder, {n: encode_png(img) for n, img in result.images.items()})
+    return result
+
+
+class AtlasPages:
+    """An atlas and its page images, read on first use (straight alpha)."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.atlas: Atlas = read_atlas(path)
+        self._pages: dict[int, np.ndarray] = {}
+
+    def picture(self, region_name: str) -> np.ndarray:
+        from rigeditor.io.errors import ProjectFileError
+        from rigeditor.io.art.images import read_rgba
+
+        region = self.atlas.regions.get(region_name)
+        if region is None:
+            raise SpineError(self.path, [f"atlas: no region {region_name!r} (an attachment uses it)"])
+        if region.page not in self._pages:
+            page = self.path.with_name(self.atlas.pages[region.page])
+            try:
+                self._pages[region.page] = read_rgba(page)
+            except ProjectFileError as exc:
+                raise SpineError(self.path, [f"page {page.name!r}: {exc.problems[0].removeprefix('image: ')}"]) from None
+        try:
+            return cut_region(self._pages[region.page], region, self.atlas.pma[region.page])
+        except ValueError as exc:
+            raise SpineError(self.path, [f"atlas: {exc}"]) from None
+
+
+def spine_project(skel: SpineSkeleton, pages: AtlasPages | None, *, name: str = "spine",
+                  animation: str | None = None, image_folder: str = "images", source=None,
+                  curves: str = "runtime") -> ImportResult:
+    """The project of ``skel`` (pictures from ``pages``), without writing anything."""
+    from rigeditor.io.spine.read_anim import bake_target_spaces
+
+    notes = Notes()
+    root = skel.bones[0]
+    character = Space(CHARACTER, WORLD, constant(root.x, root.y), constant(math.radians(root.rotation)),
+                      constant(*root.scale))
+    if root.shear != (0.0, 0.0):
+        notes.add("shear (RigEditor spaces do not shear)", root.name)
+    parent_of = {b.name: (None if b.parent == root.name else b.parent) for b in skel.bones[1:]}
+    bones: dict[str, Bone] = {}
+    for b in skel.bones[1:]:
+        bones[b.name] = Bone(b.name, parent_of[b.name], b.length if b.length > 0 else POINT_LENGTH,
+                             (b.x, b.y), math.radians(b.rotation), scale=constant(*b.scale))
+        if b.shear != (0.0, 0.0):
+            notes.add("bone shear (dropped)", b.name)
+        if b.inherit.lower() != "normal":
+            notes.add("inherit modes other than normal (imported as normal)", f"{b.name} ({b.inherit})")
+
+    slot_bones = {s.bone for s in skel.slots}
+    chains, targets, spaces, turns, target_of = _constraints(skel, bones, parent_of, slot_bones, notes)
+    for t in targets.values():
+        if t.name in target_only(skel, slot_bones) and t.name in bones:
+            del bones[t.name]
+    art, images, pending = _art(skel, pages, bones, root.name, image_folder, notes)
+    for bone_name, turn in turns.items():
+        bones, art = _turn_frame(bone_name, turn, bones, art)
+
+    project = Project(name=name, spaces=(character,) + tuple(spaces.values()), bones=tuple(bones.values()),
+                      targets=tuple(targets.values()), chains=tuple(chains), art=art)
+    _check(project, source)  # before evaluating it: an invalid rig may not evaluate
+    project = _meshes(project, skel, pending, turns, notes)
+    project = bake_target_spaces(project, spaces, turns, keyed=False)
+    project, chosen = _animations(project, skel, animation, target_of, notes, curves, spaces, turns, source)
+    for kind, items in (("path constraints", skel.other.get("path")),
+                        ("transform constraints", skel.other.get("transform")),
+                        ("physics constraints", skel.other.get("physics"))):
+        for c in items or []:
+            notes.add(f"{kind} (not supported)", str(c.get("name")))
+    if skel.other.get("events"):
+        notes.add("events (not supported)", ", ".join(skel.other["events"]))
+    _check(project, source)
+    return ImportResult(project, images, notes.lines(), turns, chosen)
+
+
+def target_only(skel: SpineSkeleton, slot_bones) -> set[str]:
+    """IK target bones that carry nothing: no child bones, no slots, in no IK chain."""
+    parents = {b.parent for b in skel.bones}
+    driven = {b for c in skel.ik for b in c.bones}
+    carried = weight_bones(skel)
+    return {c.target for c in skel.ik if c.target not in parents and c.target not in slot_bones
+            and c.target not in driven and c.target not in carried and c.target != skel.bones[0].name}
+
+
+def _constraints(skel, bones, parent_of, slot_bones, notes):
+    """(chains, targets, target spaces, frame turns, {constraint: (chain, target)})."""
+    root = skel.bones[0].name
+    spine = {b.name: b for b in skel.bones}
+    chains, targets, spaces, turns, target_of, used = [], {}, {}, {}, {}, set()
+    for c in skel.ik:
+        if len(c.bones) != 2:
+            notes.add("one-bone IK constraints (RigEditor chains drive two or more bones; "
+                      "the bone keeps its keyed rotation)", c.name)
+            continue
+        parent, child = c.bones
+        if root in c.bones or spine[child].parent != parent:
+            notes.add("IK constraints on the root or on bones that are not parent and child", c.name)
+            continue
+        if used & set(c.bones):
+            notes.add("IK constraints on bones another constraint drives (RigEditor: one chain per bone)", c.name)
+            continue
+        cx, cy = spine[child].x, spine[child].y
+        reach = math.hypot(cx, cy)
+        if reach > MAX_MAGNITUDE:  # the parent's length in RigEditor
+            at = f"bones[{[b.name for b in skel.bones].index(child)}]"
+            raise SpineError(None, [f"{at}.x, {at}.y: ({cx:g}, {cy:g}) puts IK child {child!r} {reach:g} from its "
+                                    f"parent's origin, RigEditor's parent length (magnitude <= {MAX_MAGNITUDE:g})"])
+        if reach <= 1e-9:
+            notes.add("IK constraints whose child bone starts on its parent's origin", c.name)
+            continue
+        used |= set(c.bones)
+        if abs(cy) > 1e-9 * reach:
+            turns[parent] = math.atan2(cy, cx)
+        if abs(bones[parent].length - reach) > 1e-9 * reach:
+            notes.add("IK parent bones drawn to their child's origin (Spine's IK measures the parent "
+                      "from there; world poses unchanged)", parent)
+        bones[parent] = replace(bones[parent], length=reach)
+        for name in c.bones:
+            if bones[name].scale.default != (1.0, 1.0):
+                notes.add("setup scale on bones an IK chain drives (dropped: a chain solves with its bones' "
+                          "authored lengths)", name)
+                bones[name] = replace(bones[name], scale=constant(1.0, 1.0))
+        tb = spine[c.target]
+        space = CHARACTER if tb.parent in (None, root) else _space_name(tb.parent, spaces)
+        if space != CHARACTER:
+            spaces.setdefault(tb.parent, Space(space, CHARACTER))
+        if c.target == root:
+            space, position = CHARACTER, (0.0, 0.0)
+        else:
+            position = (tb.x, tb.y)
+        targets.setdefault(c.target, Target(c.target, StepChannel(space), constant(*position)))
+        total = reach + bones[child].length
+        if c.softness > 0:
+            notes.add("IK softness (Spine eases the last stretch quadratically, RigEditor exponentially: "
+                      "poses near full reach differ)", c.name)
+        if c.compress or c.uniform:
+            notes.add("IK compress/uniform (dropped)", c.name)
+        strategy = LimitStrategy("stretch", max_stretch=0.5) if c.stretch else LimitStrategy()
+        if c.stretch:
+            notes.add("IK stretch (RigEditor stretches by at most 50 % and moves the child instead of "
+                      "scaling it)", c.name)
+        chains.append(Chain(c.name, c.bones, c.target, "analytic", constant(1.0 if c.bend_positive else -1.0),
+                            constant(min(c.softness / total, 0.5)), constant(min(max(c.mix, 0.0), 1.0)),
+                            strategy=strategy))
+        target_of[c.name] = (chains[-1], total)
+    return chains, targets, spaces, turns, target_of
+
+
+def _space_name(bone: str, spaces: dict) -> str:
+    if bone in spaces:
+        return spaces[bone].name
+    taken = {CHARACTER, WORLD} | {s.name for s in spaces.values()}
+    name, n = bone, 1
+    while name in taken:
+        n += 1
+        name = f"{bone}_{n}"
+    return name
+
+
+def _art(skel, pages, bones, root, folder, notes):
+    """(Art, {file name: picture}) from the slots and the default skin."""
+    skins = skel.skins
+    default = skins.get("default", {}).get("attachments", {})
+    others = [n for n in skins if n != "default"]
+    if others:
+        notes.add("skins other than default (not imported)", ", ".join(others))
+    for name, skin in skins.items():
+        if any(skin.get(k) for k in ("bones", "ik", "transform", "path", "physics")):
+            notes.add("skin bones and constraints (not supported)", name)
+    files: dict[str, str] = {}  # region -> file name
+    images: dict[str, np.ndarray] = {}
+    pending: dict = {}  # (slot, attachment) -> mesh geometry
+    slots = []
+    for s in skel.slots:
+        if s.blend != "normal":
+            notes.add("slot blend modes other than normal (drawn normal)", f"{s.name} ({s.blend})")
+        if s.dark:
+            notes.add("two-colour tint (dark colour dropped)", s.name)
+        attachments = []
+        for key, a in (default.get(s.name) or {}).items():
+            kind = a.get("type", "region")
+            geometry = None
+            if kind == "linkedmesh":
+                a = _linked(skel, s.name, key, a)
+                if a is None:
+                    notes.add("linked meshes whose parent mesh is missing", f"{s.name}/{key}")
+                    continue
+                kind = "mesh"
+            if kind == "mesh":
+                geometry = mesh_geometry(a)
+            elif kind != "region":
+                notes.add(f"{kind} attachments (not supported)", f"{s.name}/{key}")
+                continue
+            if a.get("sequence"):
+                notes.add("sequences (first frame only)", f"{s.name}/{key}")
+            region = a.get("path", a.get("name", key))
+            if pages is None:
+                raise SpineError(None, ["atlas: the skeleton has pictures but no atlas was given"])
+            if region not in files:
+                # The region's own name, without its folders (Spine names regions by their
+                # image path: "images/head").
+                files[region] = unique_names(list(files.values()) + [file_stem(region.rsplit("/", 1)[-1]) + ".png"])[-1]
+                images[files[region]] = pages.picture(region)
+            picture = images[files[region]]
+            oh, ow = picture.shape[:2]
+            try:
+                tint = np.multiply(s.color, color(a.get("color", "ffffffff"), f"{s.name}/{key}.color"))
+            except _Bad as bad:
+                raise SpineError(None, [str(bad)]) from None
+            if geometry is not None:  # placed after the rig exists (its setup pose binds it)
+                pending[(s.name, key)] = geometry
+                attachments.append(ImageAttachment(key, f"{folder}/{files[region]}", float(ow), float(oh),
+                                                   tint=tuple(float(v) for v in tint)))
+                continue
+            at = f"skins[{list(skins).index('default')}].attachments.{s.name}.{key}"
+            attachments.append(ImageAttachment(
+                key, f"{folder}/{files[region]}", float(ow), float(oh), float(a.get("x", 0.0)),
+                float(a.get("y", 0.0)), math.radians(float(a.get("rotation", 0.0))),
+                (_picture_scale(a, "X", "width", ow, at), _picture_scale(a, "Y", "height", oh, at)),
+                tint=tuple(float(v) for v in tint)))
+        names = {a.name for a in attachments}
+        setup = s.attachment if s.attachment in names else NONE
+        slots.append(Slot(s.name, None if s.bone == root else (s.bone if s.bone in bones else None),
+                          tuple(attachments), StepChannel(setup)))
+    return Art(tuple(slots)), images, pending
+
+
+def _picture_scale(a: dict, axis: str, size: str, pixels: int, at: str) -> float:
+    """The picture's scale along ``axis``: Spine's scale times its drawn size over the
+    picture's ``pixels``; SpineError at ``at`` when RigEditor would refuse it (zero,
+    or beyond MAX_MAGNITUDE)."""
+    scale, drawn = float(a.get(f"scale{axis}", 1.0)), float(a.get(size, pixels))
+    value = scale * drawn / pixels
+    if not 0 < abs(value) <= MAX_MAGNITUDE:
+        raise SpineError(None, [f"{at}.scale{axis}: {scale:g} at {size} {drawn:g} on a {pixels}-pixel picture "
+                                f"scales it by {value:g} (RigEditor needs a scale that is not 0 and has "
+                                f"magnitude <= {MAX_MAGNITUDE:g})"])
+    return value
+
+
+def _linked(skel, slot: str, key: str, a: dict) -> dict | None:
+    """A linked mesh as a mesh: its parent's geometry with its own region and colour."""
+    skin = skel.skins.get(a.get("skin") or "default", {}).get("attachments", {})
+    parent = (skin.get(slot) or {}).get(a.get("parent"))
+    if not isinstance(parent, dict) or parent.get("type") != "mesh":
+        return None
+    own = {k: v for k, v in a.items() if k in ("path", "name", "color")}
+    return {**parent, "path": own.get("path", own.get("name", key)), **({"color": own["color"]} if "color" in own else {})}
+
+
+def _meshes(project, skel, pending, turns, notes):
+    """``project`` with its mesh placeholders made meshes, bound at the setup pose."""
+    if not pending:
+        return project
+    from rigeditor.model.evaluation.evaluate import evaluate
+
+    # Spine binds a weighted mesh where its bones stood: in the setup pose as its data
+    # says (constraints off) or as the editor shows it (constraints on). Each mesh takes
+    # the pose its weights agree with best.
+    from rigeditor.model.data.timeline import constant
+
+    poses = [evaluate(replace(project, chains=tuple(replace(c, mix=constant(0.0)) for c in project.chains)),
+                      np.zeros(1))]
+    if project.chains:
+        poses.append(evaluate(project, np.zeros(1)))
+    spine_bones = [b.name for b in skel.bones]
+    skin = f"skins[{list(skel.skins).index('default')}].attachments"  # pending meshes are the default skin's
+    slots = []
+    for slot in project.art.slots:
+        atts = []
+        for a in slot.attachments:
+            if (slot.name, a.name) in pending:
+                built = [build_mesh(a, pending[(slot.name, a.name)], slot.bone, spine_bones, pose, turns,
+                                    f"{skin}.{slot.name}.{a.name}") for pose in poses]
+                mesh, spread, dropped = min(built, key=lambda b: b[1])
+                for line in dropped + (["weighted meshes whose bones moved since binding (bound at the setup "
+                                        "pose)"] if spread > 1e-3 else []):
+                    notes.add(line, f"{slot.name}/{a.name}")
+                a = mesh
+            atts.append(a)
+        slots.append(replace(slot, attachments=tuple(atts)))
+    return replace(project, art=replace(project.art, slots=tuple(slots)))
+
+
+def _turn_frame(name, turn, bones, art):
+    """Turn bone ``name``'s frame by ``turn`` radians and everything it carries back."""
+    c, s = math.cos(-turn), math.sin(-turn)
+
+    def back(x, y):
+        return (c * x - s * y, s * x + c * y)
+
+    bones = dict(bones)
+    bone = bones[name]
+    bones[name] = replace(bone, rest_rotation=bone.rest_rotation + turn)
+    for k, b in bones.items():
+        if b.parent == name:
+            bones[k] = replace(b, rest_offset=back(*b.rest_offset), rest_rotation=b.rest_rotation - turn)
+    slots = []
+    for slot in art.slots:
+        if slot.bone == name:
+            slot = replace(slot, attachments=tuple(
+                replace(a, x=back(a.x, a.y)[0], y=back(a.x, a.y)[1], rotation=a.rotation - turn)
+                for a in slot.attachments))
+        slots.append(slot)
+    return bones, replace(art, slots=tuple(slots))
+
+
+def _animations(project, skel, animation, chains, notes, curves, spaces, turns, source):
+    """(project with every animation of ``skel`` as its clips, ``animation`` (default:
+    the first) open, the open one's name or None)."""
+    from rigeditor.io.spine.read_anim import apply_animation, bake_target_spaces
+    from rigeditor.io.spine.read_keys import frame_rate, key_times
+    from rigeditor.model.data.clips import tracks_of
+    from rigeditor.model.data.project import Animation, Timeline
+
+    names = list(skel.animations)
+    if animation is not None and animation not in names:
+        raise SpineError(source, [f"--animation: no animation {animation!r} (it has: {', '.join(names) or 'none'})"])
+    if not names:
+        return replace(project, timeline=Timeline(fps=skel.fps or 30.0, start=0, end=0)), None
+    fps, shift = frame_rate([t for n in names for t in key_times(skel.animations[n])], skel.fps)
+    if shift > 1e-3:
+        notes.add(f"key times off the frame grid (moved to the nearest frame at {fps:g} fps, "
+                  f"up to {shift / fps * 1000:.1f} ms)")
+    chosen = animation if animation is not None else names[0]
+    posed = {}
+    for name in names:
+        p = apply_animation(project, skel, name, chains, notes, curves=curves, fps=fps, turns=turns)
+        _check(p, source)
+        posed[name] = bake_target_spaces(p, spaces, turns, keyed=True)
+    clips = tuple(Animation(n, p.timeline.start, p.timeline.end, {} if n == chosen else tracks_of(p))
+                  for n, p in posed.items())
+    return replace(posed[chosen], animations=clips, animation=chosen), chosen
+
+
+def _check(project: Project, source) -> None:
+    from rigeditor.model.validation.project import problems as validate
+
+    problems = validate(project)
+    if problems:
+        raise SpineError(source, [f"import: the mapped rig is invalid: {problems[0]}"])

@@ -1,0 +1,286 @@
+"""One Spine animation onto an imported project, and the target spaces that follow
+their bones.
+
+Timelines mapped: the root bone's rotate, translate and scale (the ``character``
+space); every other bone's rotate, translate and scale (the bone's channels: offsets
+from its setup rotation and position, a factor of its setup scale, as in Spine; the
+one-value kinds joined in pairs); an IK target bone's translate (the target's position);
+slot attachment keys; draw order keys; IK mix, softness and bendPositive. Everything
+else is listed as not imported, one line per kind.
+"""
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import replace
+
+import numpy as np
+
+from rigeditor.core.geometry import Affine
+from rigeditor.io.spine.read_keys import channel as _channel, key_times, rotated, scale_keys, step_channel
+from rigeditor.model.data.attachments import NONE
+from rigeditor.model.data.project import CHARACTER, Project, Timeline
+from rigeditor.model.data.timeline import Channel, Key
+
+_BONE_OTHER = {
+    "shear": "bone shear timelines (not supported)",
+    "shearx": "bone shear timelines (not supported)",
+    "sheary": "bone shear timelines (not supported)",
+    "inherit": "inherit timelines (not supported)",
+}
+_PAIRS = {"translate": ("translatex", "translatey", 0.0), "scale": ("scalex", "scaley", 1.0)}
+
+
+def apply_animation(project: Project, skel, name: str, chains: dict, notes, *, curves: str = "runtime",
+                    fps: float, turns: dict | None = None) -> Project:
+    """``project`` with animation ``name`` of ``skel`` on its timeline. curves:
+    "authored" keeps Spine's bezier curves as curves; "runtime" plays them as Spine's
+    runtimes do (linear keys on every frame inside a bezier segment)."""
+    anim = skel.animations[name]
+    channel = functools.partial(_channel, runtime=curves == "runtime")
+    turns = turns or {}
+    times = key_times(anim)
+    end = max((int(round(t * fps)) for t in times), default=0)
+    project = replace(project, timeline=Timeline(fps=fps, start=0, end=end))
+    spine = {b.name: b for b in skel.bones}
+    root = skel.bones[0]
+    bone_names = {b.name for b in project.bones}
+    target_names = {t.name for t in project.targets}
+    approx = []
+    driven = {b for c, _ in chains.values() for b in c.bones}
+    for bone, timelines in anim.get("bones", {}).items():
+        b = spine[bone]
+        for kind, keys in _paired(timelines, approx, bone).items():
+            if not keys:
+                continue
+            at = f"animations.{name}.bones.{bone}.{kind}"
+            if bone == root.name and kind in ("rotate", "translate", "scale"):
+                project, exact = _root(project, root, kind, keys, fps, functools.partial(channel, where=at))
+                approx += [] if exact else [f"{bone}.{kind}"]
+                continue
+            if kind == "translate" and bone in target_names:
+                ch, exact = channel(keys, ("x", "y"), 0.0, fps, setup=(b.x, b.y), add=(b.x, b.y), where=at)
+                project = project.with_target(bone, position=ch)
+                approx += [] if exact else [f"{bone}.{kind}"]
+            if bone not in bone_names:
+                continue  # a target bone's own rotation or scale moves nothing
+            if kind == "rotate":
+                ch, _ = channel(keys, ("value",), 0.0, fps, setup=(0.0,), mul=math.radians(1.0), where=at)
+                project = project.with_bone(bone, rotation=ch)
+            elif kind in ("translate", "scale") and bone in driven and (
+                    kind == "scale" or project.chain_of_bone(bone).bones[0] != bone):
+                notes.add(f"{kind} keys on bones an IK chain drives (dropped: a chain solves with its "
+                          "bones' authored lengths and joints)", bone)
+            elif kind == "translate":
+                ch, exact = channel(keys, ("x", "y"), 0.0, fps, setup=(0.0, 0.0), where=at)
+                parent = project.bone(bone).parent
+                if parent in turns:  # the parent's frame is turned: its keys turn back with it
+                    ch = rotated(ch, -turns[parent])
+                project = project.with_bone(bone, translate=ch)
+                approx += [] if exact else [f"{bone}.{kind}"]
+            elif kind == "scale":
+                ch, exact = channel(keys, ("x", "y"), 1.0, fps, setup=b.scale, mul=b.scale, where=at)
+                scale_keys(keys, b.scale, at)
+                project = project.with_bone(bone, scale=ch)
+                approx += [] if exact else [f"{bone}.{kind}"]
+            else:
+                notes.add(_BONE_OTHER.get(kind, f"bone {kind} timelines (not supported)"), bone)
+    if approx:
+        notes.add("curves whose x and y ease with different timing, or keys on one frame "
+                  "(approximated)", ", ".join(approx))
+    project = _slots(project, anim, fps, notes)
+    project = _draw_order(project, skel, anim, fps)
+    project = _ik(project, skel, anim, fps, chains, notes, channel)
+    labels = {"transform": "transform constraint timelines", "path": "path constraint timelines",
+              "physics": "physics timelines", "events": "event keys", "attachments": "deform and sequence timelines",
+              "deform": "deform and sequence timelines"}
+    for kind, value in anim.items():
+        if kind not in ("bones", "slots", "ik", "drawOrder") and value:
+            notes.add(f"{labels.get(kind, kind + ' timelines')} (not supported)", name)
+    return project
+
+
+def _paired(timelines: dict, approx: list, bone: str) -> dict:
+    """``timelines`` with Spine's one-value timelines (translatex, scaley, ...) joined
+    into their two-value kind; the other value stays at its setup (0 moved, scale 1).
+    Two one-value timelines keyed at different times are joined on the union of their
+    times, linearly (listed as approximated)."""
+    out = {k: v for k, v in timelines.items() if k not in ("translatex", "translatey", "scalex", "scaley")}
+    for kind, (name_x, name_y, rest) in _PAIRS.items():
+        xs, ys = timelines.get(name_x) or [], timelines.get(name_y) or []
+        if kind in out or not (xs or ys):
+            continue
+        if xs and ys and [k.get("time", 0.0) for k in xs] != [k.get("time", 0.0) for k in ys]:
+            approx.append(f"{bone}.{kind}")
+            times = sorted({float(k.get("time", 0.0)) for k in xs + ys})
+            x = np.interp(times, [k.get("time", 0.0) for k in xs], [k.get("value", rest) for k in xs])
+            y = np.interp(times, [k.get("time", 0.0) for k in ys], [k.get("value", rest) for k in ys])
+            out[kind] = [{"time": t, "x": float(a), "y": float(b)} for t, a, b in zip(times, x, y)]
+            continue
+        keys = []
+        for i in range(len(xs or ys)):
+            kx, ky = (xs[i] if xs else None), (ys[i] if ys else None)
+            key = {"time": (kx or ky).get("time", 0.0), "x": kx.get("value", rest) if kx else rest,
+                   "y": ky.get("value", rest) if ky else rest}
+            cx, cy = (kx or {}).get("curve"), (ky or {}).get("curve")
+            if kx and ky and (cx is None) != (cy is None) or ("stepped" in (cx, cy) and cx != cy and kx and ky):
+                approx.append(f"{bone}.{kind}")  # one value linear or held, the other curved
+            if "stepped" in (cx, cy):
+                key["curve"] = "stepped"
+            elif isinstance(cx, list) or isinstance(cy, list):
+                base = cx if isinstance(cx, list) else cy
+
+                def flat(v):  # a value that does not change (the missing one), on the other's timing
+                    return [base[0], v, base[2], v]
+
+                key["curve"] = ((cx[:4] if isinstance(cx, list) else flat(key["x"]))
+                                + (cy[:4] if isinstance(cy, list) else flat(key["y"])))
+            keys.append(key)
+        out[kind] = keys
+    return out
+
+
+def _root(project, root, kind, keys, fps, channel):
+    space = project.space(CHARACTER)
+    if kind == "rotate":
+        ch, exact = channel(keys, ("value",), 0.0, fps, setup=(math.radians(root.rotation),),
+                            mul=math.radians(1.0), add=math.radians(root.rotation))
+        return project.with_space(CHARACTER, rotation=ch), exact
+    if kind == "translate":
+        ch, exact = channel(keys, ("x", "y"), 0.0, fps, setup=(root.x, root.y), add=(root.x, root.y))
+        return project.with_space(CHARACTER, position=ch), exact
+    ch, exact = channel(keys, ("x", "y"), 1.0, fps, setup=root.scale, mul=root.scale)
+    scale_keys(keys, root.scale, channel.keywords["where"])
+    del space
+    return project.with_space(CHARACTER, scale=ch), exact
+
+
+def _slots(project, anim, fps, notes):
+    art = project.art
+    for slot_name, timelines in anim.get("slots", {}).items():
+        for kind, keys in timelines.items():
+            if kind != "attachment":
+                notes.add("slot colour timelines (not supported)", slot_name)
+                continue
+            slot = art.slot(slot_name)
+            names = {a.name for a in slot.attachments}
+            pairs = [(float(k.get("time", 0.0)), k.get("name") if k.get("name") in names else NONE) for k in keys]
+            art = art.with_slot(slot_name, attachment=step_channel(pairs, fps, slot.attachment.default))
+    return replace(project, art=art)
+
+
+def _draw_order(project, skel, anim, fps):
+    if not anim.get("drawOrder"):
+        return project
+    names = [s.name for s in skel.slots]
+    keys = {}
+    for key in anim["drawOrder"]:
+        keys[int(round(float(key.get("time", 0.0)) * fps))] = tuple(names[i] for i in spine_order(
+            names, key.get("offsets") or []))
+    art = project.art
+    for frame in sorted(keys):
+        art = art.with_draw_order_key(frame, keys[frame])
+    return replace(project, art=art)
+
+
+def spine_order(names: list[str], offsets: list[dict]) -> list[int]:
+    """Slot indices back to front for a Spine draw-order key: each listed slot (in
+    setup order) moves by its offset; the others keep their setup order around them."""
+    n = len(names)
+    order = [-1] * n
+    unchanged, original = [], 0
+    for o in offsets:
+        index = names.index(o["slot"])
+        while original != index:
+            unchanged.append(original)
+            original += 1
+        order[original + int(o["offset"])] = original
+        original += 1
+    unchanged.extend(range(original, n))
+    for i in range(n - 1, -1, -1):
+        if order[i] == -1:
+            order[i] = unchanged.pop()
+    return order
+
+
+def _ik(project, skel, anim, fps, chains, notes, channel):
+    spine = {c.name: c for c in skel.ik}
+    for name, keys in anim.get("ik", {}).items():
+        if name not in chains or not keys:
+            continue
+        _, total = chains[name]
+        c = spine[name]
+        # The setup values as the chain has them (clamped, capped: _constraints).
+        mix, _ = channel(keys, ("mix",), 1.0, fps, setup=(min(max(c.mix, 0.0), 1.0),))
+        # A key's curve lists the mix curve, then the softness curve (4 numbers each).
+        soft_keys = [{**k, "curve": k["curve"][4:]} if isinstance(k.get("curve"), list) and len(k["curve"]) > 4
+                     else k for k in keys]
+        soft, _ = channel(soft_keys, ("softness",), 0.0, fps, setup=(min(c.softness / total, 0.5),),
+                          mul=1.0 / total)
+        if any(k.value[0] > 0.5 for k in soft.keys):
+            notes.add("IK softness beyond half the chain (capped)", name)
+        # A curve may overshoot below 0 between keys (runtime keys): no softness there.
+        soft = replace(soft, keys=tuple(replace(k, value=(min(max(k.value[0], 0.0), 0.5),)) for k in soft.keys))
+        mix = replace(mix, keys=tuple(replace(k, value=(min(max(k.value[0], 0.0), 1.0),)) for k in mix.keys))
+        bends = [Key(0, (1.0 if c.bend_positive else -1.0,), "constant")] if keys[0].get("time", 0.0) > 0 else []
+        bends += [Key(int(round(float(k.get("time", 0.0)) * fps)), (1.0 if k.get("bendPositive", True) else -1.0,),
+                      "constant") for k in keys]
+        bend = Channel(default=(1.0 if c.bend_positive else -1.0,),
+                       keys=tuple({k.frame: k for k in bends}.values()))
+        if any(bool(k.get("stretch", False)) != c.stretch or bool(k.get("compress", False)) != c.compress
+               for k in keys):
+            notes.add("IK stretch/compress keys (not supported)", name)
+        project = project.with_chain(name, mix=mix, softness=soft, bend=bend)
+    return project
+
+
+def bake_target_spaces(project: Project, spaces: dict, turns: dict, *, keyed: bool) -> Project:
+    """Give every target space (named after an IK target's parent bone) the
+    transform of that bone in character space: its defaults from the setup pose
+    (``keyed`` False, on a project without keys), or keys on every frame of the open
+    animation (``keyed``; one key when it holds still away from the setup, none when it
+    stays there). The bone's pose may itself depend on chains, so this repeats until
+    nothing changes (at most once per chain, plus one)."""
+    if not spaces:
+        return project
+    from rigeditor.model.evaluation.evaluate import evaluate
+
+    frames = project.timeline.frames if keyed else np.zeros(1)
+    for _ in range(len(project.chains) + 1):
+        bake = evaluate(project, frames)
+        to_char = bake.spaces[CHARACTER].inverse()
+        changed = False
+        for bone, space in spaces.items():
+            local = to_char.compose(bake.bone_world.take((slice(None), bake.column(bone))))
+            if bone in turns:  # Spine's frame of a turned bone
+                local = local.compose(Affine.rotation_about_origin(-turns[bone]))
+            old = project.space(space.name)
+            new = _space_channels(local, bake.frames, old, keyed)
+            if (old.position, old.rotation, old.scale) != new:
+                project = project.with_space(space.name, position=new[0], rotation=new[1], scale=new[2])
+                changed = True
+        if not changed:
+            break
+    return project
+
+
+def _space_channels(local: Affine, frames, old, keyed: bool) -> tuple[Channel, Channel, Channel]:
+    """(position, rotation, scale) channels of per-frame transforms ``local``."""
+    n = frames.shape[0]
+    a, b, c, d, tx, ty = (np.broadcast_to(np.asarray(v, dtype=float), (n,)) for v in local.fields())
+    angle = np.unwrap(np.arctan2(c, a))
+    sx = np.hypot(a, c)
+    sy = (a * d - b * c) / sx
+    values = [np.stack([tx, ty], axis=-1), angle[:, None], np.stack([sx, sy], axis=-1)]
+    out = []
+    for v, ch in zip(values, (old.position, old.rotation, old.scale)):
+        setup = tuple(float(x) for x in v[0])
+        if not keyed:
+            out.append(Channel(setup))
+        elif np.ptp(v, axis=0).max() > 1e-12:
+            out.append(Channel(ch.default, tuple(Key(int(f), tuple(map(float, row))) for f, row in zip(frames, v))))
+        elif np.abs(v[0] - ch.default).max() > 1e-12:
+            out.append(Channel(ch.default, (Key(int(frames[0]), setup),)))
+        else:
+            out.append(Channel(ch.default))
+    return tuple(out)

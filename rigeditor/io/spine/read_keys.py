@@ -1,0 +1,214 @@
+"""Spine timelines as RigEditor channels: seconds to frames, Spine's curves to keys.
+
+A Spine key says how the segment *leaving* it runs, like a RigEditor key: no
+``curve`` is linear, ``"stepped"`` holds (``constant``), and four numbers per value
+``[cx1, cy1, cx2, cy2]`` are the segment's bezier handles in absolute (seconds, value)
+coordinates. They become the key's ``out_handle`` and the next key's ``in_handle`` as
+(frames, value) offsets. RigEditor keys sit on whole frames: the frame rate is chosen
+so Spine's key times land on frames (:func:`frame_rate`).
+
+Before its first key a Spine timeline leaves the setup pose alone; a channel holds
+its first key backwards. So a timeline whose first key is after 0 gets a held key at
+frame 0 with the setup value.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+
+from rigeditor.io.spine.skeleton import SpineError
+from rigeditor.model.data.timeline import Channel, Key, StepChannel
+from rigeditor.model.validation.project import MAX_MAGNITUDE, MIN_SCALE
+
+ON_FRAME = 1e-3
+"""Frames: a key time this close to a whole frame counts as on it (Spine stores
+times as 32-bit floats: 0.13333334 s at 30 fps is frame 4.0000002)."""
+
+
+def key_times(animation: dict) -> list[float]:
+    """Every key time (seconds) of a Spine animation's timelines."""
+    out = []
+
+    def walk(node):
+        if isinstance(node, list):
+            for key in node:
+                if isinstance(key, dict):
+                    out.append(float(key.get("time", 0.0)))
+                    walk({k: v for k, v in key.items() if isinstance(v, (list, dict)) and k != "curve"})
+        elif isinstance(node, dict):
+            for v in node.values():
+                walk(v)
+
+    walk(animation)
+    return out
+
+
+def frame_rate(times, preferred: float | None) -> tuple[float, float]:
+    """(fps, worst shift in frames): the first of the skeleton's own rate (or 30),
+    30, 60, 24, 120, 240 fps on which every time lies on a frame; else the one with
+    the smallest worst shift (the import says so)."""
+    times = np.asarray(list(times), dtype=float)
+    best = None
+    for fps in dict.fromkeys([preferred or 30.0, 30.0, 60.0, 24.0, 120.0, 240.0]):
+        shift = float(np.abs(times * fps - np.rint(times * fps)).max()) if times.size else 0.0
+        if shift <= ON_FRAME:
+            return float(fps), shift
+        if best is None or shift / fps < best[1] / best[0]:
+            best = (float(fps), shift)
+    return best
+
+
+def frame_of(t: float, fps: float) -> int:
+    return int(round(t * fps))
+
+
+def channel(keys: list[dict], fields: tuple[str, ...], spine_default: float, fps: float, *,
+            setup: tuple[float, ...], mul=1.0, add=0.0, runtime: bool = False,
+            where: str | None = None) -> tuple[Channel, bool]:
+    """A channel from Spine ``keys`` of ``fields`` (("value",), ("x", "y"), ("mix",)).
+
+    ``runtime``: a bezier segment becomes linear keys on every frame inside it, with
+    the values Spine's runtimes play (:func:`runtime_bezier`) instead of the authored
+    curve: frame for frame what a game shows, no longer one editable curve.
+
+    Model value = ``mul * spine_value + add`` per field; ``setup`` is the model value
+    before the first key (and the channel's default). Returns (channel, exact): not
+    exact when a 2-value key eases its values with different timing (the channel shares
+    one time handle: the first value's is used) or two keys fall on one frame.
+    ``where`` (the timeline's JSON path): a key value or curve handle beyond
+    RigEditor's range once mapped is refused there (SpineError); None: the caller
+    clamps the values.
+    """
+    dims = len(fields)
+    mul = np.broadcast_to(np.asarray(mul, dtype=float), (dims,))
+    add = np.broadcast_to(np.asarray(add, dtype=float), (dims,))
+    exact = True
+    model = []  # (frame, time, values, curve)
+    for key in keys:
+        t = float(key.get("time", 0.0))
+        raw = np.array([float(key.get(f, spine_default)) for f in fields])
+        model.append((frame_of(t, fps), t, raw, key.get("curve")))
+    out: list[Key] = []
+    if model and model[0][0] > 0:
+        out.append(Key(0, tuple(float(v) for v in setup), "constant"))
+    in_handles: dict[int, tuple] = {}
+    for i, (frame, t, raw, curve) in enumerate(model):
+        value = tuple(float(v) for v in mul * raw + add)
+        if where is not None:
+            _within(f"{where}[{i}]", fields, raw, value)
+            if isinstance(curve, list):  # the handles, as values and as offsets from their keys
+                c = np.asarray(curve, dtype=float).reshape(-1, 4)[:dims]
+                nxt = model[i + 1][2][:len(c)] if i + 1 < len(model) else raw[:len(c)]
+                for j in (1, 3):
+                    _within(f"{where}[{i}].curve", fields, c[:, j], mul[:len(c)] * c[:, j] + add[:len(c)])
+                _within(f"{where}[{i}].curve", fields, c[:, 1], mul[:len(c)] * (c[:, 1] - raw[:len(c)]))
+                _within(f"{where}[{i}].curve", fields, c[:, 3], mul[:len(c)] * (c[:, 3] - nxt))
+        interp, out_h = "linear", None
+        if curve == "stepped":
+            interp = "constant"
+        elif isinstance(curve, list) and i + 1 < len(model):
+            c = np.asarray(curve, dtype=float).reshape(-1, 4)
+            if c.shape[0] < dims:
+                c = np.vstack([c, np.repeat(c[-1:], dims - c.shape[0], axis=0)])
+            if dims > 1 and (np.ptp(c[:dims, 0]) > 1e-9 or np.ptp(c[:dims, 2]) > 1e-9):
+                exact = False
+            if runtime:
+                out.append(Key(frame, value, "linear", None, in_handles.get(i)))
+                f2, t2, raw2, _ = model[i + 1]
+                for f in range(frame + 1, f2):
+                    v = [runtime_bezier(t, raw[d], *c[d], t2, raw2[d], f / fps) for d in range(dims)]
+                    out.append(Key(f, tuple(float(x) for x in mul * np.array(v) + add), "linear"))
+                continue
+            interp = "bezier"
+            out_h = ((c[0, 0] - t) * fps,) + tuple(float(v) for v in mul * (c[:dims, 1] - raw))
+            _, t2, raw2, _ = model[i + 1]
+            in_handles[i + 1] = ((c[0, 2] - t2) * fps,) + tuple(float(v) for v in mul * (c[:dims, 3] - raw2))
+        out.append(Key(frame, value, interp, out_h, in_handles.get(i)))
+    frames = [k.frame for k in out]
+    if len(set(frames)) != len(frames):
+        exact = False
+    if all(np.allclose(k.value, setup, rtol=0.0, atol=0.0) for k in out):
+        # Every key holds the setup value: in one animation that is no motion at all,
+        # and an unkeyed channel says so (exporters write such keys for still bones).
+        return Channel(default=tuple(float(v) for v in setup)), exact
+    return _merged(out, setup), exact
+
+
+def _within(where, fields, raw, values) -> None:
+    """SpineError at ``where`` when a mapped value is beyond RigEditor's range."""
+    for f, r, v in zip(fields, raw, values):
+        if not abs(v) <= MAX_MAGNITUDE:
+            raise SpineError(None, [f"{where}.{f}: {float(r):.10g} becomes {float(v):.10g} in RigEditor (on the setup "
+                                    f"pose), beyond its limit (magnitude <= {MAX_MAGNITUDE:g})"])
+
+
+def scale_keys(keys: list[dict], setup: tuple[float, float], where: str) -> None:
+    """SpineError at the Spine scale key RigEditor refuses: a component (setup scale
+    times the key's) of magnitude below MIN_SCALE, or one that changes sign from the
+    key before (unless that key holds: the value passes through zero)."""
+    previous = None
+    for i, key in enumerate(keys):
+        value = [s * float(key.get(f, 1.0)) for s, f in zip(setup, "xy")]
+        for f, v, u in zip("xy", value, previous or value):
+            if abs(v) < MIN_SCALE:
+                raise SpineError(None, [f"{where}[{i}].{f}: gives a scale of {v:g}, RigEditor needs a magnitude "
+                                        f">= {MIN_SCALE:g} (a smaller one collapses the bone)"])
+            if u * v < 0 and keys[i - 1].get("curve") != "stepped":
+                raise SpineError(None, [f"{where}[{i}].{f}: the scale changes sign from the key before ({u:g} to "
+                                        f"{v:g}), passing through 0 (RigEditor needs a magnitude >= {MIN_SCALE:g})"])
+        previous = value
+
+
+BEZIER_STEPS = 10
+"""Spine's runtimes play a bezier segment as this many straight pieces, evenly spaced
+in the curve's parameter (not in time)."""
+
+
+def runtime_bezier(t0, v0, cx1, cy1, cx2, cy2, t1, v1, time) -> float:
+    """The value Spine's runtimes give a bezier segment at ``time`` (seconds): linear
+    between the curve's points at parameters 0, 0.1, ..., 1. The authored curve differs
+    from it by up to a few tenths of a degree on a long, sweeping rotation."""
+    u = np.linspace(0.0, 1.0, BEZIER_STEPS + 1)
+    a, b, c, d = (1 - u) ** 3, 3 * (1 - u) ** 2 * u, 3 * (1 - u) * u * u, u ** 3
+    return float(np.interp(time, a * t0 + b * cx1 + c * cx2 + d * t1, a * v0 + b * cy1 + c * cy2 + d * v1))
+
+
+def _merged(keys: list[Key], setup) -> Channel:
+    """Keys with strictly increasing frames (the later of two on one frame wins, as
+    in Spine where the later key holds from its time on)."""
+    by_frame: dict[int, Key] = {}
+    for k in keys:
+        by_frame[k.frame] = k
+    # The default is the setup value (what every animation of the rig starts from).
+    return Channel(default=tuple(float(v) for v in setup), keys=tuple(by_frame[f] for f in sorted(by_frame)))
+
+
+def step_channel(keys: list[tuple[float, str]], fps: float, setup: str) -> StepChannel:
+    """A stepped channel of names from (time s, name) pairs; the later of two keys on
+    one frame wins."""
+    out: dict[int, str] = {}
+    for t, name in keys:
+        out[frame_of(t, fps)] = name
+    return StepChannel(setup, tuple(sorted(out.items())))
+
+
+def radians(deg) -> float:
+    return math.radians(deg)
+
+
+def rotated(ch: Channel, angle: float) -> Channel:
+    """A 2-value channel turned by ``angle`` radians: its values and its handles' value
+    offsets (a linear map keeps every curve the same curve, turned)."""
+    c, s = math.cos(angle), math.sin(angle)
+
+    def turn(v):
+        return (c * v[0] - s * v[1], s * v[0] + c * v[1])
+
+    def handle(h):
+        return None if h is None else (h[0],) + turn(h[1:])
+
+    keys = tuple(replace(k, value=turn(k.value), out_handle=handle(k.out_handle), in_handle=handle(k.in_handle))
+                 for k in ch.keys)
+    return Channel(default=turn(ch.default), keys=keys)

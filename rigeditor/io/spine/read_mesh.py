@@ -1,0 +1,163 @@
+"""Spine mesh attachments as RigEditor meshes.
+
+A Spine mesh lists ``uvs`` (per vertex, in [0, 1] of the region's whole original
+picture, v down: the picture the import cuts out), ``triangles``, ``hull`` (the first
+``hull`` vertices are the outline, in order), ``edges`` (vertex indices times 2) and
+``vertices``: x, y in the slot bone's frame when unweighted, else per vertex
+``count, (bone index, x, y, weight) * count`` with x, y in each bone's own frame. A
+``linkedmesh`` shows another region on its ``parent`` mesh's geometry.
+
+RigEditor's mesh sits on the picture's placement (identity here: the image frame is
+the slot bone's frame) and stores each weighted bone's bind frame in the slot bone's
+frame. Both come from the setup pose: a vertex's bind position is Spine's weighted
+setup position, and a bone's bind frame its setup transform relative to the slot
+bone, so bind⁻¹ · p is Spine's (x, y) for that bone wherever the skeleton was bound in
+its setup pose (Spine's editor keeps it so). At most 4 bones per vertex: more are cut
+to the 4 heaviest and renormalised (listed).
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from rigeditor.core.geometry import Affine
+from rigeditor.io.spine.skeleton import SpineError
+from rigeditor.model.data.project import CHARACTER
+from rigeditor.model.validation.project import MAX_MAGNITUDE
+
+
+def mesh_geometry(m: dict) -> dict:
+    """uvs (V, 2), triangles (T, 3), edges (S, 2) and the raw vertex list of a Spine
+    mesh map (checked by the reader)."""
+    uvs = np.asarray(m["uvs"], dtype=float).reshape(-1, 2)
+    tri = np.asarray(m["triangles"], dtype=np.int64).reshape(-1, 3)
+    edges = np.asarray(m.get("edges") or [], dtype=np.int64).reshape(-1, 2) // 2
+    hull = int(m.get("hull", 0))
+    if len(edges) == 0 and hull >= 3:  # edges are nonessential: the hull loop is enough
+        edges = np.stack([np.arange(hull), (np.arange(hull) + 1) % hull], axis=-1)
+    return {"uvs": uvs, "triangles": tri, "edges": edges, "vertices": list(m["vertices"])}
+
+
+def weighted(vertices: list, count: int):
+    """Per vertex [(bone index, x, y, weight), ...] from Spine's flat weighted list, or
+    None when the list is unweighted (two numbers per vertex)."""
+    if len(vertices) == 2 * count:
+        return None
+    out, i = [], 0
+    for _ in range(count):
+        n = int(vertices[i])
+        out.append([(int(vertices[i + 1 + 4 * k]), *map(float, vertices[i + 2 + 4 * k:i + 5 + 4 * k])) for k in range(n)])
+        i += 1 + 4 * n
+    return out
+
+
+def weight_bones(skel) -> set[str]:
+    """Bones the default skin's weighted meshes hang on."""
+    out = set()
+    for slot in (skel.skins.get("default", {}).get("attachments") or {}).values():
+        for a in slot.values():
+            if a.get("type") == "mesh":
+                influences = weighted(list(a["vertices"]), len(a["uvs"]) // 2) or []
+                out |= {skel.bones[b].name for inf in influences for b, *_ in inf}
+    return out
+
+
+def build_mesh(image, geometry: dict, slot_bone: str | None, spine_bones: list[str], setup, turns: dict,
+               label: str):
+    """(MeshAttachment for placeholder ``image``, the largest distance between a
+    vertex's influences' setup positions (0 when the weights agree), what was dropped).
+
+    setup: a Bake of the bind pose (one frame). Bones by Spine index ``spine_bones``;
+    a weight on Spine's root (the character space) is dropped; a vertex weighted to
+    nothing else is refused (SpineError naming ``label``, the attachment's JSON path)."""
+    dropped: list[str] = []
+    from rigeditor.model.data.mesh_attachment import MeshAttachment
+
+    def spine_world(bone):  # Spine's world frame of a bone (ours turned back) at setup
+        if bone is None:
+            return setup.spaces[CHARACTER].take(0)
+        world = setup.bone_world.take((0, setup.column(bone)))
+        return world.compose(Affine.rotation_about_origin(-turns.get(bone, 0.0))) if bone in turns else world
+
+    slot_world = spine_world(slot_bone)
+    ours = setup.spaces[CHARACTER].take(0) if slot_bone is None else setup.bone_world.take((0, setup.column(slot_bone)))
+    to_slot = ours.inverse()
+    uvs = geometry["uvs"]
+    influences = weighted(geometry["vertices"], len(uvs))
+    common = dict(uvs=uvs, edges=geometry["edges"])
+    fields = {f: getattr(image, f) for f in ("name", "path", "width", "height", "tint", "opacity")}
+    if influences is None:
+        local = np.asarray(geometry["vertices"], dtype=float).reshape(-1, 2)
+        p = to_slot.apply(slot_world.apply(local))
+        return MeshAttachment(**fields, **_placed(p, uvs, image), triangles=_counter_clockwise(geometry["triangles"], p),
+                              **common), 0.0, dropped
+    used: list[str] = []
+    world_p = np.zeros((len(uvs), 2))
+    rows = []
+    worst = 0.0
+    for v, inf in enumerate(influences):
+        if any(spine_bones[x[0]] not in setup.bones for x in inf):
+            dropped.append("mesh weights on the root bone (dropped: the root is the character space)")
+        inf = [x for x in inf if spine_bones[x[0]] in setup.bones]
+        if sum(x[3] for x in inf) <= 0:
+            raise SpineError(None, [f"{label}.vertices: vertex {v} has no weight on a bone other than the root "
+                                    f"(RigEditor's root is the character space, which carries no mesh weights)"])
+        inf.sort(key=lambda x: -x[3])
+        if len(inf) > 4:
+            dropped.append("mesh vertices weighted to more than 4 bones (cut to the 4 heaviest)")
+            inf = inf[:4]
+        total = sum(x[3] for x in inf)
+        points = [spine_world(spine_bones[b]).apply(np.array([[x, y]]))[0] for b, x, y, _ in inf]
+        world_p[v] = sum((w / total) * pt for (_, _, _, w), pt in zip(inf, points)) if inf else 0.0
+        worst = max([worst] + [float(np.hypot(*(pt - world_p[v]))) for pt in points])
+        row = []
+        for b, _, _, w in inf:
+            name = spine_bones[b]
+            if name not in used:
+                used.append(name)
+            row.append((used.index(name), w / total))
+        rows.append(row)
+    p = to_slot.apply(world_p)
+    bind = np.array([[float(x) for x in to_slot.compose(setup.bone_world.take((0, setup.column(b)))).fields()]
+                     for b in used])
+    indices = np.zeros((len(uvs), 4), dtype=np.int64)
+    weights = np.zeros((len(uvs), 4))
+    for v, row in enumerate(rows):
+        for k, (i, w) in enumerate(row):
+            indices[v, k], weights[v, k] = i, w
+    return MeshAttachment(**fields, **_placed(p, uvs, image), triangles=_counter_clockwise(geometry["triangles"], p),
+                          bones=tuple(used), bind=bind, indices=indices, weights=weights, **common), worst, \
+        sorted(set(dropped))
+
+
+def _placed(p: np.ndarray, uvs: np.ndarray, image) -> dict:
+    """The picture's placement (x, y, rotation, scale) that best carries each vertex's
+    texture point onto its setup position ``p`` (slot frame; least squares, shear left
+    out), and the vertices in that picture's frame: exactly ``p`` once placed, so the
+    mesh deforms as in Spine whatever the fit; the fit only lines the picture's own
+    frame up with the mesh (where mesh tools see the pixels)."""
+    q = np.stack([(uvs[:, 0] - 0.5) * image.width, (0.5 - uvs[:, 1]) * image.height], axis=-1)
+    design = np.hstack([q, np.ones((len(q), 1))])
+    solution, *_ = np.linalg.lstsq(design, p, rcond=None)
+    a = solution[:2].T  # p ~ a @ q + t
+    sx, sy = float(np.hypot(*a[:, 0])), float(np.hypot(*a[:, 1]))
+    rotation = float(np.arctan2(a[1, 0], a[0, 0]))
+    if np.linalg.det(a) < 0:
+        sy = -sy
+    x, y = (float(v) for v in solution[2])
+    fit = (x, y, sx, sy)
+    if not (np.all(np.isfinite(fit)) and np.abs(fit).max() <= MAX_MAGNITUDE and min(abs(sx), abs(sy)) >= 1e-9):
+        # Texture points (nearly) on a line fit no placement: the picture stays on
+        # the slot's frame (the vertices are where Spine puts them either way).
+        x, y, rotation, sx, sy = 0.0, 0.0, 0.0, 1.0, 1.0
+    placed = replace(image, x=x, y=y, rotation=rotation, scale=(sx, sy), pivot=(0.0, 0.0))
+    return {"x": x, "y": y, "rotation": rotation, "scale": (sx, sy),
+            "vertices": placed.local().inverse().apply(p)}
+
+
+def _counter_clockwise(triangles: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """Triangles wound counter-clockwise (y up) at their setup positions ``p``."""
+    a, b, c = p[triangles[:, 0]], p[triangles[:, 1]], p[triangles[:, 2]]
+    area = (b[:, 0] - a[:, 0]) * (c[:, 1] - a[:, 1]) - (b[:, 1] - a[:, 1]) * (c[:, 0] - a[:, 0])
+    return np.where((area < 0)[:, None], triangles[:, ::-1], triangles)

@@ -1,0 +1,494 @@
+"""Read and check a Spine 4.0-4.2 skeleton (JSON): plain data with Spine's defaults
+filled in, or one :class:`SpineError` naming the file, the field and the value.
+
+Only what the import maps is normalised here (bones, slots, the skins' attachments,
+IK constraints, animations); other sections are kept as they are so the import can
+list them. Units are Spine's: skeleton units (y-up), degrees counter-clockwise,
+seconds. Field defaults follow Spine's JSON format documentation (a missing ``x`` is
+0, ``scaleX`` 1, ``bendPositive`` true, ``mix`` 1, a key's ``time`` 0, ...).
+"""
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rigeditor.io.art.layers import ImportError_
+from rigeditor.model.validation.project import MAX_MAGNITUDE, MIN_LENGTH, MIN_SCALE
+
+SUPPORTED = ((4, 0), (4, 1), (4, 2))
+SUPPORTED_TEXT = "4.0\u20134.2"
+MAX_SECONDS = 3600.0
+"""Latest key time accepted (an hour: 108,000 frames at 30 fps)."""
+MAX_FPS = 240.0
+"""Highest skeleton frame rate taken as the timeline's (the highest the import tries
+on its own); a higher one is not used, so an hour stays under a million frames, nor
+one below 1 fps (every key would round onto frame 0)."""
+
+
+class SpineError(ImportError_):
+    """A Spine file that cannot be imported (nothing was written)."""
+
+
+@dataclass(frozen=True)
+class SpineBone:
+    name: str
+    parent: str | None
+    length: float = 0.0
+    x: float = 0.0
+    y: float = 0.0
+    rotation: float = 0.0  # degrees
+    scale: tuple[float, float] = (1.0, 1.0)
+    shear: tuple[float, float] = (0.0, 0.0)
+    inherit: str = "normal"
+
+
+@dataclass(frozen=True)
+class SpineSlot:
+    name: str
+    bone: str
+    attachment: str | None = None
+    color: tuple[float, float, float, float] = (1.0, 1.0, 1.0, 1.0)
+    dark: bool = False
+    blend: str = "normal"
+
+
+@dataclass(frozen=True)
+class SpineIk:
+    name: str
+    bones: tuple[str, ...]
+    target: str
+    order: int = 0
+    mix: float = 1.0
+    softness: float = 0.0
+    bend_positive: bool = True
+    compress: bool = False
+    stretch: bool = False
+    uniform: bool = False
+
+
+@dataclass(frozen=True)
+class SpineSkeleton:
+    """bones parents first (Spine's order); skins: {skin: {slot: {attachment: map}}}
+    (attachment maps as in the file); animations: {name: map} (checked: every key
+    has a finite ``time``, times do not decrease, curves are well formed)."""
+
+    version: str
+    fps: float | None
+    bones: tuple[SpineBone, ...]
+    slots: tuple[SpineSlot, ...]
+    skins: dict
+    ik: tuple[SpineIk, ...]
+    animations: dict
+    other: dict = field(default_factory=dict)  # sections read but not mapped
+
+
+def read_spine(path) -> SpineSkeleton:
+    """Read and check the skeleton at ``path``; SpineError(path, [one problem]) if unusable."""
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise SpineError(path, ["open: file not found"]) from None
+    except IsADirectoryError:
+        raise SpineError(path, ["open: is a folder, not a Spine skeleton (.json)"]) from None
+    except OSError as exc:
+        raise SpineError(path, [f"open: {exc.strerror or exc}"]) from None
+    return parse_spine(raw, path)
+
+
+def parse_spine(raw: bytes | str, path=None) -> SpineSkeleton:
+    try:
+        text = raw.decode("utf-8-sig") if isinstance(raw, bytes) else raw
+        doc = json.loads(text)
+    except UnicodeDecodeError:
+        raise SpineError(path, ["JSON: not a text file (a binary .skel? export JSON from Spine)"]) from None
+    except json.JSONDecodeError as exc:
+        if _unclosed(text):
+            raise SpineError(path, [f"JSON: truncated: the file ends inside an unfinished {_unclosed(text)} "
+                                    f"(line {text.count(chr(10)) + 1})"]) from None
+        raise SpineError(path, [f"JSON: not valid JSON at line {exc.lineno} column {exc.colno} ({exc.msg})"]) from None
+    try:
+        return _skeleton(doc)
+    except _Bad as bad:
+        raise SpineError(path, [str(bad)]) from None
+
+
+def _unclosed(text: str) -> str:
+    """What a JSON text ends inside of ("string", "object", "list"), or "" if nothing."""
+    stack, in_string, escaped = [], False, False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "{[":
+            stack.append("object" if ch == "{" else "list")
+        elif ch in "}]" and stack:
+            stack.pop()
+    return "string" if in_string else (stack[-1] if stack else "")
+
+
+class _Bad(Exception):
+    """One problem, "where: what"."""
+
+
+def _skeleton(doc) -> SpineSkeleton:
+    if not isinstance(doc, dict) or not isinstance(doc.get("skeleton"), dict):
+        raise _Bad("skeleton: not a Spine skeleton (no \"skeleton\" section)")
+    version = doc["skeleton"].get("spine")
+    if not isinstance(version, str):
+        raise _Bad(f"skeleton.spine: missing or not a version string ({SUPPORTED_TEXT} expected)")
+    m = re.match(r"^(\d+)\.(\d+)", version)
+    if not m or (int(m.group(1)), int(m.group(2))) not in SUPPORTED:
+        shown = f"{m.group(1)}.{m.group(2)}" if m else repr(version)
+        raise _Bad(f"skeleton.spine: version {shown} is not supported ({SUPPORTED_TEXT})")
+    fps = doc["skeleton"].get("fps")
+    fps = float(fps) if _is_number(fps) and 1 <= fps <= MAX_FPS else None
+    bones = _bones(_list(doc, "bones", required=True))
+    names = {b.name for b in bones}
+    slots = _slots(_list(doc, "slots"), names)
+    slot_names = {s.name: None for s in slots}  # in setup order (draw-order offsets count on it)
+    skins = _skins(_list(doc, "skins"), slot_names, len(bones))
+    ik = _iks(_list(doc, "ik"), names)
+    animations = doc.get("animations", {})
+    if not isinstance(animations, dict):
+        raise _Bad(f"animations: must be an object of animations, got {_kind(animations)}")
+    for name, anim in animations.items():
+        _animation(f"animations.{name}", anim, names, slot_names, {c.name for c in ik})
+    other = {k: doc[k] for k in ("transform", "path", "physics", "events") if doc.get(k)}
+    return SpineSkeleton(version, fps, bones, slots, skins, ik, animations, other)
+
+
+# ----------------------------------------------------------------- sections
+
+def _named(items, section, kind):
+    """(index, where, name, item, names before it) per item; a repeated name is refused."""
+    seen: set[str] = set()
+    for i, item in enumerate(items):
+        where = f"{section}[{i}]"
+        name = _name(item, where)
+        if name in seen:
+            raise _Bad(f"{where}.name: duplicate {kind} {name!r}")
+        yield i, where, name, item, seen
+        seen.add(name)
+
+
+def _bones(items) -> tuple[SpineBone, ...]:
+    if not items:
+        raise _Bad("bones: a skeleton needs at least one bone")
+    out = []
+    for i, where, name, b, seen in _named(items, "bones", "bone"):
+        parent = b.get("parent")
+        if i == 0 and parent is not None:
+            raise _Bad(f"{where}.parent: the first bone is the root and has no parent, got {parent!r}")
+        if i > 0 and (not isinstance(parent, str) or parent not in seen):
+            raise _Bad(f"{where}.parent: must name a bone listed before it, got {parent!r}")
+        inherit = b.get("inherit", b.get("transform", "normal"))
+        if not isinstance(inherit, str):
+            raise _Bad(f"{where}.inherit: must be a mode name, got {_kind(inherit)}")
+        length = _num(b, "length", 0.0, where, lo=0.0)
+        if 0 < length < MIN_LENGTH:
+            raise _Bad(f"{where}.length: must be 0 (a point) or >= {MIN_LENGTH:g} (the shortest bone "
+                       f"RigEditor's solver takes), got {length!r}")
+        out.append(SpineBone(
+            name, parent, length, _num(b, "x", 0.0, where),
+            _num(b, "y", 0.0, where), _num(b, "rotation", 0.0, where),
+            (_scale(b, "scaleX", where), _scale(b, "scaleY", where)),
+            (_num(b, "shearX", 0.0, where), _num(b, "shearY", 0.0, where)), inherit))
+    return tuple(out)
+
+
+def _slots(items, bones) -> tuple[SpineSlot, ...]:
+    out = []
+    for _, where, name, s, _ in _named(items, "slots", "slot"):
+        if not isinstance(s.get("bone"), str) or s["bone"] not in bones:
+            raise _Bad(f"{where}.bone: unknown bone {s.get('bone')!r}")
+        attachment = s.get("attachment")
+        if attachment is not None and not isinstance(attachment, str):
+            raise _Bad(f"{where}.attachment: must be a name, got {_kind(attachment)}")
+        out.append(SpineSlot(name, s["bone"], attachment, color(s.get("color", "ffffffff"), f"{where}.color"),
+                             s.get("dark") is not None, str(s.get("blend", "normal"))))
+    return tuple(out)
+
+
+def _skins(items, slots, bones) -> dict:
+    out = {}
+    for i, skin in enumerate(items):
+        where = f"skins[{i}]"
+        name = _name(skin, where)
+        attachments = skin.get("attachments", {})
+        if not isinstance(attachments, dict):
+            raise _Bad(f"{where}.attachments: must be an object of slots, got {_kind(attachments)}")
+        for slot, entries in attachments.items():
+            if slot not in slots:
+                raise _Bad(f"{where}.attachments.{slot}: unknown slot {slot!r}")
+            if not isinstance(entries, dict) or not all(isinstance(a, dict) for a in entries.values()):
+                raise _Bad(f"{where}.attachments.{slot}: must map attachment names to attachments")
+            for key, a in entries.items():
+                at = f"{where}.attachments.{slot}.{key}"
+                if not key.strip():
+                    raise _Bad(f"{at}: an attachment needs a non-empty name, got {key!r}")
+                kind = a.get("type", "region")
+                if not isinstance(kind, str):
+                    raise _Bad(f"{at}.type: must be an attachment type, got {_kind(kind)}")
+                for f in ("path", "name"):
+                    if f in a and not isinstance(a[f], str):
+                        raise _Bad(f"{at}.{f}: must be a name, got {_kind(a[f])}")
+                if kind == "mesh":
+                    _mesh(a, at, bones)
+                elif kind == "linkedmesh" and not isinstance(a.get("parent"), str):
+                    raise _Bad(f"{at}.parent: must name the mesh it links to, got {_kind(a.get('parent'))}")
+                if kind == "region":
+                    for f, d in (("x", 0.0), ("y", 0.0), ("rotation", 0.0), ("scaleX", 1.0), ("scaleY", 1.0)):
+                        _num(a, f, d, at)
+                    for f in ("width", "height"):
+                        if _num(a, f, 32.0, at, lo=0.0) <= 0:
+                            raise _Bad(f"{at}.{f}: must be > 0, got {a[f]!r}")
+                    color(a.get("color", "ffffffff"), f"{at}.color")
+        out[name] = skin
+    return out
+
+
+def _mesh(a, at, bone_count) -> None:
+    """A mesh's arrays: UVs in pairs, triangles of known vertices, vertices unweighted
+    (x, y per vertex) or weighted (count, then bone, x, y, weight per influence)."""
+    def numbers(f, ints=False):
+        v = a.get(f)
+        if not isinstance(v, list) or not all(_is_number(x) and (not ints or float(x).is_integer()) for x in v):
+            raise _Bad(f"{at}.{f}: must be a list of {'whole ' if ints else ''}numbers, got {_kind(v)}")
+        for j, x in enumerate(v):
+            if not _bounded(x):
+                raise _Bad(f"{at}.{f}[{j}]: {_TOO_LARGE}, got {x!r}")
+        return v
+
+    uvs = numbers("uvs")
+    count = len(uvs) // 2
+    if len(uvs) % 2 or count < 3:
+        raise _Bad(f"{at}.uvs: must be u, v pairs for at least 3 vertices, got {len(uvs)} numbers")
+    for j, u in enumerate(uvs):
+        if not 0 <= u <= 1:
+            raise _Bad(f"{at}.uvs[{j}]: must be within [0, 1] (a point of the region's picture), got {u!r}")
+    tri = numbers("triangles", ints=True)
+    if not tri or len(tri) % 3 or not all(0 <= t < count for t in tri):
+        raise _Bad(f"{at}.triangles: must be triples of vertex indices in 0..{count - 1}")
+    for j in range(0, len(tri), 3):
+        if len({int(t) for t in tri[j:j + 3]}) < 3:
+            raise _Bad(f"{at}.triangles[{j}:{j + 3}]: a triangle needs three different vertices, got {tri[j:j + 3]}")
+    vertices = numbers("vertices")
+    if len(vertices) != 2 * count:
+        i = 0
+        for _ in range(count):
+            n = int(vertices[i]) if i < len(vertices) and float(vertices[i]).is_integer() else -1
+            if n < 1 or i + 1 + 4 * n > len(vertices) or not all(
+                    float(vertices[i + 1 + 4 * k]).is_integer() and 0 <= vertices[i + 1 + 4 * k] < bone_count
+                    for k in range(n)):
+                raise _Bad(f"{at}.vertices: neither x, y per vertex nor weighted (count, then bone, x, y, "
+                           f"weight per influence) for {count} vertices")
+            weights = vertices[i + 4:i + 1 + 4 * n:4]
+            if min(weights) < 0 or sum(weights) <= 0:
+                raise _Bad(f"{at}.vertices[{i}:{i + 1 + 4 * n}]: a vertex's weights must be >= 0 with a "
+                           f"positive sum, got {weights}")
+            i += 1 + 4 * n
+        if i != len(vertices):
+            raise _Bad(f"{at}.vertices: {len(vertices) - i} numbers left over after {count} weighted vertices")
+    edges = numbers("edges", ints=True) if "edges" in a else []
+    if len(edges) % 2 or not all(0 <= e < 2 * count and e % 2 == 0 for e in edges):
+        raise _Bad(f"{at}.edges: must be pairs of vertex indices times 2 below {2 * count}")
+    hull = a.get("hull", 0)
+    if not (_is_number(hull) and float(hull).is_integer() and 0 <= hull <= count):
+        raise _Bad(f"{at}.hull: must be a vertex count in 0..{count}, got {_kind(hull)}")
+
+
+def _iks(items, bones) -> tuple[SpineIk, ...]:
+    out = []
+    for i, c in enumerate(items):
+        where = f"ik[{i}]"
+        name = _name(c, where)
+        chain = c.get("bones")
+        if not isinstance(chain, list) or not chain or not all(isinstance(b, str) and b in bones for b in chain):
+            raise _Bad(f"{where}.bones: must list known bones, got {chain!r}")
+        if not isinstance(c.get("target"), str) or c["target"] not in bones:
+            raise _Bad(f"{where}.target: unknown bone {c.get('target')!r}")
+        out.append(SpineIk(name, tuple(chain), c["target"], int(_num(c, "order", 0.0, where)),
+                           _num(c, "mix", 1.0, where), _num(c, "softness", 0.0, where, lo=0.0),
+                           bool(c.get("bendPositive", True)), bool(c.get("compress", False)),
+                           bool(c.get("stretch", False)), bool(c.get("uniform", False))))
+    return tuple(sorted(out, key=lambda k: k.order))
+
+
+NUM, FLAG, NAME = "number", "true or false", "an attachment name or null"
+_BONE_TIMELINES = {"rotate": {"value": NUM}, "translate": {"x": NUM, "y": NUM}, "scale": {"x": NUM, "y": NUM},
+                   "shear": {"x": NUM, "y": NUM}, "translatex": {"value": NUM}, "translatey": {"value": NUM},
+                   "scalex": {"value": NUM}, "scaley": {"value": NUM}, "shearx": {"value": NUM},
+                   "sheary": {"value": NUM}}
+_IK_FIELDS = {"mix": NUM, "softness": NUM, "bendPositive": FLAG, "compress": FLAG, "stretch": FLAG}
+
+
+def _animation(where, anim, bones, slots, iks) -> None:
+    """Check what the import reads of an animation; other timelines are only listed."""
+    if not isinstance(anim, dict):
+        raise _Bad(f"{where}: must be an object of timelines, got {_kind(anim)}")
+    for name, timelines in _group(anim, "bones", where, bones, "bone"):
+        for kind, keys in timelines.items():
+            _keys(f"{where}.bones.{name}.{kind}", keys, _BONE_TIMELINES.get(kind, {}))
+    for name, timelines in _group(anim, "slots", where, slots, "slot"):
+        for kind, keys in timelines.items():
+            _keys(f"{where}.slots.{name}.{kind}", keys, {"name": NAME} if kind == "attachment" else None)
+    for name, keys in _group(anim, "ik", where, iks, "IK constraint", timelines=False):
+        _keys(f"{where}.ik.{name}", keys, _IK_FIELDS)
+    if "drawOrder" in anim:
+        _keys(f"{where}.drawOrder", anim["drawOrder"], {"offsets": "offsets"})
+        for k, key in enumerate(anim["drawOrder"]):
+            _offsets(f"{where}.drawOrder[{k}].offsets", key.get("offsets") or [], slots)
+
+
+def _group(anim, key, where, known, kind, timelines=True):
+    """(name, timelines) of section ``key`` of an animation, every name known."""
+    group = anim.get(key, {})
+    if not isinstance(group, dict):
+        raise _Bad(f"{where}.{key}: must be an object, got {_kind(group)}")
+    for name, value in group.items():
+        if name not in known:
+            raise _Bad(f"{where}.{key}.{name}: unknown {kind}")
+        if timelines and not isinstance(value, dict):
+            raise _Bad(f"{where}.{key}.{name}: must be an object of timelines, got {_kind(value)}")
+        yield name, value
+
+
+def _offsets(where, offsets, slots) -> None:
+    """Draw-order offsets: known slots in setup order, each moved to a free place."""
+    names = list(slots)
+    if not isinstance(offsets, list):
+        raise _Bad(f"{where}: must be a list, got {_kind(offsets)}")
+    taken, last = set(), -1
+    for j, o in enumerate(offsets):
+        ok = (isinstance(o, dict) and isinstance(o.get("slot"), str) and o["slot"] in slots
+              and isinstance(o.get("offset"), int) and not isinstance(o.get("offset"), bool))
+        place = names.index(o["slot"]) + o["offset"] if ok else -1
+        if not ok or names.index(o["slot"]) <= last or not 0 <= place < len(names) or place in taken:
+            raise _Bad(f"{where}[{j}]: must move a slot (in setup order) to a free place among "
+                       f"{len(names)} slots, got {o!r}")
+        taken.add(place)
+        last = names.index(o["slot"])
+
+
+def _keys(where, keys, fields) -> None:
+    """Keys: objects with a finite, non-decreasing ``time`` and the ``fields`` the
+    import reads ({name: kind}; None: the timeline is only listed, not read). A
+    ``curve`` is "stepped" or 4 numbers per numeric field."""
+    if not isinstance(keys, list):
+        raise _Bad(f"{where}: must be a list of keys, got {_kind(keys)}")
+    last = -math.inf
+    for k, key in enumerate(keys):
+        if not isinstance(key, dict):
+            raise _Bad(f"{where}[{k}]: must be a key object, got {_kind(key)}")
+        t = _num(key, "time", 0.0, f"{where}[{k}]", lo=0.0)
+        if t > MAX_SECONDS:
+            raise _Bad(f"{where}[{k}].time: must be at most {MAX_SECONDS:g} seconds, got {t:g}")
+        if t < last:
+            raise _Bad(f"{where}[{k}].time: keys must not go back in time, got {t:g} after {last:g}")
+        last = t
+        if fields is None:
+            continue
+        for f, kind in fields.items():
+            if f not in key:
+                continue
+            v = key[f]
+            good = {NUM: _is_number(v), FLAG: isinstance(v, bool), NAME: v is None or isinstance(v, str)}.get(kind, True)
+            if not good:
+                raise _Bad(f"{where}[{k}].{f}: must be {'a ' if kind == NUM else ''}{kind}, got {_kind(v)}")
+            if kind == NUM and not _bounded(v):
+                raise _Bad(f"{where}[{k}].{f}: {_TOO_LARGE}, got {v!r}")
+        curves = sum(kind == NUM for kind in fields.values())
+        curve = key.get("curve")
+        if curve is None or curve == "stepped" or curves == 0:
+            continue
+        if not (isinstance(curve, list) and len(curve) % 4 == 0 and 4 <= len(curve) <= 4 * curves
+                and all(_is_number(c) for c in curve)):
+            raise _Bad(f"{where}[{k}].curve: must be \"stepped\" or 4 numbers per value, got {_kind(curve)}")
+        for j, c in enumerate(curve):
+            if not _bounded(c):
+                raise _Bad(f"{where}[{k}].curve[{j}]: {_TOO_LARGE}, got {c!r}")
+
+
+# ----------------------------------------------------------------- fields
+
+def color(value, where) -> tuple[float, float, float, float]:
+    """RGBA in [0, 1] from Spine's "rrggbbaa" (or "rrggbb") hex."""
+    if not isinstance(value, str) or not re.fullmatch(r"[0-9a-fA-F]{6}([0-9a-fA-F]{2})?", value):
+        raise _Bad(f"{where}: must be a colour \"rrggbbaa\", got {value!r}")
+    value = value if len(value) == 8 else value + "ff"
+    return tuple(int(value[i:i + 2], 16) / 255.0 for i in (0, 2, 4, 6))
+
+
+def _list(doc, key, required=False) -> list:
+    value = doc.get(key)
+    if value is None:
+        if required:
+            raise _Bad(f"{key}: missing (a Spine skeleton lists its {key})")
+        return []
+    if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+        raise _Bad(f"{key}: must be a list of objects, got {_kind(value)}")
+    return value
+
+
+def _name(item, where) -> str:
+    name = item.get("name")
+    if not isinstance(name, str) or not name:
+        raise _Bad(f"{where}.name: must be a non-empty name, got {name!r}")
+    return name
+
+
+def _num(item, key, default, where, lo=None) -> float:
+    value = item.get(key, default)
+    if not _is_number(value):
+        raise _Bad(f"{where}.{key}: must be a finite number, got {_kind(value)}")
+    if abs(value) > MAX_MAGNITUDE:
+        raise _Bad(f"{where}.{key}: {_TOO_LARGE}, got {value!r}")
+    if lo is not None and value < lo:
+        raise _Bad(f"{where}.{key}: must be >= {lo:g}, got {value!r}")
+    return float(value)
+
+
+def _scale(item, key, where) -> float:
+    """A bone's setup scale: RigEditor's spaces and bones do not collapse."""
+    value = _num(item, key, 1.0, where)
+    if abs(value) < MIN_SCALE:
+        raise _Bad(f"{where}.{key}: RigEditor needs a scale of magnitude >= {MIN_SCALE:g} (a smaller one "
+                   f"collapses the bone), got {value!r}")
+    return value
+
+
+def _is_number(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+_TOO_LARGE = f"must have magnitude <= {MAX_MAGNITUDE:g} (RigEditor's limit)"
+
+
+def _bounded(v) -> bool:
+    """A finite number within RigEditor's range (skeleton units, degrees, factors):
+    a larger one would make the project invalid or its evaluation overflow."""
+    return _is_number(v) and abs(v) <= MAX_MAGNITUDE
+
+
+def _kind(v) -> str:
+    if isinstance(v, str):
+        return repr(v) if len(v) < 40 else "a string"
+    if isinstance(v, bool) or v is None:
+        return json.dumps(v)
+    if isinstance(v, (int, float)):
+        return repr(v)
+    return {dict: "an object", list: "a list"}.get(type(v), type(v).__name__)
+
+
+__all__ = ["SpineError", "SpineBone", "SpineSlot", "SpineIk", "SpineSkeleton", "read_spine", "parse_spine",
+           "color", "SUPPORTED_TEXT"]

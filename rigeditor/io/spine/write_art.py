@@ -1,0 +1,167 @@
+"""The artwork of the Spine export: slots, the default skin's region attachments,
+attachment and draw-order timelines, and the texture atlas (``.atlas`` + page PNGs).
+
+Mapping: a slot is a Spine slot on its bone (the root bone, which stands for the
+character space, when it is not bound); setup draw order = the slots' order. An image
+attachment is a region attachment named like the attachment, whose ``path`` names its
+atlas region (the image path without ".png"): x, y = the image centre in the bone
+frame (the pivot folded in), rotation in degrees, scaleX/Y, width/height in pixels,
+color = tint with the opacity in its alpha. Timelines are read from the Bake: a key
+wherever the shown attachment or the draw order changes (stepped by nature).
+
+A mesh attachment is a Spine mesh on the same region: ``uvs`` and ``triangles`` flat,
+``hull`` = the outer outline's vertex count (those vertices come first), ``edges`` =
+the outline's vertex pairs (indices x 2, Spine's layout). A rigid mesh's ``vertices``
+are x, y pairs in its slot bone's frame. A skinned mesh's are, per vertex: its number
+of influences, then per influence the Spine bone index, the vertex in that bone's
+frame at bind (bind⁻¹ · p) and the weight, so a runtime's Σ w · M(t) · (x, y) is
+RigEditor's linear blend skinning.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from rigeditor.core.geometry import Affine
+from rigeditor.io.art.atlas import MAX_PAGE, PADDING, atlas_text, compose_pages, shelf_pack
+from rigeditor.io.errors import ExportError, ProjectFileError
+from rigeditor.io.art.images import encode_png, image_file, read_rgba
+from rigeditor.model.data.attachments import NONE, ImageAttachment
+from rigeditor.model.evaluation.bake import Bake
+from rigeditor.model.data.mesh_attachment import MeshAttachment
+from rigeditor.model.data.project import Project
+
+
+def region_name(a: ImageAttachment) -> str:
+    return a.path[:-4] if a.path.lower().endswith(".png") else a.path
+
+
+def art_sections(project: Project, bake: Bake, root: str, bone_index: dict) -> tuple[dict, dict]:
+    """(top-level sections: slots and skins, animation sections: slots and drawOrder).
+    bone_index: {bone name: index in the Spine bones list}."""
+    art = project.art
+    if not art.slots:
+        return {}, {}
+    # Stepped keys are written rounded *down* to the microsecond: a key rounded up
+    # would switch a frame late when a runtime samples exactly at that frame's time.
+    times = (np.floor((bake.frames - bake.frames[0]) / bake.fps * 1e6 + 1e-6) / 1e6 + 0.0).tolist()
+    slots, skin = [], {}
+    for slot in art.slots:
+        entry = {"name": slot.name, "bone": slot.bone or root}
+        if slot.attachment.default != NONE:
+            entry["attachment"] = slot.attachment.default
+        slots.append(entry)
+        if slot.attachments:
+            skin[slot.name] = {a.name: _mesh(a, bone_index) if isinstance(a, MeshAttachment) else _region(a)
+                               for a in slot.attachments}
+    anim: dict = {}
+    timelines = {}
+    for s, slot in enumerate(art.slots):
+        keys = _attachment_keys(slot, bake.art.attachment[:, s], times)
+        if keys:
+            timelines[slot.name] = {"attachment": keys}
+    if timelines:
+        anim["slots"] = timelines
+    draw = _draw_order_keys([s.name for s in art.slots], bake.art.order, times)
+    if draw:
+        anim["drawOrder"] = draw
+    return {"slots": slots, "skins": [{"name": "default", "attachments": skin}]}, anim
+
+
+def _region(a: ImageAttachment) -> dict:
+    cx, cy = a.centre()
+    out = {"type": "region", "path": region_name(a), "x": _r(cx), "y": _r(cy),
+           "rotation": _r(math.degrees(a.rotation)), "scaleX": _r(a.scale[0]), "scaleY": _r(a.scale[1]),
+           "width": _r(a.width), "height": _r(a.height)}
+    color = _color(a)
+    if color:
+        out["color"] = color
+    return out
+
+
+def _mesh(a: MeshAttachment, bone_index: dict) -> dict:
+    p = a.in_slot_frame()
+    if a.skinned:
+        in_bone = [Affine(*f).inverse().apply(p) for f in a.bind]  # (B) x (V, 2)
+        flat: list = []
+        for i in range(len(p)):
+            used = [(int(k), float(w)) for k, w in zip(a.indices[i], a.weights[i]) if w > 0]
+            flat.append(len(used))
+            for k, w in used:
+                flat += [bone_index[a.bones[k]], _r(in_bone[k][i, 0]), _r(in_bone[k][i, 1]), _r(w)]
+    else:
+        flat = [_r(v) for v in p.ravel()]
+    out = {"type": "mesh", "path": region_name(a), "uvs": [_r(v) for v in a.uvs.ravel()],
+           "triangles": [int(v) for v in a.triangles.ravel()], "vertices": flat, "hull": a.hull_count(),
+           "edges": [2 * int(v) for v in a.edges.ravel()], "width": _r(a.width), "height": _r(a.height)}
+    color = _color(a)
+    if color:
+        out["color"] = color
+    return out
+
+
+def _color(a: ImageAttachment) -> str | None:
+    rgba = list(a.tint[:3]) + [a.tint[3] * a.opacity]
+    return "".join(f"{round(v * 255):02x}" for v in rgba) if any(v != 1.0 for v in rgba) else None
+
+
+def _attachment_keys(slot, codes: np.ndarray, times) -> list[dict]:
+    names = [a.name for a in slot.attachments]
+    setup = names.index(slot.attachment.default) if slot.attachment.default in names else -1
+    changes = np.flatnonzero(np.diff(np.r_[setup, codes]) != 0)
+    return [{"time": times[i], "name": names[codes[i]] if codes[i] >= 0 else None} for i in changes]
+
+
+def _draw_order_keys(names: list[str], order: np.ndarray, times) -> list[dict]:
+    """Keys where the order changes. Each lists, in setup order, the slots not at
+    their setup place with offset = new place - setup place; Spine fills the rest in
+    setup order, which puts every slot left out back at its own place."""
+    setup = np.arange(len(names))
+    keys, previous = [], setup
+    for i, row in enumerate(order):
+        if np.array_equal(row, previous):
+            continue
+        place = np.empty_like(row)
+        place[row] = setup  # place[slot] = its position in this frame's order
+        key = {"time": times[i]}
+        moved = [{"slot": names[s], "offset": int(place[s] - s)} for s in setup if place[s] != s]
+        if moved:
+            key["offsets"] = moved
+        keys.append(key)
+        previous = row
+    return keys
+
+
+def atlas_files(project: Project, base, stem: str, *, max_size: int = MAX_PAGE,
+                padding: int = PADDING) -> dict[str, bytes]:
+    """{file name: bytes}: ``STEM.atlas`` and its pages ``STEM.png``, ``STEM_2.png``...
+
+    Every image is read from the project's folder ``base``; a missing or unreadable
+    image is an ExportError naming it (nothing is written).
+    """
+    regions: dict[str, ImageAttachment] = {}
+    problems = []
+    for slot in project.art.slots:
+        for a in slot.attachments:
+            regions.setdefault(region_name(a), a)
+    images = []
+    for name, a in regions.items():
+        try:
+            images.append(read_rgba(image_file(base, a.path)))
+        except ProjectFileError as exc:
+            problems.append(f"{a.path}: {exc.problems[0]}")
+    if problems:
+        raise ExportError(None, [f"images: cannot pack the atlas: {p}" for p in problems])
+    try:
+        placed, pages = shelf_pack([(img.shape[1], img.shape[0]) for img in images], max_size, padding)
+    except ValueError as exc:
+        raise ExportError(None, [f"atlas: {exc}"]) from None
+    page_names = [f"{stem}.png" if k == 0 else f"{stem}_{k + 1}.png" for k in range(len(pages))]
+    files = {name: encode_png(img) for name, img in zip(page_names, compose_pages(images, placed, pages))}
+    files[f"{stem}.atlas"] = atlas_text(page_names, pages, list(zip(regions, placed))).encode("utf-8")
+    return files
+
+
+def _r(x: float) -> float:
+    return round(float(x), 6) + 0.0

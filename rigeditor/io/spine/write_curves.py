@@ -1,0 +1,98 @@
+"""Channels as Spine 4.2 curve timelines (keys with ``curve``), not resampled.
+
+A Spine key's ``curve`` is a cubic Bézier over (time, value) per value, absolute
+coordinates, like a RigEditor bezier segment; ``stepped`` is our constant and no
+curve is linear. Spine's runtimes do not evaluate that Bézier exactly, though: they
+cut it into ten chords at equal steps of the curve parameter and interpolate
+linearly in time. So a segment whose chords stray from the curve at any frame by
+more than ``tolerance`` is cut in two at a frame (an exact de Casteljau cut,
+``Channel.split``), still as curves, until every frame agrees. The channel is first
+cut at the exported range's ends, so the keys start at time 0.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from rigeditor.model.data.timeline import Channel, control_points
+
+_CHORDS = np.linspace(0.0, 1.0, 11)  # the curve parameters of Spine's chord ends
+_TIME_DIGITS = 9  # seconds: a microsecond off at 800 degrees/s would be 1e-3 degree
+
+
+def curve_keys(ch: Channel, first: int, last: int, fps: float, fields: tuple[str, ...],
+               scale: float = 1.0, tolerance: float = 1e-4, digits: int = 6) -> list[dict]:
+    """Spine keys of ``ch`` (dimension ``len(fields)``) over frames first..last.
+
+    Values are multiplied by ``scale`` (e.g. degrees per radian) and named
+    ``fields`` ("value", or "x", "y"); ``tolerance`` is in those units.
+    """
+    ch = fitted(ch, first, last, fps, scale, tolerance)
+    keys = [k for k in ch.keys if first <= k.frame <= last]
+    if not keys:
+        return [{"time": 0.0, **_named(fields, np.asarray(ch.value_at(first)) * scale, digits)}]
+    pts = control_points(ch) if len(ch.keys) > 1 else None
+    index = {k.frame: i for i, k in enumerate(ch.keys)}
+    out = []
+    for j, key in enumerate(keys):
+        entry = {"time": _round((key.frame - first) / fps, _TIME_DIGITS),
+                 **_named(fields, np.asarray(key.value) * scale, digits)}
+        if j < len(keys) - 1:
+            if key.interp == "constant":
+                entry["curve"] = "stepped"
+            elif key.interp == "bezier":
+                s = index[key.frame]
+                curve = []
+                for d in range(len(fields)):
+                    curve += [(pts.x1[s] - first) / fps, pts.y1[s, d] * scale,
+                              (pts.x2[s] - first) / fps, pts.y2[s, d] * scale]
+                entry["curve"] = [_round(v, _TIME_DIGITS if i % 2 == 0 else digits) for i, v in enumerate(curve)]
+        out.append(entry)
+    return out
+
+
+def fitted(ch: Channel, first: int, last: int, fps: float, scale: float, tolerance: float) -> Channel:
+    """``ch`` cut at ``first`` and ``last`` and at frames between until Spine's chords
+    meet every frame's value within ``tolerance`` (the sampled values never change)."""
+    if not ch.keys:
+        return ch
+    ch = ch.split(first).split(last)
+    while True:
+        frame = _worst_split(ch, first, last, fps, scale, tolerance)
+        if frame is None:
+            return ch
+        ch = ch.split(frame)
+
+
+def _worst_split(ch, first, last, fps, scale, tolerance):
+    """A frame to cut at: the middle of the first bezier segment whose chords miss a
+    frame by more than ``tolerance``; None when all agree."""
+    pts = control_points(ch)
+    for s, key in enumerate(ch.keys[:-1]):
+        f0, f1 = key.frame, ch.keys[s + 1].frame
+        if key.interp != "bezier" or f1 - f0 < 2 or f1 <= first or f0 >= last:
+            continue
+        frames = np.arange(f0 + 1, f1, dtype=float)
+        exact = ch.sample(frames) * scale
+        chords = chord_values(pts, s, frames) * scale
+        if np.abs(chords - exact).max() > tolerance:
+            return (f0 + f1) // 2
+    return None
+
+
+def chord_values(pts, s: int, frames: np.ndarray) -> np.ndarray:
+    """What a Spine runtime gives for segment ``s`` at ``frames``: the Bézier at ten
+    equal steps of its parameter, joined by straight lines in time. (N, D)."""
+    t = _CHORDS[:, None]
+    mt = 1.0 - t
+    w = np.hstack([mt ** 3, 3 * mt * mt * t, 3 * mt * t * t, t ** 3])  # (11, 4)
+    xs = w @ np.array([pts.frames[s], pts.x1[s], pts.x2[s], pts.frames[s + 1]])
+    ys = w @ np.stack([pts.values[s], pts.y1[s], pts.y2[s], pts.values[s + 1]])
+    return np.stack([np.interp(frames, xs, ys[:, d]) for d in range(ys.shape[1])], axis=-1)
+
+
+def _named(fields, values, digits) -> dict:
+    return {name: _round(v, digits) for name, v in zip(fields, values)}
+
+
+def _round(v, digits):
+    return round(float(v), digits) + 0.0

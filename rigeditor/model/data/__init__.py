@@ -1,0 +1,1 @@
+"""The project's data: plain, immutable dataclasses (rig, spaces, timeline, clips, attachments, meshes)."""

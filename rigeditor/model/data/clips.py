@@ -1,0 +1,122 @@
+"""Several animations (clips) over one rig: the data side, listing them, their tracks,
+opening one (pure functions of a Project, no Qt). Adding, renaming, duplicating and
+deleting them are edits: ``rigeditor.edits.animations``.
+
+The setup pose (rest pose, channel defaults, attachments) is shared. Every keyed
+track belongs to an animation: the open one (``project.animation``) keeps its keys
+on the items, where ``evaluate`` reads them; the others keep theirs in
+``project.animations`` as ``{path: keys}``, path being ``(kind, item, attribute)``
+as in :data:`TRACKS` or :data:`DRAW_ORDER`. Switching moves the open animation's
+keys into its entry and the other's onto the items, with the timeline's range.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from rigeditor.model.data.project import Animation, Project, Timeline
+
+TRACKS: dict[str, tuple[str, ...]] = {
+    "target": ("space", "position"),
+    "chain": ("bend", "softness", "mix"),
+    "space": ("position", "rotation", "scale"),
+    "bone": ("rotation", "translate", "scale"),
+    "slot": ("attachment",),
+}
+"""Every animatable attribute per item kind."""
+DRAW_ORDER = ("art", "", "draw_order")
+"""The path of the draw-order track (whole slot orders)."""
+_POOLS = {"target": "targets", "chain": "chains", "space": "spaces", "bone": "bones"}
+
+
+def items(project: Project, kind: str):
+    return project.art.slots if kind == "slot" else getattr(project, _POOLS[kind])
+
+
+def channel(project: Project, path):
+    """The channel at ``path`` = (kind, item, attribute)."""
+    kind, name, attr = path
+    for item in items(project, kind):
+        if item.name == name:
+            return getattr(item, attr)
+    raise KeyError(f"no {kind} named {name!r}")
+
+
+def with_channel(project: Project, path, ch) -> Project:
+    """``project`` with the channel at ``path`` replaced."""
+    kind, name, attr = path
+    if kind == "slot":
+        return replace(project, art=project.art.with_slot(name, **{attr: ch}))
+    return getattr(project, f"with_{kind}")(name, **{attr: ch})
+
+
+def animations(project: Project) -> tuple[Animation, ...]:
+    """Every animation in order (a project that never had a list has one)."""
+    if project.animations:
+        return project.animations
+    tl = project.timeline
+    return (Animation(project.animation, tl.start, tl.end),)
+
+
+def names(project: Project) -> list[str]:
+    return [a.name for a in animations(project)]
+
+
+def tracks_of(project: Project) -> dict:
+    """The keys of every keyed track on the items: {path: keys}."""
+    out = {}
+    for kind, attrs in TRACKS.items():
+        for item in items(project, kind):
+            for attr in attrs:
+                keys = getattr(item, attr).keys
+                if keys:
+                    out[(kind, item.name, attr)] = keys
+    if project.art.draw_order:
+        out[DRAW_ORDER] = project.art.draw_order
+    return out
+
+
+def with_tracks(project: Project, tracks: dict) -> Project:
+    """``project`` with every track's keys replaced by ``tracks`` (absent: no keys)."""
+    def rekeyed(kind, item):
+        changes = {}
+        for attr in TRACKS[kind]:
+            ch, keys = getattr(item, attr), tuple(tracks.get((kind, item.name, attr), ()))
+            if ch.keys != keys:
+                changes[attr] = replace(ch, keys=keys)
+        return replace(item, **changes) if changes else item
+
+    pools = {pool: tuple(rekeyed(kind, x) for x in getattr(project, pool)) for kind, pool in _POOLS.items()}
+    art = replace(project.art, slots=tuple(rekeyed("slot", s) for s in project.art.slots),
+                  draw_order=tuple(tracks.get(DRAW_ORDER, ())))
+    return replace(project, art=art, **pools)
+
+
+def setup_pose(project: Project) -> Project:
+    """``project`` with every track's keys ignored: on every frame the setup (rest)
+    pose, the channels' defaults, the setup draw order (what Setup mode shows and
+    edits). Items without keys are shared, not copied."""
+    return with_tracks(project, {})
+
+
+def clip(project: Project, name: str) -> Animation:
+    """The animation ``name`` with all its keys and its range."""
+    if name == project.animation:
+        tl = project.timeline
+        return Animation(name, tl.start, tl.end, tracks_of(project))
+    for a in animations(project):
+        if a.name == name:
+            return a
+    raise KeyError(f"no animation named {name!r}")
+
+
+def switch(project: Project, name: str) -> Project:
+    """Open animation ``name``: its keys onto the items, its range on the timeline."""
+    if name == project.animation:
+        return project
+    target = clip(project, name)
+    tl = project.timeline
+    stored = [clip(project, a.name) if a.name == project.animation else a for a in animations(project)]
+    stored = [Animation(a.name, a.start, a.end) if a.name == name else a for a in stored]
+    out = with_tracks(project, target.tracks)
+    return replace(out, animations=tuple(stored), animation=name,
+                   timeline=Timeline(tl.fps, target.start, target.end))

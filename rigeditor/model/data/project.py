@@ -1,0 +1,233 @@
+"""The project: plain, immutable data. Nothing here knows Qt or files.
+
+Units: model units for lengths and positions (y-up), radians for angles, frames for
+time (``Timeline.fps`` converts). Every edit makes a new Project (``dataclasses.replace``
+and the ``with_*`` helpers), so undo is keeping the old one.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+
+from rigeditor.core.filters import Smoothing
+from rigeditor.core.limits import LIMIT_STRATEGIES
+from rigeditor.model.data.attachments import Art
+from rigeditor.model.data.timeline import Channel, StepChannel, constant
+
+WORLD = "world"
+CHARACTER = "character"
+SOLVERS = ("analytic", "fabrik", "ccd")
+
+
+@dataclass(frozen=True)
+class Timeline:
+    """fps: frames per second (> 0); start, end: inclusive frame range."""
+
+    fps: float = 24.0
+    start: int = 0
+    end: int = 48
+
+    @property
+    def frames(self):
+        import numpy as np
+
+        return np.arange(self.start, self.end + 1, dtype=float)
+
+
+@dataclass(frozen=True)
+class Space:
+    """A coordinate space with an animated transform relative to ``parent``.
+
+    ``character`` is the rig root (walking moves it); other spaces are scene objects
+    (a door, a cup, a platform). position: (x, y); rotation: radians; scale: (sx, sy),
+    a negative sx mirrors.
+    """
+
+    name: str
+    parent: str = WORLD
+    position: Channel = field(default_factory=lambda: constant(0.0, 0.0))
+    rotation: Channel = field(default_factory=lambda: constant(0.0))
+    scale: Channel = field(default_factory=lambda: constant(1.0, 1.0))
+
+
+@dataclass(frozen=True)
+class Bone:
+    """A bone: its origin sits at ``rest_offset`` in the parent bone's frame (origin at
+    the parent's joint, +x along the parent), or in character space for a root bone.
+
+    length: > 0, model units. rest_rotation: radians relative to the parent.
+    rotation: animated FK rotation added to the rest rotation (radians).
+    translate: animated (x, y) added to the rest offset, in the parent's frame (model
+    units). scale: animated (sx, sy) of the bone's own frame (non-zero; negative
+    mirrors): like Spine's default ``inherit: normal``, it scales the bone's length,
+    its children's offsets and its pictures. The local transform is
+    ``T(rest_offset + translate) . R(rest_rotation + rotation) . S(scale)``.
+    """
+
+    name: str
+    parent: str | None
+    length: float
+    rest_offset: tuple[float, float] = (0.0, 0.0)
+    rest_rotation: float = 0.0
+    rotation: Channel = field(default_factory=lambda: constant(0.0))
+    translate: Channel = field(default_factory=lambda: constant(0.0, 0.0))
+    scale: Channel = field(default_factory=lambda: constant(1.0, 1.0))
+
+
+@dataclass(frozen=True)
+class Target:
+    """An IK target: a position declared in a space. Both can be keyed; the space is
+    stepped (see ``ops.switch_target_space`` for switching without a pop)."""
+
+    name: str
+    space: StepChannel = field(default_factory=lambda: StepChannel(WORLD))
+    position: Channel = field(default_factory=lambda: constant(0.0, 0.0))
+
+
+@dataclass(frozen=True)
+class LimitStrategy:
+    """What a chain does when a joint limit binds or the target is out of reach.
+
+    kind: "accept" | "stretch" | "move_root". max_stretch: fraction in [0, 0.5]
+    (0.1 = +/-10 %). max_root_offset: model units >= 0. root_time_constant: frames >= 0,
+    the smoothing of the root offset over time.
+    """
+
+    kind: str = "accept"
+    max_stretch: float = 0.10
+    max_root_offset: float = 0.0
+    root_time_constant: float = 2.0
+
+
+@dataclass(frozen=True)
+class Chain:
+    """An IK constraint over ``bones`` (root to tip, each the child of the previous).
+
+    solver: "analytic" (two bones) | "fabrik" | "ccd". bend: +1/-1, keyed stepped;
+    +1 turns the second bone counter-clockwise. softness: fraction of the chain's
+    length in [0, 0.5] (typical 0.03-0.08). mix: 0 = FK pose, 1 = IK pose.
+    limits: per bone (min, max) radians relative to the parent (the first bone's
+    parent is the chain's shoulder space), or None. tolerance (model units) and
+    max_iterations are for the iterative solvers.
+    """
+
+    name: str
+    bones: tuple[str, ...]
+    target: str
+    solver: str = "analytic"
+    bend: Channel = field(default_factory=lambda: constant(1.0))
+    softness: Channel = field(default_factory=lambda: constant(0.0))
+    mix: Channel = field(default_factory=lambda: constant(1.0))
+    limits: tuple[tuple[float, float] | None, ...] = ()
+    strategy: LimitStrategy = field(default_factory=LimitStrategy)
+    smoothing: Smoothing = field(default_factory=Smoothing)
+    tolerance: float = 1e-3
+    max_iterations: int = 64
+
+    def limit(self, i: int):
+        return self.limits[i] if i < len(self.limits) else None
+
+
+@dataclass(frozen=True)
+class Animation:
+    """A named animation (clip) over the shared rig: its frame range (inclusive) and
+    the keys of every keyed track, ``{(kind, item, attribute): keys}`` (see
+    ``model.clips``). The open animation's keys live on the items themselves (what
+    evaluate reads); its entry here keeps only its name (its range is the timeline's)."""
+
+    name: str
+    start: int = 0
+    end: int = 48
+    tracks: dict = field(default_factory=dict, hash=False)
+
+
+@dataclass(frozen=True)
+class Project:
+    """animations: every animation in list order (empty: one, named ``animation``,
+    over the timeline); animation: the open one, whose keys are on the items."""
+
+    name: str = "untitled"
+    timeline: Timeline = field(default_factory=Timeline)
+    spaces: tuple[Space, ...] = (Space(CHARACTER),)
+    bones: tuple[Bone, ...] = ()
+    targets: tuple[Target, ...] = ()
+    chains: tuple[Chain, ...] = ()
+    art: Art = field(default_factory=Art)  # images on bones, slots, draw order
+    animations: tuple[Animation, ...] = ()
+    animation: str = "animation"
+
+    # ---- look-ups (names are unique per kind; validation guarantees it)
+    def bone(self, name: str) -> Bone:
+        return self._lookup("bone", name)
+
+    def space(self, name: str) -> Space:
+        return self._lookup("space", name)
+
+    def target(self, name: str) -> Target:
+        return self._lookup("target", name)
+
+    def chain(self, name: str) -> Chain:
+        return self._lookup("chain", name)
+
+    @cached_property
+    def _by_name(self) -> dict:
+        # Built on first look-up: an evaluation looks bones up thousands of times.
+        # (Reversed: with a duplicate name the first item wins, as validation reports.)
+        return {kind: {item.name: item for item in reversed(getattr(self, kind + "s"))}
+                for kind in ("bone", "space", "target", "chain")}
+
+    def _lookup(self, kind: str, name: str):
+        try:
+            return self._by_name[kind][name]
+        except (KeyError, TypeError):
+            raise KeyError(f"no {kind} named {name!r}") from None
+
+    def space_names(self) -> list[str]:
+        return [WORLD] + [s.name for s in self.spaces]
+
+    def children(self, bone: str | None) -> list[Bone]:
+        return list(self._children.get(bone, ()))
+
+    @cached_property
+    def _children(self) -> dict:
+        out: dict = {}
+        for b in self.bones:
+            out.setdefault(b.parent, []).append(b)
+        return out
+
+    def chain_for_target(self, target: str) -> list[Chain]:
+        return [c for c in self.chains if c.target == target]
+
+    def chain_of_bone(self, bone: str) -> Chain | None:
+        return next((c for c in self.chains if bone in c.bones), None)
+
+    # ---- edits: a new project with one item replaced
+    def with_bone(self, name: str, /, **changes) -> "Project":
+        return replace(self, bones=_replaced(self.bones, name, changes, "bone"))
+
+    def with_space(self, name: str, /, **changes) -> "Project":
+        return replace(self, spaces=_replaced(self.spaces, name, changes, "space"))
+
+    def with_target(self, name: str, /, **changes) -> "Project":
+        return replace(self, targets=_replaced(self.targets, name, changes, "target"))
+
+    def with_chain(self, name: str, /, **changes) -> "Project":
+        return replace(self, chains=_replaced(self.chains, name, changes, "chain"))
+
+
+def _find(items, name, kind):
+    for item in items:
+        if item.name == name:
+            return item
+    raise KeyError(f"no {kind} named {name!r}")
+
+
+def _replaced(items, name, changes, kind):
+    _find(items, name, kind)
+    return tuple(replace(i, **changes) if i.name == name else i for i in items)
+
+
+__all__ = [
+    "WORLD", "CHARACTER", "SOLVERS", "LIMIT_STRATEGIES", "Animation", "Timeline", "Space", "Bone", "Target",
+    "LimitStrategy", "Chain", "Project", "Smoothing",
+]

@@ -1,0 +1,1 @@
+"""Diagnostics read off a Bake: the crack check at joints."""

@@ -1,0 +1,1 @@
+"""Evaluation: Project + frames -> Bake (spaces, kinematics, constraints, the art and mesh parts)."""

@@ -1,0 +1,1 @@
+"""Constraints solved during evaluation, one module a kind (IK chains today)."""

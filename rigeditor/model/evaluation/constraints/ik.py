@@ -1,0 +1,243 @@
+"""Solve chains over all frames and write their poses into the evaluation's Pose.
+
+Chains are solved in groups (:func:`group_chains`). A group of several chains at one
+frame is one set of rows, one row per chain (``geometry.rows``): numpy's fixed cost
+per call (most of a one-frame evaluation) is paid once for the group. Every step is
+elementwise, so each row gets the bits its chain gets solved alone (tested).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from rigeditor.core.geometry import Affine, pair, rows, rows_of, wrap_angle
+from rigeditor.core.twobone import EPS
+from rigeditor.model.evaluation.bake import CAUSES, ChainBake, frozen
+from rigeditor.model.evaluation.constraints.ik_solvers import solve_analytic, solve_iterative
+from rigeditor.model.evaluation.kinematics import Pose
+from rigeditor.model.data.project import Chain, Project
+from rigeditor.model.evaluation.spaces import smoothed_target
+
+_CAUSE = {name: i for i, name in enumerate(CAUSES)}
+
+
+def group_chains(project: Project, chains: list[Chain], n: int) -> list[list[Chain]]:
+    """The chains of one wave (none depends on another) in groups solved together:
+    at a single frame (``n`` == 1), analytic chains with the same limits and strategy
+    and no scaled bone; any other chain alone. Over several frames every chain is
+    alone: warm starts, smoothing and the comparisons with the frame before run
+    along a chain's frames."""
+    if n != 1:
+        return [[c] for c in chains]
+    groups: list[list[Chain]] = []
+    by_key: dict = {}
+    for chain in chains:
+        key = _signature(project, chain)
+        if key is None:
+            groups.append([chain])
+        elif key in by_key:
+            by_key[key].append(chain)
+        else:
+            by_key[key] = [chain]
+            groups.append(by_key[key])
+    return groups
+
+
+def _signature(project, chain):
+    """What must be equal for chains to share one solve (None: solve it alone)."""
+    if chain.solver != "analytic" or len(chain.bones) != 2:
+        return None
+    for name in chain.bones:
+        scale = project.bone(name).scale
+        if scale.keys or scale.default != (1.0, 1.0):
+            return None
+    st = chain.strategy
+    limits = tuple(None if x is None else tuple(map(float, x)) for x in (chain.limit(0), chain.limit(1)))
+    return st.kind, float(st.max_stretch), float(st.max_root_offset), limits
+
+
+def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict[str, Affine],
+                 frames: np.ndarray, fk: list[np.ndarray]) -> list[ChainBake]:
+    """Resolve the targets, solve, mix with FK, update the pose; return each chain's
+    diagnostics. ``chains``: one group of :func:`group_chains`.
+
+    fk: per joint (root to tip), the chains' local FK rotations as rows (chain after
+    chain, ``len(frames)`` rows each).
+    """
+    n = frames.shape[0]
+    one = len(chains) == 1
+    assert one or n == 1, "several chains are solved together only at one frame"
+    fps = project.timeline.fps
+    solver = chains[0].solver
+    firsts = [c.bones[0] for c in chains]
+    to_world = pose.joint_frames(firsts, n)  # the shoulder spaces
+    to_shoulder = to_world.inverse()
+    resolved = [smoothed_target(project.target(c.target), frames, spaces, c.smoothing, fps) for c in chains]
+    target_world = Affine.rows([r[4] for r in resolved], n).apply(rows([r[3] for r in resolved], n))
+    target = to_shoulder.apply(target_world)
+    lengths = [[project.bone(b).length for b in c.bones] for c in chains]
+    bend = rows([c.bend.sample(frames)[:, 0] for c in chains], n)
+    mix = np.clip(rows([c.mix.sample(frames)[:, 0] for c in chains], n), 0.0, 1.0)
+    soft = rows([c.softness.sample(frames)[:, 0] * sum(ls) for c, ls in zip(chains, lengths)], n)
+    if solver == "analytic":
+        a, b = rows([ls[0] for ls in lengths], n), rows([ls[1] for ls in lengths], n)
+        if not one and not np.all(np.hypot(target[:, 0], target[:, 1]) > (2 * EPS) * (a + b)):
+            # A target on its shoulder takes the direction of its own chain's frame
+            # before; in a group it would take the row before its own. Alone, then.
+            return [bake for k, c in enumerate(chains)
+                    for bake in solve_chains(project, [c], pose, spaces, frames, [f[k:k + 1] for f in fk])]
+        ik = solve_analytic(chains[0], (a, b), target, bend, soft, fk, n)
+    else:
+        ik = solve_iterative(chains[0], lengths[0], target, soft, np.stack(fk, axis=-1))
+
+    # Mix: blend each joint along the shorter way round, and the strategy's stretch
+    # and shift by the same weight, so mix 0 is exactly the FK pose.
+    rotation = [f + mix * wrap_angle(ik.angles[:, i] - f) for i, f in enumerate(fk)]
+    stretch = 1.0 + mix * (ik.stretch - 1.0)
+    shift = mix[:, None] * ik.root_offset
+    for k, chain in enumerate(chains):
+        cut = rows_of(k, n, len(chains))
+        for bone, angle in zip(chain.bones, rotation):
+            pose.rotation[pose.column[bone]] = cut(angle)
+            pose.stretch[pose.column[bone]] = cut(stretch)
+        pose.shift[pose.column[chain.bones[0]]] = cut(shift)
+    # Where the IK pose is shown whole (mix 1), forward kinematics takes the bones'
+    # directions from the solver instead of computing sin and cos of the angles again.
+    # Chosen frame by frame: a frame comes out the same evaluated alone or in a range.
+    directions = None
+    if ik.directions is not None:
+        full = mix == 1.0
+        if full.all():
+            directions = ik.directions
+        elif full.any():
+            directions = [(np.where(full, cos, np.cos(r)), np.where(full, sin, np.sin(r)))
+                          for r, (cos, sin) in zip(rotation, ik.directions)]
+    worlds = pose.place_chains([c.bones for c in chains], n, directions)
+
+    tip = worlds[-1]
+    length = rows([ls[-1] for ls in lengths], n) * stretch
+    end_world = pair(tip.a * length + tip.tx, tip.c * length + tip.ty)
+    end = to_shoulder.apply(end_world)
+    rx, ry = end[:, 0] - target[:, 0], end[:, 1] - target[:, 1]
+    residual = np.sqrt(rx * rx + ry * ry)
+    # The side of a chain's bend: the sign of its joints' total turn after the first.
+    curl = sum(rotation[1:])
+    side = np.sign(np.where(np.abs(curl) > 1e-6, curl, 0.0))
+    m = target.shape[0]
+    hold = np.zeros(m, dtype=bool)
+    drift, world_motion = np.zeros(m), np.zeros(m)
+    if n > 1:  # each frame compares with the one before (a frame alone has none)
+        declared, codes, _, _, declared_space = resolved[0]
+        hold[1:] = np.all(declared[1:] == declared[:-1], axis=1) & (codes[1:] == codes[:-1])
+        # Held target: the end should hold still in the target's own space (drift: a
+        # solver or space bug if not); its world motion is foot sliding for a planted
+        # foot, and riding along for a hand on a hip.
+        drift[1:] = _step_length(declared_space.inverse().apply(end_world))
+        world_motion[1:] = _step_length(end_world)
+        drift, world_motion = np.where(hold, drift, 0.0), np.where(hold, world_motion, 0.0)
+    # The side the solve means to bend to: the saved one unless the limits exclude it.
+    meant = np.where(ik.bend_overridden, -bend, bend)
+    flip = elbow_flips(side, meant) if solver == "analytic" and n > 1 else np.zeros(m, dtype=bool)
+    elbow_world = worlds[1].translation()
+    elbow = to_shoulder.apply(elbow_world)
+    shoulder_world = worlds[0].translation()
+    inner, outer = ik.reach
+    # An analytic solve lands to rounding; an iterative one to its tolerance.
+    tolerance = 1e-7 * outer if solver == "analytic" else chains[0].tolerance
+    cause = classify(residual, ik.residual, ik.distance, inner, outer, soft, ik.limited, mix,
+                     ~ik.converged, tolerance=tolerance,
+                     rounding=rounding_bound(outer, ik.distance, shoulder_world))
+    shoulder = ik.root_offset * mix[:, None]
+    table = dict(
+        residual=residual, cause=cause, limited=ik.limited, stretch=stretch, root_offset=shoulder,
+        sensitivity=ik.sensitivity, distance=ik.distance, solve_distance=ik.solve_distance, bend=bend,
+        side=side, flip=flip, bend_overridden=ik.bend_overridden, iterations=ik.iterations,
+        converged=cause != _CAUSE["unexplained"], hold=hold, hold_drift=drift,
+        hold_world_motion=world_motion, target_world=target_world, target_shoulder=target,
+        end_world=end_world, elbow_world=elbow_world,
+        ghost_elbow_world=to_world.apply(_mirror_elbow(elbow - shoulder, end - shoulder) + shoulder),
+        shoulder_world=shoulder_world, softness=soft,
+    )
+    for value in table.values():
+        frozen(value)  # views of the rows below are read-only too
+    if one:
+        declared, codes = resolved[0][:2]
+        return [ChainBake(name=chains[0].name, **table, target_declared=frozen(declared),
+                          target_space=frozen(codes), shoulder_to_world=to_world, reach=ik.reach)]
+    out = []
+    for k, (chain, ls, (declared, codes, *_)) in enumerate(zip(chains, lengths, resolved)):
+        cut = slice(k * n, (k + 1) * n)
+        out.append(ChainBake(
+            name=chain.name, **{name: value[cut] for name, value in table.items()},
+            target_declared=frozen(declared), target_space=frozen(codes),
+            shoulder_to_world=to_world.take(cut), reach=(abs(ls[0] - ls[1]), ls[0] + ls[1]),
+        ))
+    return out
+
+
+def _step_length(points):
+    """|p[i] - p[i-1]| for i >= 1 (sqrt of squares: distances of on-screen points
+    cannot overflow, and it is several times cheaper than hypot)."""
+    dx, dy = np.diff(points[:, 0]), np.diff(points[:, 1])
+    return np.sqrt(dx * dx + dy * dy)
+
+
+def _mirror_elbow(elbow, end):
+    """The other bend's elbow: the elbow reflected across the shoulder-end line
+    (shoulder at the origin). Exact for an unlimited solve; for a limited one it is
+    the mirror of the pose actually shown."""
+    length = np.sqrt(end[:, 0] * end[:, 0] + end[:, 1] * end[:, 1])
+    ok = length > 0
+    ux = np.where(ok, end[:, 0] / np.where(ok, length, 1.0), 1.0)
+    uy = np.where(ok, end[:, 1] / np.where(ok, length, 1.0), 0.0)
+    along = elbow[:, 0] * ux + elbow[:, 1] * uy
+    return pair(2 * along * ux - elbow[:, 0], 2 * along * uy - elbow[:, 1])
+
+
+def elbow_flips(side, bend):
+    """Frames where the elbow turns up on the other side than on the last frame it was
+    bent (straight frames in between don't hide a flip) while the bend stayed the same."""
+    n = side.shape[0]
+    idx = np.where(side != 0, np.arange(n), -1)
+    last = np.maximum.accumulate(idx)
+    prev = np.full(n, -1)
+    prev[1:] = last[:-1]
+    has_prev = (side != 0) & (prev >= 0)
+    before = np.maximum(prev, 0)
+    return has_prev & (side != side[before]) & (bend == bend[before])
+
+
+def rounding_bound(outer, distance, shoulder_world):
+    """Model units within which two computations of the same end agree in floating
+    point: relative to the chain's size, the target's distance and how far from the
+    world origin the chain is carried (the pose goes through world space and back)."""
+    far = np.hypot(shoulder_world[:, 0], shoulder_world[:, 1])
+    return 1e-11 * (outer + distance + far)
+
+
+def classify(residual, solver_residual, distance, inner, outer, softness, limited, mix, budget, *,
+             tolerance, rounding):
+    """Name the cause of each frame's residual (indices into CAUSES).
+
+    A residual is explained when it is within ``tolerance`` of zero (or of floating-point
+    size, ``rounding``), or a mix below 1 blends in the FK pose, or a limit binds, or the
+    target lies in the soft zone or beyond the hard reach, or an iterative solver ran
+    out of iterations (``budget``). Otherwise, or when the final pose disagrees with the
+    solver's own forward kinematics by more than ``rounding`` (a floating-point bound,
+    not the user's convergence tolerance), it is unexplained: a bug, never hidden.
+    """
+    cause = np.full(residual.shape, _CAUSE["unexplained"], dtype=np.int8)
+    soft_zone = (softness > 0) & ((distance > outer - softness) | (distance < inner + softness))
+    beyond = (distance > outer) | (distance < inner)
+    agrees = np.abs(residual - solver_residual) <= rounding
+    explained = [
+        (residual <= np.maximum(tolerance, rounding), "none"),
+        (mix < 1.0, "mix"),
+        (agrees & limited, "limit"),
+        (agrees & beyond, "out_of_reach"),
+        (agrees & soft_zone, "soft_reach"),
+        (agrees & budget, "budget"),
+    ]
+    # Later entries must not overwrite earlier (more specific) ones: fill in reverse.
+    for mask, name in reversed(explained):
+        cause[mask] = _CAUSE[name]
+    return cause

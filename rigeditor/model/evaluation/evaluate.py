@@ -1,0 +1,242 @@
+"""evaluate(project, frames) -> Bake: the only way a pose comes to exist.
+
+Order, for all frames at once: sample tracks -> forward kinematics -> for each chain
+(parents first): resolve its target from its declared space, smooth it there, carry it
+into the shoulder space -> solve (soft reach, limits, strategy) -> mix with FK ->
+forward kinematics of everything below -> residual, cause, flags, sensitivity.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+from rigeditor.core.blocks import run_tasks
+from rigeditor.core.geometry import Affine, pair, rows
+from rigeditor.model.evaluation.art_bake import with_art
+from rigeditor.model.evaluation.bake import Bake, BoneBake, frozen
+from rigeditor.model.evaluation.kinematics import (ROWS_BELOW, ROWS_MIN, Pose, bone_order, fk_rotation, fk_rotations,
+                                        world_rotations)
+from rigeditor.model.data.project import CHARACTER, Project
+from rigeditor.model.evaluation.constraints.ik import group_chains, solve_chains
+from rigeditor.model.evaluation.spaces import space_transforms
+
+PARALLEL_FRAMES = 512  # below this many frames chains are solved one after the other
+
+
+def evaluate(project: Project, frames=None, *, previous: Bake | None = None,
+             changed: Iterable[str] | None = None) -> Bake:
+    """Evaluate ``project`` at ``frames`` (default: the timeline's range).
+
+    Incremental update: pass the ``previous`` bake of the same project structure and
+    frames, and ``changed``, the items edited since, as "target:NAME", "chain:NAME"
+    or "bone:NAME" (its rotation, rest pose or length; not its parent). Only the bones
+    below an edited bone and the chains that depend on the edits (and chains below
+    those) are evaluated again; the result equals a full evaluation exactly. Any other
+    change (spaces, timeline, adding, removing or reparenting items) needs a full
+    evaluation: pass None.
+    """
+    frames = project.timeline.frames if frames is None else np.asarray(frames, dtype=float)
+    order = bone_order(project)
+    chains = sorted(project.chains, key=lambda c: order.index(c.bones[0]))
+    dirty, fk_bones = _dirty(project, chains, order, frames, previous, changed)
+
+    if dirty is None:
+        spaces = space_transforms(project, frames)
+        pose = Pose(project, order, frames.shape[0], spaces[CHARACTER], frames)
+        pose.rotation = fk_rotations(project, order, frames)
+        # Bones a chain drives are placed when their chain is solved, not twice.
+        firsts = {c.bones[0] for c in chains}
+        pose.update([b.name for b in project.children(None) if b.name not in firsts], stop_at=firsts)
+        results = {}
+        todo = chains
+    else:
+        spaces = previous.spaces
+        pose = Pose(project, order, frames.shape[0], spaces[CHARACTER], frames)
+        # Start from the previous bake's arrays (shared, read-only); the pose only
+        # ever replaces them.
+        pose.rotation = [b.local_rotation for b in previous.bone_bakes]
+        pose.stretch = [b.stretch for b in previous.bone_bakes]
+        pose.shift = [b.shift for b in previous.bone_bakes]
+        pose.world = [b.world for b in previous.bone_bakes]
+        results = dict(previous.chains)
+        todo = [c for c in chains if c.name in dirty]
+        if fk_bones:
+            driven = {b for c in chains for b in c.bones}
+            for name in fk_bones:
+                if name not in driven:
+                    pose.rotation[pose.column[name]] = fk_rotation(project.bone(name), frames)
+            pose.update([b for b in fk_bones if b not in driven], stop_at={c.bones[0] for c in chains})
+
+    n = frames.shape[0]
+
+    def fk_of(name):
+        # A full evaluation's pose starts from every bone's FK rotation, and a chain
+        # replaces only its own bones' after this; an incremental one starts from the
+        # previous bake's (solved) rotations.
+        return pose.rotation[pose.column[name]] if dirty is None else fk_rotation(project.bone(name), frames)
+
+    def solve(group):
+        fk = [rows([fk_of(c.bones[i]) for c in group], n) for i in range(len(group[0].bones))]
+        # Reset what an earlier solve of these chains left, so a partial update starts
+        # from the same state as a full evaluation.
+        for chain in group:
+            for b in chain.bones:
+                pose.stretch[pose.column[b]] = pose.ones
+            pose.shift[pose.column[chain.bones[0]]] = pose.zeros
+        return solve_chains(project, group, pose, spaces, frames, fk)
+
+    # Chains of one wave drive disjoint subtrees whose parents are already placed,
+    # so they are solved side by side; a chain below another waits for it.
+    # A short range is cheaper solved inline than handed to the threads, and at a
+    # single frame alike chains are solved together as rows (see solve_chain).
+    run = run_tasks if n >= PARALLEL_FRAMES else (lambda fn, items: [fn(x) for x in items])
+    for wave in _waves(project, todo):
+        groups = group_chains(project, wave, n)
+        for group, bakes in zip(groups, run(solve, groups)):
+            for chain, result in zip(group, bakes):
+                results[chain.name] = result
+
+    bake = _bake(project, order, frames, pose, spaces, {c.name: results[c.name] for c in chains},
+                 None if dirty is None else previous)
+    return with_art(project, bake)  # images ride the bones: bake.art
+
+
+def _waves(project, chains):
+    """Group chains (in dependency order) so none depends on another of its group."""
+    waves: list[list] = []
+    level: dict[str, int] = {}  # per bone of the chains placed so far: its chain's wave
+    for chain in chains:
+        depth = max((level[b] + 1 for b in _ancestors(project, chain.bones[0]) if b in level), default=0)
+        level.update((b, depth) for b in chain.bones)
+        while len(waves) <= depth:
+            waves.append([])
+        waves[depth].append(chain)
+    return waves
+
+
+def _ancestors(project, bone):
+    out, parent = set(), project.bone(bone).parent
+    while parent is not None:
+        out.add(parent)
+        parent = project.bone(parent).parent
+    return out
+
+
+def _dirty(project, chains, order, frames, previous, changed):
+    """(chains to solve again, bones whose FK changed), or (None, None) for a full
+    evaluation."""
+    if previous is None or changed is None:
+        return None, None
+    if (previous.bones != tuple(order) or list(previous.chains) != [c.name for c in chains]
+            or previous.frames.shape != frames.shape or not np.array_equal(previous.frames, frames)):
+        return None, None
+    return _affected(project, chains, order, changed)
+
+
+def _affected(project, chains, order, changed):
+    """(names of the chains ``changed`` makes dirty, bones whose FK it changed), or
+    (None, None) for a change that needs a full evaluation."""
+    dirty: set[str] = set()
+    bones: list[str] = []
+    for item in changed:
+        kind, _, name = item.partition(":")
+        if kind == "target":
+            dirty.update(c.name for c in chains if c.target == name)
+        elif kind == "chain":
+            dirty.add(name)
+        elif kind == "bone":
+            bones.append(name)
+            moved = {name} | _descendants(project, [name])
+            dirty.update(c.name for c in chains if moved & set(c.bones))
+        else:
+            return None, None
+    # A chain below a dirty chain's bones moves with them: solve it again too.
+    below = set()
+    for c in chains:
+        if c.name in dirty:
+            below.update(_descendants(project, c.bones))
+    dirty.update(c.name for c in chains if c.bones[0] in below)
+    return dirty, [b for b in order if b in bones]
+
+
+def frame_local(project: Project, changed: Iterable[str] | None) -> bool:
+    """True when the edit ``changed`` (as for :func:`evaluate`) can be evaluated at
+    single frames exactly: every chain it touches solves each frame on its own
+    (analytic, no target smoothing, no smoothed root offset). Then an incremental
+    evaluation of one frame equals that frame of a full evaluation (its per-frame
+    diagnostics that compare with the frame before, hold and flip, excepted)."""
+    if changed is None:
+        return False
+    order = bone_order(project)
+    chains = sorted(project.chains, key=lambda c: order.index(c.bones[0]))
+    dirty, _ = _affected(project, chains, order, changed)
+    if dirty is None:
+        return False
+    for name in dirty:
+        c = project.chain(name)
+        if (c.solver != "analytic" or c.smoothing.kind != "none"
+                or (c.strategy.kind == "move_root" and c.strategy.root_time_constant > 0)):
+            return False
+    return True
+
+
+def _descendants(project, names):
+    out, stack = set(), list(names)
+    while stack:
+        for child in project.children(stack.pop()):
+            if child.name not in out:
+                out.add(child.name)
+                stack.append(child.name)
+    return out
+
+
+def _bake(project, order, frames, pose, spaces, chains, previous=None) -> Bake:
+    """Assemble the Bake; with ``previous``, share its items for every bone this
+    evaluation did not touch."""
+    if previous is None:
+        cols = range(len(order))
+    else:
+        cols = [pose.column[b] for b in order if b in pose.touched]
+    n = frames.shape[0]
+    # Many bones over a short range are assembled at once, as rows (geometry.rows); a
+    # long range bone by bone, so each bone keeps its own arrays and nothing is copied.
+    # A bone's rows are views of one buffer per field, alive while any of its bones is:
+    # so an incremental range goes bone by bone too, or the bones an edit leaves alone
+    # would keep every earlier edit's buffers alive (posing a tail root to tip: one
+    # bake's memory per edit). A whole bake's buffers, or a frame's, are kept once.
+    as_rows = n < ROWS_BELOW and len(cols) >= ROWS_MIN and (previous is None or n == 1)
+    world_rotation = world_rotations(project, order, pose, cols, as_rows=as_rows,
+                                     previous=lambda k: previous.bone_bakes[k].world_rotation)
+    items = list(previous.bone_bakes) if previous is not None else [None] * len(order)
+    for chunk in ([list(cols)] if as_rows else [[k] for k in cols]):
+        count = len(chunk)
+        w = Affine.rows([pose.world[k] for k in chunk], n)
+        stretch = rows([pose.stretch[k] for k in chunk], n)
+        length = rows([project.bone(order[k]).length for k in chunk], n) * stretch
+        table = dict(
+            local_rotation=rows([pose.rotation[k] for k in chunk], n),
+            world_rotation=rows([world_rotation[k] for k in chunk], n),
+            joint=pair(w.tx, w.ty),
+            tip=pair(w.a * length + w.tx, w.c * length + w.ty),
+            stretch=stretch,
+            shift=rows([pose.shift[k] for k in chunk], n),
+            translate=rows([pose.translate[k] for k in chunk], n),
+            scale=rows([pose.scale[k] for k in chunk], n),
+        )
+        for value in (*table.values(), *w.fields()):
+            frozen(value)  # views of the rows below are read-only too
+        if count == 1:
+            items[chunk[0]] = BoneBake(**table, world=w)
+            continue
+        for j, k in enumerate(chunk):
+            cut = slice(j * n, (j + 1) * n)
+            items[k] = BoneBake(**{name: value[cut] for name, value in table.items()}, world=w.take(cut))
+    return Bake(
+        frames=frozen(frames.copy()),
+        fps=float(project.timeline.fps),
+        bones=tuple(order),
+        bone_bakes=tuple(items),
+        spaces=spaces,
+        chains=chains,
+    )

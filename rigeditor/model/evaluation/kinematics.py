@@ -1,0 +1,301 @@
+"""Forward kinematics of the whole bone tree, vectorised over frames."""
+from __future__ import annotations
+
+import numpy as np
+
+from rigeditor.core.geometry import Affine, pair, rows, wrap_angle
+from rigeditor.model.data.project import CHARACTER, Project
+
+
+ROWS_BELOW = 512
+ROWS_MIN = 8
+"""Ranges shorter than ROWS_BELOW frames are assembled as rows of many items at once
+(bones of a depth, a Bake's bones) when there are ROWS_MIN items or more: joining
+short arrays then costs less than numpy calls per item (joining costs about what
+four items assembled one by one do). Only a whole bake or a single frame: the items'
+arrays are then views of shared buffers (see ``evaluate._bake``)."""
+
+_orders: dict[int, tuple] = {}
+
+
+def bone_order(project: Project) -> list[str]:
+    """Bone names with every parent before its children (remembered per tuple of
+    bones: an edit that leaves the bones alone keeps the same tuple)."""
+    hit = _orders.get(id(project.bones))
+    if hit is not None and hit[0] is project.bones:
+        return list(hit[1])
+    order: list[str] = []
+    stack = [b.name for b in reversed(project.children(None))]
+    while stack:
+        name = stack.pop()
+        order.append(name)
+        stack.extend(b.name for b in reversed(project.children(name)))
+    if len(_orders) > 64:
+        _orders.clear()
+    _orders[id(project.bones)] = (project.bones, tuple(order))
+    return order
+
+
+_ends: dict[int, tuple] = {}
+
+
+def subtree_ends(project: Project, order: list[str]) -> list[int]:
+    """Per column of ``order`` (parents first, depth first, as :func:`bone_order`
+    gives), one past the last column of the bone's subtree. Remembered per tuple of
+    bones."""
+    hit = _ends.get(id(project.bones))
+    if hit is not None and hit[0] is project.bones and hit[1] == order:
+        return hit[2]
+    column = {name: k for k, name in enumerate(order)}
+    ends = list(range(1, len(order) + 1))
+    for k in range(len(order) - 1, -1, -1):  # children after parents: fold upwards
+        parent = project.bone(order[k]).parent
+        if parent is not None:
+            p = column[parent]
+            ends[p] = max(ends[p], ends[k])
+    if len(_ends) > 64:
+        _ends.clear()
+    _ends[id(project.bones)] = (project.bones, list(order), ends)
+    return ends
+
+
+class Pose:
+    """Per-frame pose of the bone tree while an evaluation runs, one array per bone.
+
+    rotation[k]: (N,) local rotation of bone k (radians, relative to its parent).
+    stretch[k]: (N,) scale along bone k (1 = authored length).
+    shift[k]: (N, 2) extra translation of bone k's origin in its parent's frame (the
+    move-root strategy). translate[k] / scale[k]: (N, 2) the bone's keyed translate
+    (parent frame) and scale (own frame), sampled from its channels when ``frames``
+    are given. world[k]: the bone's world transform.
+    Entries are replaced, never written into: an incremental evaluation starts from
+    the previous bake's (read-only) arrays and shares whatever it does not replace.
+    """
+
+    def __init__(self, project: Project, order: list[str], n: int, character: Affine,
+                 frames: np.ndarray | None = None):
+        self.project = project
+        self.order = order
+        self.column = {name: k for k, name in enumerate(order)}
+        ones, zeros, unit = np.ones(n), np.zeros((n, 2)), np.ones((n, 2))
+        ones.flags.writeable = zeros.flags.writeable = unit.flags.writeable = False
+        self.ones, self.zeros, self.unit = ones, zeros, unit  # shared by every bone that has none
+        self.rotation: list[np.ndarray | None] = [None] * len(order)
+        self.stretch: list[np.ndarray] = [ones] * len(order)
+        self.shift: list[np.ndarray] = [zeros] * len(order)
+        self.translate: list[np.ndarray] = [zeros] * len(order)
+        self.scale: list[np.ndarray] = [unit] * len(order)
+        if frames is not None:
+            for k, name in enumerate(order):
+                bone = project.bone(name)
+                if bone.translate.keys or any(bone.translate.default):
+                    self.translate[k] = bone.translate.sample(frames)
+                if bone.scale.keys or bone.scale.default != (1.0, 1.0):
+                    self.scale[k] = bone.scale.sample(frames)
+        self.world: list[Affine | None] = [None] * len(order)
+        self.character = character
+        self.touched: set[str] = set()  # bones whose world transform was (re)computed
+
+    def parent_frame(self, name: str) -> Affine:
+        """World transform of the frame a bone's offset is measured in."""
+        bone = self.project.bone(name)
+        if bone.parent is None:
+            return self.character
+        return self.world[self.column[bone.parent]]
+
+    def joint_frames(self, names, n: int) -> Affine:
+        """World transforms at the bones' origins, before their own rotations (their
+        'shoulder spaces' when they start chains), as rows (``Affine.rows``)."""
+        ox, oy = self._offsets(names, n, shifted=False)
+        return Affine.rows([self.parent_frame(name) for name in names], n).compose(
+            Affine.rotation_about_origin(0.0, ox, oy))
+
+    def _offsets(self, names, n: int, shifted: bool = True):
+        """:meth:`_offset` of several bones as rows: each term added to all of them at
+        once when all of them have it, else bone by bone."""
+        if len(names) == 1:
+            return self._offset(names[0], shifted)
+        bones = [self.project.bone(name) for name in names]
+        cols = [self.column[name] for name in names]
+        terms = ([b.parent is not None for b in bones],
+                 [self.translate[k] is not self.zeros for k in cols],
+                 [shifted and self.shift[k] is not self.zeros for k in cols])
+        if any(any(t) and not all(t) for t in terms):
+            offsets = [self._offset(name, shifted) for name in names]
+            return rows([o[0] for o in offsets], n), rows([o[1] for o in offsets], n)
+        ox, oy = rows([b.rest_offset[0] for b in bones], n), rows([b.rest_offset[1] for b in bones], n)
+        if terms[0][0]:
+            ox = ox * rows([self.stretch[self.column[b.parent]] for b in bones], n)
+        for present, moves in zip(terms[1:], (self.translate, self.shift)):
+            if present[0]:
+                moved = rows([moves[k] for k in cols], n)
+                ox, oy = ox + moved[:, 0], oy + moved[:, 1]
+        return ox, oy
+
+    def _offset(self, name: str, shifted: bool = True):
+        """The bone's origin in its parent's frame: rest offset (stretched along the
+        parent), keyed translate and (``shifted``) the move-root shift, which is
+        measured from the joint frame."""
+        bone = self.project.bone(name)
+        k = self.column[name]
+        ox, oy = bone.rest_offset
+        if bone.parent is not None:
+            ox = ox * self.stretch[self.column[bone.parent]]
+        moved = self.translate[k]
+        if moved is not self.zeros:
+            ox, oy = ox + moved[:, 0], oy + moved[:, 1]
+        shift = self.shift[k]
+        if shifted and shift is not self.zeros:
+            ox, oy = ox + shift[:, 0], oy + shift[:, 1]
+        return ox, oy
+
+    def update(self, names, stop_at=frozenset()) -> None:
+        """Recompute world transforms of ``names`` and all their descendants, except
+        below the bones in ``stop_at`` (their chains will update them)."""
+        todo = set(names)
+        # Preorder: a bone's subtree is the run of columns from it to its end.
+        ends = subtree_ends(self.project, self.order)
+        cols = sorted({k for n in todo for k in range(self.column[n], ends[self.column[n]])})
+        for name in (self.order[k] for k in cols):
+            bone = self.project.bone(name)
+            if name in todo or (bone.parent in todo and name not in stop_at):
+                todo.add(name)
+                self.touched.add(name)
+                k = self.column[name]
+                ox, oy = self._offset(name)
+                scale = self.scale[k]
+                if scale is not self.unit:
+                    local = Affine.trs(ox, oy, self.rotation[k], scale[:, 0], scale[:, 1])
+                else:
+                    local = Affine.rotation_about_origin(self.rotation[k], ox, oy)
+                self.world[k] = self.parent_frame(name).compose(local)
+
+    def place_chains(self, chains, n: int, directions=None) -> list[Affine]:
+        """Forward kinematics of chains' bones, then of everything below them.
+
+        chains: bone names per chain (root to tip, the same count each), chains of one
+        wave (disjoint, their parents placed). Each joint of all chains is placed in
+        one pass over rows (``Affine.rows``); returns the world transforms of each
+        joint as such rows. directions: optional per joint (cos, sin) rows of the
+        local rotations already at hand (a solver's), so no sin and cos are computed
+        again; a scaled bone (only a lone chain may have one) takes its rotation.
+        """
+        parent = Affine.rows([self.parent_frame(bones[0]) for bones in chains], n)
+        worlds = []
+        for i in range(len(chains[0])):
+            cols = [self.column[bones[i]] for bones in chains]
+            ox, oy = self._offsets([bones[i] for bones in chains], n)
+            scale = self.scale[cols[0]]
+            if scale is not self.unit:  # a lone chain: see the grouping (solve_chain)
+                local = Affine.trs(ox, oy, self.rotation[cols[0]], scale[:, 0], scale[:, 1])
+            elif directions is not None:
+                cos, sin = directions[i]
+                local = Affine(cos, -sin, sin, cos, np.asarray(ox, float), np.asarray(oy, float))
+            else:
+                local = Affine.rotation_about_origin(rows([self.rotation[k] for k in cols], n), ox, oy)
+            parent = parent.compose(local)
+            worlds.append(parent)
+            for j, (k, bones) in enumerate(zip(cols, chains)):
+                self.world[k] = parent if len(chains) == 1 else parent.take(slice(j * n, (j + 1) * n))
+                self.touched.add(bones[i])
+        below = [child.name for bones in chains for b in bones for child in self.project.children(b)
+                 if child.name not in bones]
+        if below:
+            self.update(below)
+        return worlds
+
+    def tip(self, name: str) -> np.ndarray:
+        k = self.column[name]
+        length = self.project.bone(name).length * self.stretch[k]
+        w = self.world[k]
+        return pair(w.a * length + w.tx, w.c * length + w.ty)
+
+    def origin(self, name: str) -> np.ndarray:
+        return self.world[self.column[name]].translation()
+
+
+def world_rotations(project: Project, order: list[str], pose: Pose, columns, previous=None,
+                    as_rows: bool = False) -> dict[int, np.ndarray]:
+    """World rotation (radians, wrapped into [-pi, pi]) of the bones at ``columns``.
+
+    A bone's frame is its parent's turned by its local rotation, so on a frame where
+    every space the character sits in turns and scales uniformly (no mirror, no squash)
+    the world rotation is the parent's plus the local one, wrapped: a sum instead of
+    an atan2 per bone and frame. On other frames it is read off the world transform.
+    Chosen frame by frame, so a frame comes out the same evaluated alone or in a range.
+    ``previous``: world rotations of bones not in ``columns`` (a previous bake's).
+    ``as_rows``: the bones of each depth computed as one set of rows (the results are
+    views of it; see ``_levels``), else bone by bone.
+    """
+    ch = pose.character
+    conformal = _conformal(ch)
+    if not all(s is pose.unit for s in pose.scale):
+        # A scaled bone may squash or mirror its frame: read every angle off the transforms.
+        conformal = np.zeros(np.shape(conformal), dtype=bool)
+    every, none = bool(conformal.all()), not conformal.any()
+    out: dict[int, np.ndarray] = {}
+    base = None if none else np.arctan2(ch.c, ch.a)
+    n = pose.ones.shape[0]
+    for level in (_levels(project, order, pose, columns) if as_rows else [[k] for k in columns]):
+        count = len(level)
+        w = Affine.rows([pose.world[k] for k in level], n) if not every else None
+        if none:
+            angle = np.arctan2(w.c, w.a)
+        else:
+            ups = []
+            for k in level:
+                parent = project.bone(order[k]).parent
+                p = None if parent is None else pose.column[parent]
+                ups.append(base if p is None else out[p] if p in out else previous(p))
+            summed = wrap_angle(rows(ups, n) + rows([pose.rotation[k] for k in level], n))
+            angle = summed if every else np.where(rows([conformal] * count, n), summed, np.arctan2(w.c, w.a))
+        for j, k in enumerate(level):
+            out[k] = angle if count == 1 else angle[j * n:(j + 1) * n]
+    return out
+
+
+def _levels(project, order, pose, columns):
+    """``columns`` in groups computed together, the bones of each depth as one set of
+    rows (``geometry.rows``)."""
+    depth: dict[int, int] = {}
+    levels: list[list[int]] = []
+    for k in columns:  # parents first
+        parent = project.bone(order[k]).parent
+        d = depth.get(pose.column[parent], -1) + 1 if parent is not None else 0
+        depth[k] = d
+        if d == len(levels):
+            levels.append([])
+        levels[d].append(k)
+    return levels
+
+
+_conformals: dict[int, tuple] = {}
+
+
+def _conformal(t: Affine) -> np.ndarray:
+    """Per frame: does ``t`` turn and scale uniformly (no mirror, no squash)?
+    Remembered per transform (an incremental evaluation reuses the spaces)."""
+    hit = _conformals.get(id(t))
+    if hit is not None and hit[0] is t:
+        return hit[1]
+    # np.isclose's test written out (it costs 30 us a call at one frame); spaces are finite.
+    result = ((np.abs(t.a - t.d) <= 1e-12 + 1e-12 * np.abs(t.d)) & (np.abs(t.b + t.c) <= 1e-12 + 1e-12 * np.abs(t.c))
+              & (np.abs(t.a) + np.abs(t.c) > 0))
+    if len(_conformals) > 8:  # each holds a space transform over all frames
+        _conformals.clear()
+    _conformals[id(t)] = (t, result)
+    return result
+
+
+def fk_rotations(project: Project, order: list[str], frames: np.ndarray) -> list[np.ndarray]:
+    """Per bone (in ``order``), (N,) local rotations from the rest pose plus the animated FK channel."""
+    return [fk_rotation(project.bone(name), frames) for name in order]
+
+
+def fk_rotation(bone, frames: np.ndarray) -> np.ndarray:
+    """(N,) local rotation of one bone from its rest pose and its animated channel."""
+    return bone.rest_rotation + bone.rotation.sample(frames)[:, 0]
+
+
+def character_of(spaces) -> Affine:
+    return spaces[CHARACTER]

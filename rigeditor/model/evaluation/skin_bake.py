@@ -1,0 +1,162 @@
+"""The mesh part of ``bake.art``: deformed mesh vertices on demand, seam reductions
+over the whole range.
+
+Memory decides the shape (see docs/architecture.md, "Skinning never holds a frame axis
+of vertices"): a :class:`MeshPose` keeps the per-frame skin transforms (F, B, 2, 3)
+and the skin operator, computes one frame's vertices when asked (:meth:`vertices`),
+and reduces the whole range in blocks to what the views and the report need: the worst
+triangle area ratio per frame and its triangle (:attr:`worst`), collapse per frame.
+Everything is in character space (so a scaled character does not read as a collapse);
+:meth:`vertices` carries the frame into world.
+"""
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from rigeditor.core import skinning as sk
+from rigeditor.core.geometry import Affine
+from rigeditor.model.data.mesh_attachment import MeshAttachment
+
+_OPERATORS: "weakref.WeakKeyDictionary[MeshAttachment, np.ndarray]" = weakref.WeakKeyDictionary()
+
+
+def operator_of(mesh: MeshAttachment, n_bones: int) -> np.ndarray:
+    """The skin operator of a mesh (cached per attachment: attachments are immutable)."""
+    g = _OPERATORS.get(mesh)
+    if g is None:
+        if mesh.skinned:
+            g = sk.skin_operator(mesh.in_slot_frame(), mesh.indices, mesh.weights, n_bones)
+        else:
+            v = mesh.in_slot_frame()
+            g = sk.skin_operator(v, np.zeros((len(v), 1), np.int64), np.ones((len(v), 1)), 1)
+        g.flags.writeable = False
+        _OPERATORS[mesh] = g
+    return g
+
+
+class MeshStatic:
+    """What a mesh pose keeps that has no frame axis: the attachment, its triangles'
+    joints (the joint, a child bone name, each triangle sits at, or the slot's bone
+    away from joints) and the number of skin bones. Not a dataclass, so ``Bake.rows``
+    (which cuts every dataclass array along frames) leaves it whole."""
+
+    __slots__ = ("mesh", "joint_of", "n_bones")
+
+    def __init__(self, mesh: MeshAttachment, joint_of: tuple, n_bones: int):
+        self.mesh, self.joint_of, self.n_bones = mesh, joint_of, n_bones
+
+
+@dataclass(frozen=True, eq=False)
+class MeshPose:
+    """One mesh attachment of one slot over the bake's frames.
+
+    slot, column: the slot's name and ArtBake column; code: the attachment's index in
+    the slot; static: the attachment and what else has no frame axis. skins: (F, B, 2,
+    3) skin transforms in character space. character: the character space's world
+    transform (fields (F,)). shown: (F,) whether the slot shows this attachment.
+    """
+
+    slot: str
+    column: int
+    code: int
+    static: MeshStatic
+    skins: np.ndarray
+    character: Affine
+    shown: np.ndarray
+
+    @property
+    def mesh(self) -> MeshAttachment:
+        return self.static.mesh
+
+    @property
+    def joint_of(self) -> tuple:
+        return self.static.joint_of
+
+    @property
+    def operator(self) -> np.ndarray:
+        return operator_of(self.mesh, self.skins.shape[1])
+
+    def local_vertices(self, row: int) -> np.ndarray:
+        """(V, 2) deformed vertices at ``row`` in character space."""
+        return sk.deform(self.operator, self.skins[row])
+
+    def vertices(self, row: int) -> np.ndarray:
+        """(V, 2) deformed vertices at ``row`` in world."""
+        return self.character.take(row).apply(self.local_vertices(row))
+
+    def ratios(self, row: int) -> np.ndarray:
+        """(T,) deformed over bind signed area of each triangle at ``row`` (< 0: flipped)."""
+        return sk.area_ratios(self.mesh.in_slot_frame(), self.local_vertices(row), self.mesh.triangles)
+
+    @cached_property
+    def worst(self) -> tuple[np.ndarray, np.ndarray]:
+        """((F,) smallest area ratio per frame, (F,) its triangle), walked in blocks."""
+        if len(self.mesh.triangles) == 0:
+            return np.ones(len(self.skins)), np.zeros(len(self.skins), np.int64)
+        worst, which = sk.worst_area_ratio(self.mesh.in_slot_frame(), self.mesh.triangles, self.operator,
+                                           self.skins)
+        worst.flags.writeable = which.flags.writeable = False
+        return worst, which
+
+    @cached_property
+    def joint_worst(self) -> dict[str, np.ndarray]:
+        """{joint: (F,) smallest area ratio among the triangles at that joint}."""
+        out = {}
+        names = np.array(self.joint_of, dtype=object)
+        for j in dict.fromkeys(self.joint_of):
+            tri = self.mesh.triangles[names == j]
+            w, _ = sk.worst_area_ratio(self.mesh.in_slot_frame(), tri, self.operator, self.skins)
+            w.flags.writeable = False
+            out[j] = w
+        return out
+
+    def collapsed(self, threshold: float = sk.COLLAPSE_RATIO) -> np.ndarray:
+        """(F,) True where a shown triangle shrank below ``threshold`` or flipped."""
+        return self.shown & sk.collapse_flags(self.worst[0], threshold)
+
+
+def mesh_poses(project, bake, column: int, slot, codes: np.ndarray) -> list[MeshPose]:
+    """A MeshPose per mesh attachment of ``slot`` (ArtBake column ``column``)."""
+    from rigeditor.model.data.project import CHARACTER
+
+    out = []
+    character = bake.spaces[CHARACTER]
+    inv_char = character.inverse()
+    for k, a in enumerate(slot.attachments):
+        if not isinstance(a, MeshAttachment):
+            continue
+        if a.skinned:
+            world = [inv_char.compose(bake.bone(b).world) for b in a.bones]
+            bind = np.asarray(a.bind).reshape(-1, 6)[:, [0, 1, 4, 2, 3, 5]].reshape(-1, 2, 3)
+        else:
+            holder = (Affine.identity() if slot.bone is None
+                      else inv_char.compose(bake.bone(slot.bone).world))
+            world, bind = [holder], np.array([[[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]])
+        rows = np.stack([np.broadcast_to(sk.affine_rows(w), (len(bake), 2, 3)) for w in world], axis=1)
+        skins = sk.skin_transforms(rows, bind)
+        skins.flags.writeable = False
+        static = MeshStatic(a, _triangle_joints(project, slot.bone, a), skins.shape[1])
+        out.append(MeshPose(slot.name, column, k, static, skins, character, codes == k))
+    return out
+
+
+def _triangle_joints(project, slot_bone, mesh: MeshAttachment) -> tuple[str, ...]:
+    """Per triangle: the nearest joint (a weighted bone whose parent is weighted too),
+    by the triangle's centroid at bind; the slot's bone (or slot) when there is none."""
+    from rigeditor.model.data.rest import bone_segments
+
+    n = len(mesh.triangles)
+    joints = [b for b in mesh.bones if project.bone(b).parent in mesh.bones]
+    if not joints:
+        return (slot_bone or "",) * n
+    where = bone_segments(project, slot_bone, joints)[:, 0]
+    centroid = mesh.in_slot_frame()[mesh.triangles].mean(axis=1)
+    nearest = np.argmin(np.hypot(*(centroid[:, None] - where[None]).transpose(2, 0, 1)), axis=1)
+    return tuple(joints[int(k)] for k in nearest)
+
+
+__all__ = ["MeshPose", "MeshStatic", "mesh_poses", "operator_of"]

@@ -1,0 +1,1 @@
+"""Semantic checks of a Project: every problem, each with where it is."""

@@ -1,0 +1,85 @@
+"""Semantic checks of the artwork (slots, attachments, draw order); ``where: what``.
+
+Locations follow the file: ``slots[2].attachments[0].width``, ``draw_order.keys[1]``.
+A missing image file is not a problem of the project (it still loads and saves its
+reference); ``rigeditor.io.art.images.missing_images`` reports those.
+"""
+from __future__ import annotations
+
+import math
+import posixpath
+
+from rigeditor.model.data.attachments import NONE, Art
+from rigeditor.model.validation.mesh import mesh_problems
+
+_MAX = 1e9
+
+
+def art_problems(art: Art, bone_names) -> list[str]:
+    out: list[str] = []
+    names = [s.name for s in art.slots]
+    seen: set[str] = set()
+    for i, slot in enumerate(art.slots):
+        where = f"slots[{i}]"
+        if not isinstance(slot.name, str) or not slot.name.strip():
+            out.append(f"{where}.name: must be a non-empty name, got {slot.name!r}")
+        elif slot.name in seen:
+            out.append(f"{where}.name: duplicate name {slot.name!r}")
+        seen.add(slot.name)
+        if slot.bone is not None and slot.bone not in bone_names:
+            out.append(f"{where}.bone: unknown bone {slot.bone!r}")
+        att_names: set[str] = set()
+        for k, a in enumerate(slot.attachments):
+            _attachment(out, f"{where}.attachments[{k}]", a, att_names, bone_names)
+        allowed = att_names | {NONE}
+        if slot.attachment.default not in allowed:
+            out.append(f"{where}.attachment.default: unknown attachment {slot.attachment.default!r}")
+        previous = None
+        for k, (frame, value) in enumerate(slot.attachment.keys):
+            if value not in allowed:
+                out.append(f"{where}.attachment.keys[{k}].value: unknown attachment {value!r}")
+            if previous is not None and frame <= previous:
+                out.append(f"{where}.attachment.keys[{k}].frame: keys must be in increasing frame order, "
+                           f"got {frame} after {previous}")
+            previous = frame
+    previous = None
+    for k, key in enumerate(art.draw_order):
+        where = f"draw_order.keys[{k}]"
+        if sorted(key.order) != sorted(names) or len(set(key.order)) != len(key.order):
+            out.append(f"{where}.order: must list every slot once, got {list(key.order)}")
+        if previous is not None and key.frame <= previous:
+            out.append(f"{where}.frame: keys must be in increasing frame order, got {key.frame} after {previous}")
+        previous = key.frame
+    return out
+
+
+def _attachment(out, where, a, names: set, bone_names) -> None:
+    if not isinstance(a.name, str) or not a.name.strip():
+        out.append(f"{where}.name: must be a non-empty name, got {a.name!r}")
+    elif a.name in names:
+        out.append(f"{where}.name: duplicate name {a.name!r} in this slot")
+    names.add(a.name)
+    if a.kind == "mesh":
+        out.extend(mesh_problems(a, where, bone_names))
+    elif a.kind != "image":
+        out.append(f"{where}.type: unknown attachment type {a.kind!r}")
+    path = a.path if isinstance(a.path, str) else ""
+    if not path.strip():
+        out.append(f"{where}.path: must name an image file, got {a.path!r}")
+    elif posixpath.isabs(path) or "\\" in path or (len(path) > 1 and path[1] == ":"):
+        out.append(f"{where}.path: must be relative to the project file with '/' separators, got {path!r}")
+    for name in ("width", "height"):
+        v = getattr(a, name)
+        if not (math.isfinite(v) and 0 < v <= _MAX):
+            out.append(f"{where}.{name}: must be a finite number of pixels > 0, got {v!r}")
+    for name, v in (("x", a.x), ("y", a.y), ("rotation", a.rotation), ("scale[0]", a.scale[0]),
+                    ("scale[1]", a.scale[1]), ("pivot[0]", a.pivot[0]), ("pivot[1]", a.pivot[1])):
+        if not (math.isfinite(v) and abs(v) <= _MAX):
+            out.append(f"{where}.{name}: must be a finite number of magnitude <= {_MAX:g}, got {v!r}")
+    if 0.0 in a.scale:
+        out.append(f"{where}.scale: a scale of zero collapses the image")
+    for k, v in enumerate(a.tint):
+        if not (0.0 <= v <= 1.0):
+            out.append(f"{where}.tint[{k}]: must be between 0 and 1, got {v!r}")
+    if not (0.0 <= a.opacity <= 1.0):
+        out.append(f"{where}.opacity: must be between 0 and 1, got {a.opacity!r}")
