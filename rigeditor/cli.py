@@ -173,8 +173,8 @@ def _parser() -> argparse.ArgumentParser:
     spine.add_argument("--animation", metavar="NAME",
                        help="the animation to open (default: the first); every animation is imported")
     spine.add_argument("--curves", choices=("authored", "runtime"), default="runtime",
-                       help="bezier curves as Spine's runtimes play them (the default: a key per frame "
-                       "inside curved segments; matches a game frame for frame) or as authored (editable "
+                       help="bezier curves as Spine's runtimes play them (the default: linear keys at the "
+                       "corners of the ten pieces a runtime plays; matches a game at any time) or as authored (editable "
                        "curves, up to a few tenths of a degree off what a game shows)")
     spine.add_argument("--force", action="store_true", help="replace an existing project (and images)")
     spine.set_defaults(run=_import_spine)

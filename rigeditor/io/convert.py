@@ -12,7 +12,7 @@ import math
 from rigeditor.core.filters import Smoothing
 from rigeditor.io import schema
 from rigeditor.io.convert_art import art_data, to_art
-from rigeditor.io.schema import FORMAT, SCHEMA_VERSION
+from rigeditor.io.schema import FORMAT, SCHEMA_VERSION, frame_number
 from rigeditor.model.project import (
     Bone, Chain, LimitStrategy, Project, Space, Target, Timeline,
 )
@@ -178,7 +178,7 @@ def keys_data(keys, angle: bool = False) -> list[dict]:
 
     out = []
     for k in keys:
-        key = {"frame": int(k.frame), "value": value(k.value), "interp": k.interp}
+        key = {"frame": frame_number(k.frame), "value": value(k.value), "interp": k.interp}
         if k.out_handle is not None:
             key["out_handle"] = handle(k.out_handle)
         if k.in_handle is not None:
@@ -188,7 +188,7 @@ def keys_data(keys, angle: bool = False) -> list[dict]:
 
 
 def _steps_data(ch: StepChannel) -> dict:
-    return {"default": ch.default, "keys": [{"frame": int(f), "value": v} for f, v in ch.keys]}
+    return {"default": ch.default, "keys": [{"frame": frame_number(f), "value": v} for f, v in ch.keys]}
 
 
 from rigeditor.io.convert_clips import animations_data, to_animations  # noqa: E402  (builds on the key helpers)

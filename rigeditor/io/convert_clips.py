@@ -6,6 +6,7 @@ import math
 
 from rigeditor.io import schema_clips
 from rigeditor.io.convert import keys_data, keys_from_file
+from rigeditor.io.schema import frame_number
 from rigeditor.model import clips
 from rigeditor.model.attachments import DrawOrderKey
 from rigeditor.model.project import Animation, Project
@@ -56,11 +57,11 @@ def _entry(project: Project, a: Animation) -> dict:
     tracks: dict = {}
     for path, keys in sorted(a.tracks.items(), key=lambda kv: _order(kv[0])):
         if path == clips.DRAW_ORDER:
-            tracks["draw_order"] = [{"frame": int(k.frame), "order": list(k.order)} for k in keys]
+            tracks["draw_order"] = [{"frame": frame_number(k.frame), "order": list(k.order)} for k in keys]
             continue
         kind, name, attr = path
         if (kind, attr) in _STEPS:
-            data = [{"frame": int(f), "value": v} for f, v in keys]
+            data = [{"frame": frame_number(f), "value": v} for f, v in keys]
         else:
             data = keys_data(keys, angle=(kind, attr) in _ANGLES)
         tracks.setdefault(_POOL[kind], {}).setdefault(name, {})[attr] = data

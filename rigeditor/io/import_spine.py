@@ -428,10 +428,7 @@ def _animations(project, skel, animation, chains, notes, curves, spaces, turns, 
         raise SpineError(source, [f"--animation: no animation {animation!r} (it has: {', '.join(names) or 'none'})"])
     if not names:
         return replace(project, timeline=Timeline(fps=skel.fps or 30.0, start=0, end=0)), None
-    fps, shift = frame_rate([t for n in names for t in key_times(skel.animations[n])], skel.fps)
-    if shift > 1e-3:
-        notes.add(f"key times off the frame grid (moved to the nearest frame at {fps:g} fps, "
-                  f"up to {shift / fps * 1000:.1f} ms)")
+    fps, _ = frame_rate([t for n in names for t in key_times(skel.animations[n])], skel.fps)
     chosen = animation if animation is not None else names[0]
     posed = {}
     for name in names:

@@ -17,7 +17,8 @@ from dataclasses import replace
 import numpy as np
 
 from rigeditor.core.geometry import Affine
-from rigeditor.io.spine_keys import channel as _channel, key_times, rotated, scale_keys, step_channel
+from rigeditor.io.spine_keys import (channel as _channel, duplicate_times, frame_of, key_times, rotated, scale_keys,
+                                     step_channel)
 from rigeditor.model.attachments import NONE
 from rigeditor.model.project import CHARACTER, Project, Timeline
 from rigeditor.model.timeline import Channel, Key
@@ -35,12 +36,14 @@ def apply_animation(project: Project, skel, name: str, chains: dict, notes, *, c
                     fps: float, turns: dict | None = None) -> Project:
     """``project`` with animation ``name`` of ``skel`` on its timeline. curves:
     "authored" keeps Spine's bezier curves as curves; "runtime" plays them as Spine's
-    runtimes do (linear keys on every frame inside a bezier segment)."""
+    runtimes do (linear keys at the corners of the ten straight pieces a runtime plays
+    for a bezier segment). Keys keep their times (``spine_keys.frame_of``); the timeline
+    ends on the first frame at or after the last key."""
     anim = skel.animations[name]
     channel = functools.partial(_channel, runtime=curves == "runtime")
     turns = turns or {}
     times = key_times(anim)
-    end = max((int(round(t * fps)) for t in times), default=0)
+    end = max((math.ceil(frame_of(t, fps) - 1e-6) for t in times), default=0)
     project = replace(project, timeline=Timeline(fps=fps, start=0, end=end))
     spine = {b.name: b for b in skel.bones}
     root = skel.bones[0]
@@ -53,6 +56,7 @@ def apply_animation(project: Project, skel, name: str, chains: dict, notes, *, c
         for kind, keys in _paired(timelines, approx, bone).items():
             if not keys:
                 continue
+            _duplicates(notes, keys, f"{bone}.{kind}")
             at = f"animations.{name}.bones.{bone}.{kind}"
             if bone == root.name and kind in ("rotate", "translate", "scale"):
                 project, exact = _root(project, root, kind, keys, fps, functools.partial(channel, where=at))
@@ -86,8 +90,7 @@ def apply_animation(project: Project, skel, name: str, chains: dict, notes, *, c
             else:
                 notes.add(_BONE_OTHER.get(kind, f"bone {kind} timelines (not supported)"), bone)
     if approx:
-        notes.add("curves whose x and y ease with different timing, or keys on one frame "
-                  "(approximated)", ", ".join(approx))
+        notes.add("curves whose x and y ease with different timing (approximated)", ", ".join(approx))
     project = _slots(project, anim, fps, notes)
     project = _draw_order(project, skel, anim, fps)
     project = _ik(project, skel, anim, fps, chains, notes, channel)
@@ -98,6 +101,13 @@ def apply_animation(project: Project, skel, name: str, chains: dict, notes, *, c
         if kind not in ("bones", "slots", "ik", "drawOrder") and value:
             notes.add(f"{labels.get(kind, kind + ' timelines')} (not supported)", name)
     return project
+
+
+def _duplicates(notes, keys, what: str) -> None:
+    """Warn of two keys at one time (played as Spine plays them, see spine_keys)."""
+    for t in duplicate_times(keys):
+        notes.add("two keys at one time (played as Spine plays them: the first ends the segment before, "
+                  "the last holds from that time on)", f"{what} at {t:.4g} s")
 
 
 def _paired(timelines: dict, approx: list, bone: str) -> dict:
@@ -175,7 +185,7 @@ def _draw_order(project, skel, anim, fps):
     names = [s.name for s in skel.slots]
     keys = {}
     for key in anim["drawOrder"]:
-        keys[int(round(float(key.get("time", 0.0)) * fps))] = tuple(names[i] for i in spine_order(
+        keys[frame_of(float(key.get("time", 0.0)), fps, step=True)] = tuple(names[i] for i in spine_order(
             names, key.get("offsets") or []))
     art = project.art
     for frame in sorted(keys):
@@ -223,7 +233,8 @@ def _ik(project, skel, anim, fps, chains, notes, channel):
         soft = replace(soft, keys=tuple(replace(k, value=(min(max(k.value[0], 0.0), 0.5),)) for k in soft.keys))
         mix = replace(mix, keys=tuple(replace(k, value=(min(max(k.value[0], 0.0), 1.0),)) for k in mix.keys))
         bends = [Key(0, (1.0 if c.bend_positive else -1.0,), "constant")] if keys[0].get("time", 0.0) > 0 else []
-        bends += [Key(int(round(float(k.get("time", 0.0)) * fps)), (1.0 if k.get("bendPositive", True) else -1.0,),
+        _duplicates(notes, keys, f"ik {name}")
+        bends += [Key(frame_of(float(k.get("time", 0.0)), fps, step=True), (1.0 if k.get("bendPositive", True) else -1.0,),
                       "constant") for k in keys]
         bend = Channel(default=(1.0 if c.bend_positive else -1.0,),
                        keys=tuple({k.frame: k for k in bends}.values()))

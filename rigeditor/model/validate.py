@@ -306,9 +306,12 @@ def _channel(out, where, ch: Channel, dim, *, lo=None, hi=None, values=None, ste
             out.append(f"{w}.interp: must be one of {', '.join(INTERPOLATIONS)}, got {key.interp!r}")
         elif stepped and key.interp != "constant":
             out.append(f"{w}.interp: this track is stepped, interp must be 'constant', got {key.interp!r}")
-        if previous is not None and key.frame <= previous:
-            out.append(f"{w}.frame: keys must be in increasing frame order, got {key.frame} after {previous}")
-        previous = key.frame
+        if not (isinstance(key.frame, (int, float)) and math.isfinite(key.frame)):
+            out.append(f"{w}.frame: must be a finite number, got {key.frame!r}")
+        else:
+            if previous is not None and key.frame <= previous:
+                out.append(f"{w}.frame: keys must be in increasing frame order, got {key.frame:g} after {previous:g}")
+            previous = key.frame
         for name in ("out_handle", "in_handle"):
             h = getattr(key, name)
             if h is not None and (len(h) != dim + 1 or not all(math.isfinite(x) for x in h)):
@@ -329,7 +332,8 @@ def _steps(out, where, ch: StepChannel, allowed):
         if value not in allowed:
             out.append(f"{where}.keys[{k}].value: unknown space {value!r}")
         if previous is not None and frame <= previous:
-            out.append(f"{where}.keys[{k}].frame: keys must be in increasing frame order, got {frame} after {previous}")
+            out.append(f"{where}.keys[{k}].frame: keys must be in increasing frame order, got {frame:g} after "
+                       f"{previous:g}")
         previous = frame
 
 
