@@ -24,7 +24,7 @@ Path = tuple[str, str, str]
 
 # Every animatable attribute per kind, in the order rows are listed.
 ATTRIBUTES: dict[str, tuple[str, ...]] = clips.TRACKS
-STEPPED = {("target", "space"), ("chain", "bend"), ("slot", "attachment")}
+STEPPED = {("target", "space"), ("chain", "bend"), ("slot", "attachment"), ("bone", "inherit")}
 """Tracks whose value holds from key to key (their keys are always ``constant``)."""
 
 _items = clips.items

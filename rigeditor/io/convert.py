@@ -45,7 +45,8 @@ def _space(s: schema.Space) -> Space:
 
 def _bone(b: schema.Bone) -> Bone:
     return Bone(b.name, b.parent, float(b.length), _vec(b.rest_offset), float(b.rest_rotation) * _RAD,
-                _channel(b.rotation, _RAD), _channel(b.translate), _channel(b.scale))
+                _channel(b.rotation, _RAD), _channel(b.translate), _channel(b.scale), _channel(b.shear, _RAD),
+                _steps(b.inherit))
 
 
 def _chain(c: schema.Chain) -> Chain:
@@ -139,7 +140,17 @@ def _bone_data(b: Bone) -> dict:
     return {"name": b.name, "parent": b.parent, "length": float(b.length),
             "rest_offset": [float(x) for x in b.rest_offset], "rest_rotation": _deg(b.rest_rotation),
             "rotation": _channel_data(b.rotation, angle=True), "translate": _channel_data(b.translate),
-            "scale": _channel_data(b.scale)}
+            "scale": _channel_data(b.scale)} | _spine_frame_data(b)
+
+
+def _spine_frame_data(b: Bone) -> dict:
+    """Shear and inherit, written only where a bone has them (most have neither)."""
+    out = {}
+    if b.shear.keys or any(b.shear.default):
+        out["shear"] = _channel_data(b.shear, angle=True)
+    if b.inherit.keys or b.inherit.default != "normal":
+        out["inherit"] = _steps_data(b.inherit)
+    return out
 
 
 def _chain_data(c: Chain) -> dict:

@@ -12,10 +12,10 @@ from rigeditor.model.attachments import DrawOrderKey
 from rigeditor.model.project import Animation, Project
 
 _POOL = {"bone": "bones", "target": "targets", "chain": "chains", "space": "spaces", "slot": "slots"}
-_ANGLES = {("bone", "rotation"), ("space", "rotation")}
+_ANGLES = {("bone", "rotation"), ("space", "rotation"), ("bone", "shear")}
 _DIM = {("bone", "rotation"): 1, ("space", "rotation"): 1, ("chain", "bend"): 1, ("chain", "softness"): 1,
         ("chain", "mix"): 1}
-_STEPS = {("target", "space"), ("slot", "attachment")}
+_STEPS = {("target", "space"), ("slot", "attachment"), ("bone", "inherit")}
 
 
 def to_animations(entries: list[schema_clips.Animation], open_name: str) -> tuple[Animation, ...]:

@@ -151,14 +151,16 @@ def spine_project(skel: SpineSkeleton, pages: AtlasPages | None, *, name: str = 
     bones: dict[str, Bone] = {}
     for b in skel.bones[1:]:
         bones[b.name] = Bone(b.name, parent_of[b.name], b.length if b.length > 0 else POINT_LENGTH,
-                             (b.x, b.y), math.radians(b.rotation), scale=constant(*b.scale))
-        if b.shear != (0.0, 0.0):
-            notes.add("bone shear (dropped)", b.name)
-        if b.inherit.lower() != "normal":
-            notes.add("inherit modes other than normal (imported as normal)", f"{b.name} ({b.inherit})")
+                             (b.x, b.y), math.radians(b.rotation), scale=constant(*b.scale),
+                             shear=constant(*(math.radians(s) for s in b.shear)), inherit=StepChannel(b.inherit))
 
     slot_bones = {s.bone for s in skel.slots}
     chains, targets, spaces, turns, target_of = _constraints(skel, bones, parent_of, slot_bones, notes)
+    for chain in chains:  # a chain solves plain frames: T . R . S
+        for driven in chain.bones:
+            if bones[driven].spine_frame:
+                notes.add("shear or inherit modes on bones an IK chain drives (dropped)", driven)
+                bones[driven] = replace(bones[driven], shear=constant(0.0, 0.0), inherit=StepChannel("normal"))
     for t in targets.values():
         if t.name in target_only(skel, slot_bones) and t.name in bones:
             del bones[t.name]

@@ -158,6 +158,8 @@ class Bone(_Model):
     rotation: Channel1 = Field(default_factory=lambda: Channel1(default=0.0))
     translate: Channel2 = Field(default_factory=lambda: Channel2(default=[0.0, 0.0]))
     scale: Channel2 = Field(default_factory=lambda: Channel2(default=[1.0, 1.0]))
+    shear: Channel2 = Field(default_factory=lambda: Channel2(default=[0.0, 0.0]))
+    inherit: StepChannel = Field(default_factory=lambda: StepChannel(default="normal"))
 
 
 class Target(_Model):

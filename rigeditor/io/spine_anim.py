@@ -23,13 +23,9 @@ from rigeditor.model.attachments import NONE
 from rigeditor.model.project import CHARACTER, Project, Timeline
 from rigeditor.model.timeline import Channel, Key
 
-_BONE_OTHER = {
-    "shear": "bone shear timelines (not supported)",
-    "shearx": "bone shear timelines (not supported)",
-    "sheary": "bone shear timelines (not supported)",
-    "inherit": "inherit timelines (not supported)",
-}
-_PAIRS = {"translate": ("translatex", "translatey", 0.0), "scale": ("scalex", "scaley", 1.0)}
+_BONE_OTHER: dict[str, str] = {}
+_PAIRS = {"translate": ("translatex", "translatey", 0.0), "scale": ("scalex", "scaley", 1.0),
+          "shear": ("shearx", "sheary", 0.0)}
 
 
 def apply_animation(project: Project, skel, name: str, chains: dict, notes, *, curves: str = "runtime",
@@ -71,8 +67,8 @@ def apply_animation(project: Project, skel, name: str, chains: dict, notes, *, c
             if kind == "rotate":
                 ch, _ = channel(keys, ("value",), 0.0, fps, setup=(0.0,), mul=math.radians(1.0), where=at)
                 project = project.with_bone(bone, rotation=ch)
-            elif kind in ("translate", "scale") and bone in driven and (
-                    kind == "scale" or project.chain_of_bone(bone).bones[0] != bone):
+            elif kind in ("translate", "scale", "shear", "inherit") and bone in driven and (
+                    kind != "translate" or project.chain_of_bone(bone).bones[0] != bone):
                 notes.add(f"{kind} keys on bones an IK chain drives (dropped: a chain solves with its "
                           "bones' authored lengths and joints)", bone)
             elif kind == "translate":
@@ -82,11 +78,19 @@ def apply_animation(project: Project, skel, name: str, chains: dict, notes, *, c
                     ch = rotated(ch, -turns[parent])
                 project = project.with_bone(bone, translate=ch)
                 approx += [] if exact else [f"{bone}.{kind}"]
-            elif kind == "scale":
+            elif kind == "scale":  # 0 and negative scales are legal, as in Spine
                 ch, exact = channel(keys, ("x", "y"), 1.0, fps, setup=b.scale, mul=b.scale, where=at)
-                scale_keys(keys, b.scale, at)
                 project = project.with_bone(bone, scale=ch)
                 approx += [] if exact else [f"{bone}.{kind}"]
+            elif kind == "shear":  # offsets from the setup shear, in degrees
+                setup = tuple(math.radians(s) for s in b.shear)
+                ch, exact = channel(keys, ("x", "y"), 0.0, fps, setup=setup, mul=math.radians(1.0), add=setup,
+                                    where=at)
+                project = project.with_bone(bone, shear=ch)
+                approx += [] if exact else [f"{bone}.{kind}"]
+            elif kind == "inherit":  # 4.2: stepped
+                modes = [(float(k.get("time", 0.0)), k.get("inherit", "normal")) for k in keys]
+                project = project.with_bone(bone, inherit=step_channel(modes, fps, b.inherit))
             else:
                 notes.add(_BONE_OTHER.get(kind, f"bone {kind} timelines (not supported)"), bone)
     if approx:
@@ -115,7 +119,8 @@ def _paired(timelines: dict, approx: list, bone: str) -> dict:
     into their two-value kind; the other value stays at its setup (0 moved, scale 1).
     Two one-value timelines keyed at different times are joined on the union of their
     times, linearly (listed as approximated)."""
-    out = {k: v for k, v in timelines.items() if k not in ("translatex", "translatey", "scalex", "scaley")}
+    singles = {name for x, y, _ in _PAIRS.values() for name in (x, y)}
+    out = {k: v for k, v in timelines.items() if k not in singles}
     for kind, (name_x, name_y, rest) in _PAIRS.items():
         xs, ys = timelines.get(name_x) or [], timelines.get(name_y) or []
         if kind in out or not (xs or ys):

@@ -60,8 +60,12 @@ class Bone:
     translate: animated (x, y) added to the rest offset, in the parent's frame (model
     units). scale: animated (sx, sy) of the bone's own frame (non-zero; negative
     mirrors): like Spine's default ``inherit: normal``, it scales the bone's length,
-    its children's offsets and its pictures. The local transform is
-    ``T(rest_offset + translate) . R(rest_rotation + rotation) . S(scale)``.
+    its children's offsets and its pictures; 0 collapses an axis (legal, as in Spine).
+    The local transform is ``T(rest_offset + translate) . R(rest_rotation + rotation) . S(scale)``.
+    shear: animated (x, y) radians, Spine's shear: x turns the bone's x axis, y its y
+    axis (``model.inherit.local_matrix``). inherit: stepped, one of
+    ``inherit.INHERIT_MODES``: what the bone takes from its parent's frame (Spine's
+    inherit modes; ``normal`` everything).
     """
 
     name: str
@@ -72,6 +76,14 @@ class Bone:
     rotation: Channel = field(default_factory=lambda: constant(0.0))
     translate: Channel = field(default_factory=lambda: constant(0.0, 0.0))
     scale: Channel = field(default_factory=lambda: constant(1.0, 1.0))
+    shear: Channel = field(default_factory=lambda: constant(0.0, 0.0))
+    inherit: StepChannel = field(default_factory=lambda: StepChannel("normal"))
+
+    @property
+    def spine_frame(self) -> bool:
+        """Whether the bone needs Spine's frame rules (shear, or another inherit mode)."""
+        return bool(self.shear.keys or any(self.shear.default) or self.inherit.keys
+                    or self.inherit.default != "normal")
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ import numpy as np
 
 from rigeditor.core.limits import LIMIT_STRATEGIES
 from rigeditor.core.twobone import MIN_LENGTH
+from rigeditor.model.inherit import INHERIT_MODES
 from rigeditor.model.project import CHARACTER, SOLVERS, WORLD, Project
 from rigeditor.model.timeline import INTERPOLATIONS, Channel, StepChannel
 from rigeditor.model.validate_art import art_problems
@@ -121,6 +122,8 @@ def _chain(out, where, c, project, bone_names, target_names, used):
             out.append(f"{where}.bones[{k}]: bone {name!r} is already driven by chain {used[name]!r}")
         used[name] = c.name
         _driven_bone(out, f"{where}.bones[{k}]", project.bone(name), k)
+        if k == 0:
+            _shoulder_scales(out, project, name)
         if k > 0 and c.bones[k - 1] in bone_names:
             bone, parent = project.bone(name), project.bone(c.bones[k - 1])
             if bone.parent != parent.name:
@@ -187,8 +190,11 @@ def _bone_values(out, where, b, tl):
     _number(out, f"{where}.rest_rotation", b.rest_rotation, angle=True)
     _channel(out, f"{where}.rotation", b.rotation, 1, angle=True)
     _channel(out, f"{where}.translate", b.translate, 2)
+    # A bone's scale may be 0 or change sign (as in Spine): only a frame an IK chain
+    # solves in must stay invertible (see _shoulder_scales).
     _channel(out, f"{where}.scale", b.scale, 2)
-    _scale(out, f"{where}.scale", b.scale, tl)
+    _channel(out, f"{where}.shear", b.shear, 2, angle=True)
+    _steps(out, f"{where}.inherit", b.inherit, INHERIT_MODES, "inherit mode")
 
 
 _fine_items: dict = {}  # id(item) -> (item, context): items whose own checks found nothing
@@ -218,6 +224,9 @@ def _driven_bone(out, where, bone, k):
     if bone.scale.keys or bone.scale.default != (1.0, 1.0):
         out.append(f"{where}: bone {bone.name!r} is driven by an IK chain and cannot be scaled "
                    "(the solve uses its length)")
+    if bone.spine_frame:
+        out.append(f"{where}: bone {bone.name!r} is driven by an IK chain and cannot be sheared or "
+                   "inherit less than all of its parent's frame (inherit: normal)")
     if k > 0 and (bone.translate.keys or any(bone.translate.default)):
         out.append(f"{where}: bone {bone.name!r} is driven by an IK chain and cannot be translated "
                    "(it starts at its parent's tip); only the chain's first bone can")
@@ -254,6 +263,20 @@ def _cycles(kind, parent_of, roots):
             keys.add(k)
             unique.append(m)
     return unique
+
+
+def _shoulder_scales(out, project, first: str) -> None:
+    """The bones above a chain make the frame it solves in, which is inverted: their
+    scales keep a magnitude >= MIN_SCALE at every frame."""
+    index = {b.name: i for i, b in enumerate(project.bones)}
+    parent, seen = project.bone(first).parent, set()
+    while parent is not None and parent in index and parent not in seen:
+        seen.add(parent)
+        found = len(out)
+        _scale(out, f"bones[{index[parent]}].scale", project.bone(parent).scale, project.timeline)
+        for k in range(found, len(out)):
+            out[k] += f" (an IK chain solves in the frame of bone {parent!r})"
+        parent = project.bone(parent).parent
 
 
 def _scale(out, where, ch: Channel, tl):
@@ -324,13 +347,13 @@ def _channel(out, where, ch: Channel, dim, *, lo=None, hi=None, values=None, ste
         _remember_fine(ch.keys, (dim, lo, hi, values, stepped))  # handles set by hand: checked once
 
 
-def _steps(out, where, ch: StepChannel, allowed):
+def _steps(out, where, ch: StepChannel, allowed, what: str = "space"):
     if ch.default not in allowed:
-        out.append(f"{where}.default: unknown space {ch.default!r}")
+        out.append(f"{where}.default: unknown {what} {ch.default!r}")
     previous = None
     for k, (frame, value) in enumerate(ch.keys):
         if value not in allowed:
-            out.append(f"{where}.keys[{k}].value: unknown space {value!r}")
+            out.append(f"{where}.keys[{k}].value: unknown {what} {value!r}")
         if previous is not None and frame <= previous:
             out.append(f"{where}.keys[{k}].frame: keys must be in increasing frame order, got {frame:g} after "
                        f"{previous:g}")

@@ -203,8 +203,8 @@ def test_what_cannot_be_imported_is_listed_once_per_kind(tmp_path):
     result, project, _ = _imported(tmp_path, doc)
     text = "\n".join(result.warnings)
     for kind in ("one-bone IK", "transform constraints", "path constraints", "physics constraints", "events",
-                 "clipping attachments", "boundingbox attachments", "skins other than default", "bone shear",
-                 "inherit modes", "event keys", "deform and sequence timelines", "future timelines"):
+                 "clipping attachments", "boundingbox attachments", "skins other than default",
+                 "event keys", "deform and sequence timelines", "future timelines"):
         assert sum(line.startswith(kind) for line in result.warnings) == 1, (kind, text)
     assert "ph, ph2" in text
     assert len(result.warnings) == len({line.split(":")[0] for line in result.warnings})
@@ -214,6 +214,9 @@ def test_what_cannot_be_imported_is_listed_once_per_kind(tmp_path):
     assert tail.length == 20 and tail.scale.default == (2.0, 1.0)
     assert tail.translate.keys[0].value == (1.0, 0.0) and tail.scale.keys[0].value == (4.0, 1.0)
     assert [a.name for a in project.animations] == ["walk", "run"] and project.animation == "walk"
+    # Shear and inherit modes are bones' own now: imported, not listed.
+    assert tail.inherit.default == "noScale" and project.bone("tail2").shear.default == pytest.approx((0.0, math.radians(5)))
+    assert not any("shear" in line or "inherit" in line for line in result.warnings)
 
 
 def test_a_target_bone_that_carries_nothing_is_only_a_target(tmp_path):
