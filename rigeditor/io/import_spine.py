@@ -34,6 +34,7 @@ import numpy as np
 
 from rigeditor.io.import_art import file_stem, refuse_existing, relative, unique_names, write_import
 from rigeditor.io.spine_atlas import Atlas, cut_region, read_atlas
+from rigeditor.io.spine_keys import SOFTNESS_NOTE
 from rigeditor.io.spine_mesh import build_mesh, mesh_geometry, weight_bones
 from rigeditor.io.spine_read import SpineError, SpineSkeleton, _Bad, color, read_spine
 from rigeditor.model.attachments import NONE, Art, ImageAttachment, Slot
@@ -243,8 +244,7 @@ def _constraints(skel, bones, parent_of, slot_bones, notes):
         targets.setdefault(c.target, Target(c.target, StepChannel(space), constant(*position)))
         total = reach + bones[child].length
         if c.softness > 0:
-            notes.add("IK softness (Spine eases the last stretch quadratically, RigEditor exponentially: "
-                      "poses near full reach differ)", c.name)
+            notes.add(SOFTNESS_NOTE, c.name)
         if c.compress or c.uniform:
             notes.add("IK compress/uniform (dropped)", c.name)
         strategy = LimitStrategy("stretch", max_stretch=0.5) if c.stretch else LimitStrategy()
