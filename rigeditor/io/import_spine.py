@@ -395,7 +395,12 @@ def _meshes(project, skel, pending, turns, notes):
 
 
 def _turn_frame(name, turn, bones, art):
-    """Turn bone ``name``'s frame by ``turn`` radians and everything it carries back."""
+    """Turn bone ``name``'s frame by ``turn`` radians and everything it carries back.
+
+    A child that takes no rotation from its parent (``onlyTranslation``,
+    ``noRotationOrReflection``) keeps its rotation: only its offset turns back (exact
+    for the first, and for the second under a parent frame that does not squash); its
+    keyed modes are listed by the animation import."""
     c, s = math.cos(-turn), math.sin(-turn)
 
     def back(x, y):
@@ -406,7 +411,9 @@ def _turn_frame(name, turn, bones, art):
     bones[name] = replace(bone, rest_rotation=bone.rest_rotation + turn)
     for k, b in bones.items():
         if b.parent == name:
-            bones[k] = replace(b, rest_offset=back(*b.rest_offset), rest_rotation=b.rest_rotation - turn)
+            unturned = b.inherit.default in ("onlyTranslation", "noRotationOrReflection")
+            bones[k] = replace(b, rest_offset=back(*b.rest_offset),
+                               rest_rotation=b.rest_rotation - (0.0 if unturned else turn))
     slots = []
     for slot in art.slots:
         if slot.bone == name:

@@ -90,6 +90,8 @@ def apply_animation(project: Project, skel, name: str, chains: dict, notes, *, c
                 approx += [] if exact else [f"{bone}.{kind}"]
             elif kind == "inherit":  # 4.2: stepped
                 modes = [(float(k.get("time", 0.0)), k.get("inherit", "normal")) for k in keys]
+                if project.bone(bone).parent in turns:  # its rest rotation follows the setup mode
+                    notes.add("inherit keys below a turned IK parent (approximated)", bone)
                 project = project.with_bone(bone, inherit=step_channel(modes, fps, b.inherit))
             else:
                 notes.add(_BONE_OTHER.get(kind, f"bone {kind} timelines (not supported)"), bone)

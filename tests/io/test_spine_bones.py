@@ -77,3 +77,22 @@ def test_a_scale_key_of_0_and_a_scale_through_zero_import(tmp_path):
     # Length 10 along x scaled 1 -> 0 -> -1; the y axis stays collapsed (setup 0 times 1).
     np.testing.assert_allclose(tip, [[10.0, 0.0], [0.0, 0.0], [-10.0, 0.0]], atol=1e-12)
     np.testing.assert_allclose(_axes(bake, "k", 0)[:, 1], [0.0, 0.0], atol=1e-12)
+
+
+@pytest.mark.parametrize("mode", ["onlyTranslation", "noRotationOrReflection"])
+def test_a_child_that_takes_no_rotation_keeps_it_below_a_turned_ik_parent(tmp_path, mode):
+    doc = copy.deepcopy(LEG)
+    doc["ik"][0]["mix"] = 0  # Spine's forward kinematics: the setup pose by hand
+    doc["bones"].append({"name": "strap", "parent": "thigh", "length": 10, "x": 20, "y": 2, "rotation": 20,
+                         "inherit": mode})
+    out = tmp_path / "out" / "leg.rigproj"
+    out.parent.mkdir()
+    result = import_spine(write_rig(tmp_path / "src", doc), out)
+    assert result.turns["thigh"] == pytest.approx(math.atan2(3, 50))  # the shin sits off the thigh's axis
+    bake = evaluate(load_project(out), [0.0])
+    k = bake.column("strap")
+    # Placed by the thigh (world -80 degrees at the hip (10, 100)), turned by nothing of it.
+    a = math.radians(-80)
+    np.testing.assert_allclose(bake.joint_world[0, k], [10 + 20 * math.cos(a) - 2 * math.sin(a),
+                                                        100 + 20 * math.sin(a) + 2 * math.cos(a)], atol=1e-9)
+    assert math.degrees(bake.world_rotation[0, k]) == pytest.approx(20.0, abs=1e-9)
