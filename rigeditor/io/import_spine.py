@@ -13,7 +13,8 @@ Mapping (docs/file-format.md has the table):
 - Every animation becomes a clip (``spine_anim``), ``animation`` the open one.
 - A two-bone IK constraint becomes an analytic chain (bendPositive -> bend,
   softness -> soft reach, mix, stretch -> the stretch strategy). Its Spine target is
-  a bone; the RigEditor target is a position in a declared space: the target bone's
+  a bone (softness eases the reach quadratically, as Spine's does: ``soft_reach``);
+  the RigEditor target is a position in a declared space: the target bone's
   own x, y (and translate keys) in the space of its parent, which is ``character``
   when the parent is the root, else a space named after the parent bone that
   follows it (its transform baked per frame from the evaluated parent bone). A target
@@ -34,7 +35,6 @@ import numpy as np
 
 from rigeditor.io.import_art import file_stem, refuse_existing, relative, unique_names, write_import
 from rigeditor.io.spine_atlas import Atlas, cut_region, read_atlas
-from rigeditor.io.spine_keys import SOFTNESS_NOTE
 from rigeditor.io.spine_mesh import build_mesh, mesh_geometry, weight_bones
 from rigeditor.io.spine_read import SpineError, SpineSkeleton, _Bad, color, read_spine
 from rigeditor.model.attachments import NONE, Art, ImageAttachment, Slot
@@ -243,8 +243,6 @@ def _constraints(skel, bones, parent_of, slot_bones, notes):
             position = (tb.x, tb.y)
         targets.setdefault(c.target, Target(c.target, StepChannel(space), constant(*position)))
         total = reach + bones[child].length
-        if c.softness > 0:
-            notes.add(SOFTNESS_NOTE, c.name)
         if c.compress or c.uniform:
             notes.add("IK compress/uniform (dropped)", c.name)
         strategy = LimitStrategy("stretch", max_stretch=0.5) if c.stretch else LimitStrategy()
@@ -253,7 +251,7 @@ def _constraints(skel, bones, parent_of, slot_bones, notes):
                       "scaling it)", c.name)
         chains.append(Chain(c.name, c.bones, c.target, "analytic", constant(1.0 if c.bend_positive else -1.0),
                             constant(min(c.softness / total, 0.5)), constant(min(max(c.mix, 0.0), 1.0)),
-                            strategy=strategy))
+                            strategy=strategy, soft_reach="quadratic"))  # softness as Spine plays it
         target_of[c.name] = (chains[-1], total)
     return chains, targets, spaces, turns, target_of
 

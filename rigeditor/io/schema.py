@@ -22,7 +22,7 @@ from typing_extensions import NotRequired, Required, TypedDict
 
 from rigeditor.core.filters import KINDS as SMOOTHING_KINDS
 from rigeditor.core.limits import LIMIT_STRATEGIES
-from rigeditor.model.project import SOLVERS, WORLD
+from rigeditor.model.project import SOFT_REACH, SOLVERS, WORLD
 from rigeditor.model.timeline import INTERPOLATIONS
 
 FORMAT = "rigeditor-project"
@@ -196,6 +196,7 @@ class Chain(_Model):
     smoothing: Smoothing = Field(default_factory=Smoothing)
     tolerance: Positive = 1e-3
     max_iterations: Annotated[Int, _rule("must be >= 1", lambda v: v >= 1)] = 64
+    soft_reach: Annotated[Str, _one_of(SOFT_REACH)] = "exponential"
 
 
 class Document(_Model):

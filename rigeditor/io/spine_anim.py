@@ -17,8 +17,8 @@ from dataclasses import replace
 import numpy as np
 
 from rigeditor.core.geometry import Affine
-from rigeditor.io.spine_keys import (SOFTNESS_NOTE, channel as _channel, duplicate_times, frame_of, key_times,
-                                     rotated, scale_keys, step_channel)
+from rigeditor.io.spine_keys import (channel as _channel, duplicate_times, frame_of, key_times, rotated, scale_keys,
+                                     step_channel)
 from rigeditor.model.attachments import NONE
 from rigeditor.model.project import CHARACTER, Project, Timeline
 from rigeditor.model.timeline import Channel, Key
@@ -236,8 +236,6 @@ def _ik(project, skel, anim, fps, chains, notes, channel):
                           mul=1.0 / total)
         if any(k.value[0] > 0.5 for k in soft.keys):
             notes.add("IK softness beyond half the chain (capped)", name)
-        if any(k.value[0] > 0 for k in soft.keys):  # keyed only here, the setup has none: said too
-            notes.add(SOFTNESS_NOTE, name)
         # A curve may overshoot below 0 between keys (runtime keys): no softness there.
         soft = replace(soft, keys=tuple(replace(k, value=(min(max(k.value[0], 0.0), 0.5),)) for k in soft.keys))
         mix = replace(mix, keys=tuple(replace(k, value=(min(max(k.value[0], 0.0), 1.0),)) for k in mix.keys))

@@ -69,10 +69,6 @@ def frame_rate(times, preferred: float | None) -> tuple[float, float]:
     return first
 
 
-SOFTNESS_NOTE = ("IK softness (Spine eases the last stretch quadratically, RigEditor exponentially: "
-                 "poses near full reach differ)")
-"""The warning for IK softness, in the setup or keyed only in an animation."""
-
 DUPLICATE_GAP = 1e-6
 """Frames between the two keys that stand for two Spine keys at one time."""
 

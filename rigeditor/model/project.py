@@ -111,6 +111,10 @@ class LimitStrategy:
     root_time_constant: float = 2.0
 
 
+SOFT_REACH = ("exponential", "quadratic")
+"""How a chain's softness eases its reach (``Chain.soft_reach``)."""
+
+
 @dataclass(frozen=True)
 class Chain:
     """An IK constraint over ``bones`` (root to tip, each the child of the previous).
@@ -120,7 +124,10 @@ class Chain:
     length in [0, 0.5] (typical 0.03-0.08). mix: 0 = FK pose, 1 = IK pose.
     limits: per bone (min, max) radians relative to the parent (the first bone's
     parent is the chain's shoulder space), or None. tolerance (model units) and
-    max_iterations are for the iterative solvers.
+    max_iterations are for the iterative solvers. soft_reach: how softness eases the
+    reach (SOFT_REACH): "exponential" (RigEditor's: never quite reaches full length, an
+    inner zone too) or "quadratic" (Spine's: the target is drawn in from softness s
+    below full reach, reached again s beyond it; ``twobone.quadratic_reach``).
     """
 
     name: str
@@ -135,6 +142,7 @@ class Chain:
     smoothing: Smoothing = field(default_factory=Smoothing)
     tolerance: float = 1e-3
     max_iterations: int = 64
+    soft_reach: str = "exponential"
 
     def limit(self, i: int):
         return self.limits[i] if i < len(self.limits) else None

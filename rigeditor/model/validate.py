@@ -18,7 +18,7 @@ import numpy as np
 from rigeditor.core.limits import LIMIT_STRATEGIES
 from rigeditor.core.twobone import MIN_LENGTH
 from rigeditor.model.inherit import INHERIT_MODES
-from rigeditor.model.project import CHARACTER, SOLVERS, WORLD, Project
+from rigeditor.model.project import CHARACTER, SOFT_REACH, SOLVERS, WORLD, Project
 from rigeditor.model.timeline import INTERPOLATIONS, Channel, StepChannel
 from rigeditor.model.validate_art import art_problems
 from rigeditor.model.validate_clips import clip_problems
@@ -163,6 +163,8 @@ def _chain_values(out, where, c):
         out.append(f"{where}.tolerance: must be a finite number > 0, got {c.tolerance!r}")
     if not (isinstance(c.max_iterations, int) and c.max_iterations >= 1):
         out.append(f"{where}.max_iterations: must be an integer >= 1, got {c.max_iterations!r}")
+    if c.soft_reach not in SOFT_REACH:
+        out.append(f"{where}.soft_reach: must be one of {', '.join(SOFT_REACH)}, got {c.soft_reach!r}")
 
 
 _last_art: list = [None, None, []]  # art, bone names, its problems
