@@ -2,6 +2,7 @@
 
     rigeditor [PROJECT] [editor options]       open the editor (the arm example by default)
     rigeditor bake PROJECT -o OUT [--format csv|json|spine|png] [--frames START:END] [--radians]
+                   [--world] [--fps N]
     rigeditor validate PROJECT
     rigeditor report PROJECT [--json] [--frames START:END] [--fail-on CHECKS] [--junit OUT.xml]
     rigeditor render PROJECT --frame N -o OUT.png [--size WxH]
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import re
 import signal
@@ -47,6 +49,7 @@ from rigeditor.io.curves.write_json import DEFAULT_TOLERANCE_DEG, export_curves_
 from rigeditor.io.spine.write import export_spine_json
 from rigeditor.io.art.images import alpha_masks, image_problems
 from rigeditor.io.art.layers import unique_names
+from rigeditor.io.curves.world_csv import export_world_csv
 from rigeditor.io.progress import Progress
 from rigeditor.io.examples import ALL_DESCRIPTIONS, resolve_project
 from rigeditor.io.report import DEFAULT_GATES, GATES, build_report, format_report
@@ -148,6 +151,11 @@ def _parser() -> argparse.ArgumentParser:
                            "all in one file; CSV, JSON and PNG write one file per animation, "
                            "OUT_NAME.ext, when there are several")
     bake.add_argument("--radians", action="store_true", help="angles in radians instead of degrees")
+    bake.add_argument("--world", action="store_true",
+                      help="CSV of every bone's world x, y, rotation, scale x/y and shear per sampled frame")
+    bake.add_argument("--fps", type=float, metavar="N",
+                      help="sample N times a second (default: the project's fps); samples may fall "
+                           "between frames")
     bake.add_argument("--tolerance", type=float, default=DEFAULT_TOLERANCE_DEG, metavar="DEG",
                       help=f"JSON key reduction tolerance in degrees (default {DEFAULT_TOLERANCE_DEG})")
     bake.set_defaults(run=_bake)
@@ -204,8 +212,8 @@ def _parser() -> argparse.ArgumentParser:
     spine.add_argument("--animation", metavar="NAME",
                        help="the animation to open (default: the first); every animation is imported")
     spine.add_argument("--curves", choices=("authored", "runtime"), default="runtime",
-                       help="bezier curves as Spine's runtimes play them (the default: a key per frame "
-                       "inside curved segments; matches a game frame for frame) or as authored (editable "
+                       help="bezier curves as Spine's runtimes play them (the default: linear keys at the "
+                       "corners of the ten pieces a runtime plays; matches a game at any time) or as authored (editable "
                        "curves, up to a few tenths of a degree off what a game shows)")
     spine.add_argument("--force", action="store_true", help="replace an existing project (and images)")
     spine.set_defaults(run=_import_spine)
@@ -229,6 +237,15 @@ def _bake(args) -> int:
                            "use .csv, .json or .png, or --format spine"])
     if args.radians and fmt == "spine":
         raise _Usage(out, ["--radians: Spine JSON is always in degrees"])
+    if args.world and fmt != "csv":
+        raise _Usage(out, [f"--world: world poses are written as CSV, not {fmt}"])
+    if args.world and args.radians:
+        raise _Usage(out, ["--radians: world poses are written in degrees"])
+    if args.fps is not None and not (math.isfinite(args.fps) and 0 < args.fps <= MAX_SAMPLE_FPS):
+        raise _Usage(out, [f"--fps: expected a number of samples a second in (0, {MAX_SAMPLE_FPS:g}], "
+                           f"got {args.fps:g}"])
+    if args.fps is not None and fmt == "spine":
+        raise _Usage(out, ["--fps: a Spine export keys the project's frames; bake it at the project's fps"])
     progress = Progress()
     try:
         whole, images = resolve_project(args.project)
@@ -237,11 +254,12 @@ def _bake(args) -> int:
         for i, name in enumerate(names):
             project = edits.switch_animation(whole, name)
             first, last = _frame_range(args.frames, project, args.project, name if len(names) > 1 else None)
-            _check_memory(project, first, last, args.project, fmt)
+            step = _sample_step(project, args.fps, args.project)
+            _check_memory(project, first, last, args.project, fmt, step=step)
             progress(0.02 + 0.48 * i / len(names), f"evaluating {name}" if len(names) > 1 else "evaluating")
             # One animation keeps the project's name in Spine, as files always had.
             label = name if len(clips.names(whole)) > 1 else None
-            baked.append((label, project, _evaluate_rows(project, first, last)))
+            baked.append((label, project, _evaluate_rows(project, first, last, step)))
         stage = progress.stage(0.5, 1.0, f"writing {out.name}")
         if fmt == "spine":
             (label, project, bake), *more = baked
@@ -251,7 +269,9 @@ def _bake(args) -> int:
         parts = unique_names([_file_part(n) for n in names], ignore_case=True)
         for part, (_, project, bake) in zip(parts, baked if fmt != "spine" else ()):
             target = out if len(names) == 1 else out.with_name(f"{out.stem}_{part}{out.suffix}")
-            if fmt == "csv":
+            if fmt == "csv" and args.world:
+                export_world_csv(project, bake, target)
+            elif fmt == "csv":
                 export_curves_csv(project, bake, target, radians=args.radians, progress=stage)
             elif fmt == "json":
                 export_curves_json(project, bake, target, radians=args.radians, tolerance_deg=args.tolerance,
@@ -418,17 +438,45 @@ def _within_timeline(option, given, lo, hi, tl, where, animation=None) -> None:
         raise _Usage(where, [problem])
 
 
-def _evaluate_rows(project, first: int, last: int):
-    """Frames ``first..last`` of the project, as the same rows of its whole bake."""
+def _evaluate_rows(project, first: int, last: int, step: float = 1.0):
+    """Frames ``first..last`` of the project, every ``step`` frames from ``first``, as
+    the same rows of its whole bake (sampled on the same grid from the span's start)."""
     lo, hi = evaluation_span(project, first, last)
-    bake = evaluate(project, np.arange(lo, hi + 1, dtype=float))
-    return bake if (lo, hi) == (first, last) else bake_rows(bake, first - lo, last - lo + 1)
+    if step == 1.0:
+        bake = evaluate(project, np.arange(lo, hi + 1, dtype=float))
+        return bake if (lo, hi) == (first, last) else bake_rows(bake, first - lo, last - lo + 1)
+    before, count = math.ceil((first - lo) / step - 1e-9), math.floor((last - first) / step + 1e-9) + 1
+    after = math.floor((hi - first) / step + 1e-9) + 1
+    frames = first + step * np.arange(-before, after, dtype=float)
+    bake = evaluate(project, frames)
+    return bake if (before, after) == (0, count) else bake_rows(bake, before, before + count)
 
 
-def _check_memory(project, first: int, last: int, where, output: str, way_out: str | None = None) -> None:
-    """Refuse, before allocating, a bake that would not fit in the memory available."""
+MAX_SAMPLE_FPS = 10000.0
+"""Most samples a second ``bake --fps`` takes."""
+
+
+def _sample_step(project, fps, where) -> float:
+    """Frames between samples at ``fps`` samples a second (1 at the project's rate).
+    Target smoothing and move_root root smoothing filter per project frame, so a
+    project that uses them is baked at its own rate only."""
+    rate = project.timeline.fps
+    if fps is None or fps == rate:
+        return 1.0
+    filtered = [c.name for c in project.chains
+                if c.smoothing.kind != "none" or (c.strategy.kind == "move_root" and c.strategy.root_time_constant > 0)]
+    if filtered:
+        raise _Usage(where, [f"--fps: chain {filtered[0]!r} smooths per frame at {rate:g} fps, so the project "
+                             f"is baked at its own rate only (drop --fps or its smoothing)"])
+    return rate / fps
+
+
+def _check_memory(project, first: int, last: int, where, output: str, way_out: str | None = None,
+                  step: float = 1.0) -> None:
+    """Refuse, before allocating, a bake that would not fit in the memory available
+    (samples every ``step`` frames)."""
     lo, hi = evaluation_span(project, first, last)
-    need = bake_bytes(project, hi - lo + 1, output)
+    need = bake_bytes(project, math.floor((hi - lo) / step + 1e-9) + 1, output)
     have = available_bytes()
     if have is None or need <= have:
         return

@@ -24,7 +24,7 @@ from rigeditor.core.blocks import run_in_blocks
 from rigeditor.core.twobone_one import solve_one
 from rigeditor.core.limits import LIMIT_STRATEGIES, bound_length, nearest_within_limits, smooth_offsets
 
-__all__ = ["EPS", "TwoBoneSolution", "solve_two_bone", "soft_distance", "reach_interval"]
+__all__ = ["EPS", "TwoBoneSolution", "solve_two_bone", "soft_distance", "quadratic_reach", "reach_interval"]
 
 
 @dataclass(frozen=True)
@@ -94,6 +94,20 @@ def soft_distance(distance, inner, outer, softness):
         inn = inner + s_safe * np.exp(-np.maximum(knee_in - d, 0.0) / s_safe)
         result = np.where(soft_inner, inn, result)
     return result
+
+
+def quadratic_reach(distance, outer, softness):
+    """Spine's soft reach: ``distance`` d drawn in to ``outer - s (1 - u)^2`` with
+    ``u = min(1, (d - (outer - s)) / (2 s))`` above ``outer - s``: the target eases in
+    over [outer - s, outer + s] and is reached again (at full length) from there on;
+    unchanged below, or where s is 0. No inner zone. Continuous with slope 1 at the
+    knee and 0 from outer + s. Arrays (or floats) that broadcast; s >= 0, model units."""
+    d = np.asarray(distance, dtype=float)
+    s = np.asarray(softness, dtype=float)
+    s_safe = np.where(s > 0, s, 1.0)
+    u = np.minimum((d - (outer - s)) / (2.0 * s_safe), 1.0)
+    eased = outer - s * (1.0 - u) * (1.0 - u)
+    return np.where((s > 0) & (d > outer - s), eased, d)
 
 
 MAX_COORDINATE = 1e150

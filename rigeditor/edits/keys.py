@@ -18,7 +18,7 @@ from rigeditor.model.data import clips
 from rigeditor.model.data.project import Project
 from rigeditor.model.data.timeline import INTERPOLATIONS, Channel, StepChannel
 
-Keys = Mapping[tuple, Iterable[int]]
+Keys = Mapping[tuple, Iterable[float]]
 
 
 def get(project: Project, path):
@@ -32,7 +32,7 @@ def put(project: Project, path, track) -> Project:
     return clips.with_channel(project, path, track)
 
 
-def _frame(k) -> int:
+def _frame(k) -> float:
     return k.frame if hasattr(k, "frame") else k[0]
 
 
@@ -50,18 +50,19 @@ def _with_keys(track, keys):
 
 
 def retime(project: Project, keys: Keys, frame_of) -> Project:
-    """Move every selected key to ``frame_of(frame)``. A moved key lands on an
+    """Move every selected key to ``frame_of(frame)``. Frames are keys' own (floats: a key
+    may sit between frames; 3 and 3.0 name the same key). A moved key lands on an
     unmoved one and replaces it; moved keys landing together keep the later one.
     Handles keep their offsets (the sampler clamps their times into the segment)."""
     for path, frames in keys.items():
-        frames = {int(f) for f in frames}
+        frames = {float(f) for f in frames}
         if not frames:
             continue
         track = get(project, path)
         moved = {}
         for k in _keys_of(track):
             if _frame(k) in frames:
-                moved[int(frame_of(_frame(k)))] = _at(k, int(frame_of(_frame(k))))
+                moved[frame_of(_frame(k))] = _at(k, frame_of(_frame(k)))
         kept = [k for k in _keys_of(track) if _frame(k) not in frames and _frame(k) not in moved]
         project = put(project, path, _with_keys(track, kept + list(moved.values())))
     return project
@@ -77,7 +78,7 @@ def scale_keys(project: Project, keys: Keys, pivot: int, factor: float) -> Proje
         track = get(out, path)
         if not isinstance(track, Channel):
             continue
-        landed = {round(pivot + (int(f) - pivot) * factor) for f in frames}
+        landed = {round(pivot + (float(f) - pivot) * factor) for f in frames}
         out = put(out, path, replace(track, keys=tuple(
             replace(k, out_handle=_scaled(k.out_handle, factor), in_handle=_scaled(k.in_handle, factor))
             if k.frame in landed else k for k in track.keys)))
@@ -97,8 +98,7 @@ class Clipboard:
 
 
 def copy_keys(project: Project, keys: Keys) -> Clipboard:
-    """The keys at the given frames of each path ``{path: frames}``, for :func:`paste_keys`."""
-    picked = {path: [k for k in _keys_of(get(project, path)) if _frame(k) in set(map(int, frames))]
+    picked = {path: [k for k in _keys_of(get(project, path)) if _frame(k) in set(map(float, frames))]
               for path, frames in keys.items()}
     picked = {p: ks for p, ks in picked.items() if ks}
     if not picked:
@@ -146,7 +146,7 @@ def set_interpolation(project: Project, keys: Keys, interp: str) -> Project:
         track = get(project, path)
         if not isinstance(track, Channel) or path[2] == "bend":
             continue
-        frames = set(map(int, frames))
+        frames = set(map(float, frames))
         project = put(project, path, replace(track, keys=tuple(
             replace(k, interp=interp) if k.frame in frames else k for k in track.keys)))
     return project
@@ -157,14 +157,14 @@ def move_key(project: Project, path, frame: int, new_frame: int, value) -> Proje
     (a key already there is replaced); its handles keep their offsets."""
     ch = clips.channel(project, path)
     key = next(k for k in ch.keys if k.frame == frame)
-    moved = replace(key, frame=int(new_frame), value=tuple(float(v) for v in value))
+    moved = replace(key, frame=new_frame, value=tuple(float(v) for v in value))
     return clips.with_channel(project, path, ch.without_key(frame).with_key(moved))
 
 
 def clamp_delta(keys: Keys, delta: int, start: int, end: int) -> int:
     """``delta`` (frames) limited so the moved keys stay inside [start, end] (keys
     already outside may stay where they are, but are never pushed further out)."""
-    frames = [int(f) for fs in keys.values() for f in fs]
+    frames = [float(f) for fs in keys.values() for f in fs]
     if not frames:
         return 0
     lo, hi = start - min(frames), end - max(frames)
@@ -177,15 +177,16 @@ def move_keys(project: Project, keys: Keys, dt: int,
     animation's frame range (:func:`clamp_delta`), and change the values of the
     keys ``(path, frame)`` in ``dv`` by one amount per component (model units;
     other keys keep their values). A moved key landing on an unmoved one replaces
-    it; moved keys never replace each other (:func:`retime`). Handles keep their offsets."""
+    it; moved keys never replace each other (:func:`retime`). A key between frames
+    lands on the nearest frame (drags snap to frames). Handles keep their offsets."""
     for (path, frame), change in (dv or {}).items():
         ch = clips.channel(project, path)
         project = clips.with_channel(project, path, replace(ch, keys=tuple(
-            replace(k, value=tuple(float(v + c) for v, c in zip(k.value, change))) if k.frame == int(frame) else k
+            replace(k, value=tuple(float(v + c) for v, c in zip(k.value, change))) if k.frame == frame else k
             for k in ch.keys)))
     tl = project.timeline
     dt = clamp_delta(keys, dt, tl.start, tl.end)
-    return retime(project, keys, lambda f: f + dt) if dt else project
+    return retime(project, keys, lambda f: round(f + dt)) if dt else project
 
 
 def set_handle(project: Project, path, frame: int, side: str, dt: float, dv: float, *, component: int = 0,

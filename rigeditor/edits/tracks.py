@@ -25,7 +25,7 @@ Path = tuple[str, str, str]
 
 # Every animatable attribute per kind, in the order rows are listed.
 ATTRIBUTES: dict[str, tuple[str, ...]] = clips.TRACKS
-STEPPED = {("target", "space"), ("chain", "bend"), ("slot", "attachment")}
+STEPPED = {("target", "space"), ("chain", "bend"), ("slot", "attachment"), ("bone", "inherit")}
 """Tracks whose value holds from key to key (their keys are always ``constant``)."""
 
 _items = clips.items
@@ -101,7 +101,7 @@ clamp_delta = key_edits.clamp_delta
 def delete_keys(project: Project, keys: Mapping[Path, Iterable[int]]) -> Project:
     """Remove ``keys`` (frames per track). A channel left without keys holds its default."""
     for path, frames in keys.items():
-        gone = set(map(int, frames))
+        gone = set(map(float, frames))
         track = key_edits.get(project, path)
         if isinstance(track, tuple):  # the draw order
             project = key_edits.put(project, path, tuple(k for k in track if k.frame not in gone))
@@ -173,9 +173,9 @@ def _keys_of(ch, space: StepChannel | None):
     if hit is not None and hit[0] is ch and hit[1] is space:
         return hit[2]
     if isinstance(ch, StepChannel):
-        result = tuple(int(f) for f, _ in ch.keys), tuple(v for _, v in ch.keys)
+        result = tuple(float(f) for f, _ in ch.keys), tuple(v for _, v in ch.keys)
     else:
-        frames = tuple(int(k.frame) for k in ch.keys)
+        frames = tuple(float(k.frame) for k in ch.keys)  # a key between frames stays there
         spaces: tuple[str, ...] = ()
         if space is not None:
             names = space.values()

@@ -14,6 +14,7 @@ from rigeditor.app.document import Document
 from rigeditor.app.inspector import KEEP_WORLD, REDECLARE, Inspector, SpinField
 from rigeditor.model import CAUSES
 from rigeditor.examples.rigs import arm, walk
+from rigeditor.model.data.timeline import constant
 from rigeditor.model.validation.project import problems
 
 
@@ -366,3 +367,20 @@ def test_a_rebuild_of_the_same_selection_keeps_the_scroll_position(qtbot):
     doc.select([("target", "hand")])  # something else: from the top
     qtbot.wait(10)
     assert bar.value() == 0
+
+
+def test_a_chains_soft_reach_is_one_undo_step_and_moves_the_hand(qtbot):
+    soft = arm().with_chain("arm", softness=constant(0.1))
+    doc, w, _ = make(qtbot, soft)
+    doc.select([("chain", "arm")])
+    before, steps = doc.settled_bake().chains["arm"].end_world.copy(), doc.undo_stack.count()
+    combo = w.field("chain.arm.soft_reach")
+    assert combo.currentData() == "exponential"
+    combo.setCurrentIndex(combo.findData("quadratic"))
+    assert doc.project.chain("arm").soft_reach == "quadratic" and doc.undo_stack.count() == steps + 1
+    # Frame 24 pulls the hand beyond full reach: Spine's ease reaches the limb's full
+    # length there, RigEditor's stays short of it, so the hand moves.
+    after = doc.settled_bake().chains["arm"].end_world
+    assert np.abs(after - before).max() > 1.0
+    doc.undo_stack.undo()
+    assert doc.project.chain("arm").soft_reach == "exponential"

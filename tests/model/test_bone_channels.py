@@ -58,6 +58,17 @@ def test_a_chain_bone_cannot_be_scaled_or_its_second_bone_translated():
     assert any("chains[0].bones[1]" in p and "translated" in p for p in found)
 
 
-def test_a_bone_scale_through_zero_is_refused_with_its_frame():
-    project = Project(bones=(Bone("a", None, 10.0, scale=keyed([(0, (1.0, 1.0)), (8, (-1.0, 1.0))])),))
-    assert any(p.startswith("bones[0].scale") and "frame 4" in p for p in problems(project))
+def test_a_bone_scale_through_zero_is_legal_except_above_a_chain():
+    through = keyed([(0, (1.0, 1.0)), (8, (-1.0, 1.0))])
+    project = Project(bones=(Bone("a", None, 10.0, scale=through),))
+    assert problems(project) == []
+    bake = evaluate(project, [4.0, 6.0])
+    # At frame 4 the x axis has collapsed: the tip sits on the origin; at 6 it is mirrored.
+    np.testing.assert_allclose(bake.tip_world, [[[0.0, 0.0]], [[-5.0, 0.0]]], atol=1e-12)
+    # A chain solves in its parent's frame, which must stay invertible: refused there.
+    above = Project(
+        bones=(Bone("hip", None, 5.0, scale=through), Bone("a", "hip", 10.0, rest_offset=(5.0, 0.0)),
+               Bone("b", "a", 10.0, rest_offset=(10.0, 0.0))),
+        targets=(Target("t"),), chains=(Chain("arm", ("a", "b"), "t"),))
+    assert any(p.startswith("bones[0].scale") and "frame 4" in p and "IK chain solves in the frame of bone 'hip'" in p
+               for p in problems(above))

@@ -399,7 +399,7 @@ class GraphEditor(Guarded, QWidget):
             dist = ((d.key_x - pos.x()) / px) ** 2 + ((d.key_y - pos.y()) / py) ** 2
             i = int(np.argmin(dist))
             if dist[i] <= best:
-                best, found = dist[i], ("key", comp, int(d.key_x[i]))
+                best, found = dist[i], ("key", comp, float(d.key_x[i]))
         return found
 
     def _click(self, pos: QPointF, modifiers) -> None:
@@ -451,7 +451,7 @@ class GraphEditor(Guarded, QWidget):
             dr = drawn(clips.channel(project, comp.path), comp)
             hit = (dr.key_x >= rect.left()) & (dr.key_x <= rect.right()) & (dr.key_y >= rect.top()) & (
                 dr.key_y <= rect.bottom())
-            inside |= {(comp, int(f)) for f in dr.key_x[hit]}
+            inside |= {(comp, float(f)) for f in dr.key_x[hit]}
         self._set_selection(d["base"] | inside)
 
     def _move_keys(self, d, pos) -> None:
@@ -467,7 +467,7 @@ class GraphEditor(Guarded, QWidget):
         project = key_edits.move_keys(project, keys, dt, dv)
         n = len(dv)
         # The selection moves with the keys before the Document redraws us, once.
-        before, self.selected = self.selected, {(c, f + dt) for c, f in d["keys"]}
+        before, self.selected = self.selected, {(c, float(round(f + dt)) if dt else f) for c, f in d["keys"]}
         if not self.doc.apply(f"Move {n} key{'s' * (n != 1)}", project, touched=touched(keys),
                               merge_key=("graph keys", d["gesture"])):
             self.selected = before

@@ -14,6 +14,7 @@ from rigeditor import edits
 from rigeditor.edits import tracks
 from rigeditor.app.inspector.fields import KeyButton, hbox
 from rigeditor.app.inspector.limits import limits_section
+from rigeditor.model.data.project import SOFT_REACH
 
 STRATEGY_LABELS = {"accept": "Accept the gap", "stretch": "Stretch bones", "move_root": "Move root"}
 SMOOTHING_LABELS = {"none": "None", "ema": "EMA", "one_euro": "One Euro"}
@@ -59,6 +60,16 @@ def chain_section(f, name: str) -> None:
            lambda: c().softness.value_at(doc.frame)[0], channel_setter("softness", "softness"),
            suffix=" %", scale=100.0, decimals=1, step=0.5, key_path=("chain", name, "softness"),
            tip="Soft reach width, % of the chain's length (typical 3–8 %)")
+    kinds = list(SOFT_REACH)
+
+    def set_soft_reach(kind):
+        if kind != c().soft_reach:
+            f.apply(f"Set soft reach of {name} to {kind}", doc.project.with_chain(name, soft_reach=kind), touched,
+                    f"chains.{name}.soft_reach")
+    combo = f.combo(form, "Soft reach", f"chain.{name}.soft_reach", [k.capitalize() for k in kinds],
+                    c0.soft_reach, set_soft_reach, data=kinds)
+    combo.setToolTip("Exponential: eases in and never quite reaches full length (RigEditor's).\n"
+                     "Quadratic: Spine's, reaches full length again one softness beyond it.")
     f.spin(form, "Mix", f"chain.{name}.mix", 0.0, 1.0,
            lambda: c().mix.value_at(doc.frame)[0], channel_setter("mix", "IK mix"),
            decimals=2, step=0.05, key_path=("chain", name, "mix"), tip="0 = FK pose, 1 = IK pose")

@@ -22,7 +22,7 @@ class KeyGestures:
         frames = np.array(t.frames, float)
         i = int(np.argmin(np.abs(frames - pos.x())))
         if abs(frames[i] - pos.x()) <= HIT_PX * self.track_view.viewPixelSize()[0]:
-            return t.path, int(t.frames[i])
+            return t.path, float(t.frames[i])
         return None
 
     def _click(self, pos: QPointF, modifiers):
@@ -60,10 +60,12 @@ class KeyGestures:
             self._set_selection(d["base"] | inside)
         else:
             tl = self.doc.project.timeline
-            delta = clamp_delta(d["keys"], int(round(pos.x())) - d["anchor"], tl.start, tl.end)
+            delta = clamp_delta(d["keys"], int(round(pos.x() - d["anchor"])), tl.start, tl.end)
             if delta != d["delta"]:
                 d["delta"] = delta
-                self._selected = {(p, f + delta) for p, fs in d["keys"].items() for f in fs}
+                # A moved key lands on a whole frame (move_keys snaps), a key between frames too.
+                self._selected = {(p, float(round(f + delta)) if delta else f) for p, fs in d["keys"].items()
+                                  for f in fs}
                 n = sum(map(len, d["keys"].values()))
                 self.doc.apply(f"Retime {n} key{'s' * (n != 1)}", move_keys(d["project"], d["keys"], delta),
                                touched=touched(d["keys"]), merge_key=d["merge"])

@@ -139,7 +139,7 @@ class TimelineWidget(Guarded, KeyGestures, KeyEditing, QWidget):
 
     def select_keys(self, keys, add: bool = False) -> None:
         """Select keys given as (path, frame) pairs."""
-        keys = {(tuple(p), int(f)) for p, f in keys}
+        keys = {(tuple(p), float(f)) for p, f in keys}
         self._set_selection(self._selected | keys if add else keys)
 
     def key_selection(self) -> None:

@@ -18,8 +18,9 @@ from rigeditor.core.geometry import unwrap
 from rigeditor.io.errors import ExportError
 from rigeditor.model.evaluation.bake import Bake
 
-DECIMALS = {"frame": 0, "time": 6, "deg": 6, "rad": 9, "residual": 6, "flag": 0}
-"""Decimals written per kind of column (1e-6 degree, 1e-9 radian, 1e-6 model unit)."""
+DECIMALS = {"frame": 0, "subframe": 6, "time": 6, "deg": 6, "rad": 9, "residual": 6, "flag": 0}
+"""Decimals written per kind of column (1e-6 degree, 1e-9 radian, 1e-6 model unit; a
+frame column is written whole unless a sample falls between frames)."""
 
 
 @dataclass(frozen=True)
@@ -39,7 +40,9 @@ def curve_table(bake: Bake, *, radians: bool = False) -> CurveTable:
     """The table of ``bake``; ExportError if a value is not finite (nothing to write)."""
     unit = "rad" if radians else "deg"
     per_rad = 1.0 if radians else 180.0 / math.pi
-    columns, kinds, data = ["frame", "time_s"], ["frame", "time"], [bake.frames, bake.time_s]
+    # Frames between frames (``bake --fps``) keep their fraction.
+    whole = bool(np.all(bake.frames == np.round(bake.frames)))
+    columns, kinds, data = ["frame", "time_s"], ["frame" if whole else "subframe", "time"], [bake.frames, bake.time_s]
     rotation = unwrap(bake.local_rotation, axis=0) * per_rad
     for k, bone in enumerate(bake.bones):
         columns.append(f"{bone}.rotation_{unit}")

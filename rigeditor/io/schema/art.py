@@ -14,7 +14,7 @@ from typing import Annotated, Literal, Optional
 from pydantic import Field, model_validator
 from pydantic_core import PydanticCustomError
 
-from rigeditor.io.schema.project import Frame, Int, Num, NonNegative, Positive, StepChannel, Str, Vec2, _Model, _rule
+from rigeditor.io.schema.project import Frame, Int, KeyTime, Num, NonNegative, Positive, StepChannel, Str, Vec2, _Model, _rule
 
 Unit = Annotated[Num, _rule("must be between 0 and 1", lambda v: 0 <= v <= 1)]
 Rgba = Annotated[list[Unit], Field(min_length=4, max_length=4)]
@@ -76,7 +76,7 @@ class Slot(_Model):
 
 
 class DrawOrderKey(_Model):
-    frame: Frame
+    frame: KeyTime
     order: list[Str]
 
 

@@ -27,6 +27,8 @@ class BoneTracks(_Model):
     rotation: _Keys1 = []
     translate: _Keys2 = []
     scale: _Keys2 = []
+    shear: _Keys2 = []
+    inherit: list[StepKey] = []
 
 
 class TargetTracks(_Model):

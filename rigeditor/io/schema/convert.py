@@ -15,7 +15,7 @@ from rigeditor.io.schema.document import Document
 from rigeditor.io.schema.convert_art import art_data, to_art
 from rigeditor.io.schema.convert_clips import animations_data, to_animations
 from rigeditor.io.schema.convert_keys import file_degrees, file_value, keys_data, keys_from_file
-from rigeditor.io.schema.project import FORMAT, SCHEMA_VERSION
+from rigeditor.io.schema.project import FORMAT, SCHEMA_VERSION, frame_number
 from rigeditor.model.data.project import (
     Bone, Chain, LimitStrategy, Project, Space, Target, Timeline,
 )
@@ -48,7 +48,8 @@ def _space(s: schema.Space) -> Space:
 
 def _bone(b: schema.Bone) -> Bone:
     return Bone(b.name, b.parent, float(b.length), _vec(b.rest_offset), float(b.rest_rotation) * _RAD,
-                _channel(b.rotation, _RAD), _channel(b.translate), _channel(b.scale))
+                _channel(b.rotation, _RAD), _channel(b.translate), _channel(b.scale), _channel(b.shear, _RAD),
+                _steps(b.inherit))
 
 
 def _chain(c: schema.Chain) -> Chain:
@@ -64,6 +65,7 @@ def _chain(c: schema.Chain) -> Chain:
         strategy=LimitStrategy(st.kind, float(st.max_stretch), float(st.max_root_offset),
                                float(st.root_time_constant)),
         smoothing=smoothing, tolerance=float(c.tolerance), max_iterations=c.max_iterations,
+        soft_reach=c.soft_reach,
     )
 
 
@@ -110,7 +112,17 @@ def _bone_data(b: Bone) -> dict:
     return {"name": b.name, "parent": b.parent, "length": float(b.length),
             "rest_offset": [float(x) for x in b.rest_offset], "rest_rotation": file_degrees(b.rest_rotation),
             "rotation": _channel_data(b.rotation, angle=True), "translate": _channel_data(b.translate),
-            "scale": _channel_data(b.scale)}
+            "scale": _channel_data(b.scale)} | _spine_frame_data(b)
+
+
+def _spine_frame_data(b: Bone) -> dict:
+    """Shear and inherit, written only where a bone has them (most have neither)."""
+    out = {}
+    if b.shear.keys or any(b.shear.default):
+        out["shear"] = _channel_data(b.shear, angle=True)
+    if b.inherit.keys or b.inherit.default != "normal":
+        out["inherit"] = _steps_data(b.inherit)
+    return out
 
 
 def _chain_data(c: Chain) -> dict:
@@ -125,7 +137,7 @@ def _chain_data(c: Chain) -> dict:
         "smoothing": {"kind": sm.kind, "time_constant_s": sm.time_constant_s,
                       "min_cutoff_hz": sm.min_cutoff_hz, "beta": sm.beta, "d_cutoff_hz": sm.d_cutoff_hz},
         "tolerance": float(c.tolerance), "max_iterations": int(c.max_iterations),
-    }
+    } | ({"soft_reach": c.soft_reach} if c.soft_reach != "exponential" else {})
 
 
 def _channel_data(ch: Channel, angle: bool = False) -> dict:
@@ -138,4 +150,4 @@ def _value_data(v, angle: bool = False):
 
 
 def _steps_data(ch: StepChannel) -> dict:
-    return {"default": ch.default, "keys": [{"frame": int(f), "value": v} for f, v in ch.keys]}
+    return {"default": ch.default, "keys": [{"frame": frame_number(f), "value": v} for f, v in ch.keys]}

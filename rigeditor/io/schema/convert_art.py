@@ -7,6 +7,7 @@ from rigeditor.io.schema import art as schema_art
 from rigeditor.model.data.attachments import Art, DrawOrderKey, ImageAttachment, Slot
 from rigeditor.model.data.mesh_attachment import MeshAttachment
 from rigeditor.model.data.timeline import StepChannel
+from rigeditor.io.schema.project import frame_number
 
 
 def to_art(slots: list[schema_art.Slot], draw_order: schema_art.DrawOrder) -> Art:
@@ -40,10 +41,10 @@ def art_data(art: Art, deg) -> dict:
     return {
         "slots": [{"name": s.name, "bone": s.bone,
                    "attachment": {"default": s.attachment.default,
-                                  "keys": [{"frame": int(f), "value": v} for f, v in s.attachment.keys]},
+                                  "keys": [{"frame": frame_number(f), "value": v} for f, v in s.attachment.keys]},
                    "attachments": [_attachment_data(a, deg) for a in s.attachments]}
                   for s in art.slots],
-        "draw_order": {"keys": [{"frame": int(k.frame), "order": list(k.order)} for k in art.draw_order]},
+        "draw_order": {"keys": [{"frame": frame_number(k.frame), "order": list(k.order)} for k in art.draw_order]},
     }
 
 

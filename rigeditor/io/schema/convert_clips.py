@@ -9,12 +9,13 @@ from rigeditor.io.schema.convert_keys import keys_data, keys_from_file
 from rigeditor.model.data import clips
 from rigeditor.model.data.attachments import DrawOrderKey
 from rigeditor.model.data.project import Animation, Project
+from rigeditor.io.schema.project import frame_number
 
 _POOL = {"bone": "bones", "target": "targets", "chain": "chains", "space": "spaces", "slot": "slots"}
-_ANGLES = {("bone", "rotation"), ("space", "rotation")}
+_ANGLES = {("bone", "rotation"), ("space", "rotation"), ("bone", "shear")}
 _DIM = {("bone", "rotation"): 1, ("space", "rotation"): 1, ("chain", "bend"): 1, ("chain", "softness"): 1,
         ("chain", "mix"): 1}
-_STEPS = {("target", "space"), ("slot", "attachment")}
+_STEPS = {("target", "space"), ("slot", "attachment"), ("bone", "inherit")}
 
 
 def to_animations(entries: list[schema_clips.Animation], open_name: str) -> tuple[Animation, ...]:
@@ -56,11 +57,11 @@ def _entry(project: Project, a: Animation) -> dict:
     tracks: dict = {}
     for path, keys in sorted(a.tracks.items(), key=lambda kv: _order(kv[0])):
         if path == clips.DRAW_ORDER:
-            tracks["draw_order"] = [{"frame": int(k.frame), "order": list(k.order)} for k in keys]
+            tracks["draw_order"] = [{"frame": frame_number(k.frame), "order": list(k.order)} for k in keys]
             continue
         kind, name, attr = path
         if (kind, attr) in _STEPS:
-            data = [{"frame": int(f), "value": v} for f, v in keys]
+            data = [{"frame": frame_number(f), "value": v} for f, v in keys]
         else:
             data = keys_data(keys, angle=(kind, attr) in _ANGLES)
         tracks.setdefault(_POOL[kind], {}).setdefault(name, {})[attr] = data

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 
+from rigeditor.io.schema.project import frame_number
 from rigeditor.model.data.timeline import Key
 
 
@@ -53,7 +54,7 @@ def keys_data(keys, angle: bool = False) -> list[dict]:
 
     out = []
     for k in keys:
-        key = {"frame": int(k.frame), "value": value(k.value), "interp": k.interp}
+        key = {"frame": frame_number(k.frame), "value": value(k.value), "interp": k.interp}
         if k.out_handle is not None:
             key["out_handle"] = handle(k.out_handle)
         if k.in_handle is not None:

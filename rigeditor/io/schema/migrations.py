@@ -35,6 +35,9 @@ written out explicitly with its version 3 value. A segment that overshot (in any
 coordinate) keeps automatic handles and so becomes clamped: that change of motion
 is the point. The file's keys become the one animation, named ``animation``, over
 the timeline's range; bones get no translate or scale keys.
+
+Version 5 lets a key sit between frames (its ``frame`` any number): version 4 files
+load unchanged.
 """
 from __future__ import annotations
 
@@ -158,7 +161,15 @@ def v3_to_v4(data: dict) -> tuple[dict, list[str], list[str]]:
     return data, problems, notes
 
 
-MIGRATIONS = {1: v1_to_v2, 2: v2_to_v3, 3: v3_to_v4}
+def v4_to_v5(data: dict) -> tuple[dict, list[str], list[str]]:
+    """Version 4 -> 5: nothing moves. Version 5 lets a key's frame be any number (a key
+    between frames, as Spine keys at any time); every version 4 key is on a whole frame."""
+    data = copy.deepcopy(data)
+    data["schema_version"] = 5
+    return data, [], []
+
+
+MIGRATIONS = {1: v1_to_v2, 2: v2_to_v3, 3: v3_to_v4, 4: v4_to_v5}
 """schema_version -> the function that migrates it one version up."""
 
 

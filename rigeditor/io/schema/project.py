@@ -1,4 +1,4 @@
-"""The project file's current layout (schema_version 4) as pydantic models.
+"""The project file's current layout (schema_version 5) as pydantic models.
 
 Types and ranges are checked here, field by field, so each problem has a location;
 what needs the whole project (names, references, trees) is checked afterwards by
@@ -22,11 +22,11 @@ from typing_extensions import NotRequired, Required, TypedDict
 
 from rigeditor.core.filters import KINDS as SMOOTHING_KINDS
 from rigeditor.core.limits import LIMIT_STRATEGIES
-from rigeditor.model.data.project import SOLVERS, WORLD
+from rigeditor.model.data.project import SOFT_REACH, SOLVERS, WORLD
 from rigeditor.model.data.timeline import INTERPOLATIONS
 
 FORMAT = "rigeditor-project"
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 MAX_FRAME = 10_000_000
 """Frame numbers in a file lie in [-MAX_FRAME, MAX_FRAME]."""
 
@@ -57,6 +57,15 @@ Num = Annotated[float, Strict()]  # a JSON number: int or float, never a string 
 Int = Annotated[int, Strict()]
 Str = Annotated[str, Strict()]
 Frame = Annotated[Int, Field(ge=-MAX_FRAME, le=MAX_FRAME)]
+KeyTime = Annotated[Num, Field(ge=-MAX_FRAME, le=MAX_FRAME)]
+"""A key's frame: any number (a key may lie between frames, schema 5 on)."""
+
+
+def frame_number(frame: float) -> int | float:
+    """A key's frame as written: an integer on a whole frame (as every file before schema
+    5 has it), else the float."""
+    f = float(frame)
+    return int(f) if f.is_integer() else f
 Positive = Annotated[Num, _rule("must be > 0", lambda v: v > 0)]
 NonNegative = Annotated[Num, _rule("must be >= 0", lambda v: v >= 0)]
 Vec2 = Annotated[list[Num], Field(min_length=2, max_length=2)]
@@ -79,7 +88,7 @@ class _Model(BaseModel):
 # ---- animated values: a default and keys; 1-D values are numbers, 2-D are [x, y]
 def _key(name: str, value, handle):
     """A key: frame and value required; interp and handles optional (see convert)."""
-    fields = {"frame": Required[Frame], "value": Required[value], "interp": NotRequired[Interp],
+    fields = {"frame": Required[KeyTime], "value": Required[value], "interp": NotRequired[Interp],
               "out_handle": NotRequired[Optional[handle]], "in_handle": NotRequired[Optional[handle]]}
     return with_config(ConfigDict(extra="forbid", allow_inf_nan=False))(TypedDict(name, fields))
 
@@ -116,7 +125,7 @@ class BendChannel(Channel1):
 
 
 class StepKey(_Model):
-    frame: Frame
+    frame: KeyTime
     value: Str
 
 
@@ -149,6 +158,8 @@ class Bone(_Model):
     rotation: Channel1 = Field(default_factory=lambda: Channel1(default=0.0))
     translate: Channel2 = Field(default_factory=lambda: Channel2(default=[0.0, 0.0]))
     scale: Channel2 = Field(default_factory=lambda: Channel2(default=[1.0, 1.0]))
+    shear: Channel2 = Field(default_factory=lambda: Channel2(default=[0.0, 0.0]))
+    inherit: StepChannel = Field(default_factory=lambda: StepChannel(default="normal"))
 
 
 class Target(_Model):
@@ -185,3 +196,4 @@ class Chain(_Model):
     smoothing: Smoothing = Field(default_factory=Smoothing)
     tolerance: Positive = 1e-3
     max_iterations: Annotated[Int, _rule("must be >= 1", lambda v: v >= 1)] = 64
+    soft_reach: Annotated[Str, _one_of(SOFT_REACH)] = "exponential"

@@ -13,7 +13,8 @@ Mapping (docs/file-format.md has the table):
 - Every animation becomes a clip (``spine_anim``), ``animation`` the open one.
 - A two-bone IK constraint becomes an analytic chain (bendPositive -> bend,
   softness -> soft reach, mix, stretch -> the stretch strategy). Its Spine target is
-  a bone; the RigEditor target is a position in a declared space: the target bone's
+  a bone (softness eases the reach quadratically, as Spine's does: ``soft_reach``);
+  the RigEditor target is a position in a declared space: the target bone's
   own x, y (and translate keys) in the space of its parent, which is ``character``
   when the parent is the root, else a space named after the parent bone that
   follows it (its transform baked per frame from the evaluated parent bone). A target
@@ -151,14 +152,16 @@ def spine_project(skel: SpineSkeleton, pages: AtlasPages | None, *, name: str = 
     bones: dict[str, Bone] = {}
     for b in skel.bones[1:]:
         bones[b.name] = Bone(b.name, parent_of[b.name], b.length if b.length > 0 else POINT_LENGTH,
-                             (b.x, b.y), math.radians(b.rotation), scale=constant(*b.scale))
-        if b.shear != (0.0, 0.0):
-            notes.add("bone shear (dropped)", b.name)
-        if b.inherit.lower() != "normal":
-            notes.add("inherit modes other than normal (imported as normal)", f"{b.name} ({b.inherit})")
+                             (b.x, b.y), math.radians(b.rotation), scale=constant(*b.scale),
+                             shear=constant(*(math.radians(s) for s in b.shear)), inherit=StepChannel(b.inherit))
 
     slot_bones = {s.bone for s in skel.slots}
     chains, targets, spaces, turns, target_of = _constraints(skel, bones, parent_of, slot_bones, notes)
+    for chain in chains:  # a chain solves plain frames: T . R . S
+        for driven in chain.bones:
+            if bones[driven].spine_frame:
+                notes.add("shear or inherit modes on bones an IK chain drives (dropped)", driven)
+                bones[driven] = replace(bones[driven], shear=constant(0.0, 0.0), inherit=StepChannel("normal"))
     for t in targets.values():
         if t.name in target_only(skel, slot_bones) and t.name in bones:
             del bones[t.name]
@@ -240,9 +243,6 @@ def _constraints(skel, bones, parent_of, slot_bones, notes):
             position = (tb.x, tb.y)
         targets.setdefault(c.target, Target(c.target, StepChannel(space), constant(*position)))
         total = reach + bones[child].length
-        if c.softness > 0:
-            notes.add("IK softness (Spine eases the last stretch quadratically, RigEditor exponentially: "
-                      "poses near full reach differ)", c.name)
         if c.compress or c.uniform:
             notes.add("IK compress/uniform (dropped)", c.name)
         strategy = LimitStrategy("stretch", max_stretch=0.5) if c.stretch else LimitStrategy()
@@ -251,7 +251,7 @@ def _constraints(skel, bones, parent_of, slot_bones, notes):
                       "scaling it)", c.name)
         chains.append(Chain(c.name, c.bones, c.target, "analytic", constant(1.0 if c.bend_positive else -1.0),
                             constant(min(c.softness / total, 0.5)), constant(min(max(c.mix, 0.0), 1.0)),
-                            strategy=strategy))
+                            strategy=strategy, soft_reach="quadratic"))  # softness as Spine plays it
         target_of[c.name] = (chains[-1], total)
     return chains, targets, spaces, turns, target_of
 
@@ -393,7 +393,12 @@ def _meshes(project, skel, pending, turns, notes):
 
 
 def _turn_frame(name, turn, bones, art):
-    """Turn bone ``name``'s frame by ``turn`` radians and everything it carries back."""
+    """Turn bone ``name``'s frame by ``turn`` radians and everything it carries back.
+
+    A child that takes no rotation from its parent (``onlyTranslation``,
+    ``noRotationOrReflection``) keeps its rotation: only its offset turns back (exact
+    for the first, and for the second under a parent frame that does not squash); its
+    keyed modes are listed by the animation import."""
     c, s = math.cos(-turn), math.sin(-turn)
 
     def back(x, y):
@@ -404,7 +409,9 @@ def _turn_frame(name, turn, bones, art):
     bones[name] = replace(bone, rest_rotation=bone.rest_rotation + turn)
     for k, b in bones.items():
         if b.parent == name:
-            bones[k] = replace(b, rest_offset=back(*b.rest_offset), rest_rotation=b.rest_rotation - turn)
+            unturned = b.inherit.default in ("onlyTranslation", "noRotationOrReflection")
+            bones[k] = replace(b, rest_offset=back(*b.rest_offset),
+                               rest_rotation=b.rest_rotation - (0.0 if unturned else turn))
     slots = []
     for slot in art.slots:
         if slot.bone == name:
@@ -428,10 +435,7 @@ def _animations(project, skel, animation, chains, notes, curves, spaces, turns, 
         raise SpineError(source, [f"--animation: no animation {animation!r} (it has: {', '.join(names) or 'none'})"])
     if not names:
         return replace(project, timeline=Timeline(fps=skel.fps or 30.0, start=0, end=0)), None
-    fps, shift = frame_rate([t for n in names for t in key_times(skel.animations[n])], skel.fps)
-    if shift > 1e-3:
-        notes.add(f"key times off the frame grid (moved to the nearest frame at {fps:g} fps, "
-                  f"up to {shift / fps * 1000:.1f} ms)")
+    fps, _ = frame_rate([t for n in names for t in key_times(skel.animations[n])], skel.fps)
     chosen = animation if animation is not None else names[0]
     posed = {}
     for name in names:

@@ -17,30 +17,29 @@ from dataclasses import replace
 import numpy as np
 
 from rigeditor.core.geometry import Affine
-from rigeditor.io.spine.read_keys import channel as _channel, key_times, rotated, scale_keys, step_channel
+from rigeditor.io.spine.read_keys import (channel as _channel, duplicate_times, frame_of, key_times, rotated, scale_keys,
+                                     step_channel)
 from rigeditor.model.data.attachments import NONE
 from rigeditor.model.data.project import CHARACTER, Project, Timeline
 from rigeditor.model.data.timeline import Channel, Key
 
-_BONE_OTHER = {
-    "shear": "bone shear timelines (not supported)",
-    "shearx": "bone shear timelines (not supported)",
-    "sheary": "bone shear timelines (not supported)",
-    "inherit": "inherit timelines (not supported)",
-}
-_PAIRS = {"translate": ("translatex", "translatey", 0.0), "scale": ("scalex", "scaley", 1.0)}
+_BONE_OTHER: dict[str, str] = {}
+_PAIRS = {"translate": ("translatex", "translatey", 0.0), "scale": ("scalex", "scaley", 1.0),
+          "shear": ("shearx", "sheary", 0.0)}
 
 
 def apply_animation(project: Project, skel, name: str, chains: dict, notes, *, curves: str = "runtime",
                     fps: float, turns: dict | None = None) -> Project:
     """``project`` with animation ``name`` of ``skel`` on its timeline. curves:
     "authored" keeps Spine's bezier curves as curves; "runtime" plays them as Spine's
-    runtimes do (linear keys on every frame inside a bezier segment)."""
+    runtimes do (linear keys at the corners of the ten straight pieces a runtime plays
+    for a bezier segment). Keys keep their times (``spine_keys.frame_of``); the timeline
+    ends on the first frame at or after the last key."""
     anim = skel.animations[name]
     channel = functools.partial(_channel, runtime=curves == "runtime")
     turns = turns or {}
     times = key_times(anim)
-    end = max((int(round(t * fps)) for t in times), default=0)
+    end = max((math.ceil(frame_of(t, fps) - 1e-6) for t in times), default=0)
     project = replace(project, timeline=Timeline(fps=fps, start=0, end=end))
     spine = {b.name: b for b in skel.bones}
     root = skel.bones[0]
@@ -53,6 +52,7 @@ def apply_animation(project: Project, skel, name: str, chains: dict, notes, *, c
         for kind, keys in _paired(timelines, approx, bone).items():
             if not keys:
                 continue
+            _duplicates(notes, keys, f"{bone}.{kind}")
             at = f"animations.{name}.bones.{bone}.{kind}"
             if bone == root.name and kind in ("rotate", "translate", "scale"):
                 project, exact = _root(project, root, kind, keys, fps, functools.partial(channel, where=at))
@@ -67,8 +67,8 @@ def apply_animation(project: Project, skel, name: str, chains: dict, notes, *, c
             if kind == "rotate":
                 ch, _ = channel(keys, ("value",), 0.0, fps, setup=(0.0,), mul=math.radians(1.0), where=at)
                 project = project.with_bone(bone, rotation=ch)
-            elif kind in ("translate", "scale") and bone in driven and (
-                    kind == "scale" or project.chain_of_bone(bone).bones[0] != bone):
+            elif kind in ("translate", "scale", "shear", "inherit") and bone in driven and (
+                    kind != "translate" or project.chain_of_bone(bone).bones[0] != bone):
                 notes.add(f"{kind} keys on bones an IK chain drives (dropped: a chain solves with its "
                           "bones' authored lengths and joints)", bone)
             elif kind == "translate":
@@ -78,16 +78,25 @@ def apply_animation(project: Project, skel, name: str, chains: dict, notes, *, c
                     ch = rotated(ch, -turns[parent])
                 project = project.with_bone(bone, translate=ch)
                 approx += [] if exact else [f"{bone}.{kind}"]
-            elif kind == "scale":
+            elif kind == "scale":  # 0 and negative scales are legal, as in Spine
                 ch, exact = channel(keys, ("x", "y"), 1.0, fps, setup=b.scale, mul=b.scale, where=at)
-                scale_keys(keys, b.scale, at)
                 project = project.with_bone(bone, scale=ch)
                 approx += [] if exact else [f"{bone}.{kind}"]
+            elif kind == "shear":  # offsets from the setup shear, in degrees
+                setup = tuple(math.radians(s) for s in b.shear)
+                ch, exact = channel(keys, ("x", "y"), 0.0, fps, setup=setup, mul=math.radians(1.0), add=setup,
+                                    where=at)
+                project = project.with_bone(bone, shear=ch)
+                approx += [] if exact else [f"{bone}.{kind}"]
+            elif kind == "inherit":  # 4.2: stepped
+                modes = [(float(k.get("time", 0.0)), k.get("inherit", "normal")) for k in keys]
+                if project.bone(bone).parent in turns:  # its rest rotation follows the setup mode
+                    notes.add("inherit keys below a turned IK parent (approximated)", bone)
+                project = project.with_bone(bone, inherit=step_channel(modes, fps, b.inherit))
             else:
                 notes.add(_BONE_OTHER.get(kind, f"bone {kind} timelines (not supported)"), bone)
     if approx:
-        notes.add("curves whose x and y ease with different timing, or keys on one frame "
-                  "(approximated)", ", ".join(approx))
+        notes.add("curves whose x and y ease with different timing (approximated)", ", ".join(approx))
     project = _slots(project, anim, fps, notes)
     project = _draw_order(project, skel, anim, fps)
     project = _ik(project, skel, anim, fps, chains, notes, channel)
@@ -100,12 +109,20 @@ def apply_animation(project: Project, skel, name: str, chains: dict, notes, *, c
     return project
 
 
+def _duplicates(notes, keys, what: str) -> None:
+    """Warn of two keys at one time (played as Spine plays them, see spine_keys)."""
+    for t in duplicate_times(keys):
+        notes.add("two keys at one time (played as Spine plays them: the first ends the segment before, "
+                  "the last holds from that time on)", f"{what} at {t:.4g} s")
+
+
 def _paired(timelines: dict, approx: list, bone: str) -> dict:
     """``timelines`` with Spine's one-value timelines (translatex, scaley, ...) joined
     into their two-value kind; the other value stays at its setup (0 moved, scale 1).
     Two one-value timelines keyed at different times are joined on the union of their
     times, linearly (listed as approximated)."""
-    out = {k: v for k, v in timelines.items() if k not in ("translatex", "translatey", "scalex", "scaley")}
+    singles = {name for x, y, _ in _PAIRS.values() for name in (x, y)}
+    out = {k: v for k, v in timelines.items() if k not in singles}
     for kind, (name_x, name_y, rest) in _PAIRS.items():
         xs, ys = timelines.get(name_x) or [], timelines.get(name_y) or []
         if kind in out or not (xs or ys):
@@ -175,7 +192,7 @@ def _draw_order(project, skel, anim, fps):
     names = [s.name for s in skel.slots]
     keys = {}
     for key in anim["drawOrder"]:
-        keys[int(round(float(key.get("time", 0.0)) * fps))] = tuple(names[i] for i in spine_order(
+        keys[frame_of(float(key.get("time", 0.0)), fps, step=True)] = tuple(names[i] for i in spine_order(
             names, key.get("offsets") or []))
     art = project.art
     for frame in sorted(keys):
@@ -223,7 +240,8 @@ def _ik(project, skel, anim, fps, chains, notes, channel):
         soft = replace(soft, keys=tuple(replace(k, value=(min(max(k.value[0], 0.0), 0.5),)) for k in soft.keys))
         mix = replace(mix, keys=tuple(replace(k, value=(min(max(k.value[0], 0.0), 1.0),)) for k in mix.keys))
         bends = [Key(0, (1.0 if c.bend_positive else -1.0,), "constant")] if keys[0].get("time", 0.0) > 0 else []
-        bends += [Key(int(round(float(k.get("time", 0.0)) * fps)), (1.0 if k.get("bendPositive", True) else -1.0,),
+        _duplicates(notes, keys, f"ik {name}")
+        bends += [Key(frame_of(float(k.get("time", 0.0)), fps, step=True), (1.0 if k.get("bendPositive", True) else -1.0,),
                       "constant") for k in keys]
         bend = Channel(default=(1.0 if c.bend_positive else -1.0,),
                        keys=tuple({k.frame: k for k in bends}.values()))

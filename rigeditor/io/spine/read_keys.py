@@ -4,8 +4,17 @@ A Spine key says how the segment *leaving* it runs, like a RigEditor key: no
 ``curve`` is linear, ``"stepped"`` holds (``constant``), and four numbers per value
 ``[cx1, cy1, cx2, cy2]`` are the segment's bezier handles in absolute (seconds, value)
 coordinates. They become the key's ``out_handle`` and the next key's ``in_handle`` as
-(frames, value) offsets. RigEditor keys sit on whole frames: the frame rate is chosen
-so Spine's key times land on frames (:func:`frame_rate`).
+(frames, value) offsets. A key keeps its exact time, between frames if need be: the
+time the runtimes hold (a 32-bit float) times fps. A key the runtimes hold at a frame's
+own time (the same 32-bit float) sits on that frame, unless a step arrives at it and the
+32-bit time lies after the frame: the runtimes still show the value before the step
+there, and so does the key kept at its 32-bit time (:func:`frame_of`). The frame rate
+is chosen so Spine's key times land on frames where one does (:func:`frame_rate`).
+
+Two keys at one time play as Spine's runtimes play them: the segment before ends at
+the first one's value, the last one holds from that time on (the runtime looks up
+the last key at or before the time). The first is kept ``DUPLICATE_GAP`` frames
+earlier, a step no sampling rate sees.
 
 Before its first key a Spine timeline leaves the setup pose alone; a channel holds
 its first key backwards. So a timeline whose first key is after 0 gets a held key at
@@ -22,9 +31,9 @@ from rigeditor.io.spine.skeleton import SpineError
 from rigeditor.model.data.timeline import Channel, Key, StepChannel
 from rigeditor.model.validation.project import MAX_MAGNITUDE, MIN_SCALE
 
-ON_FRAME = 1e-3
-"""Frames: a key time this close to a whole frame counts as on it (Spine stores
-times as 32-bit floats: 0.13333334 s at 30 fps is frame 4.0000002)."""
+ON_FRAME_S = 6e-5
+"""Seconds: a frame rate fits a skeleton when every key time is this close to one of
+its frames (Spine writes times to 4 decimals: 0.0667 s is frame 2.001 at 30 fps)."""
 
 
 def key_times(animation: dict) -> list[float]:
@@ -46,22 +55,41 @@ def key_times(animation: dict) -> list[float]:
 
 
 def frame_rate(times, preferred: float | None) -> tuple[float, float]:
-    """(fps, worst shift in frames): the first of the skeleton's own rate (or 30),
-    30, 60, 24, 120, 240 fps on which every time lies on a frame; else the one with
-    the smallest worst shift (the import says so)."""
+    """(fps, worst distance of a key from a frame, in frames): the first of the
+    skeleton's own rate (or 30), 30, 60, 24, 120, 240 fps on which every time lies on a
+    frame (within ON_FRAME_S); else the skeleton's own rate (or 30), the keys between
+    its frames keeping their times."""
     times = np.asarray(list(times), dtype=float)
-    best = None
+    first = None
     for fps in dict.fromkeys([preferred or 30.0, 30.0, 60.0, 24.0, 120.0, 240.0]):
         shift = float(np.abs(times * fps - np.rint(times * fps)).max()) if times.size else 0.0
-        if shift <= ON_FRAME:
+        if shift <= ON_FRAME_S * fps:
             return float(fps), shift
-        if best is None or shift / fps < best[1] / best[0]:
-            best = (float(fps), shift)
-    return best
+        first = first or (float(fps), shift)
+    return first
 
 
-def frame_of(t: float, fps: float) -> int:
-    return int(round(t * fps))
+DUPLICATE_GAP = 1e-6
+"""Frames between the two keys that stand for two Spine keys at one time."""
+
+
+def frame_of(t: float, fps: float, step: bool = False) -> float:
+    """The frame of a key at ``t`` seconds as Spine's runtimes play it: the whole frame
+    whose time is the key's 32-bit time, else that time (float32(t)) times fps. ``step``:
+    the segment arriving at the key jumps (a stepped key before, or the setup pose before
+    a first key after 0), so a key whose 32-bit time lies just after its frame stays
+    there: at the frame the runtimes still show the value before it."""
+    t32 = float(np.float32(t))
+    whole = round(t32 * fps)
+    if float(np.float32(whole / fps)) == t32 and not (step and t32 > whole / fps):
+        return float(whole)
+    return t32 * fps
+
+
+def duplicate_times(keys: list[dict]) -> list[float]:
+    """Times (seconds) at which two or more of ``keys`` fall (as 32-bit floats)."""
+    times = [float(np.float32(k.get("time", 0.0))) for k in keys if isinstance(k, dict)]
+    return sorted({b for a, b in zip(times, times[1:]) if a == b})
 
 
 def channel(keys: list[dict], fields: tuple[str, ...], spine_default: float, fps: float, *,
@@ -69,14 +97,15 @@ def channel(keys: list[dict], fields: tuple[str, ...], spine_default: float, fps
             where: str | None = None) -> tuple[Channel, bool]:
     """A channel from Spine ``keys`` of ``fields`` (("value",), ("x", "y"), ("mix",)).
 
-    ``runtime``: a bezier segment becomes linear keys on every frame inside it, with
-    the values Spine's runtimes play (:func:`runtime_bezier`) instead of the authored
-    curve: frame for frame what a game shows, no longer one editable curve.
+    ``runtime``: a bezier segment becomes the ten straight pieces Spine's runtimes play
+    (:func:`runtime_points`: linear keys at their corners) instead of the authored
+    curve: what a game shows at any time, no longer one editable curve.
 
     Model value = ``mul * spine_value + add`` per field; ``setup`` is the model value
     before the first key (and the channel's default). Returns (channel, exact): not
     exact when a 2-value key eases its values with different timing (the channel shares
-    one time handle: the first value's is used) or two keys fall on one frame.
+    one time handle: the first value's is used). Two keys at one time are kept as
+    Spine plays them (see the module's notes; :func:`duplicate_times` finds them).
     ``where`` (the timeline's JSON path): a key value or curve handle beyond
     RigEditor's range once mapped is refused there (SpineError); None: the caller
     clamps the values.
@@ -86,10 +115,11 @@ def channel(keys: list[dict], fields: tuple[str, ...], spine_default: float, fps
     add = np.broadcast_to(np.asarray(add, dtype=float), (dims,))
     exact = True
     model = []  # (frame, time, values, curve)
-    for key in keys:
+    for i, key in enumerate(keys):
         t = float(key.get("time", 0.0))
         raw = np.array([float(key.get(f, spine_default)) for f in fields])
-        model.append((frame_of(t, fps), t, raw, key.get("curve")))
+        step = (keys[i - 1].get("curve") == "stepped") if i else t > 0
+        model.append((frame_of(t, fps, step), t, raw, key.get("curve")))
     out: list[Key] = []
     if model and model[0][0] > 0:
         out.append(Key(0, tuple(float(v) for v in setup), "constant"))
@@ -112,23 +142,21 @@ def channel(keys: list[dict], fields: tuple[str, ...], spine_default: float, fps
             c = np.asarray(curve, dtype=float).reshape(-1, 4)
             if c.shape[0] < dims:
                 c = np.vstack([c, np.repeat(c[-1:], dims - c.shape[0], axis=0)])
-            if dims > 1 and (np.ptp(c[:dims, 0]) > 1e-9 or np.ptp(c[:dims, 2]) > 1e-9):
+            if not runtime and dims > 1 and (np.ptp(c[:dims, 0]) > 1e-9 or np.ptp(c[:dims, 2]) > 1e-9):
                 exact = False
             if runtime:
                 out.append(Key(frame, value, "linear", None, in_handles.get(i)))
                 f2, t2, raw2, _ = model[i + 1]
-                for f in range(frame + 1, f2):
-                    v = [runtime_bezier(t, raw[d], *c[d], t2, raw2[d], f / fps) for d in range(dims)]
-                    out.append(Key(f, tuple(float(x) for x in mul * np.array(v) + add), "linear"))
+                for tk, v in runtime_points(t, raw[:dims], c[:dims], t2, raw2[:dims]):
+                    fk = tk * fps
+                    if frame < fk < f2 - 2 * DUPLICATE_GAP:
+                        out.append(Key(fk, tuple(float(x) for x in mul * v + add), "linear"))
                 continue
             interp = "bezier"
             out_h = ((c[0, 0] - t) * fps,) + tuple(float(v) for v in mul * (c[:dims, 1] - raw))
             _, t2, raw2, _ = model[i + 1]
             in_handles[i + 1] = ((c[0, 2] - t2) * fps,) + tuple(float(v) for v in mul * (c[:dims, 3] - raw2))
         out.append(Key(frame, value, interp, out_h, in_handles.get(i)))
-    frames = [k.frame for k in out]
-    if len(set(frames)) != len(frames):
-        exact = False
     if all(np.allclose(k.value, setup, rtol=0.0, atol=0.0) for k in out):
         # Every key holds the setup value: in one animation that is no motion at all,
         # and an unkeyed channel says so (exporters write such keys for still bones).
@@ -175,22 +203,43 @@ def runtime_bezier(t0, v0, cx1, cy1, cx2, cy2, t1, v1, time) -> float:
     return float(np.interp(time, a * t0 + b * cx1 + c * cx2 + d * t1, a * v0 + b * cy1 + c * cy2 + d * v1))
 
 
+def runtime_points(t0, v0, c, t1, v1) -> list[tuple[float, np.ndarray]]:
+    """The inner corners (time s, values (D,)) of the straight pieces Spine's runtimes
+    play for a bezier segment from (t0, v0) to (t1, v1), ``c`` (D, 4) its handles per
+    value: each value's curve at parameters 0.1 ... 0.9. Values eased with different
+    timing have their corners at different times: each is read off its own pieces at
+    every corner of them all, so the keys are still exactly the runtime's lines."""
+    u = np.linspace(0.0, 1.0, BEZIER_STEPS + 1)
+    a, b, cc, d = (1 - u) ** 3, 3 * (1 - u) ** 2 * u, 3 * (1 - u) * u * u, u ** 3
+    times = [a * t0 + b * h[0] + cc * h[2] + d * t1 for h in c]
+    values = [a * v0[k] + b * h[1] + cc * h[3] + d * v1[k] for k, h in enumerate(c)]
+    corners = sorted({float(x) for ts in times for x in ts[1:-1] if t0 < x < t1})
+    return [(tk, np.array([np.interp(tk, ts, vs) for ts, vs in zip(times, values)])) for tk in corners]
+
+
 def _merged(keys: list[Key], setup) -> Channel:
-    """Keys with strictly increasing frames (the later of two on one frame wins, as
-    in Spine where the later key holds from its time on)."""
-    by_frame: dict[int, Key] = {}
+    """Keys with strictly increasing frames. Of keys on one frame the first ends the
+    segment before (kept DUPLICATE_GAP frames earlier, arriving linearly at the last)
+    and the last holds from that frame on, as Spine plays them."""
+    groups: dict[float, list[Key]] = {}
     for k in keys:
-        by_frame[k.frame] = k
+        groups.setdefault(k.frame, []).append(k)
+    out = []
+    for f in sorted(groups):
+        same = groups[f]
+        if len(same) > 1 and (not out or out[-1].frame < f - DUPLICATE_GAP):
+            out.append(replace(same[0], frame=f - DUPLICATE_GAP, interp="linear", out_handle=None))
+        out.append(same[-1])
     # The default is the setup value (what every animation of the rig starts from).
-    return Channel(default=tuple(float(v) for v in setup), keys=tuple(by_frame[f] for f in sorted(by_frame)))
+    return Channel(default=tuple(float(v) for v in setup), keys=tuple(out))
 
 
 def step_channel(keys: list[tuple[float, str]], fps: float, setup: str) -> StepChannel:
     """A stepped channel of names from (time s, name) pairs; the later of two keys on
     one frame wins."""
-    out: dict[int, str] = {}
+    out: dict[float, str] = {}
     for t, name in keys:
-        out[frame_of(t, fps)] = name
+        out[frame_of(t, fps, step=True)] = name
     return StepChannel(setup, tuple(sorted(out.items())))
 
 

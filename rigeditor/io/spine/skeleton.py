@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rigeditor.io.art.layers import ImportError_
-from rigeditor.model.validation.project import MAX_MAGNITUDE, MIN_LENGTH, MIN_SCALE
+from rigeditor.model.evaluation.inherit import INHERIT_MODES
+from rigeditor.model.validation.project import MAX_MAGNITUDE, MIN_LENGTH
 
 SUPPORTED = ((4, 0), (4, 1), (4, 2))
 SUPPORTED_TEXT = "4.0\u20134.2"
@@ -191,9 +192,11 @@ def _bones(items) -> tuple[SpineBone, ...]:
             raise _Bad(f"{where}.parent: the first bone is the root and has no parent, got {parent!r}")
         if i > 0 and (not isinstance(parent, str) or parent not in seen):
             raise _Bad(f"{where}.parent: must name a bone listed before it, got {parent!r}")
-        inherit = b.get("inherit", b.get("transform", "normal"))
-        if not isinstance(inherit, str):
-            raise _Bad(f"{where}.inherit: must be a mode name, got {_kind(inherit)}")
+        key = "inherit" if "inherit" in b else "transform"
+        inherit = b.get(key, "normal")
+        if inherit not in INHERIT_MODES:
+            raise _Bad(f"{where}.{key}: must be one of {', '.join(INHERIT_MODES)}, got "
+                       f"{inherit if isinstance(inherit, str) else _kind(inherit)!r}")
         length = _num(b, "length", 0.0, where, lo=0.0)
         if 0 < length < MIN_LENGTH:
             raise _Bad(f"{where}.length: must be 0 (a point) or >= {MIN_LENGTH:g} (the shortest bone "
@@ -201,7 +204,7 @@ def _bones(items) -> tuple[SpineBone, ...]:
         out.append(SpineBone(
             name, parent, length, _num(b, "x", 0.0, where),
             _num(b, "y", 0.0, where), _num(b, "rotation", 0.0, where),
-            (_scale(b, "scaleX", where), _scale(b, "scaleY", where)),
+            (_num(b, "scaleX", 1.0, where), _num(b, "scaleY", 1.0, where)),
             (_num(b, "shearX", 0.0, where), _num(b, "shearY", 0.0, where)), inherit))
     return tuple(out)
 
@@ -325,10 +328,11 @@ def _iks(items, bones) -> tuple[SpineIk, ...]:
 
 
 NUM, FLAG, NAME = "number", "true or false", "an attachment name or null"
+INHERIT = "one of " + ", ".join(INHERIT_MODES)
 _BONE_TIMELINES = {"rotate": {"value": NUM}, "translate": {"x": NUM, "y": NUM}, "scale": {"x": NUM, "y": NUM},
                    "shear": {"x": NUM, "y": NUM}, "translatex": {"value": NUM}, "translatey": {"value": NUM},
                    "scalex": {"value": NUM}, "scaley": {"value": NUM}, "shearx": {"value": NUM},
-                   "sheary": {"value": NUM}}
+                   "sheary": {"value": NUM}, "inherit": {"inherit": INHERIT}}
 _IK_FIELDS = {"mix": NUM, "softness": NUM, "bendPositive": FLAG, "compress": FLAG, "stretch": FLAG}
 
 
@@ -402,9 +406,11 @@ def _keys(where, keys, fields) -> None:
             if f not in key:
                 continue
             v = key[f]
-            good = {NUM: _is_number(v), FLAG: isinstance(v, bool), NAME: v is None or isinstance(v, str)}.get(kind, True)
+            good = {NUM: _is_number(v), FLAG: isinstance(v, bool), NAME: v is None or isinstance(v, str),
+                    INHERIT: v in INHERIT_MODES}.get(kind, True)
             if not good:
-                raise _Bad(f"{where}[{k}].{f}: must be {'a ' if kind == NUM else ''}{kind}, got {_kind(v)}")
+                got = repr(v) if kind == INHERIT and isinstance(v, str) else _kind(v)
+                raise _Bad(f"{where}[{k}].{f}: must be {'a ' if kind == NUM else ''}{kind}, got {got}")
             if kind == NUM and not _bounded(v):
                 raise _Bad(f"{where}[{k}].{f}: {_TOO_LARGE}, got {v!r}")
         curves = sum(kind == NUM for kind in fields.values())
@@ -456,15 +462,6 @@ def _num(item, key, default, where, lo=None) -> float:
     if lo is not None and value < lo:
         raise _Bad(f"{where}.{key}: must be >= {lo:g}, got {value!r}")
     return float(value)
-
-
-def _scale(item, key, where) -> float:
-    """A bone's setup scale: RigEditor's spaces and bones do not collapse."""
-    value = _num(item, key, 1.0, where)
-    if abs(value) < MIN_SCALE:
-        raise _Bad(f"{where}.{key}: RigEditor needs a scale of magnitude >= {MIN_SCALE:g} (a smaller one "
-                   f"collapses the bone), got {value!r}")
-    return value
 
 
 def _is_number(v) -> bool:

@@ -100,7 +100,7 @@ class Slot:
 class DrawOrderKey:
     """From ``frame`` on, the slots draw in ``order`` (all slot names, back to front)."""
 
-    frame: int
+    frame: float
     order: tuple[str, ...]
 
 
@@ -121,9 +121,9 @@ class Art:
         self.slot(name)
         return replace(self, slots=tuple(replace(s, **changes) if s.name == name else s for s in self.slots))
 
-    def with_draw_order_key(self, frame: int, order) -> "Art":
+    def with_draw_order_key(self, frame: float, order) -> "Art":
         keys = {k.frame: k for k in self.draw_order}
-        keys[int(frame)] = DrawOrderKey(int(frame), tuple(order))
+        keys[frame] = DrawOrderKey(frame, tuple(order))
         return replace(self, draw_order=tuple(keys[f] for f in sorted(keys)))
 
     def order_codes(self, frames) -> np.ndarray:

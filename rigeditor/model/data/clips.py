@@ -19,7 +19,7 @@ TRACKS: dict[str, tuple[str, ...]] = {
     "target": ("space", "position"),
     "chain": ("bend", "softness", "mix"),
     "space": ("position", "rotation", "scale"),
-    "bone": ("rotation", "translate", "scale"),
+    "bone": ("rotation", "translate", "scale", "shear", "inherit"),
     "slot": ("attachment",),
 }
 """Every animatable attribute per item kind."""

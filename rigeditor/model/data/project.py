@@ -60,8 +60,12 @@ class Bone:
     translate: animated (x, y) added to the rest offset, in the parent's frame (model
     units). scale: animated (sx, sy) of the bone's own frame (non-zero; negative
     mirrors): like Spine's default ``inherit: normal``, it scales the bone's length,
-    its children's offsets and its pictures. The local transform is
-    ``T(rest_offset + translate) . R(rest_rotation + rotation) . S(scale)``.
+    its children's offsets and its pictures; 0 collapses an axis (legal, as in Spine).
+    The local transform is ``T(rest_offset + translate) . R(rest_rotation + rotation) . S(scale)``.
+    shear: animated (x, y) radians, Spine's shear: x turns the bone's x axis, y its y
+    axis (``model.inherit.local_matrix``). inherit: stepped, one of
+    ``inherit.INHERIT_MODES``: what the bone takes from its parent's frame (Spine's
+    inherit modes; ``normal`` everything).
     """
 
     name: str
@@ -72,6 +76,14 @@ class Bone:
     rotation: Channel = field(default_factory=lambda: constant(0.0))
     translate: Channel = field(default_factory=lambda: constant(0.0, 0.0))
     scale: Channel = field(default_factory=lambda: constant(1.0, 1.0))
+    shear: Channel = field(default_factory=lambda: constant(0.0, 0.0))
+    inherit: StepChannel = field(default_factory=lambda: StepChannel("normal"))
+
+    @property
+    def spine_frame(self) -> bool:
+        """Whether the bone needs Spine's frame rules (shear, or another inherit mode)."""
+        return bool(self.shear.keys or any(self.shear.default) or self.inherit.keys
+                    or self.inherit.default != "normal")
 
 
 @dataclass(frozen=True)
@@ -99,6 +111,10 @@ class LimitStrategy:
     root_time_constant: float = 2.0
 
 
+SOFT_REACH = ("exponential", "quadratic")
+"""How a chain's softness eases its reach (``Chain.soft_reach``)."""
+
+
 @dataclass(frozen=True)
 class Chain:
     """An IK constraint over ``bones`` (root to tip, each the child of the previous).
@@ -108,7 +124,10 @@ class Chain:
     length in [0, 0.5] (typical 0.03-0.08). mix: 0 = FK pose, 1 = IK pose.
     limits: per bone (min, max) radians relative to the parent (the first bone's
     parent is the chain's shoulder space), or None. tolerance (model units) and
-    max_iterations are for the iterative solvers.
+    max_iterations are for the iterative solvers. soft_reach: how softness eases the
+    reach (SOFT_REACH): "exponential" (RigEditor's: never quite reaches full length, an
+    inner zone too) or "quadratic" (Spine's: the target is drawn in from softness s
+    below full reach, reached again s beyond it; ``twobone.quadratic_reach``).
     """
 
     name: str
@@ -123,6 +142,7 @@ class Chain:
     smoothing: Smoothing = field(default_factory=Smoothing)
     tolerance: float = 1e-3
     max_iterations: int = 64
+    soft_reach: str = "exponential"
 
     def limit(self, i: int):
         return self.limits[i] if i < len(self.limits) else None

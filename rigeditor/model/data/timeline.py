@@ -1,7 +1,8 @@
 """Animated values: keys, interpolation, and vectorised sampling over frames.
 
 A :class:`Channel` is one animatable value of fixed dimension D (1 for a rotation,
-2 for a position). Keys sit on integer frames in strictly increasing order; each key
+2 for a position). Keys sit at any time (frames as floats: an imported key keeps its
+exact time; the editor puts new keys on whole frames) in strictly increasing order; each key
 says how the segment *leaving* it interpolates: ``constant`` (hold), ``linear`` or
 ``bezier``. Bezier handles are (dt, dv...) offsets from their key in (frame, value)
 space; a missing handle is automatic (a clamped Catmull-Rom slope that never overshoots
@@ -22,14 +23,15 @@ _CODE = {name: i for i, name in enumerate(INTERPOLATIONS)}
 
 @dataclass(frozen=True)
 class Key:
-    """A key: integer ``frame``, ``value`` (D floats), the segment's ``interp``.
+    """A key: ``frame`` (a float, may lie between frames), ``value`` (D floats), the
+    segment's ``interp``.
 
     out_handle / in_handle: (dt, dv_1..dv_D) relative to this key, used by bezier
     segments (out_handle when this key starts the segment, in_handle when it ends
     one; dt >= 0 for out, <= 0 for in). None means automatic.
     """
 
-    frame: int
+    frame: float
     value: tuple[float, ...]
     interp: str = "linear"
     out_handle: tuple[float, ...] | None = None
@@ -65,12 +67,12 @@ class Channel:
     def split(self, frame: int) -> "Channel":
         """This channel with a key at ``frame`` that changes no sampled value; see
         :func:`split_channel`."""
-        return split_channel(self, int(frame))
+        return split_channel(self, frame)
 
     def moved_key(self, frame: int, new_frame: int) -> "Channel":
         """Retime the key at ``frame``; a key already at ``new_frame`` is replaced."""
         moving = next(k for k in self.keys if k.frame == frame)
-        return self.without_key(frame).with_key(replace(moving, frame=int(new_frame)))
+        return self.without_key(frame).with_key(replace(moving, frame=new_frame))
 
 
 @dataclass(frozen=True)
@@ -78,7 +80,7 @@ class StepChannel:
     """A discrete value (e.g. a space name) that holds from each key to the next."""
 
     default: str
-    keys: tuple[tuple[int, str], ...] = ()
+    keys: tuple[tuple[float, str], ...] = ()
 
     def value_at(self, frame) -> str:
         value = self.default
@@ -108,7 +110,7 @@ class StepChannel:
 
     def with_key(self, frame: int, value: str) -> "StepChannel":
         keys = dict(self.keys)
-        keys[int(frame)] = value
+        keys[frame] = value
         return replace(self, keys=tuple(sorted(keys.items())))
 
     def without_key(self, frame: int) -> "StepChannel":
@@ -124,13 +126,13 @@ def keyed(points, interp="linear", default=None) -> Channel:
     keys = []
     for frame, value in points:
         v = tuple(float(x) for x in np.atleast_1d(value))
-        keys.append(Key(int(frame), v, interp))
+        keys.append(Key(frame, v, interp))
     keys.sort(key=lambda k: k.frame)
     return Channel(default=default or keys[0].value, keys=tuple(keys))
 
 
 def split_channel(ch: Channel, frame: int) -> Channel:
-    """``ch`` with a key at ``frame`` (integer) and every sampled value unchanged.
+    """``ch`` with a key at ``frame`` and every sampled value unchanged.
 
     A bezier segment around ``frame`` is cut in two exactly (de Casteljau, in frame
     and value together); the keys beside the cut (or a key already at ``frame``) get

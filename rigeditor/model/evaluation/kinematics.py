@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from rigeditor.core.geometry import Affine, pair, rows, wrap_angle
+from rigeditor.model.evaluation.inherit import INHERIT_MODES, bone_world
 from rigeditor.model.data.project import CHARACTER, Project
 
 
@@ -85,6 +86,8 @@ class Pose:
         self.shift: list[np.ndarray] = [zeros] * len(order)
         self.translate: list[np.ndarray] = [zeros] * len(order)
         self.scale: list[np.ndarray] = [unit] * len(order)
+        # Spine's frame rules per bone: (shear (N, 2), inherit codes (N,)), or None.
+        self.spine: list[tuple | None] = [None] * len(order)
         if frames is not None:
             for k, name in enumerate(order):
                 bone = project.bone(name)
@@ -92,6 +95,10 @@ class Pose:
                     self.translate[k] = bone.translate.sample(frames)
                 if bone.scale.keys or bone.scale.default != (1.0, 1.0):
                     self.scale[k] = bone.scale.sample(frames)
+                if bone.spine_frame:
+                    names = bone.inherit.values()
+                    codes = np.array([INHERIT_MODES.index(v) for v in names])[bone.inherit.sample(frames)]
+                    self.spine[k] = (bone.shear.sample(frames), codes)
         self.world: list[Affine | None] = [None] * len(order)
         self.character = character
         self.touched: set[str] = set()  # bones whose world transform was (re)computed
@@ -164,6 +171,12 @@ class Pose:
                 k = self.column[name]
                 ox, oy = self._offset(name)
                 scale = self.scale[k]
+                if self.spine[k] is not None:
+                    shear, codes = self.spine[k]
+                    rotation = np.broadcast_to(self.rotation[k], (self.ones.shape[0],))
+                    self.world[k] = bone_world(self.parent_frame(name), ox, oy, rotation,
+                                               np.broadcast_to(scale, (rotation.shape[0], 2)), shear, codes)
+                    continue
                 if scale is not self.unit:
                     local = Affine.trs(ox, oy, self.rotation[k], scale[:, 0], scale[:, 1])
                 else:
@@ -229,8 +242,9 @@ def world_rotations(project: Project, order: list[str], pose: Pose, columns, pre
     """
     ch = pose.character
     conformal = _conformal(ch)
-    if not all(s is pose.unit for s in pose.scale):
-        # A scaled bone may squash or mirror its frame: read every angle off the transforms.
+    if not all(s is pose.unit for s in pose.scale) or any(s is not None for s in pose.spine):
+        # A scaled, sheared or partly inheriting bone may squash or mirror its frame, or
+        # not turn with its parent: read every angle off the transforms.
         conformal = np.zeros(np.shape(conformal), dtype=bool)
     every, none = bool(conformal.all()), not conformal.any()
     out: dict[int, np.ndarray] = {}

@@ -40,7 +40,7 @@ def art_problems(art: Art, bone_names) -> list[str]:
                 out.append(f"{where}.attachment.keys[{k}].value: unknown attachment {value!r}")
             if previous is not None and frame <= previous:
                 out.append(f"{where}.attachment.keys[{k}].frame: keys must be in increasing frame order, "
-                           f"got {frame} after {previous}")
+                           f"got {frame:g} after {previous:g}")
             previous = frame
     previous = None
     for k, key in enumerate(art.draw_order):
@@ -48,7 +48,7 @@ def art_problems(art: Art, bone_names) -> list[str]:
         if sorted(key.order) != sorted(names) or len(set(key.order)) != len(key.order):
             out.append(f"{where}.order: must list every slot once, got {list(key.order)}")
         if previous is not None and key.frame <= previous:
-            out.append(f"{where}.frame: keys must be in increasing frame order, got {key.frame} after {previous}")
+            out.append(f"{where}.frame: keys must be in increasing frame order, got {key.frame:g} after {previous:g}")
         previous = key.frame
     return out
 

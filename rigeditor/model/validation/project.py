@@ -17,7 +17,8 @@ import numpy as np
 
 from rigeditor.core.limits import LIMIT_STRATEGIES
 from rigeditor.core.twobone import MIN_LENGTH
-from rigeditor.model.data.project import CHARACTER, SOLVERS, WORLD, Project
+from rigeditor.model.evaluation.inherit import INHERIT_MODES
+from rigeditor.model.data.project import CHARACTER, SOFT_REACH, SOLVERS, WORLD, Project
 from rigeditor.model.data.timeline import INTERPOLATIONS, Channel, StepChannel
 from rigeditor.model.validation.art import art_problems
 from rigeditor.model.validation.clips import clip_problems
@@ -121,6 +122,8 @@ def _chain(out, where, c, project, bone_names, target_names, used):
             out.append(f"{where}.bones[{k}]: bone {name!r} is already driven by chain {used[name]!r}")
         used[name] = c.name
         _driven_bone(out, f"{where}.bones[{k}]", project.bone(name), k)
+        if k == 0:
+            _shoulder_scales(out, project, name)
         if k > 0 and c.bones[k - 1] in bone_names:
             bone, parent = project.bone(name), project.bone(c.bones[k - 1])
             if bone.parent != parent.name:
@@ -160,6 +163,8 @@ def _chain_values(out, where, c):
         out.append(f"{where}.tolerance: must be a finite number > 0, got {c.tolerance!r}")
     if not (isinstance(c.max_iterations, int) and c.max_iterations >= 1):
         out.append(f"{where}.max_iterations: must be an integer >= 1, got {c.max_iterations!r}")
+    if c.soft_reach not in SOFT_REACH:
+        out.append(f"{where}.soft_reach: must be one of {', '.join(SOFT_REACH)}, got {c.soft_reach!r}")
 
 
 _last_art: list = [None, None, []]  # art, bone names, its problems
@@ -187,8 +192,11 @@ def _bone_values(out, where, b, tl):
     _number(out, f"{where}.rest_rotation", b.rest_rotation, angle=True)
     _channel(out, f"{where}.rotation", b.rotation, 1, angle=True)
     _channel(out, f"{where}.translate", b.translate, 2)
+    # A bone's scale may be 0 or change sign (as in Spine): only a frame an IK chain
+    # solves in must stay invertible (see _shoulder_scales).
     _channel(out, f"{where}.scale", b.scale, 2)
-    _scale(out, f"{where}.scale", b.scale, tl)
+    _channel(out, f"{where}.shear", b.shear, 2, angle=True)
+    _steps(out, f"{where}.inherit", b.inherit, INHERIT_MODES, "inherit mode")
 
 
 _fine_items: dict = {}  # id(item) -> (item, context): items whose own checks found nothing
@@ -218,6 +226,9 @@ def _driven_bone(out, where, bone, k):
     if bone.scale.keys or bone.scale.default != (1.0, 1.0):
         out.append(f"{where}: bone {bone.name!r} is driven by an IK chain and cannot be scaled "
                    "(the solve uses its length)")
+    if bone.spine_frame:
+        out.append(f"{where}: bone {bone.name!r} is driven by an IK chain and cannot be sheared or "
+                   "inherit less than all of its parent's frame (inherit: normal)")
     if k > 0 and (bone.translate.keys or any(bone.translate.default)):
         out.append(f"{where}: bone {bone.name!r} is driven by an IK chain and cannot be translated "
                    "(it starts at its parent's tip); only the chain's first bone can")
@@ -254,6 +265,20 @@ def _cycles(kind, parent_of, roots):
             keys.add(k)
             unique.append(m)
     return unique
+
+
+def _shoulder_scales(out, project, first: str) -> None:
+    """The bones above a chain make the frame it solves in, which is inverted: their
+    scales keep a magnitude >= MIN_SCALE at every frame."""
+    index = {b.name: i for i, b in enumerate(project.bones)}
+    parent, seen = project.bone(first).parent, set()
+    while parent is not None and parent in index and parent not in seen:
+        seen.add(parent)
+        found = len(out)
+        _scale(out, f"bones[{index[parent]}].scale", project.bone(parent).scale, project.timeline)
+        for k in range(found, len(out)):
+            out[k] += f" (an IK chain solves in the frame of bone {parent!r})"
+        parent = project.bone(parent).parent
 
 
 def _scale(out, where, ch: Channel, tl):
@@ -306,9 +331,12 @@ def _channel(out, where, ch: Channel, dim, *, lo=None, hi=None, values=None, ste
             out.append(f"{w}.interp: must be one of {', '.join(INTERPOLATIONS)}, got {key.interp!r}")
         elif stepped and key.interp != "constant":
             out.append(f"{w}.interp: this track is stepped, interp must be 'constant', got {key.interp!r}")
-        if previous is not None and key.frame <= previous:
-            out.append(f"{w}.frame: keys must be in increasing frame order, got {key.frame} after {previous}")
-        previous = key.frame
+        if not (isinstance(key.frame, (int, float)) and math.isfinite(key.frame)):
+            out.append(f"{w}.frame: must be a finite number, got {key.frame!r}")
+        else:
+            if previous is not None and key.frame <= previous:
+                out.append(f"{w}.frame: keys must be in increasing frame order, got {key.frame:g} after {previous:g}")
+            previous = key.frame
         for name in ("out_handle", "in_handle"):
             h = getattr(key, name)
             if h is not None and (len(h) != dim + 1 or not all(math.isfinite(x) for x in h)):
@@ -321,15 +349,16 @@ def _channel(out, where, ch: Channel, dim, *, lo=None, hi=None, values=None, ste
         _remember_fine(ch.keys, (dim, lo, hi, values, stepped))  # handles set by hand: checked once
 
 
-def _steps(out, where, ch: StepChannel, allowed):
+def _steps(out, where, ch: StepChannel, allowed, what: str = "space"):
     if ch.default not in allowed:
-        out.append(f"{where}.default: unknown space {ch.default!r}")
+        out.append(f"{where}.default: unknown {what} {ch.default!r}")
     previous = None
     for k, (frame, value) in enumerate(ch.keys):
         if value not in allowed:
-            out.append(f"{where}.keys[{k}].value: unknown space {value!r}")
+            out.append(f"{where}.keys[{k}].value: unknown {what} {value!r}")
         if previous is not None and frame <= previous:
-            out.append(f"{where}.keys[{k}].frame: keys must be in increasing frame order, got {frame} after {previous}")
+            out.append(f"{where}.keys[{k}].frame: keys must be in increasing frame order, got {frame:g} after "
+                       f"{previous:g}")
         previous = frame
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from rigeditor.core.geometry import Affine, pair, rows, rows_of, wrap_angle
-from rigeditor.core.twobone import EPS
+from rigeditor.core.twobone import EPS, quadratic_reach
 from rigeditor.model.evaluation.bake import CAUSES, ChainBake, frozen
 from rigeditor.model.evaluation.constraints.ik_solvers import solve_analytic, solve_iterative
 from rigeditor.model.evaluation.kinematics import Pose
@@ -78,16 +78,26 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
     bend = rows([c.bend.sample(frames)[:, 0] for c in chains], n)
     mix = np.clip(rows([c.mix.sample(frames)[:, 0] for c in chains], n), 0.0, 1.0)
     soft = rows([c.softness.sample(frames)[:, 0] * sum(ls) for c, ls in zip(chains, lengths)], n)
+    # Spine's quadratic soft reach draws the target in before the solve (as Spine's
+    # runtimes do); the solver then reaches for that point, unsoftened.
+    quadratic, solve_target, solve_soft = None, target, soft
+    if any(c.soft_reach == "quadratic" for c in chains):
+        quadratic = rows([1.0 if c.soft_reach == "quadratic" else 0.0 for c in chains], n) > 0.5
+        raw = np.sqrt(target[:, 0] * target[:, 0] + target[:, 1] * target[:, 1])
+        eased = quadratic_reach(raw, rows([sum(ls) for ls in lengths], n), soft)
+        scale = np.where(quadratic & (raw > 0), eased / np.where(raw > 0, raw, 1.0), 1.0)
+        solve_target = target * scale[:, None]
+        solve_soft = np.where(quadratic, 0.0, soft)
     if solver == "analytic":
         a, b = rows([ls[0] for ls in lengths], n), rows([ls[1] for ls in lengths], n)
-        if not one and not np.all(np.hypot(target[:, 0], target[:, 1]) > (2 * EPS) * (a + b)):
+        if not one and not np.all(np.hypot(solve_target[:, 0], solve_target[:, 1]) > (2 * EPS) * (a + b)):
             # A target on its shoulder takes the direction of its own chain's frame
             # before; in a group it would take the row before its own. Alone, then.
             return [bake for k, c in enumerate(chains)
                     for bake in solve_chains(project, [c], pose, spaces, frames, [f[k:k + 1] for f in fk])]
-        ik = solve_analytic(chains[0], (a, b), target, bend, soft, fk, n)
+        ik = solve_analytic(chains[0], (a, b), solve_target, bend, solve_soft, fk, n)
     else:
-        ik = solve_iterative(chains[0], lengths[0], target, soft, np.stack(fk, axis=-1))
+        ik = solve_iterative(chains[0], lengths[0], solve_target, solve_soft, np.stack(fk, axis=-1))
 
     # Mix: blend each joint along the shorter way round, and the strategy's stretch
     # and shift by the same weight, so mix 0 is exactly the FK pose.
@@ -143,13 +153,18 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
     inner, outer = ik.reach
     # An analytic solve lands to rounding; an iterative one to its tolerance.
     tolerance = 1e-7 * outer if solver == "analytic" else chains[0].tolerance
-    cause = classify(residual, ik.residual, ik.distance, inner, outer, soft, ik.limited, mix,
+    distance, own = ik.distance, None
+    if quadratic is not None:  # the raw distance; the solver's agreement with its own target
+        distance = np.where(quadratic, raw, ik.distance)
+        ox, oy = end[:, 0] - solve_target[:, 0], end[:, 1] - solve_target[:, 1]
+        own = np.sqrt(ox * ox + oy * oy)
+    cause = classify(residual, ik.residual, distance, inner, outer, soft, ik.limited, mix,
                      ~ik.converged, tolerance=tolerance,
-                     rounding=rounding_bound(outer, ik.distance, shoulder_world))
+                     rounding=rounding_bound(outer, distance, shoulder_world), own=own)
     shoulder = ik.root_offset * mix[:, None]
     table = dict(
         residual=residual, cause=cause, limited=ik.limited, stretch=stretch, root_offset=shoulder,
-        sensitivity=ik.sensitivity, distance=ik.distance, solve_distance=ik.solve_distance, bend=bend,
+        sensitivity=ik.sensitivity, distance=distance, solve_distance=ik.solve_distance, bend=bend,
         side=side, flip=flip, bend_overridden=ik.bend_overridden, iterations=ik.iterations,
         converged=cause != _CAUSE["unexplained"], hold=hold, hold_drift=drift,
         hold_world_motion=world_motion, target_world=target_world, target_shoulder=target,
@@ -215,7 +230,7 @@ def rounding_bound(outer, distance, shoulder_world):
 
 
 def classify(residual, solver_residual, distance, inner, outer, softness, limited, mix, budget, *,
-             tolerance, rounding):
+             tolerance, rounding, own=None):
     """Name the cause of each frame's residual (indices into CAUSES).
 
     A residual is explained when it is within ``tolerance`` of zero (or of floating-point
@@ -224,11 +239,13 @@ def classify(residual, solver_residual, distance, inner, outer, softness, limite
     out of iterations (``budget``). Otherwise, or when the final pose disagrees with the
     solver's own forward kinematics by more than ``rounding`` (a floating-point bound,
     not the user's convergence tolerance), it is unexplained: a bug, never hidden.
+    ``own``: the final pose's residual against the point the solver was given, where
+    that is not the target (a target drawn in by quadratic soft reach); default residual.
     """
     cause = np.full(residual.shape, _CAUSE["unexplained"], dtype=np.int8)
     soft_zone = (softness > 0) & ((distance > outer - softness) | (distance < inner + softness))
     beyond = (distance > outer) | (distance < inner)
-    agrees = np.abs(residual - solver_residual) <= rounding
+    agrees = np.abs((residual if own is None else own) - solver_residual) <= rounding
     explained = [
         (residual <= np.maximum(tolerance, rounding), "none"),
         (mix < 1.0, "mix"),
