@@ -33,7 +33,6 @@ def crack_entries(cracks, frames) -> dict:
 
 def crack_failures(entries: dict):
     """(key, title, [("crack", line)]) per joint; the line names the joint and the frames."""
-    from rigeditor.io.report import _ranges
 
     for key, c in entries.items():
         title = _crack_name(key, c)
@@ -86,7 +85,6 @@ def collapse_entries(bake) -> dict:
 
 def collapse_failures(entries: dict):
     """(key, title, [("collapse", line)]) per mesh and joint ("slot/attachment@joint")."""
-    from rigeditor.io.report import _ranges
 
     for name, m in entries.items():
         for joint, j in m["joints"].items():
