@@ -134,16 +134,18 @@ class Outliner(Guarded, QTreeWidget):
                 g.setFont(0, f)
                 self._groups[kind] = g
 
-            def add_bone(parent_item, name):
-                it = self._make("bone", name, parent_item)
-                chain = p.chain_of_bone(name)
-                it.setToolTip(0, f"bone {name}" + (f" · driven by IK chain {chain.name}" if chain else ""))
-                it.setForeground(0, style.BONE_IK if chain else style.BONE_FK)
-                for child in p.children(name):
-                    add_bone(it, child.name)
+            def add_bones(parent_item, bones):
+                # Depth first with a stack, not recursion: a chain of 20,000 bones is legal.
+                stack = [(parent_item, b.name) for b in reversed(bones)]
+                while stack:
+                    parent, name = stack.pop()
+                    it = self._make("bone", name, parent)
+                    chain = p.chain_of_bone(name)
+                    it.setToolTip(0, f"bone {name}" + (f" · driven by IK chain {chain.name}" if chain else ""))
+                    it.setForeground(0, style.BONE_IK if chain else style.BONE_FK)
+                    stack.extend((it, child.name) for child in reversed(p.children(name)))
 
-            for b in p.children(None):
-                add_bone(self._groups["bone"], b.name)
+            add_bones(self._groups["bone"], p.children(None))
             for c in p.chains:
                 it = self._make("chain", c.name, self._groups["chain"])
                 it.setToolTip(0, f"{' → '.join(c.bones)} → target {c.target}")
@@ -154,13 +156,15 @@ class Outliner(Guarded, QTreeWidget):
                 spaces = t.space.values()
                 it.setToolTip(0, f"declared in {', then '.join(spaces)}")
 
-            def add_space(parent_item, parent_name):
-                for s in p.spaces:
-                    if s.parent == parent_name:
-                        it = self._make("space", s.name, parent_item, editable=s.name != CHARACTER)
-                        it.setIcon(0, _swatch(style.space_color(p, s.name)))
-                        add_space(it, s.name)
-            add_space(self._groups["space"], WORLD)
+            kids: dict = {}
+            for s in p.spaces:
+                kids.setdefault(s.parent, []).append(s)
+            stack = [(self._groups["space"], s) for s in reversed(kids.get(WORLD, []))]
+            while stack:  # depth first, as the bones
+                parent, s = stack.pop()
+                it = self._make("space", s.name, parent, editable=s.name != CHARACTER)
+                it.setIcon(0, _swatch(style.space_color(p, s.name)))
+                stack.extend((it, c) for c in reversed(kids.get(s.name, [])))
             for s in reversed(p.art.slots):  # front first, like a layer panel
                 it = self._make("slot", s.name, self._groups["slot"])
                 it.setToolTip(0, f"on {s.bone or 'the character (not bound)'} · "

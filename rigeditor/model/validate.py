@@ -234,26 +234,22 @@ def _unique(out, kind, names):
 
 
 def _cycles(kind, parent_of, roots):
-    out = []
+    """One ``kind: cycle a -> b -> a`` per cycle of the ``parent_of`` tree, in linear
+    time: each walk up stops at a node an earlier walk already settled, so every node
+    is visited once (a 20,000-bone chain took minutes with a list of seen nodes)."""
+    out, settled = [], set()
     for start in parent_of:
-        seen, node = [], start
-        while node not in roots and node in parent_of:
-            if node in seen:
-                loop = " -> ".join(seen[seen.index(node):] + [node])
-                msg = f"{kind}: cycle {loop}"
-                if msg not in out:
-                    out.append(msg)
+        path, on_path, node = [], {}, start
+        while node not in roots and node in parent_of and node not in settled:
+            if node in on_path:
+                loop = path[on_path[node]:] + [node]
+                out.append(f"{kind}: cycle {' -> '.join(loop)}")
                 break
-            seen.append(node)
+            on_path[node] = len(path)
+            path.append(node)
             node = parent_of[node]
-    # One report per cycle, whichever member it was found from.
-    unique, keys = [], set()
-    for m in out:
-        k = frozenset(m.split(": cycle ")[1].split(" -> "))
-        if k not in keys:
-            keys.add(k)
-            unique.append(m)
-    return unique
+        settled.update(path)
+    return out
 
 
 def _scale(out, where, ch: Channel, tl):
