@@ -39,11 +39,11 @@ import numpy as np
 
 from rigeditor.core.memory import available_bytes, tune_allocator
 from rigeditor import __version__
-from rigeditor.io.atomic import export_write
-from rigeditor.io.errors import ProjectFileError, SHOWN
-from rigeditor.io.export_csv import export_curves_csv
-from rigeditor.io.export_json import DEFAULT_TOLERANCE_DEG, export_curves_json
-from rigeditor.io.export_spine import export_spine_json
+from rigeditor.io.atomic import export_write, write_files
+from rigeditor.io.errors import ExportError, ProjectFileError, SHOWN
+from rigeditor.io.export_csv import curves_csv
+from rigeditor.io.export_json import DEFAULT_TOLERANCE_DEG, curves_json
+from rigeditor.io.export_spine import spine_files
 from rigeditor.io.images import alpha_masks, image_problems
 from rigeditor.io.import_art import unique_names
 from rigeditor.io.progress import Progress
@@ -90,10 +90,10 @@ def main(argv=None) -> int:
         _print_problems(exc, limit=None if args.command == "validate" else SHOWN)
         return 2
     except KeyboardInterrupt:
-        print("rigeditor: interrupted", file=sys.stderr)
+        print(f"rigeditor: interrupted{_after_writing(args)}", file=sys.stderr)
         return 130
     except _Terminated:
-        print("rigeditor: terminated", file=sys.stderr)
+        print(f"rigeditor: terminated{_after_writing(args)}", file=sys.stderr)
         return 128 + signal.SIGTERM
     except MemoryError:
         print(f"rigeditor: {args.project}: out of memory (nothing was written; "
@@ -203,27 +203,42 @@ def _bake(args) -> int:
             label = name if len(clips.names(whole)) > 1 else None
             baked.append((label, project, _evaluate_rows(project, first, last)))
         stage = progress.stage(0.5, 1.0, f"writing {out.name}")
+        # Every output is prepared, checked against the project, then all are written
+        # together or none is (a failure at the second file kept the first).
+        project_file = {Path(args.project): "the project file"} if Path(args.project).is_file() else {}
         if fmt == "spine":
             (label, project, bake), *more = baked
-            export_spine_json(project, bake, out, animation=label, more=more, progress=stage,
-                              images=images)
-        # Two names may read alike as file names ("run/fast", "run_fast"): each gets its own file.
-        parts = unique_names([_file_part(n) for n in names], ignore_case=True)
-        for part, (_, project, bake) in zip(parts, baked if fmt != "spine" else ()):
-            target = out if len(names) == 1 else out.with_name(f"{out.stem}_{part}{out.suffix}")
-            if fmt == "csv":
-                export_curves_csv(project, bake, target, radians=args.radians, progress=stage)
-            elif fmt == "json":
-                export_curves_json(project, bake, target, radians=args.radians, tolerance_deg=args.tolerance,
-                                   progress=stage)
-            else:
-                _qt_offscreen()
-                from rigeditor.app.plot_export import plot_png
-
-                export_write(target, plot_png(project.name, bake, radians=args.radians))
+            files = spine_files(project, bake, out, animation=label, more=more, progress=stage,
+                                images=images, protect=project_file)
+        else:
+            files = {}
+            # Two names may read alike as file names ("run/fast", "run_fast"): each gets its own file.
+            parts = unique_names([_file_part(n) for n in names], ignore_case=True)
+            for part, (_, project, bake) in zip(parts, baked):
+                target = out if len(names) == 1 else out.with_name(f"{out.stem}_{part}{out.suffix}")
+                _refuse_overwriting_the_project(target, args.project)
+                files[target] = _curves(fmt, project, bake, target, args, stage)
+        write_files(files, make_folders=True)
+        args.written = list(files)
     finally:
         progress.done()
     return 0
+
+
+def _curves(fmt, project, bake, target, args, progress) -> bytes:
+    """The bytes of one curves file (CSV, JSON) or plot (PNG) of ``bake``."""
+    if fmt == "png":
+        _qt_offscreen()
+        from rigeditor.app.plot_export import plot_png
+
+        return plot_png(project.name, bake, radians=args.radians)
+    try:
+        if fmt == "csv":
+            return curves_csv(bake, radians=args.radians, progress=progress)
+        return curves_json(project.name, bake, radians=args.radians, tolerance_deg=args.tolerance,
+                           progress=progress)
+    except ExportError as exc:
+        raise ExportError(target, exc.problems) from None
 
 
 def _animations(wanted, project, where) -> list[str]:
@@ -296,6 +311,7 @@ def _render(args) -> int:
 
     export_write(out, render_png(bake, bake.index(args.frame), size=size,
                                  project=project, images=images))
+    args.written = [out]
     return 0
 
 
@@ -439,6 +455,15 @@ def _closed_stdout() -> int:
     except (OSError, ValueError):  # no real file descriptor (stdout replaced in-process)
         pass
     return 141  # 128 + SIGPIPE: what a shell reports for a tool a closed pipe ended
+
+
+def _after_writing(args) -> str:
+    """For a signal that came after the outputs were replaced (the last moments of a
+    command): say they are complete. Before that, nothing was replaced (atomic.write_files)."""
+    written = getattr(args, "written", None)
+    if not written:
+        return ""
+    return f" ({', '.join(map(str, written))} {'was' if len(written) == 1 else 'were'} already written in full)"
 
 
 def _print_problems(exc: ProjectFileError, limit=None) -> None:

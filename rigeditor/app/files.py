@@ -53,10 +53,11 @@ def describe(exc: BaseException, path) -> str:
     return str(exc) if isinstance(exc, ProjectFileError) else f"{path}: {exc}"
 
 
-def export(kind: str, project, bake, path, images=None) -> None:
+def export(kind: str, project, bake, path, images=None, project_file=None) -> None:
     """Write ``bake`` of ``project`` through the io layer (atomically, or nothing): the
     open animation, except Spine JSON, which holds every animation (the others are
-    evaluated here). images: the project file's folder, where the atlas finds the pictures."""
+    evaluated here). images: the project file's folder, where the atlas finds the
+    pictures. project_file: the open project's file, which no output may replace."""
     path = Path(path)
     if kind == "csv":
         from rigeditor.io.export_csv import export_curves_csv
@@ -76,7 +77,7 @@ def export(kind: str, project, bake, path, images=None) -> None:
                  for n in names]
         (label, first, first_bake), *more = items
         export_spine_json(first, first_bake, path, animation=label if len(names) > 1 else None, more=more,
-                          images=images)
+                          images=images, protect={project_file: "the project file"} if project_file else None)
     elif kind == "png":
         from rigeditor.app.plot_export import plot_png
         from rigeditor.io.atomic import export_write
@@ -311,7 +312,7 @@ class FileController(Guarded, QObject):
                 return False
         try:
             export(kind, self.doc.project, self.doc.settled_bake(), Path(path),
-                   images=self.doc.images)
+                   images=self.doc.images, project_file=self.doc.path)
         except (*FILE_ERRORS, ImportError, ValueError) as exc:
             self.dialogs.error(self.window, "Export failed", describe(exc, path))
             return False
