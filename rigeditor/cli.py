@@ -51,7 +51,7 @@ from rigeditor.io.examples import ALL_DESCRIPTIONS, resolve_project
 from rigeditor.io.report import build_report, format_report
 from rigeditor.model import clips, evaluate
 from rigeditor.model.cracks import crack_check
-from rigeditor.model.ranges import bake_bytes, bake_rows, evaluation_span
+from rigeditor.model.ranges import bake_rows, evaluation_span, memory_fit
 
 COMMANDS = ("bake", "validate", "report", "render", "examples", "import-psd", "import-images", "import-spine")
 FORMATS = {".csv": "csv", ".json": "json", ".png": "png"}
@@ -374,24 +374,13 @@ def _evaluate_rows(project, first: int, last: int):
 
 def _check_memory(project, first: int, last: int, where, output: str, way_out: str | None = None) -> None:
     """Refuse, before allocating, a bake that would not fit in the memory available."""
-    lo, hi = evaluation_span(project, first, last)
-    need = bake_bytes(project, hi - lo + 1, output)
-    have = available_bytes()
-    if have is None or need <= have:
+    fit = memory_fit(project, first, last, output, available_bytes())
+    if fit.ok:
         return
     if way_out is None:
-        # The longest range from ``first`` that fits; its evaluation still starts at ``lo``.
-        ahead = evaluation_span(project, first, first)[1] - first
-        fits = int(have / (need / (hi - lo + 1))) - (first - lo) - ahead
-        way_out = (f"bake fewer frames, e.g. --frames {first}:{first + fits - 1}" if fits > 0 else
+        way_out = (f"bake fewer frames, e.g. --frames {first}:{fit.fits_to}" if fit.fits_to is not None else
                    "bake an earlier part of the timeline with --frames")
-    span = f" (evaluated from frame {lo}, so they match the whole bake)" if lo < first else ""
-    raise _Usage(where, [f"memory: frames {first}-{last}{span} need about {_gigabytes(need)} "
-                         f"to evaluate and write, {_gigabytes(have)} is available; {way_out}"])
-
-
-def _gigabytes(n: float) -> str:
-    return f"{n / 1e9:.1f} GB" if n >= 1e8 else f"{n / 1e6:.0f} MB"
+    raise _Usage(where, [f"memory: {fit.text('to evaluate and write')}; {way_out}"])
 
 
 def _refuse_overwriting_the_project(out: Path, project) -> None:
