@@ -23,6 +23,7 @@ import pydantic_core
 from pydantic import ValidationError
 
 from rigeditor.io import schema
+from rigeditor.io import json_limits
 from rigeditor.io.atomic import atomic_write
 from rigeditor.io.convert import to_document, to_project
 from rigeditor.io.errors import ProjectFileError
@@ -175,6 +176,9 @@ def _parse(raw, path) -> dict:
         raise ProjectFileError(path, [_json_problem(str(exc), raw)]) from None
     if not isinstance(data, dict):
         raise ProjectFileError(path, [f"file: a project is a JSON object, got {_kind(data)}"])
+    beyond = json_limits.problem(data)  # before the migrations see it (a 400-digit integer)
+    if beyond:
+        raise ProjectFileError(path, [beyond])
     return data
 
 
