@@ -29,19 +29,65 @@ def missing_images(project: Project, base) -> list[str]:
     return out
 
 
+MAX_SIDE = 8192
+MAX_PIXELS = MAX_SIDE * MAX_SIDE
+"""Largest picture read, in pixels (8192 x 8192 = 67 Mpx, 256 MB as RGBA): under
+Pillow's decompression-bomb warning (89 Mpx) and within what Qt allocates for an
+image, so neither refuses (or warns on stderr) what validation passed."""
+
+_PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def declared_size(path) -> tuple[int, int] | None:
+    """(width, height) a PNG's header declares, read without decoding; None if not a PNG."""
+    import struct
+
+    try:
+        with open(path, "rb") as f:
+            head = f.read(24)
+    except OSError:
+        return None
+    if len(head) == 24 and head.startswith(_PNG) and head[12:16] == b"IHDR":
+        return struct.unpack(">II", head[16:24])
+    return None
+
+
+def size_problem(width: int, height: int) -> str | None:
+    """``image: ...`` when a picture of that size is beyond :data:`MAX_PIXELS`."""
+    if width * height > MAX_PIXELS:
+        return (f"image: {width} x {height} pixels is more than RigEditor reads "
+                f"(at most {MAX_PIXELS:,} pixels, {MAX_SIDE} x {MAX_SIDE})")
+    return None
+
+
 def read_rgba(path) -> np.ndarray:
     """The image at ``path`` as (height, width, 4) uint8 RGBA (straight alpha).
 
-    Raises ProjectFileError(path, ["image: ..."]) when it is missing or not a readable image.
+    Raises ProjectFileError(path, ["image: ..."]) when it is missing, not a readable
+    image, or larger than :data:`MAX_PIXELS` (checked from the header, before decoding).
     """
+    import warnings
+
     from PIL import Image, UnidentifiedImageError
 
+    size = declared_size(path)
+    too_big = size_problem(*size) if size else None
+    if too_big:
+        raise ProjectFileError(path, [too_big])
     try:
-        with Image.open(path) as img:
-            img.load()
-            return np.asarray(img.convert("RGBA")).copy()
+        with warnings.catch_warnings():
+            # Pillow warns (on stderr) between 89 and 179 Mpx and raises beyond: a refusal here.
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(path) as img:
+                too_big = size_problem(*img.size)
+                if too_big:
+                    raise ProjectFileError(path, [too_big])
+                img.load()
+                return np.asarray(img.convert("RGBA")).copy()
     except FileNotFoundError:
         raise ProjectFileError(path, ["image: file not found"]) from None
+    except (Image.DecompressionBombWarning, Image.DecompressionBombError) as exc:
+        raise ProjectFileError(path, [f"image: too large to read ({exc})"]) from None
     except (UnidentifiedImageError, OSError, ValueError, SyntaxError) as exc:
         raise ProjectFileError(path, [f"image: not a readable PNG ({exc})"]) from None
 

@@ -113,3 +113,73 @@ def test_a_layout_json_nested_thousands_deep_is_refused(tmp_path):
     with pytest.raises(ImportError_) as err:
         import_images(folder, tmp_path / "p.rigproj")
     assert err.value.problems[0].startswith("layers[0].x: the number 111111111111... (5000 digits) is too large")
+
+
+# ---- pictures that declare more pixels than anything should read
+
+def _bomb(path, w=20000, h=20000):
+    """A PNG whose header declares w x h RGBA pixels; its data is a few zero rows (855 bytes)."""
+    import struct
+    import zlib
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    z = zlib.compressobj(9)
+    rows = b"".join(z.compress(b"\0" * (w * 4 + 1)) for _ in range(10)) + z.flush()
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 6, 0, 0, 0))
+                     + chunk(b"IDAT", rows) + chunk(b"IEND", b""))
+
+
+def _dressed_with_a_bomb(tmp_path):
+    from rigeditor.io import save_project
+    from rigeditor.io.examples import example_folder
+    from rigeditor.model.examples_art import dressed_arm
+
+    project = dressed_arm()
+    source = example_folder("dressed_arm")
+    for slot in project.art.slots:
+        for a in slot.attachments:
+            (tmp_path / a.path).parent.mkdir(parents=True, exist_ok=True)
+            (tmp_path / a.path).write_bytes((source / a.path).read_bytes())
+    bomb = project.art.slots[0].attachments[0].path
+    _bomb(tmp_path / bomb)
+    save_project(project, tmp_path / "dressed.rigproj")
+    return tmp_path / "dressed.rigproj", bomb
+
+
+def test_a_picture_declaring_20000_by_20000_pixels_is_refused_by_validate_and_bake(tmp_path, capfd):
+    path, bomb = _dressed_with_a_bomb(tmp_path)
+    says = "image: 20000 x 20000 pixels is more than RigEditor reads (at most 67,108,864 pixels, 8192 x 8192)"
+    assert main(["validate", str(path)]) == 1  # the project is valid; one of its pictures cannot be read
+    out, err = capfd.readouterr()
+    assert err == f"rigeditor: {path}: slots[0].attachments[0].path: {bomb}: {says}\n"
+    assert main(["bake", str(path), "-o", str(tmp_path / "sp.json"), "--format", "spine"]) == 2
+    out, err = capfd.readouterr()
+    assert says in err and "internal error" not in err and "Warning" not in err
+    assert not (tmp_path / "sp.json").exists()
+
+
+def test_a_psd_layer_of_20000_by_20000_pixels_is_refused_before_it_is_decoded(tmp_path, monkeypatch):
+    import psd_tools
+
+    from rigeditor.io.import_psd import import_psd
+
+    class Layer:  # what psd-tools reports of a layer before decoding it
+        name, visible, opacity, kind, left, top, width, height = "sky", True, 255, "pixel", 0, 0, 20000, 20000
+
+        def is_group(self):
+            return False
+
+        def topil(self):
+            raise AssertionError("decoded: 1.6 GB, Pillow's DecompressionBombError")
+
+    class Document(list):
+        width = height = 20000
+
+    monkeypatch.setattr(psd_tools.PSDImage, "open", staticmethod(lambda path: Document([Layer()])))
+    with pytest.raises(ImportError_) as err:
+        import_psd(tmp_path / "art.psd", tmp_path / "art.rigproj")
+    assert err.value.problems == ["layer 'sky': 20000 x 20000 pixels is more than RigEditor reads "
+                                  "(at most 67,108,864 pixels, 8192 x 8192)"]
+    assert sorted(tmp_path.iterdir()) == []
