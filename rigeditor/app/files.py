@@ -28,7 +28,7 @@ from rigeditor.app.dialogs import Dialogs
 from rigeditor.io import EXTENSION as PROJECT_SUFFIX
 from rigeditor.io import ProjectFileError, load_project, save_project
 from rigeditor.io.project_file import keep_older_file, read_project
-from rigeditor.io.images import copy_pictures
+from rigeditor.io.images import save_with_pictures
 from rigeditor.model.project import Project
 
 PROJECT_FILTER = f"RigEditor projects (*{PROJECT_SUFFIX});;All files (*)"
@@ -289,10 +289,13 @@ class FileController(Guarded, QObject):
     def _write(self, path: Path) -> bool:
         project = self.doc.project
         try:
-            if self.doc.images is not None:  # the pictures go along (an example saved, Save As elsewhere)
-                project, _ = copy_pictures(project, self.doc.images, Path(path).parent)
             backup = keep_older_file(path)  # an older version's file: older programs still open the backup
-            save_project(project, path)
+            if self.doc.images is not None:
+                # The pictures go along (an example saved, Save As elsewhere), in one
+                # transaction with the project: a full disk leaves no pictures folder.
+                project = save_with_pictures(project, path, self.doc.images)
+            else:
+                save_project(project, path)
         except file_errors() as exc:
             self.dialogs.error(self.window, "Cannot save project", describe(exc, path))
             return False
