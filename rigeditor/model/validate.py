@@ -32,6 +32,11 @@ MIN_SCALE = 1e-6
 """Smallest magnitude of a space's scale component, at every frame: the inverse of a
 space stays finite and a target carried into it stays within the solver's range."""
 
+MIN_FPS, MAX_FPS = 1.0, 1000.0
+"""Frame rates accepted (frames per second): film's 24 to high-speed capture's 1000.
+Outside them exports break: at 1e-300 every Spine key lands at time 0 (times are kept
+to 1e-9 s), at 1e300 CSV times need 300 digits."""
+
 SCALE_SAMPLES = 1_000_000
 """Frames sampled at once when checking an animated scale over the timeline."""
 
@@ -61,8 +66,9 @@ def _rig_problems(project: Project) -> list[str]:
     """The problems of the rig and the open animation."""
     out: list[str] = []
     tl = project.timeline
-    if not (math.isfinite(tl.fps) and tl.fps > 0):
-        out.append(f"timeline.fps: must be a finite number > 0, got {tl.fps!r}")
+    if not (math.isfinite(tl.fps) and MIN_FPS <= tl.fps <= MAX_FPS):
+        out.append(f"timeline.fps: must be a number of frames per second within [{MIN_FPS:g}, {MAX_FPS:g}], "
+                   f"got {tl.fps:g}")
     if tl.end < tl.start:
         out.append(f"timeline.end: must be >= start ({tl.start}), got {tl.end}")
 
