@@ -397,29 +397,33 @@ class FileController(Guarded, QObject):
         return sessions.crashed_sessions(self.data_dir, self.session)
 
     def offer_recovery(self) -> bool:
-        """Offer the newest crashed session's autosave. Accepted, it opens as unsaved
-        changes; declined or unreadable, it is moved to :attr:`recovered_dir` and the
-        user is told where. Older crashes wait for the next start. Returns True when
-        a project was recovered."""
+        """Offer the crashed sessions' autosaves, newest first, until one is accepted:
+        it opens as unsaved changes. Every other one (declined, unreadable, or left
+        when one was opened: a window holds one project) is moved to
+        :attr:`recovered_dir` and one message lists where each is. With two editors
+        killed, the second's work used to wait, unmentioned, for the next start.
+        Returns True when a project was recovered."""
         crashes = self.crashed_sessions()
-        for crash in crashes[1:]:
-            crash.release()
-        if not crashes:
-            return False
-        crash, recovered = crashes[0], False
-        if crash.autosave.is_file():
+        recovered, kept = False, []
+        for crash in crashes:
+            if not crash.autosave.is_file():
+                crash.forget()
+                continue
             stamp = datetime.fromtimestamp(crash.autosave.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
             what = f"'{crash.original.name}'" if crash.original else "an unsaved project"
-            if self.dialogs.confirm(self.window, "Recover unsaved work",
-                                    f"RigEditor did not close cleanly. Recover the changes to {what} "
-                                    f"autosaved at {stamp}?"):
+            if not recovered and self.dialogs.confirm(
+                    self.window, "Recover unsaved work",
+                    f"RigEditor did not close cleanly. Recover the changes to {what} autosaved at {stamp}?"
+                    + (f"\n({len(crashes)} editors did not close cleanly; this is the latest.)"
+                       if len(crashes) > 1 and crash is crashes[0] else "")):
                 recovered = self._recover(crash)
             else:
-                kept = sessions.keep(crash.autosave, self.data_dir, crash.original)
-                self.dialogs.info(self.window, "Autosave kept",
-                                  f"The autosaved changes to {what} were kept in\n{kept}\n"
-                                  "Open that file (File > Open) to get them back.")
-        crash.forget()
+                kept.append(f"the changes to {what} autosaved at {stamp}:\n"
+                            f"{sessions.keep(crash.autosave, self.data_dir, crash.original)}")
+            crash.forget()
+        if kept:
+            self.dialogs.info(self.window, "Autosave kept",
+                              "Kept " + "\n\n".join(kept) + "\n\nOpen a file (File > Open) to get its work back.")
         return recovered
 
     def _recover(self, crash) -> bool:
