@@ -48,6 +48,15 @@ def test_a_400_digit_integer_in_an_older_file_is_refused_where_it_is(tmp_path, c
     assert capsys.readouterr().err == f"rigeditor: {path}: {err.value.problems[0]}\n"
 
 
+def test_a_400_digit_integer_in_a_current_file_is_worded_by_the_schema(tmp_path, capsys):
+    path = tmp_path / "v4.rigproj"
+    path.write_text(_with_literal((FIXTURES / "v4_reach.rigproj").read_text(), '"end": 30', '"end": ' + BIG))
+    assert main(["validate", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"rigeditor: {path}: timeline.end: must be a frame number within +/-10,000,000, got 777")
+    assert len(err.splitlines()) == 1
+
+
 def _first_key_path(doc, where=""):
     """Where the 400-digit literal (parsed as a string) is in ``doc``."""
     if isinstance(doc, dict):
