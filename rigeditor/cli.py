@@ -42,21 +42,21 @@ import numpy as np
 
 from rigeditor.core.memory import available_bytes, tune_allocator
 from rigeditor import __version__, edits
-from rigeditor.io.atomic import export_write
-from rigeditor.io.errors import ProjectFileError, SHOWN
-from rigeditor.io.curves.write_csv import export_curves_csv
-from rigeditor.io.curves.write_json import DEFAULT_TOLERANCE_DEG, export_curves_json
-from rigeditor.io.spine.write import export_spine_json
+from rigeditor.io.atomic import export_write, write_files
+from rigeditor.io.errors import ExportError, ProjectFileError, SHOWN
+from rigeditor.io.curves.write_csv import curves_csv
+from rigeditor.io.curves.write_json import DEFAULT_TOLERANCE_DEG, curves_json
+from rigeditor.io.spine.write import spine_files
 from rigeditor.io.art.images import alpha_masks, image_problems
 from rigeditor.io.art.layers import unique_names
-from rigeditor.io.curves.world_csv import export_world_csv
+from rigeditor.io.curves.world_csv import world_csv
 from rigeditor.io.progress import Progress
 from rigeditor.io.examples import ALL_DESCRIPTIONS, resolve_project
 from rigeditor.io.report import DEFAULT_GATES, GATES, build_report, format_report
 from rigeditor.model import evaluate
 from rigeditor.model.data import clips
 from rigeditor.model.diagnostics.cracks import crack_check
-from rigeditor.model.evaluation.ranges import bake_bytes, bake_rows, evaluation_span, outside_timeline
+from rigeditor.model.evaluation.ranges import bake_rows, evaluation_span, memory_fit, outside_timeline
 
 COMMANDS = ("bake", "validate", "report", "render", "examples", "import-psd", "import-images", "import-spine")
 FORMATS = {".csv": "csv", ".json": "json", ".png": "png"}
@@ -95,10 +95,10 @@ def main(argv=None) -> int:
         _print_problems(exc, limit=None if args.command == "validate" else SHOWN)
         return 2
     except KeyboardInterrupt:
-        print("rigeditor: interrupted", file=sys.stderr)
+        print(f"rigeditor: interrupted{_after_writing(args)}", file=sys.stderr)
         return 130
     except _Terminated:
-        print("rigeditor: terminated", file=sys.stderr)
+        print(f"rigeditor: terminated{_after_writing(args)}", file=sys.stderr)
         return 128 + signal.SIGTERM
     except MemoryError:
         print(f"rigeditor: {args.project}: out of memory (nothing was written; "
@@ -261,29 +261,44 @@ def _bake(args) -> int:
             label = name if len(clips.names(whole)) > 1 else None
             baked.append((label, project, _evaluate_rows(project, first, last, step)))
         stage = progress.stage(0.5, 1.0, f"writing {out.name}")
+        # Every output is prepared, checked against the project, then all are written
+        # together or none is (a failure at the second file kept the first).
+        project_file = {Path(args.project): "the project file"} if Path(args.project).is_file() else {}
         if fmt == "spine":
             (label, project, bake), *more = baked
-            export_spine_json(project, bake, out, animation=label, more=more, progress=stage,
-                              images=images)
-        # Two names may read alike as file names ("run/fast", "run_fast"): each gets its own file.
-        parts = unique_names([_file_part(n) for n in names], ignore_case=True)
-        for part, (_, project, bake) in zip(parts, baked if fmt != "spine" else ()):
-            target = out if len(names) == 1 else out.with_name(f"{out.stem}_{part}{out.suffix}")
-            if fmt == "csv" and args.world:
-                export_world_csv(project, bake, target)
-            elif fmt == "csv":
-                export_curves_csv(project, bake, target, radians=args.radians, progress=stage)
-            elif fmt == "json":
-                export_curves_json(project, bake, target, radians=args.radians, tolerance_deg=args.tolerance,
-                                   progress=stage)
-            else:
-                _qt_offscreen()
-                from rigeditor.app.plot_export import plot_png
-
-                export_write(target, plot_png(project.name, bake, radians=args.radians))
+            files = spine_files(project, bake, out, animation=label, more=more, progress=stage,
+                                images=images, protect=project_file)
+        else:
+            files = {}
+            # Two names may read alike as file names ("run/fast", "run_fast"): each gets its own file.
+            parts = unique_names([_file_part(n) for n in names], ignore_case=True)
+            for part, (_, project, bake) in zip(parts, baked):
+                target = out if len(names) == 1 else out.with_name(f"{out.stem}_{part}{out.suffix}")
+                _refuse_overwriting_the_project(target, args.project)
+                files[target] = _curves(fmt, project, bake, target, args, stage)
+        write_files(files, make_folders=True)
+        args.written = list(files)
     finally:
         progress.done()
     return 0
+
+
+def _curves(fmt, project, bake, target, args, progress) -> bytes:
+    """The bytes of one curves file (CSV, JSON) or plot (PNG) of ``bake``."""
+    if fmt == "png":
+        _qt_offscreen()
+        from rigeditor.app.plot_export import plot_png
+
+        return plot_png(project.name, bake, radians=args.radians)
+    try:
+        if fmt == "csv" and args.world:
+            return world_csv(bake)
+        if fmt == "csv":
+            return curves_csv(bake, radians=args.radians, progress=progress)
+        return curves_json(project.name, bake, radians=args.radians, tolerance_deg=args.tolerance,
+                           progress=progress)
+    except ExportError as exc:
+        raise ExportError(target, exc.problems) from None
 
 
 def _animations(wanted, project, where) -> list[str]:
@@ -375,6 +390,7 @@ def _render(args) -> int:
 
     export_write(out, render_png(bake, bake.index(args.frame), size=size,
                                  project=project, images=images))
+    args.written = [out]
     return 0
 
 
@@ -475,24 +491,13 @@ def _check_memory(project, first: int, last: int, where, output: str, way_out: s
                   step: float = 1.0) -> None:
     """Refuse, before allocating, a bake that would not fit in the memory available
     (samples every ``step`` frames)."""
-    lo, hi = evaluation_span(project, first, last)
-    need = bake_bytes(project, math.floor((hi - lo) / step + 1e-9) + 1, output)
-    have = available_bytes()
-    if have is None or need <= have:
+    fit = memory_fit(project, first, last, output, available_bytes(), step=step)
+    if fit.ok:
         return
     if way_out is None:
-        # The longest range from ``first`` that fits; its evaluation still starts at ``lo``.
-        ahead = evaluation_span(project, first, first)[1] - first
-        fits = int(have / (need / (hi - lo + 1))) - (first - lo) - ahead
-        way_out = (f"bake fewer frames, e.g. --frames {first}:{first + fits - 1}" if fits > 0 else
+        way_out = (f"bake fewer frames, e.g. --frames {first}:{fit.fits_to}" if fit.fits_to is not None else
                    "bake an earlier part of the timeline with --frames")
-    span = f" (evaluated from frame {lo}, so they match the whole bake)" if lo < first else ""
-    raise _Usage(where, [f"memory: frames {first}-{last}{span} need about {_gigabytes(need)} "
-                         f"to evaluate and write, {_gigabytes(have)} is available; {way_out}"])
-
-
-def _gigabytes(n: float) -> str:
-    return f"{n / 1e9:.1f} GB" if n >= 1e8 else f"{n / 1e6:.0f} MB"
+    raise _Usage(where, [f"memory: {fit.text('to evaluate and write')}; {way_out}"])
 
 
 def _refuse_overwriting_the_project(out: Path, project, option: str = "-o") -> None:
@@ -556,6 +561,15 @@ def _closed_stdout() -> int:
     except (OSError, ValueError):  # no real file descriptor (stdout replaced in-process)
         pass
     return 141  # 128 + SIGPIPE: what a shell reports for a tool a closed pipe ended
+
+
+def _after_writing(args) -> str:
+    """For a signal that came after the outputs were replaced (the last moments of a
+    command): say they are complete. Before that, nothing was replaced (atomic.write_files)."""
+    written = getattr(args, "written", None)
+    if not written:
+        return ""
+    return f" ({', '.join(map(str, written))} {'was' if len(written) == 1 else 'were'} already written in full)"
 
 
 def _print_problems(exc: ProjectFileError, limit=None) -> None:

@@ -19,7 +19,9 @@ from pathlib import Path
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QImage, QPainter, QPen, QPolygonF, QTransform
+from PySide6.QtGui import QBrush, QColor, QFont, QImage, QImageReader, QPainter, QPen, QPolygonF, QTransform
+
+from rigeditor.io.art.images import size_problem
 
 PLACEHOLDER = QColor("#ff7a7a")
 DIM_OPACITY = 0.35
@@ -44,8 +46,8 @@ class ImageCache:
         if image is None:
             if len(self._images) > 512:
                 self._images.clear()
-            image = QImage(str(path))
-            if image.isNull():
+            image = _read(path)
+            if image is None or image.isNull():
                 image = None
             else:
                 image = image.convertToFormat(QImage.Format.Format_ARGB32_Premultiplied)
@@ -53,6 +55,17 @@ class ImageCache:
                     image = _tinted(image, tint)
             self._images[key] = image
         return image
+
+
+def _read(path: Path) -> QImage | None:
+    """The picture, or None (a placeholder) when it is beyond what RigEditor reads:
+    checked from the header, so Qt never prints "QImageIOHandler: Rejecting image"."""
+    reader = QImageReader(str(path))
+    size = reader.size()
+    if size.isValid() and size_problem(size.width(), size.height()):
+        return None
+    reader.setAllocationLimit(1024)  # MB: MAX_PIXELS as ARGB32 is 256 MB, Qt's default limit
+    return reader.read()
 
 
 def _tinted(image: QImage, tint) -> QImage:

@@ -31,11 +31,13 @@ from PySide6.QtGui import QUndoStack
 from rigeditor.app.guard import Guarded
 from rigeditor.app.project_command import ProjectCommand
 from rigeditor.app.range_worker import RangeWorker
+from rigeditor.core.memory import available_bytes
 from rigeditor.core.twobone import EPS
 from rigeditor.model import Bake, Project, evaluate
 from rigeditor.model.data.clips import setup_pose
 from rigeditor.model.evaluation.evaluate import frame_local
 from rigeditor.model.validation.project import problems as validation_problems
+from rigeditor.model.evaluation.ranges import TooLarge, memory_fit
 
 MODES = ("setup", "animate")
 POLL_MS = 4  # how often the Qt thread looks for the whole range while it is pending
@@ -77,6 +79,7 @@ class Document(Guarded, QObject):
         self.undo_stack = QUndoStack(self)
         self.undo_stack.cleanChanged.connect(self._on_clean_changed)
         self._project = project
+        check_memory(project)
         self._bake = evaluate(project)
         self._path = Path(path) if path else None
         self._images = Path(images) if images else None
@@ -206,6 +209,8 @@ class Document(Guarded, QObject):
         if problems:
             return self._refuse(label, f"the project file cannot hold it ({problems[0]})")
         try:
+            if _frame_count(after) > _frame_count(self._project):  # a longer timeline may not fit
+                check_memory(after)
             bake = self._evaluate(after, touched, merge_key is not None)
         except Exception as exc:  # noqa: BLE001 - any failure refuses the edit
             return self._refuse(label, f"the project cannot be evaluated ({exc})")
@@ -302,6 +307,7 @@ class Document(Guarded, QObject):
         All or nothing: the project is evaluated before anything changes, so when
         that raises, the document (project, path, undo history, views) is as it was.
         """
+        check_memory(project)
         bake = evaluate(self._shown(project))
         self.undo_stack.clear()
         self._project = project
@@ -513,3 +519,20 @@ def _exists(project: Project, item) -> bool:
     pool = {"bone": project.bones, "chain": project.chains, "target": project.targets,
             "space": project.spaces, "slot": project.art.slots}.get(kind, ())
     return any(x.name == name for x in pool)
+
+
+def _frame_count(project: Project) -> int:
+    return project.timeline.end - project.timeline.start + 1
+
+
+def check_memory(project: Project) -> None:
+    """Raise TooLarge, before anything is allocated, when the whole timeline's Bake would
+    not fit in the memory available: the command line's estimate (``ranges.memory_fit``),
+    so a 10,000,000-frame project is refused with a range that fits instead of growing
+    until the kernel kills the editor."""
+    tl = project.timeline
+    fit = memory_fit(project, tl.start, tl.end, "evaluate", available_bytes())
+    if not fit.ok:
+        way = (f"shorten the timeline to frames {tl.start}-{fit.fits_to} (rigeditor bake --frames "
+               "exports any part of it)" if fit.fits_to is not None else "shorten the timeline")
+        raise TooLarge(f"memory: {fit.text()}; {way}")

@@ -28,7 +28,7 @@ from rigeditor.app.dialogs import Dialogs
 from rigeditor.io import EXTENSION as PROJECT_SUFFIX
 from rigeditor.io import ProjectFileError, load_project, save_project
 from rigeditor.io.project_file import keep_older_file, read_project
-from rigeditor.io.art.images import copy_pictures
+from rigeditor.io.art.images import save_with_pictures
 from rigeditor.model.data.project import Project
 
 PROJECT_FILTER = f"RigEditor projects (*{PROJECT_SUFFIX});;All files (*)"
@@ -53,10 +53,11 @@ def describe(exc: BaseException, path) -> str:
     return str(exc) if isinstance(exc, ProjectFileError) else f"{path}: {exc}"
 
 
-def export(kind: str, project, bake, path, images=None) -> None:
+def export(kind: str, project, bake, path, images=None, project_file=None) -> None:
     """Write ``bake`` of ``project`` through the io layer (atomically, or nothing): the
     open animation, except Spine JSON, which holds every animation (the others are
-    evaluated here). images: the project file's folder, where the atlas finds the pictures."""
+    evaluated here). images: the project file's folder, where the atlas finds the
+    pictures. project_file: the open project's file, which no output may replace."""
     path = Path(path)
     if kind == "csv":
         from rigeditor.io.curves.write_csv import export_curves_csv
@@ -77,7 +78,7 @@ def export(kind: str, project, bake, path, images=None) -> None:
                  for n in names]
         (label, first, first_bake), *more = items
         export_spine_json(first, first_bake, path, animation=label if len(names) > 1 else None, more=more,
-                          images=images)
+                          images=images, protect={project_file: "the project file"} if project_file else None)
     elif kind == "png":
         from rigeditor.app.plot_export import plot_png
         from rigeditor.io.atomic import export_write
@@ -324,10 +325,13 @@ class FileController(Guarded, QObject):
     def _write(self, path: Path) -> bool:
         project = self.doc.project
         try:
-            if self.doc.images is not None:  # the pictures go along (an example saved, Save As elsewhere)
-                project, _ = copy_pictures(project, self.doc.images, Path(path).parent)
             backup = keep_older_file(path)  # an older version's file: older programs still open the backup
-            save_project(project, path)
+            if self.doc.images is not None:
+                # The pictures go along (an example saved, Save As elsewhere), in one
+                # transaction with the project: a full disk leaves no pictures folder.
+                project = save_with_pictures(project, path, self.doc.images)
+            else:
+                save_project(project, path)
         except file_errors() as exc:
             self.dialogs.error(self.window, "Cannot save project", describe(exc, path))
             return False
@@ -348,7 +352,8 @@ class FileController(Guarded, QObject):
         path = Path(path)
         before = _folder_state(path.parent)
         try:
-            export(kind, self.doc.project, self.doc.settled_bake(), path, images=self.doc.images)
+            export(kind, self.doc.project, self.doc.settled_bake(), Path(path),
+                   images=self.doc.images, project_file=self.doc.path)
         except (*FILE_ERRORS, ImportError, ValueError) as exc:
             self.dialogs.error(self.window, "Export failed", describe(exc, path))
             return False
@@ -431,29 +436,33 @@ class FileController(Guarded, QObject):
         return sessions.crashed_sessions(self.data_dir, self.session)
 
     def offer_recovery(self) -> bool:
-        """Offer the newest crashed session's autosave. Accepted, it opens as unsaved
-        changes; declined or unreadable, it is moved to :attr:`recovered_dir` and the
-        user is told where. Older crashes wait for the next start. Returns True when
-        a project was recovered."""
+        """Offer the crashed sessions' autosaves, newest first, until one is accepted:
+        it opens as unsaved changes. Every other one (declined, unreadable, or left
+        when one was opened: a window holds one project) is moved to
+        :attr:`recovered_dir` and one message lists where each is. With two editors
+        killed, the second's work used to wait, unmentioned, for the next start.
+        Returns True when a project was recovered."""
         crashes = self.crashed_sessions()
-        for crash in crashes[1:]:
-            crash.release()
-        if not crashes:
-            return False
-        crash, recovered = crashes[0], False
-        if crash.autosave.is_file():
+        recovered, kept = False, []
+        for crash in crashes:
+            if not crash.autosave.is_file():
+                crash.forget()
+                continue
             stamp = datetime.fromtimestamp(crash.autosave.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
             what = f"'{crash.original.name}'" if crash.original else "an unsaved project"
-            if self.dialogs.confirm(self.window, "Recover unsaved work",
-                                    f"RigEditor did not close cleanly. Recover the changes to {what} "
-                                    f"autosaved at {stamp}?"):
+            if not recovered and self.dialogs.confirm(
+                    self.window, "Recover unsaved work",
+                    f"RigEditor did not close cleanly. Recover the changes to {what} autosaved at {stamp}?"
+                    + (f"\n({len(crashes)} editors did not close cleanly; this is the latest.)"
+                       if len(crashes) > 1 and crash is crashes[0] else "")):
                 recovered = self._recover(crash)
             else:
-                kept = sessions.keep(crash.autosave, self.data_dir, crash.original)
-                self.dialogs.info(self.window, "Autosave kept",
-                                  f"The autosaved changes to {what} were kept in\n{kept}\n"
-                                  "Open that file (File > Open) to get them back.")
-        crash.forget()
+                kept.append(f"the changes to {what} autosaved at {stamp}:\n"
+                            f"{sessions.keep(crash.autosave, self.data_dir, crash.original)}")
+            crash.forget()
+        if kept:
+            self.dialogs.info(self.window, "Autosave kept",
+                              "Kept " + "\n\n".join(kept) + "\n\nOpen a file (File > Open) to get its work back.")
         return recovered
 
     def _recover(self, crash) -> bool:

@@ -147,17 +147,20 @@ class Outliner(Guarded, QTreeWidget):
                 g.setFont(0, f)
                 self._groups[kind] = g
 
-            def add_bone(parent_item, name, path):
-                it = self._make("bone", name, parent_item)
-                chain = p.chain_of_bone(name)
-                where = "\n" + PATH_SEP.join(path + [name]) if path else ""
-                it.setToolTip(0, f"bone {name}" + (f" · driven by IK chain {chain.name}" if chain else "") + where)
-                it.setForeground(0, style.BONE_IK if chain else style.BONE_FK)
-                for child in p.children(name):
-                    add_bone(it, child.name, path + [name])
+            def add_bones(parent_item, bones):
+                # Depth first with a stack, not recursion: a chain of 20,000 bones is legal.
+                # Ancestors as a linked (name, up) pair, so a deep chain costs no list per bone.
+                stack = [(parent_item, b.name, None) for b in reversed(bones)]
+                while stack:
+                    parent, name, up = stack.pop()
+                    it = self._make("bone", name, parent)
+                    chain = p.chain_of_bone(name)
+                    where = "\n" + _path_tail(name, up) if up else ""
+                    it.setToolTip(0, f"bone {name}" + (f" · driven by IK chain {chain.name}" if chain else "") + where)
+                    it.setForeground(0, style.BONE_IK if chain else style.BONE_FK)
+                    stack.extend((it, child.name, (name, up)) for child in reversed(p.children(name)))
 
-            for b in p.children(None):
-                add_bone(self._groups["bone"], b.name, [])
+            add_bones(self._groups["bone"], p.children(None))
             for c in p.chains:
                 it = self._make("chain", c.name, self._groups["chain"])
                 it.setToolTip(0, f"{' → '.join(c.bones)} → target {c.target}")
@@ -168,13 +171,15 @@ class Outliner(Guarded, QTreeWidget):
                 spaces = t.space.values()
                 it.setToolTip(0, f"declared in {', then '.join(spaces)}")
 
-            def add_space(parent_item, parent_name):
-                for s in p.spaces:
-                    if s.parent == parent_name:
-                        it = self._make("space", s.name, parent_item, editable=s.name != CHARACTER)
-                        it.setIcon(0, _swatch(style.space_color(p, s.name)))
-                        add_space(it, s.name)
-            add_space(self._groups["space"], WORLD)
+            kids: dict = {}
+            for s in p.spaces:
+                kids.setdefault(s.parent, []).append(s)
+            stack = [(self._groups["space"], s) for s in reversed(kids.get(WORLD, []))]
+            while stack:  # depth first, as the bones
+                parent, s = stack.pop()
+                it = self._make("space", s.name, parent, editable=s.name != CHARACTER)
+                it.setIcon(0, _swatch(style.space_color(p, s.name)))
+                stack.extend((it, c) for c in reversed(kids.get(s.name, [])))
             for s in reversed(p.art.slots):  # front first, like a layer panel
                 it = self._make("slot", s.name, self._groups["slot"])
                 it.setToolTip(0, f"on {s.bone or 'the character (not bound)'} · "
@@ -283,3 +288,16 @@ class Outliner(Guarded, QTreeWidget):
         rename.setEnabled(item is not None and bool(item.flags() & Qt.ItemIsEditable))
         rename.triggered.connect(lambda: self.editItem(item, 0))
         menu.exec(self.viewport().mapToGlobal(pos))
+
+
+PATH_SHOWN = 12
+"""Most ancestors a bone's tooltip names (a 20,000-bone chain would make each tooltip as long as the chain)."""
+
+
+def _path_tail(name: str, up) -> str:
+    """The bone's path from the root, its last ``PATH_SHOWN`` ancestors when deeper ("…" first)."""
+    names = [name]
+    while up is not None and len(names) <= PATH_SHOWN:
+        names.append(up[0])
+        up = up[1]
+    return PATH_SEP.join((["…"] if up is not None else []) + names[::-1])

@@ -24,6 +24,7 @@ from pydantic import ValidationError
 
 from rigeditor.io.schema import project as schema
 from rigeditor.io.schema.document import Document
+from rigeditor.io import json_limits
 from rigeditor.io.atomic import atomic_write
 from rigeditor.io.schema.convert import to_document, to_project
 from rigeditor.io.errors import ProjectFileError
@@ -176,6 +177,14 @@ def _parse(raw, path) -> dict:
         raise ProjectFileError(path, [_json_problem(str(exc), raw)]) from None
     if not isinstance(data, dict):
         raise ProjectFileError(path, [f"file: a project is a JSON object, got {_kind(data)}"])
+    # Before the migrations see it (a 400-digit integer made them raise OverflowError).
+    # A current file goes straight to the schema, which words such values itself, and
+    # the parser refuses nesting beyond its own limit: the walk (0.2 s on a
+    # 100,000-key file) is spent on older files only.
+    older = data.get("schema_version") != SCHEMA_VERSION
+    beyond = json_limits.problem(data) if older else None
+    if beyond:
+        raise ProjectFileError(path, [beyond])
     return data
 
 

@@ -349,9 +349,12 @@ def test_exports_go_through_the_io_layer(qtbot, tmp_path, kind, name):
     w.export_actions[kind].trigger()
     assert dialogs.asked("error") == []
     assert (tmp_path / name).stat().st_size > 100
-    # A failed export says why and writes nothing.
-    assert not w.files.export(kind, tmp_path / "missing" / name)
-    assert dialogs.asked("error") and not (tmp_path / "missing").exists()
+    # A failed export (its folder would sit under a file) says why and writes nothing.
+    before = sorted(tmp_path.rglob("*"))
+    assert not w.files.export(kind, tmp_path / name / "sub" / name)
+    assert dialogs.asked("error") and sorted(tmp_path.rglob("*")) == before
+    # Exports create their folder.
+    assert w.files.export(kind, tmp_path / "new" / name) and (tmp_path / "new" / name).stat().st_size > 100
 
 
 def test_recent_files_and_layout_persist_in_settings(qtbot, tmp_path):

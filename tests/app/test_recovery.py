@@ -196,3 +196,41 @@ def test_work_survives_a_killed_editor_and_a_declined_recovery(qtbot, tmp_path):
     assert w3.files.offer_recovery() is False and dialogs3.calls == []
     assert w3.files.open(kept[0])
     assert w3.doc.project == edited_project(arm())
+
+
+def _two_crashes(data):
+    """Two editors killed: the older left the walk, the newer the edited arm."""
+    older = crash_marker(data, "b" * 32, pid=os.getppid(), project=walk())
+    os.utime(older, (time.time() - 60, time.time() - 60))
+    newer = crash_marker(data, "c" * 32, pid=os.getppid())
+    for marker, age in (("b" * 32, 60), ("c" * 32, 0)):
+        path = data / "sessions" / f"{marker}.json"
+        os.utime(path, (time.time() - age, time.time() - age))
+    return older, newer
+
+
+def test_with_two_editors_killed_the_next_start_opens_one_and_says_where_the_other_is(qtbot, tmp_path):
+    data = tmp_path / "data"
+    _two_crashes(data)
+    w, dialogs = second_window(qtbot, tmp_path, data, confirm=True)
+    assert w.files.offer_recovery()
+    assert len(dialogs.asked("confirm")) == 1  # one window, one project: the other is kept
+    opened = w.doc.project
+    (title, message), = dialogs.asked("info")
+    kept = [Path(line) for line in message.splitlines() if line.endswith(".rigproj")]
+    assert len(kept) == 1 and kept[0].parent == data / "recovered"
+    assert {load_project(kept[0]).name, opened.name} == {walk().name, arm().name}
+    # Nothing waits for a later start.
+    w3, dialogs3 = second_window(qtbot, tmp_path, data, name="3")
+    assert w3.files.crashed_sessions() == [] and w3.files.offer_recovery() is False
+
+
+def test_declining_the_latest_crash_offers_the_other(qtbot, tmp_path):
+    data = tmp_path / "data"
+    _two_crashes(data)
+    w, dialogs = second_window(qtbot, tmp_path, data, confirm=[False, True])
+    assert w.files.offer_recovery()
+    assert len(dialogs.asked("confirm")) == 2
+    (title, message), = dialogs.asked("info")
+    kept = [Path(line) for line in message.splitlines() if line.endswith(".rigproj")]
+    assert len(kept) == 1 and {load_project(kept[0]).name, w.doc.project.name} == {walk().name, arm().name}

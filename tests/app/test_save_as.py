@@ -68,3 +68,33 @@ def test_an_older_file_says_what_changed_once_and_its_first_save_keeps_it_beside
     assert w.files.save() and w.files.load(path)
     assert len(list(tmp_path.glob("wave.v*.rigproj"))) == 2 and len(dialogs.asked("info")) == 1
     assert read_project(path).schema_version > 3
+
+
+def test_save_as_to_a_full_disk_leaves_no_pictures_folder_and_says_so(qtbot, tmp_path, monkeypatch):
+    """The pictures were copied first, then the project's write failed: "nothing was
+    written" with a new pictures folder left behind."""
+    import errno
+    import os
+
+    _png(tmp_path / "art" / "hand.png", (200, 0, 0))
+    _png(tmp_path / "art" / "foot.png", (0, 200, 0))
+    (tmp_path / "proj").mkdir()
+    import_images(tmp_path / "art", tmp_path / "proj" / "walk.rigproj")
+    out = tmp_path / "share" / "walk.rigproj"
+    out.parent.mkdir()
+    w, doc, dialogs = window_with_dialogs(qtbot, tmp_path, save_file=str(out))
+    assert w.files.load(tmp_path / "proj" / "walk.rigproj")
+    real = os.fsync
+
+    def fsync(fd):  # the disk is full when the project file itself is written
+        if ".walk.rigproj." in os.readlink(f"/proc/self/fd/{fd}"):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    w.save_as_action.trigger()
+    monkeypatch.undo()
+    (title, message), = dialogs.asked("error")
+    assert title == "Cannot save project" and "No space left on device (nothing was written" in message
+    assert list(out.parent.iterdir()) == []  # no pictures folder, no temporary file
+    assert doc.path == tmp_path / "proj" / "walk.rigproj"

@@ -1,7 +1,9 @@
 """Importing layered art: a PSD written here, folders of PNGs, broken input."""
 from __future__ import annotations
 
+import errno
 import json
+import os
 from pathlib import Path
 
 import numpy as np
@@ -212,28 +214,30 @@ def test_report_lists_the_frames_where_the_elbow_cracks(dressed, capsys):
     assert "crack upper_arm|forearm (joint forearm" in capsys.readouterr().out
 
 
-def test_a_forced_import_that_cannot_write_the_project_leaves_the_pictures_folder_as_it_was(tmp_path, capsys,
-                                                                                            monkeypatch):
-    import rigeditor.io.art.layers as import_art
-
+@pytest.mark.parametrize("n", [1, 2, 3])
+def test_a_forced_import_that_cannot_write_a_file_leaves_the_project_and_pictures_as_they_were(
+        tmp_path, capsys, monkeypatch, n):
     psd = tmp_path / "art.psd"
     _write_psd(psd, _layers())
     out = tmp_path / "hero.rigproj"
+    out.write_text("the user's project")
     precious = tmp_path / "hero_art" / "back.png"  # a picture of the same name, painted over by hand
     precious.parent.mkdir()
     precious.write_bytes(b"the user's own painting")
-    real = import_art.atomic_write
+    real, count = os.fsync, [0]
 
-    def full_disk(path, data, **kwargs):
-        if Path(path) == out:
-            raise import_art.ImportError_(path, ["write: No space left on device (nothing was written)"])
-        return real(path, data, **kwargs)
+    def fsync(fd):  # the disk is full at the n-th file (the project is written first)
+        if os.path.isfile(f"/proc/self/fd/{fd}"):
+            count[0] += 1
+            if count[0] == n:
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real(fd)
 
-    monkeypatch.setattr(import_art, "atomic_write", full_disk)
+    monkeypatch.setattr(os, "fsync", fsync)
     assert main(["import-psd", str(psd), "-o", str(out), "--force"]) == 2
-    assert "No space left on device" in capsys.readouterr().err
-    assert precious.read_bytes() == b"the user's own painting" and not out.exists()
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["art.psd", "hero_art"]  # no temporary left behind
+    assert "No space left on device (nothing was written" in capsys.readouterr().err
+    assert precious.read_bytes() == b"the user's own painting" and out.read_text() == "the user's project"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["art.psd", "hero.rigproj", "hero_art"]  # no temporary
     assert [p.name for p in precious.parent.iterdir()] == ["back.png"]
 
 
@@ -262,3 +266,29 @@ def test_a_real_png_given_to_import_psd_points_to_import_images(tmp_path, capsys
         f"rigeditor: {png}: open: this is a PNG picture, not a PSD file; PNG pictures are imported with "
         "Import Images (rigeditor import-images DIR: a folder of PNGs, one slot each)\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["hand.png"]
+
+
+def test_a_forced_import_into_a_pictures_folder_on_another_disk_replaces_all_or_nothing(tmp_path, capsys,
+                                                                                        monkeypatch):
+    """hero_art/ is a mount of another file system: a rename into it from beside it fails
+    with EXDEV (simulated: any rename between two folders). The import used to write the
+    project, then fail moving the pictures, and say "nothing was written"."""
+    psd = tmp_path / "art.psd"
+    _write_psd(psd, _layers())
+    out = tmp_path / "hero.rigproj"
+    out.write_text("the user's project")
+    (tmp_path / "hero_art").mkdir()
+    real = os.replace
+
+    def replace(src, dst):
+        if Path(src).parent.resolve() != Path(dst).parent.resolve():
+            raise OSError(errno.EXDEV, os.strerror(errno.EXDEV))
+        return real(src, dst)
+
+    monkeypatch.setattr(os, "replace", replace)
+    assert main(["import-psd", str(psd), "-o", str(out), "--force"]) == 0
+    capsys.readouterr()
+    monkeypatch.undo()
+    project = load_project(out)
+    assert sorted(p.name for p in (tmp_path / "hero_art").iterdir()) == sorted(
+        a.path.split("/")[1] for s in project.art.slots for a in s.attachments)

@@ -94,8 +94,8 @@ def test_bake_png_draws_the_plot(project_file, tmp_path):
      "{tmp}/out.json: --radians: Spine JSON is always in degrees"),
     (["-o", "{tmp}/out.csv", "--frames", "20:10"],
      "{project}: --frames: expected START:END with integers and START <= END, got '20:10'"),
-    (["-o", "{tmp}/missing/out.csv"],
-     "{tmp}/missing/out.csv: write: No such file or directory (nothing was written; no file was created)"),
+    (["-o", "{tmp}/arm.rigproj/out.csv"],
+     "{tmp}/arm.rigproj/out.csv: write: Not a directory (nothing was written; no file was created)"),
 ])
 def test_bake_refuses_bad_arguments_in_one_line(project_file, tmp_path, capsys, args, message):
     project = project_file("arm")

@@ -57,6 +57,9 @@ def test_a_failed_write_leaves_the_previous_file_intact(tmp_path, monkeypatch, s
             def __exit__(self, *exc):
                 self.f.close()
 
+            def close(self):
+                self.f.close()
+
             def write(self, data):
                 full()
 
@@ -135,7 +138,13 @@ def test_a_failed_export_leaves_the_previous_output_intact(tmp_path, monkeypatch
     assert out.read_bytes() == b"old" and _leftovers(tmp_path) == []
 
 
-def test_writing_into_a_missing_folder_says_no_file_was_created(tmp_path):
-    with pytest.raises(ExportError) as err:
-        export_write(tmp_path / "missing" / "out.csv", b"x")
-    assert err.value.problems == ["write: No such file or directory (nothing was written; no file was created)"]
+def test_saving_into_a_missing_folder_says_no_file_was_created(tmp_path):
+    with pytest.raises(ProjectFileError) as err:
+        save_project(arm(), tmp_path / "missing" / "arm.rigproj")
+    assert err.value.problems == ["save: No such file or directory (nothing was written; no file was created)"]
+    assert sorted(tmp_path.iterdir()) == []
+
+
+def test_an_export_creates_its_folder(tmp_path):
+    export_write(tmp_path / "new" / "deeper" / "out.csv", b"x")
+    assert (tmp_path / "new" / "deeper" / "out.csv").read_bytes() == b"x"

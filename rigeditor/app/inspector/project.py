@@ -6,6 +6,7 @@ from dataclasses import replace
 from PySide6.QtWidgets import QLabel, QLineEdit, QSpinBox
 
 from rigeditor.app.inspector.fields import hbox
+from rigeditor.model.validation.project import MAX_FPS, MIN_FPS
 
 
 def project_section(f) -> None:
@@ -19,7 +20,7 @@ def project_section(f) -> None:
             doc.apply("Rename project", replace(doc.project, name=name.text().strip()))
     name.editingFinished.connect(set_name)
     form.addRow("Name", name)
-    f.spin(form, "Frame rate", "project.fps", 1.0, 240.0,
+    f.spin(form, "Frame rate", "project.fps", MIN_FPS, MAX_FPS,  # what a file may hold
            lambda: tl().fps, lambda v: f.apply("Set frame rate", replace(
                doc.project, timeline=replace(tl(), fps=v)), None, "timeline.fps"),
            suffix=" fps", decimals=2)

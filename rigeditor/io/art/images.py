@@ -5,6 +5,7 @@ Pillow is imported lazily (only the commands that read pixels load it).
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
@@ -29,19 +30,65 @@ def missing_images(project: Project, base) -> list[str]:
     return out
 
 
+MAX_SIDE = 8192
+MAX_PIXELS = MAX_SIDE * MAX_SIDE
+"""Largest picture read, in pixels (8192 x 8192 = 67 Mpx, 256 MB as RGBA): under
+Pillow's decompression-bomb warning (89 Mpx) and within what Qt allocates for an
+image, so neither refuses (or warns on stderr) what validation passed."""
+
+_PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def declared_size(path) -> tuple[int, int] | None:
+    """(width, height) a PNG's header declares, read without decoding; None if not a PNG."""
+    import struct
+
+    try:
+        with open(path, "rb") as f:
+            head = f.read(24)
+    except OSError:
+        return None
+    if len(head) == 24 and head.startswith(_PNG) and head[12:16] == b"IHDR":
+        return struct.unpack(">II", head[16:24])
+    return None
+
+
+def size_problem(width: int, height: int) -> str | None:
+    """``image: ...`` when a picture of that size is beyond :data:`MAX_PIXELS`."""
+    if width * height > MAX_PIXELS:
+        return (f"image: {width} x {height} pixels is more than RigEditor reads "
+                f"(at most {MAX_PIXELS:,} pixels, {MAX_SIDE} x {MAX_SIDE})")
+    return None
+
+
 def read_rgba(path) -> np.ndarray:
     """The image at ``path`` as (height, width, 4) uint8 RGBA (straight alpha).
 
-    Raises ProjectFileError(path, ["image: ..."]) when it is missing or not a readable image.
+    Raises ProjectFileError(path, ["image: ..."]) when it is missing, not a readable
+    image, or larger than :data:`MAX_PIXELS` (checked from the header, before decoding).
     """
+    import warnings
+
     from PIL import Image, UnidentifiedImageError
 
+    size = declared_size(path)
+    too_big = size_problem(*size) if size else None
+    if too_big:
+        raise ProjectFileError(path, [too_big])
     try:
-        with Image.open(path) as img:
-            img.load()
-            return np.asarray(img.convert("RGBA")).copy()
+        with warnings.catch_warnings():
+            # Pillow warns (on stderr) between 89 and 179 Mpx and raises beyond: a refusal here.
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(path) as img:
+                too_big = size_problem(*img.size)
+                if too_big:
+                    raise ProjectFileError(path, [too_big])
+                img.load()
+                return np.asarray(img.convert("RGBA")).copy()
     except FileNotFoundError:
         raise ProjectFileError(path, ["image: file not found"]) from None
+    except (Image.DecompressionBombWarning, Image.DecompressionBombError) as exc:
+        raise ProjectFileError(path, [f"image: too large to read ({exc})"]) from None
     except (UnidentifiedImageError, OSError, ValueError, SyntaxError) as exc:
         raise ProjectFileError(path, [f"image: not a readable PNG ({exc})"]) from None
 
@@ -88,44 +135,81 @@ def copy_pictures(project: Project, source, target) -> tuple[Project, list[str]]
     """The pictures ``project`` refers to (relative to folder ``source``) made available
     to a project saved into folder ``target`` (Save As of an example or into another
     folder). Returns the project to save, its paths rewritten where a picture went
-    elsewhere, and the paths (new ones) that were copied.
+    elsewhere, and the paths (new ones) that were copied. See :func:`plan_pictures`;
+    :func:`save_with_pictures` writes the copies and the project as one."""
+    import shutil
+
+    project, copies = plan_pictures(project, source, target)
+    for dst, src in copies.items():
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(src, dst)
+    return project, [Path(os.path.relpath(d, target)).as_posix() for d in copies]
+
+
+def plan_pictures(project: Project, source, target) -> tuple[Project, dict[Path, Path]]:
+    """What :func:`copy_pictures` would copy, changing nothing: the project to save and
+    {new file: picture it copies}.
 
     A picture inside ``source`` keeps its relative path; one outside it (a ``../``
     path) goes to ``FOLDER/NAME`` in ``target`` (its own folder's name). A file already
     there with the same bytes is used; one with different bytes is never overwritten
     nor used: the picture gets a free name (``hand-2.png``). A picture missing at the
     source keeps its path (the document draws a placeholder either way)."""
-    import shutil
-
     source, target = Path(source), Path(target)
     if source.resolve() == target.resolve():
-        return project, []
-    moved, copied = {}, []
+        return project, {}
+    moved, copies = {}, {}
     for rel in dict.fromkeys(a.path for s in project.art.slots for a in s.attachments):
         src = image_file(source, rel).resolve()
         if not src.is_file():
             continue
         inside = src.is_relative_to(source.resolve())
         new = src.relative_to(source.resolve()).as_posix() if inside else f"{src.parent.name}/{src.name}"
-        new, fresh = _free_place(target, new.lstrip("/"), src)
+        new, fresh = _free_place(target, new.lstrip("/"), src, taken=copies)
         if fresh:
-            image_file(target, new).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(src, image_file(target, new))
-            copied.append(new)
+            copies[image_file(target, new)] = src
         if new != rel:
             moved[rel] = new
-    return _with_paths(project, moved), copied
+    return _with_paths(project, moved), copies
 
 
-def _free_place(target: Path, rel: str, src: Path) -> tuple[str, bool]:
+def save_with_pictures(project: Project, path, source) -> Project:
+    """Save ``project`` to ``path`` with the copies of its pictures (from folder
+    ``source``, see :func:`plan_pictures`) beside it, all together or nothing: a full
+    disk leaves neither a pictures folder nor a half-copied picture. Returns the
+    project as saved (its picture paths may have changed)."""
+    from rigeditor.io.atomic import write_files
+    from rigeditor.io.project_file import dumps_project
+
+    path = Path(path)
+    project, copies = plan_pictures(project, source, path.parent)
+    files = {path: dumps_project(project, path).encode("utf-8")}
+    for dst, src in copies.items():
+        try:
+            files[dst] = src.read_bytes()
+        except OSError as exc:
+            raise ProjectFileError(path, [f"save: picture {src}: {exc.strerror or exc} (nothing was written)"]) from None
+    # Folders are made only for the pictures' copies (a missing project folder stays an error).
+    write_files(files, error=ProjectFileError, action="save", make_folders=path.parent.is_dir())
+    return project
+
+
+def _free_place(target: Path, rel: str, src: Path, taken=None) -> tuple[str, bool]:
     """(path in ``target`` for picture ``src``, whether it must be copied there): ``rel``
-    unless a different file holds it, else ``rel`` with -2, -3 ... before the suffix."""
+    unless a different file holds it (or is planned there: ``taken``, {file: picture}),
+    else ``rel`` with -2, -3 ... before the suffix."""
+    taken = taken or {}
     stem, dot, suffix = rel.rpartition(".")
     stem, suffix = (stem, dot + suffix) if stem and "/" not in suffix else (rel, "")
     n = 1
     while True:
         cand = rel if n == 1 else f"{stem}-{n}{suffix}"
         dst = image_file(target, cand)
+        if dst in taken:
+            if taken[dst] == src or _same_bytes(taken[dst], src):
+                return cand, False
+            n += 1
+            continue
         if not dst.exists():
             return cand, True
         if dst.is_file() and (dst.resolve() == src or _same_bytes(dst, src)):

@@ -10,14 +10,12 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
-import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from rigeditor.io.atomic import atomic_write
+from rigeditor.io.atomic import write_files
 from rigeditor.io.errors import ProjectFileError
 from rigeditor.io.project_file import dumps_project
 from rigeditor.model.data.attachments import Art, ImageAttachment, Slot
@@ -94,59 +92,15 @@ def refuse_existing(paths: list[Path], force: bool) -> None:
 
 
 def write_import(project: Project, out: Path, folder: Path | None, pngs: dict[str, bytes]) -> None:
-    """Write ``pngs`` ({file name: bytes}) into ``folder`` and then the project to ``out``.
-
-    The pictures are written under a temporary folder first. A new folder is renamed
-    into place; into an existing one (``--force``) the pictures are moved only once the
-    project is written, so a failure leaves what was there as it was. If anything
-    fails, what this call created is removed and the error says why.
-    """
+    """Write the project to ``out`` and ``pngs`` ({file name: bytes}) into ``folder``,
+    all together or nothing (``atomic.write_files``): each file goes to a temporary file
+    beside its own target, so no rename crosses a file system even when the pictures'
+    folder is a mount or a link to another disk (``--force`` used to replace the project,
+    then fail moving the pictures across). Missing folders are created, and removed
+    again when anything fails; the error says why."""
     text = dumps_project(project, out).encode("utf-8")
-    created = staged = None
-    try:
-        missing = _first_missing(out.parent)
-        if missing is not None:  # a new project folder (and any folders above it)
-            out.parent.mkdir(parents=True)
-            created = missing
-        if folder is not None and pngs:
-            staged = folder.with_name(f".{folder.name}.{secrets.token_hex(4)}.tmp")
-            staged.mkdir(parents=True)
-            for name, data in pngs.items():
-                _write_synced(staged / name, data)
-            if not folder.exists():
-                os.replace(staged, folder)
-                created, staged = created or folder, None
-        atomic_write(out, text, error=ImportError_, action="write")
-        if staged is not None:
-            for name in pngs:
-                os.replace(staged / name, folder / name)
-    except OSError as exc:
-        if created is not None:
-            shutil.rmtree(created, ignore_errors=True)
-        raise ImportError_(out, [f"write: {exc.strerror or exc} (nothing was written)"]) from None
-    except BaseException:
-        if created is not None:
-            shutil.rmtree(created, ignore_errors=True)
-        raise
-    finally:
-        if staged is not None:
-            shutil.rmtree(staged, ignore_errors=True)
-
-
-def _first_missing(folder: Path) -> Path | None:
-    """The outermost folder of ``folder``'s path that does not exist yet, or None."""
-    missing = None
-    while not folder.exists() and folder != folder.parent:
-        missing, folder = folder, folder.parent
-    return missing
-
-
-def _write_synced(path: Path, data: bytes) -> None:
-    """Write and flush to the disk (the file replaces a picture by rename later)."""
-    with open(path, "wb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
+    files = {out: text, **{folder / name: data for name, data in (pngs.items() if folder is not None else ())}}
+    write_files(files, error=ImportError_, action="write", make_folders=True)
 
 
 def relative(path: Path, base: Path) -> str:

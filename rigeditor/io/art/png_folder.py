@@ -20,10 +20,10 @@ name order, tops aligned, 16 px apart.
 """
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 
+from rigeditor.io import json_limits
 from rigeditor.io.art.images import read_rgba
 from rigeditor.io.art.layers import (
     ImportError_, Layer, layers_project, refuse_existing, relative, unique_names, write_import,
@@ -65,9 +65,12 @@ def _sidecar(folder: Path) -> tuple[list[dict], float | None]:
     """The layers the sidecar lists and its canvas height, checked; each problem says where."""
     path = folder / SIDECAR
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json_limits.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise ImportError_(path, [f"file: not valid JSON ({exc})"]) from None
+    beyond = json_limits.problem(data)
+    if beyond:
+        raise ImportError_(path, [beyond])
     if not isinstance(data, dict) or not isinstance(data.get("layers"), list):
         raise ImportError_(path, ['file: expected {"layers": [{"file": ..., "x": ..., "y": ...}, ...]}'])
     problems, out = [], []

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rigeditor.io.art.images import encode_png
+from rigeditor.io.art.images import encode_png, size_problem
 from rigeditor.io.art.layers import (
     ImportError_, Layer, file_stem, layers_project, refuse_existing, trim, unique_names, write_import,
 )
@@ -81,6 +81,9 @@ def read_psd_layers(path: Path):
                 continue
             if layer.kind != "pixel":
                 continue
+            too_big = size_problem(int(layer.width), int(layer.height))
+            if too_big:  # before decoding: Pillow would warn or refuse it mid-way
+                raise ImportError_(path, [f"layer {prefix}{layer.name!r}: {too_big.removeprefix('image: ')}"])
             try:
                 image = layer.topil()
             except Exception as exc:

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rigeditor.io import json_limits
 from rigeditor.io.art.layers import ImportError_
 from rigeditor.model.evaluation.inherit import INHERIT_MODES
 from rigeditor.model.validation.project import MAX_MAGNITUDE, MIN_LENGTH
@@ -103,7 +104,7 @@ def read_spine(path) -> SpineSkeleton:
 def parse_spine(raw: bytes | str, path=None) -> SpineSkeleton:
     try:
         text = raw.decode("utf-8-sig") if isinstance(raw, bytes) else raw
-        doc = json.loads(text)
+        doc = json_limits.loads(text)
     except UnicodeDecodeError:
         raise SpineError(path, ["JSON: not a text file (a binary .skel? export JSON from Spine)"]) from None
     except json.JSONDecodeError as exc:
@@ -111,6 +112,11 @@ def parse_spine(raw: bytes | str, path=None) -> SpineSkeleton:
             raise SpineError(path, [f"JSON: truncated: the file ends inside an unfinished {_unclosed(text)} "
                                     f"(line {text.count(chr(10)) + 1})"]) from None
         raise SpineError(path, [f"JSON: not valid JSON at line {exc.lineno} column {exc.colno} ({exc.msg})"]) from None
+    except ValueError as exc:  # nested too deeply for the parser
+        raise SpineError(path, [f"JSON: {exc}"]) from None
+    beyond = json_limits.problem(doc)
+    if beyond:
+        raise SpineError(path, [beyond])
     try:
         return _skeleton(doc)
     except _Bad as bad:

@@ -32,12 +32,13 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from pathlib import Path
 
 import numpy as np
 
 from rigeditor.core.geometry import unwrap, wrap_angle
-from rigeditor.io.atomic import export_write
+from rigeditor.io.atomic import write_files
 from rigeditor.io.errors import ExportError
 from rigeditor.io.spine.write_art import art_sections, atlas_files
 from rigeditor.io.art.images import image_file
@@ -173,12 +174,21 @@ def _shifted(keys, d) -> list[dict]:
 
 
 def export_spine_json(project: Project, bake: Bake, path, *, animation: str | None = None,
-                      progress=None, images=None, more=()) -> None:
-    """Write the Spine JSON of ``bake`` to ``path`` atomically; with artwork, also the
-    atlas ``STEM.atlas`` and its page PNGs beside it, packed from the images found
-    relative to ``images`` (the project file's folder). ``more``: further
-    ``(name, project, bake)`` animations written into the same skeleton. Everything is prepared before
-    anything is written; the JSON is written last."""
+                      progress=None, images=None, more=(), protect=None) -> None:
+    """Write the Spine JSON of ``bake`` to ``path``; with artwork, also the atlas
+    ``STEM.atlas`` and its page PNGs beside it (see :func:`spine_files`). All of them
+    are replaced together or none is (``atomic.write_files``); a missing folder is created."""
+    write_files(spine_files(project, bake, path, animation=animation, progress=progress, images=images,
+                            more=more, protect=protect), make_folders=True)
+
+
+def spine_files(project: Project, bake: Bake, path, *, animation: str | None = None,
+                progress=None, images=None, more=(), protect=None) -> dict[Path, bytes]:
+    """{file: bytes} of the Spine export to ``path``, the JSON first: the skeleton, and
+    with artwork the atlas and its pages packed from the images found relative to
+    ``images`` (the project file's folder). ``more``: further ``(name, project, bake)``
+    animations written into the same skeleton. protect: {path: what it is} of files
+    the export must not replace (the project file); the project's pictures never are."""
     path = Path(path)
     try:
         if more:
@@ -192,27 +202,44 @@ def export_spine_json(project: Project, bake: Bake, path, *, animation: str | No
                 raise ExportError(None, ["images: save the project first: the atlas is packed from the "
                                          "pictures beside the project file"])
             files = atlas_files(project, images, path.stem)
-            _refuse_replacing_pictures(project, images, [path.with_name(n) for n in files] + [path])
+        out = {path: text.encode("utf-8"), **{path.with_name(n): data for n, data in files.items()}}
+        _refuse_replacing(out, _pictures(project, images) | dict(protect or {}))
     except ExportError as exc:
         raise ExportError(Path(path), exc.problems) from None
     except ValueError:
         raise ExportError(Path(path), ["bake: holds values that are not finite; nothing was written"]) from None
     if progress:
         progress(1.0)
-    for name, data in files.items():
-        export_write(path.with_name(name), data)
-    export_write(path, text.encode("utf-8"))
+    return out
 
 
-def _refuse_replacing_pictures(project: Project, images, outputs) -> None:
-    """An export written beside the pictures must not replace one of them (an atlas
-    page "torso.png" for ``-o torso.json`` in the pictures' folder)."""
-    pictures = {image_file(images, a.path).resolve(): a.path for s in project.art.slots for a in s.attachments}
-    hit = [f"{out.name}: would replace the project's picture {pictures[out.resolve()]}; "
+def _pictures(project: Project, images) -> dict:
+    if images is None:
+        return {}
+    return {image_file(images, a.path): f"the project's picture {a.path}"
+            for s in project.art.slots for a in s.attachments}
+
+
+def _refuse_replacing(outputs, protected: dict) -> None:
+    """An export must not replace a file it reads from: one of the pictures (an atlas
+    page "torso.png" for ``-o torso.json`` in the pictures' folder) or the project."""
+    resolved = {Path(p).resolve(): what for p, what in protected.items()}
+    hit = [f"{out.name}: would replace {resolved[out.resolve()]}; "
            "choose another output name or folder (nothing was written)"
-           for out in outputs if out.resolve() in pictures]
+           for out in outputs if out.resolve() in resolved]
+    hit += [f"{out.name}: would replace {what}; choose another output name or folder (nothing was written)"
+            for out in outputs for p, what in protected.items()
+            if out.resolve() not in resolved and _same_file(out, p)]
     if hit:
         raise ExportError(None, hit)
+
+
+def _same_file(a, b) -> bool:
+    """The same file by another name (a hard link)."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
 
 
 def _frame_span(bake: Bake):

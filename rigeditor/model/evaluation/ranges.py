@@ -9,7 +9,7 @@ look-ahead, and the requested rows are cut out of it.
 from __future__ import annotations
 
 import math
-from dataclasses import fields, is_dataclass, replace
+from dataclasses import dataclass, fields, is_dataclass, replace
 
 import numpy as np
 
@@ -77,6 +77,56 @@ def bake_bytes(project: Project, frames: int, output: str = "evaluate") -> int:
     start = project.timeline.start
     probe = evaluate(project, np.arange(start, start + n, dtype=float))
     return int(math.ceil(_nbytes(probe) / n * PEAK_FACTOR[output] * frames))
+
+
+class TooLarge(ValueError):
+    """A bake that would not fit in the memory available (see :func:`memory_fit`)."""
+
+
+@dataclass(frozen=True)
+class MemoryFit:
+    """The estimate for a bake of frames ``first..last`` (evaluated from ``lo``):
+    ``need`` and ``have`` in bytes (have None: the system does not say), and the last
+    frame of the longest range from ``first`` that fits (None when none does)."""
+
+    first: int
+    last: int
+    lo: int
+    need: int
+    have: int | None
+    fits_to: int | None
+
+    @property
+    def ok(self) -> bool:
+        return self.have is None or self.need <= self.have
+
+    def text(self, what: str = "to evaluate") -> str:
+        """``frames A-B need about X GB to evaluate, Y GB is available``."""
+        span = f" (evaluated from frame {self.lo}, so they match the whole bake)" if self.lo < self.first else ""
+        return (f"frames {self.first}-{self.last}{span} need about {gigabytes(self.need)} {what}, "
+                f"{gigabytes(self.have or 0)} is available")
+
+
+def memory_fit(project: Project, first: int, last: int, output: str, have: int | None,
+               step: float = 1.0) -> MemoryFit:
+    """Estimate, before allocating, whether frames ``first..last`` of ``project`` baked
+    (a sample every ``step`` frames, 1 at the project's rate) and written as ``output``
+    (a key of PEAK_FACTOR) fit in ``have`` bytes (``core.memory.available_bytes()``):
+    the command line and the editor both ask this."""
+    lo, hi = evaluation_span(project, first, last)
+    samples = math.floor((hi - lo) / step + 1e-9) + 1
+    need = bake_bytes(project, samples, output)
+    fits_to = None
+    if have is not None and need > have:
+        # The longest range from ``first`` that fits; its evaluation still starts at ``lo``.
+        ahead = evaluation_span(project, first, first)[1] - first
+        fits = int(have / (need / samples) * step) - (first - lo) - ahead
+        fits_to = first + fits - 1 if fits > 0 else None
+    return MemoryFit(first, last, lo, need, have, fits_to)
+
+
+def gigabytes(n: float) -> str:
+    return f"{n / 1e9:.1f} GB" if n >= 1e8 else f"{n / 1e6:.0f} MB"
 
 
 def _nbytes(value) -> int:
