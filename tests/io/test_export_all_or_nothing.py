@@ -12,6 +12,8 @@ import time
 
 import pytest
 
+from rigeditor import edits
+
 from rigeditor.cli import main
 from rigeditor.io import atomic, dumps_project, save_project
 from rigeditor.io.errors import ExportError
@@ -115,7 +117,7 @@ def test_an_interrupt_after_the_outputs_were_replaced_says_they_are_complete(tmp
 
 
 def _two_animations(tmp_path):
-    project = clips.add(walk(), "run", 0, 20)
+    project = edits.add_animation(walk(), "run", 0, 20)
     path = tmp_path / "walk.rigproj"
     save_project(project, path)
     return path

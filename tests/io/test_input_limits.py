@@ -49,8 +49,8 @@ def test_a_400_digit_integer_in_an_older_file_is_refused_where_it_is(tmp_path, c
 
 
 def test_a_400_digit_integer_in_a_current_file_is_worded_by_the_schema(tmp_path, capsys):
-    path = tmp_path / "v4.rigproj"
-    path.write_text(_with_literal((FIXTURES / "v4_reach.rigproj").read_text(), '"end": 30', '"end": ' + BIG))
+    path = tmp_path / "v5.rigproj"  # the current schema: no migration reads it first
+    path.write_text(_with_literal((FIXTURES / "v5_reach.rigproj").read_text(), '"end": 30', '"end": ' + BIG))
     assert main(["validate", str(path)]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"rigeditor: {path}: timeline.end: must be a frame number within +/-10,000,000, got 777")
@@ -187,8 +187,10 @@ def test_a_psd_layer_of_20000_by_20000_pixels_is_refused_before_it_is_decoded(tm
         width = height = 20000
 
     monkeypatch.setattr(psd_tools.PSDImage, "open", staticmethod(lambda path: Document([Layer()])))
+    psd = tmp_path / "art.psd"
+    psd.write_bytes(b"8BPS\x00\x01" + b"\x00" * 64)  # a PSD by its first bytes; psd-tools is stood in for
     with pytest.raises(ImportError_) as err:
-        import_psd(tmp_path / "art.psd", tmp_path / "art.rigproj")
+        import_psd(psd, tmp_path / "art.rigproj")
     assert err.value.problems == ["layer 'sky': 20000 x 20000 pixels is more than RigEditor reads "
                                   "(at most 67,108,864 pixels, 8192 x 8192)"]
-    assert sorted(tmp_path.iterdir()) == []
+    assert sorted(tmp_path.iterdir()) == [psd]
