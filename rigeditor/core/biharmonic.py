@@ -1,0 +1,197 @@
+"""The box-constrained biharmonic solve behind automatic weights, fast on big meshes.
+
+For each bone j: min ½ wᵀQw (Q = K M⁻¹ K) with w fixed on the handles and 0 <= w <= 1
+elsewhere, by a primal active set (solve with the bounds fixed, fix the violators,
+release the bounds whose multiplier has the wrong sign, until the KKT conditions hold).
+Every step is a sparse factorisation, and started cold the active set's front moves about
+one ring of vertices a step, so the steps grow with the mesh's resolution and the cost
+as V^1.9. Two things keep it near linear:
+
+- **Coarse to fine.** The same problem on a mesh clustered ~3x coarser predicts each
+  bone's active set; the fine solve starts from it and moves its front only the few rings
+  the prediction is off (recursively, down to ``COARSEST`` vertices). A prediction only
+  chooses where the iteration starts: the answer is the fine mesh's exact KKT point, and
+  a warm start that does not converge is redone cold.
+- **Two bones need one solve.** Q annihilates constants (K·1 = 0), so with two bones
+  w₁ = 1 − w₀ is the second problem's minimiser exactly.
+
+Factorisations use SuperLU in symmetric mode (minimum degree on AᵀA+A, diagonal pivots):
+the matrices are symmetric positive definite, and this ordering has ~25 % less fill than
+the default.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["Cancelled", "COARSEST", "solve_weights", "cluster_mesh"]
+
+COARSEST = 1500  # below this many vertices a cold start is cheap (a few ms a step)
+_COARSEN = 3.0  # vertices per cluster, about
+_LU_OPTIONS = dict(permc_spec="MMD_AT_PLUS_A", diag_pivot_thresh=0.0, options=dict(SymmetricMode=True))
+
+
+class Cancelled(Exception):
+    """The caller's ``cancel()`` said stop; nothing was changed."""
+
+
+def _operators(vertices, triangles):
+    import scipy.sparse as sp
+    from .weights import cotangent_laplacian, lumped_mass
+
+    k = cotangent_laplacian(vertices, triangles)
+    mass = lumped_mass(vertices, triangles)
+    used = mass > 0
+    q = (k @ sp.diags(np.where(used, 1.0 / np.where(used, mass, 1.0), 0.0)) @ k).tocsc()
+    return k, q, used
+
+
+def cluster_mesh(vertices, triangles, labels, ratio=_COARSEN):
+    """A coarser mesh by vertex clustering on a square grid (cells of √ratio mean edges):
+    (vertices (C, 2), triangles, labels (C,), cluster of each input vertex (V,)). A
+    cluster holding handle vertices takes the largest of their labels; triangles that
+    collapse or lose their area are dropped. Only a predictor: it may bridge a gap
+    narrower than a cell."""
+    from .mesh import edges_of
+
+    v, t = np.asarray(vertices, float), np.asarray(triangles, np.int64)
+    e = edges_of(t)
+    cell = np.sqrt(ratio) * float(np.mean(np.hypot(*(v[e[:, 1]] - v[e[:, 0]]).T)))
+    ij = np.floor((v - v.min(axis=0)) / cell).astype(np.int64)
+    _, cluster = np.unique(ij[:, 0] * (ij[:, 1].max() + 1) + ij[:, 1], return_inverse=True)
+    count = np.bincount(cluster)
+    vc = np.stack([np.bincount(cluster, weights=v[:, d]) for d in (0, 1)], axis=1) / count[:, None]
+    tc = np.sort(cluster[t], axis=1)
+    c = np.int64(len(count))  # one int64 key per triangle: unique on rows is much slower
+    tc = np.unique((tc[:, 0] * c + tc[:, 1]) * c + tc[:, 2])
+    tc = np.stack([tc // (c * c), tc // c % c, tc % c], axis=1)
+    a, b, c = vc[tc[:, 0]], vc[tc[:, 1]], vc[tc[:, 2]]
+    area = 0.5 * np.abs((b[:, 0] - a[:, 0]) * (c[:, 1] - a[:, 1]) - (b[:, 1] - a[:, 1]) * (c[:, 0] - a[:, 0]))
+    tc = tc[(tc[:, 0] != tc[:, 1]) & (tc[:, 1] != tc[:, 2]) & (area > 1e-3 * cell * cell)]
+    lc = np.full(len(vc), -1, np.int64)
+    np.maximum.at(lc, cluster, np.asarray(labels, np.int64))
+    return vc, tc, lc, cluster
+
+
+class _Progress:
+    """Monotone fraction 0..1 over the levels' bone solves; each solve is given a share
+    proportional to its vertex count and fills it as its steps go by."""
+
+    def __init__(self, sizes, bones, progress, cancel):
+        self.total = float(sum(sizes)) * bones or 1.0
+        self.done = 0.0
+        self.report, self.cancel = progress, cancel
+
+    def step(self, share, it):
+        if self.cancel is not None and self.cancel():
+            raise Cancelled("automatic weights cancelled")
+        if self.report is not None:
+            self.report(min(1.0, (self.done + share * it / (it + 4.0)) / self.total))
+
+    def finish(self, share):
+        self.done += share
+        if self.report is not None:
+            self.report(min(1.0, self.done / self.total))
+
+
+def _dirichlet(q, known, values):
+    from scipy.sparse.linalg import splu
+
+    w = values.copy()
+    free = np.nonzero(~known)[0]
+    if len(free):
+        kn = np.nonzero(known)[0]
+        qf = q[free]
+        rhs = -(qf[:, kn] @ values[kn])
+        w[free] = splu(qf[:, free].tocsc(), **_LU_OPTIONS).solve(rhs)
+    return w
+
+
+def _active_set(q, target, fixed, lower, upper, max_iterations, tolerance, scale, tick):
+    """One bone's primal active set from the bounds (lower, upper) given; returns
+    (w, lower, upper, steps, converged)."""
+    lower, upper = lower & ~fixed, upper & ~fixed
+    for it in range(1, max_iterations + 1):
+        tick(it)
+        w = _dirichlet(q, fixed | lower | upper, np.where(upper, 1.0, np.where(lower, 0.0, target)))
+        free = ~(fixed | lower | upper)
+        grad = q @ w
+        new_lo = free & (w < -tolerance)
+        new_hi = free & (w > 1 + tolerance)
+        release = (lower & (grad < -tolerance * scale)) | (upper & (grad > tolerance * scale))
+        if not (new_lo.any() or new_hi.any() or release.any()):
+            return w, lower, upper, it, True
+        lower = (lower | new_lo) & ~release
+        upper = (upper | new_hi) & ~release
+    return w, lower, upper, max_iterations, False
+
+
+def _level(vertices, triangles, labels, bones, max_iterations, tolerance, meter, fine):
+    """Weights (V, B), bounds at 0 and at 1 (V, B) bool, steps per bone on this level,
+    after predicting the bounds from a coarser level where the mesh is big enough."""
+    from scipy.sparse.csgraph import connected_components
+
+    n = len(vertices)
+    k, q, used = _operators(vertices, triangles)
+    _, comp = connected_components(abs(k) > 0, directed=False)
+    anchored = np.isin(comp, np.unique(comp[labels >= 0])) & used
+    fixed = (labels >= 0) | ~anchored
+    solved = 1 if bones == 2 else bones
+    lower0 = np.zeros((n, bones), bool)
+    upper0 = np.zeros((n, bones), bool)
+    if n > COARSEST:
+        vc, tc, lc, cluster = cluster_mesh(vertices, triangles, labels)
+        if len(vc) < 0.8 * n and len(tc) and np.all(np.isin(np.arange(bones), lc)):
+            try:
+                _, lo_c, hi_c, _ = _level(vc, tc, lc, bones, max_iterations, tolerance, meter, False)
+                lower0, upper0 = lo_c[cluster], hi_c[cluster]
+            except RuntimeError:  # a clustered mesh can come out singular: predict nothing
+                pass
+    weights = np.zeros((n, bones))
+    lower, upper = np.zeros((n, bones), bool), np.zeros((n, bones), bool)
+    steps = []
+    scale = float(abs(q).max()) or 1.0
+    for j in range(solved):
+        target = np.where(labels == j, 1.0, 0.0)
+        share = float(n)
+        if not fine:
+            share *= bones / solved  # the fine level's bones are what is left
+        tick = lambda it, share=share: meter.step(share, it)  # noqa: E731
+        w, lo, hi, it, ok = _active_set(q, target, fixed, lower0[:, j], upper0[:, j], max_iterations, tolerance,
+                                        scale, tick)
+        if not ok and (lower0[:, j].any() or upper0[:, j].any()):  # the prediction led astray: start cold
+            none = np.zeros(n, bool)
+            w, lo, hi, it2, ok = _active_set(q, target, fixed, none, none, max_iterations, tolerance, scale, tick)
+            it += it2
+        meter.finish(share)
+        weights[:, j], lower[:, j], upper[:, j] = np.clip(w, 0.0, 1.0), lo, hi
+        steps.append(it)
+    if bones == 2:  # w1 = 1 - w0 solves the second problem (Q·1 = 0, same bounds mirrored)
+        weights[:, 1] = np.where(anchored, 1.0 - weights[:, 0], 0.0)
+        lower[:, 1], upper[:, 1] = upper[:, 0], lower[:, 0]
+        steps.append(0)
+        meter.finish(float(n) * (1 if fine else 0))
+    return weights, lower, upper, steps
+
+
+def _sizes(n):
+    sizes = [n]
+    while sizes[-1] > COARSEST:
+        sizes.append(sizes[-1] / _COARSEN)
+    return sizes
+
+
+def solve_weights(vertices, triangles, labels, max_iterations=60, tolerance=1e-9, progress=None, cancel=None):
+    """Bounded biharmonic weights (V, B) for handle labels (V,) in -1..B-1, before
+    normalisation, and the active-set steps each bone took on the full mesh.
+
+    progress(fraction in 0..1) is called as the solve goes (monotone); cancel() is asked
+    before every factorisation (each well under 0.5 s at 50,000 vertices) and raises
+    :class:`Cancelled` when it returns True."""
+    v, t = np.asarray(vertices, float), np.asarray(triangles, np.int64)
+    labels = np.asarray(labels, np.int64)
+    bones = int(labels.max()) + 1 if len(labels) else 0
+    meter = _Progress(_sizes(len(v)), bones, progress, cancel)
+    weights, _, _, steps = _level(v, t, labels, bones, max_iterations, tolerance, meter, True)
+    if progress is not None:
+        progress(1.0)
+    return weights, steps
