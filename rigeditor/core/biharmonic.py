@@ -17,9 +17,14 @@ as V^1.9. Two things keep it near linear:
 
 Factorisations use SuperLU in symmetric mode (minimum degree on AᵀA+A, diagonal pivots):
 the matrices are symmetric positive definite, and this ordering has ~25 % less fill than
-the default.
+the default. The bones of a level are solved on two threads (SuperLU releases the GIL
+while it factorises); the calling thread meanwhile reports progress and asks whether to
+cancel, so a UI's callbacks never run on a worker.
 """
 from __future__ import annotations
+
+import os
+import threading
 
 import numpy as np
 
@@ -73,24 +78,62 @@ def cluster_mesh(vertices, triangles, labels, ratio=_COARSEN):
 
 
 class _Progress:
-    """Monotone fraction 0..1 over the levels' bone solves; each solve is given a share
-    proportional to its vertex count and fills it as its steps go by."""
+    """Progress and cancel across the worker threads. Workers record how far their bone
+    solve is (``step``) and stop at the next step once cancelled; the calling thread
+    alone talks to the caller (``poll``), so a UI's callbacks stay on the UI thread.
+    Each bone solve has a share proportional to its level's vertex count."""
 
     def __init__(self, sizes, bones, progress, cancel):
         self.total = float(sum(sizes)) * bones or 1.0
         self.done = 0.0
+        self.running = {}
+        self.stop = threading.Event()
         self.report, self.cancel = progress, cancel
 
-    def step(self, share, it):
-        if self.cancel is not None and self.cancel():
+    def step(self, key, share, it):
+        if self.stop.is_set():
             raise Cancelled("automatic weights cancelled")
-        if self.report is not None:
-            self.report(min(1.0, (self.done + share * it / (it + 4.0)) / self.total))
+        self.running[key] = share * it / (it + 4.0)
 
-    def finish(self, share):
+    def finish(self, key, share):
+        self.running.pop(key, None)
         self.done += share
+
+    def poll(self):
+        if self.cancel is not None and self.cancel():
+            self.stop.set()
         if self.report is not None:
-            self.report(min(1.0, self.done / self.total))
+            self.report(min(1.0, (self.done + sum(list(self.running.values()))) / self.total))
+
+
+class _Aborted(Exception):
+    """A sibling task failed: this one stops at its next step."""
+
+
+def _side_by_side(fn, items, meter):
+    """[fn(x, abort) for x in items] on up to two threads (SuperLU lets go of the GIL
+    while it factorises), polling ``meter`` every 50 ms meanwhile. When one task fails,
+    ``abort`` is set for the others and the failure is raised."""
+    from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
+
+    abort = threading.Event()
+    workers = max(1, min(len(items), os.cpu_count() or 1, 2))
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="rigeditor-weights") as pool:
+        futures = [pool.submit(fn, x, abort) for x in items]
+        pending = futures
+        while pending:
+            meter.poll()
+            _, pending = wait(pending, timeout=0.05, return_when=FIRST_EXCEPTION)
+            if any(f.done() and f.exception() is not None for f in futures):
+                abort.set()
+                wait(pending)
+                break
+    errors = [f.exception() for f in futures if f.exception() is not None]
+    first = next((e for e in errors if not isinstance(e, _Aborted)), errors[0] if errors else None)
+    if first is not None:
+        raise first
+    meter.poll()
+    return [f.result() for f in futures]
 
 
 def _dirichlet(q, known, values):
@@ -146,30 +189,39 @@ def _level(vertices, triangles, labels, bones, max_iterations, tolerance, meter,
                 lower0, upper0 = lo_c[cluster], hi_c[cluster]
             except RuntimeError:  # a clustered mesh can come out singular: predict nothing
                 pass
-    weights = np.zeros((n, bones))
-    lower, upper = np.zeros((n, bones), bool), np.zeros((n, bones), bool)
-    steps = []
     scale = float(abs(q).max()) or 1.0
-    for j in range(solved):
+    share = float(n) * (1 if fine else bones / solved)  # a coarse level's shares cover all its bones
+
+    def bone(j, abort):
+        key = (n, j)
         target = np.where(labels == j, 1.0, 0.0)
-        share = float(n)
-        if not fine:
-            share *= bones / solved  # the fine level's bones are what is left
-        tick = lambda it, share=share: meter.step(share, it)  # noqa: E731
+
+        def tick(it):
+            if abort.is_set():
+                raise _Aborted
+            meter.step(key, share, it)
+
         w, lo, hi, it, ok = _active_set(q, target, fixed, lower0[:, j], upper0[:, j], max_iterations, tolerance,
                                         scale, tick)
         if not ok and (lower0[:, j].any() or upper0[:, j].any()):  # the prediction led astray: start cold
             none = np.zeros(n, bool)
             w, lo, hi, it2, ok = _active_set(q, target, fixed, none, none, max_iterations, tolerance, scale, tick)
             it += it2
-        meter.finish(share)
-        weights[:, j], lower[:, j], upper[:, j] = np.clip(w, 0.0, 1.0), lo, hi
+        meter.finish(key, share)
+        return np.clip(w, 0.0, 1.0), lo, hi, it
+
+    solved_bones = _side_by_side(bone, list(range(solved)), meter)
+    weights = np.zeros((n, bones))
+    lower, upper = np.zeros((n, bones), bool), np.zeros((n, bones), bool)
+    steps = []
+    for j, (w, lo, hi, it) in enumerate(solved_bones):
+        weights[:, j], lower[:, j], upper[:, j] = w, lo, hi
         steps.append(it)
     if bones == 2:  # w1 = 1 - w0 solves the second problem (Q·1 = 0, same bounds mirrored)
         weights[:, 1] = np.where(anchored, 1.0 - weights[:, 0], 0.0)
         lower[:, 1], upper[:, 1] = upper[:, 0], lower[:, 0]
         steps.append(0)
-        meter.finish(float(n) * (1 if fine else 0))
+        meter.finish((n, 1), float(n) if fine else 0.0)
     return weights, lower, upper, steps
 
 
@@ -194,4 +246,6 @@ def solve_weights(vertices, triangles, labels, max_iterations=60, tolerance=1e-9
     weights, _, _, steps = _level(v, t, labels, bones, max_iterations, tolerance, meter, True)
     if progress is not None:
         progress(1.0)
+    if meter.stop.is_set():  # cancelled after the last step: still the caller's word
+        raise Cancelled("automatic weights cancelled")
     return weights, steps

@@ -64,8 +64,10 @@ def make_mesh(project: Project, slot: str, attachment: str, base: Path | None, b
     return _guard(mesh_ops.mesh_from_image, project, slot, attachment, alpha, bones=tuple(bones), **options)
 
 
-def recompute_weights(project: Project, slot: str, attachment: str, bones, blend_width: float) -> Project:
-    return _guard(mesh_ops.recompute_weights, project, slot, attachment, tuple(bones), float(blend_width))
+def recompute_weights(project: Project, slot: str, attachment: str, bones, blend_width: float, progress=None,
+                      cancel=None) -> Project:
+    return _guard(mesh_ops.recompute_weights, project, slot, attachment, tuple(bones), float(blend_width),
+                  progress, cancel)
 
 
 def bind_point(pose, row: int, world) -> np.ndarray:
