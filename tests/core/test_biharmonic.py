@@ -58,6 +58,17 @@ def test_the_coarse_prediction_saves_steps_and_changes_nothing(fine_arm, monkeyp
     assert sum(warm_steps) < sum(cold_steps)
 
 
+def test_bordering_the_last_factorisation_gives_what_a_new_one_gives(fine_arm, monkeypatch):
+    # The active set's small last steps reuse the previous factorisation through a Schur
+    # complement; refactorising every step must give the same weights and steps.
+    v, t, labels = fine_arm
+    bordered, steps = bounded_biharmonic(v, t, labels)
+    monkeypatch.setattr(biharmonic._Dirichlet, "MAX_NEW", -1)
+    fresh, fresh_steps = bounded_biharmonic(v, t, labels)
+    np.testing.assert_allclose(bordered, fresh, atol=1e-9)
+    assert steps == fresh_steps
+
+
 def test_a_prediction_across_a_gap_still_gives_the_exact_answer(monkeypatch):
     # Clusters a few pixels wide can bridge the 6 px gap between the fingers on the
     # coarse levels; the fine answer must not notice.
