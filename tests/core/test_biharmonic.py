@@ -136,3 +136,32 @@ def test_progress_rises_to_one_and_cancel_stops_the_solve(fine_arm):
     # a cancel that never says yes changes nothing
     w = automatic_weights(v, t, ExampleArm.bones, blend_width=40.0, cancel=lambda: False)
     np.testing.assert_array_equal(w, automatic_weights(v, t, ExampleArm.bones, blend_width=40.0))
+
+
+def test_a_nonsense_prediction_still_gives_the_exact_answer(fine_arm, monkeypatch):
+    # Clusters drawn at random make a coarse "mesh" that predicts nothing useful (or is
+    # singular); the fine solve must still end at its own KKT point.
+    v, t, labels = fine_arm
+    real = biharmonic.cluster_mesh
+
+    def scrambled(vertices, triangles, labels, ratio=3.0):
+        vc, tc, lc, cluster = real(vertices, triangles, labels, ratio)
+        return vc, tc, lc, np.random.default_rng(1).permutation(cluster)
+
+    monkeypatch.setattr(biharmonic, "cluster_mesh", scrambled)
+    w, _ = bounded_biharmonic(v, t, labels)
+    _assert_kkt(v, t, labels, w)
+
+
+def test_a_failing_bone_solve_raises_its_own_error(fine_arm, monkeypatch):
+    v, t, labels = fine_arm
+    real = biharmonic._active_set
+
+    def failing(q, target, *args):
+        if len(target) == len(labels) and target[labels == 1].any():  # bone 1 on the full mesh
+            raise ValueError("bone 1 broke")
+        return real(q, target, *args)
+
+    monkeypatch.setattr(biharmonic, "_active_set", failing)
+    with pytest.raises(ValueError, match="bone 1 broke"):
+        bounded_biharmonic(v, t, labels)
