@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QImage, QImageReader, QPainter, QPen, QPolygonF, QTransform
+from shiboken6 import VoidPtr
 
 from rigeditor.io.art.images import size_problem
 
@@ -139,16 +140,24 @@ def draw_mesh(painter: QPainter, image: QImage, uvs, triangles, device) -> None:
     src = (np.asarray(uvs) * [image.width(), image.height()])[t]
     dst = np.asarray(device, float)[t]
     m = triangle_affines(src, dst)
+    ok = np.isfinite(m[:, 0, 0])
     brush = QBrush(image)
     pen = QPen(brush, 1.0)
-    for k in np.flatnonzero(np.isfinite(m[:, 0, 0])):
-        (m11, m12), (m21, m22), (dx, dy) = m[k].tolist()
-        brush.setTransform(QTransform(m11, m12, m21, m22, dx, dy))
-        pen.setBrush(brush)
-        painter.setBrush(brush)
-        painter.setPen(pen)
-        (x0, y0), (x1, y1), (x2, y2) = dst[k].tolist()
-        painter.drawPolygon(QPolygonF([QPointF(x0, y0), QPointF(x1, y1), QPointF(x2, y2)]))
+    # The loop is the cost, most of it Python: one polygon whose three points are written
+    # in place through a numpy view (building a QPolygonF of QPointFs costs more than
+    # drawing it), rows as lists, bound methods; each triangle is the same five Qt calls.
+    poly = QPolygonF()
+    poly.resize(3)
+    corners = np.frombuffer(VoidPtr(poly.data(), 3 * 2 * 8, True), dtype=np.float64).reshape(3, 2)
+    set_transform, pen_brush = brush.setTransform, pen.setBrush
+    set_brush, set_pen, polygon = painter.setBrush, painter.setPen, painter.drawPolygon
+    for ((m11, m12), (m21, m22), (dx, dy)), tri in zip(m[ok].tolist(), dst[ok]):
+        set_transform(QTransform(m11, m12, m21, m22, dx, dy))
+        pen_brush(brush)
+        set_brush(brush)
+        set_pen(pen)
+        corners[:] = tri
+        polygon(poly)
     painter.setPen(Qt.PenStyle.NoPen)
 
 

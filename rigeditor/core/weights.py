@@ -10,7 +10,8 @@ deformation": for each bone j, minimise ½ wᵀ K M⁻¹ K w (K the cotangent La
 lumped mass matrix) with w = 1 on j's handle vertices, 0 on the other bones' handles and
 0 <= w <= 1, then normalise. The energy lives on the mesh, so weight spreads along the
 surface: across a gap in the artwork there are no triangles and nothing leaks. The box
-constraints are solved by a primal active set over sparse LU solves (scipy).
+constraints are solved by a primal active set over sparse LU solves (scipy), started from
+a coarser mesh's answer (:mod:`.biharmonic`).
 """
 from __future__ import annotations
 
@@ -85,71 +86,29 @@ def bone_handles(vertices, bones, radius, blend_width=0.0, joint_tolerance=1e-6)
     return label
 
 
-def bounded_biharmonic(vertices, triangles, handles, max_iterations=60, tolerance=1e-9):
+def bounded_biharmonic(vertices, triangles, handles, max_iterations=60, tolerance=1e-9, progress=None, cancel=None):
     """Bounded biharmonic weights (V, B) for handle labels (V,) in -1..B-1, before
     normalisation. Each column solves min ½ wᵀ K M⁻¹ K w, w = 1 / 0 on the handles,
     0 <= w <= 1, by a primal active set: fix the violated bounds, release those whose
     multiplier has the wrong sign, until the KKT conditions hold to ``tolerance``
-    (relative). Vertices of a mesh component without handles get zero (the caller
-    decides). Returns (weights, iterations per bone)."""
-    import scipy.sparse as sp
-    from scipy.sparse.csgraph import connected_components
+    (relative); warm-started coarse to fine (:mod:`.biharmonic`). Vertices of a mesh
+    component without handles get zero (the caller decides). progress(fraction 0..1)
+    reports, cancel() -> True stops with :class:`~.biharmonic.Cancelled`. Returns
+    (weights, active-set steps per bone)."""
+    from .biharmonic import solve_weights
 
-    v, t = np.asarray(vertices, float), np.asarray(triangles, np.int64)
-    labels = np.asarray(handles, np.int64)
-    n, nb = len(v), int(labels.max()) + 1 if len(labels) else 0
-    k = cotangent_laplacian(v, t)
-    mass = lumped_mass(v, t)
-    used = mass > 0
-    q = (k @ sp.diags(np.where(used, 1.0 / np.where(used, mass, 1.0), 0.0)) @ k).tocsc()
-    _, comp = connected_components(abs(k) > 0, directed=False)
-    anchored = np.isin(comp, np.unique(comp[labels >= 0])) & used
-    weights = np.zeros((n, nb))
-    iterations = []
-    scale = float(abs(q).max()) or 1.0
-    for j in range(nb):
-        target = np.where(labels == j, 1.0, 0.0)
-        fixed = (labels >= 0) | ~anchored
-        lower = np.zeros(n, bool)
-        upper = np.zeros(n, bool)
-        w = target.copy()
-        for it in range(1, max_iterations + 1):
-            w = _solve_dirichlet(q, fixed | lower | upper, np.where(upper, 1.0, np.where(lower, 0.0, target)))
-            free = ~(fixed | lower | upper)
-            grad = q @ w
-            new_lo = free & (w < -tolerance)
-            new_hi = free & (w > 1 + tolerance)
-            release = (lower & (grad < -tolerance * scale)) | (upper & (grad > tolerance * scale))
-            if not (new_lo.any() or new_hi.any() or release.any()):
-                break
-            lower = (lower | new_lo) & ~release
-            upper = (upper | new_hi) & ~release
-        iterations.append(it)
-        weights[:, j] = np.clip(w, 0.0, 1.0)
-    return weights, iterations
-
-
-def _solve_dirichlet(q, known, values):
-    from scipy.sparse.linalg import splu
-
-    w = values.astype(float).copy()
-    free = np.nonzero(~known)[0]
-    if len(free):
-        kn = np.nonzero(known)[0]
-        rhs = -(q[free][:, kn] @ values[kn])
-        w[free] = splu(q[free][:, free].tocsc()).solve(rhs)
-    return w
+    return solve_weights(vertices, triangles, handles, max_iterations, tolerance, progress, cancel)
 
 
 def automatic_weights(vertices, triangles, bones, blend_width=0.0, handle_radius=None,
-                      prune=1e-3, max_influences=MAX_INFLUENCES):
+                      prune=1e-3, max_influences=MAX_INFLUENCES, progress=None, cancel=None):
     """Automatic skin weights (V, B) for bone segments (B, 2, 2) over a mesh.
 
     blend_width: how far (mesh units, >= 0) the transition between two bones spreads at
     their shared joint. handle_radius: vertices this close to a bone are bound to it
     rigidly (default: 0.75 x the mean edge length). Weights below ``prune`` are dropped;
     at most ``max_influences`` per vertex; rows sum to 1. A mesh component no handle
-    reaches follows its nearest bone.
+    reaches follows its nearest bone. progress / cancel: as :func:`bounded_biharmonic`.
     """
     from .mesh import edges_of
 
@@ -165,7 +124,7 @@ def automatic_weights(vertices, triangles, bones, blend_width=0.0, handle_radius
         e = edges_of(t)
         handle_radius = 0.75 * float(np.mean(np.hypot(*(v[e[:, 1]] - v[e[:, 0]]).T)))
     labels = bone_handles(v, bn, handle_radius, blend_width)
-    w, _ = bounded_biharmonic(v, t, labels)
+    w, _ = bounded_biharmonic(v, t, labels, progress=progress, cancel=cancel)
     orphan = w.sum(axis=1) <= 0
     if orphan.any():
         w[orphan, _segment_distance(v[orphan], bn).argmin(axis=1)] = 1.0

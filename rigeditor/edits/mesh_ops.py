@@ -67,7 +67,7 @@ def _to_core(m: MeshAttachment):
 
 def mesh_from_image(project: Project, slot: str, attachment: str, alpha, *, bones=(), detail=1.5,
                     spacing=24.0, joint_spacing=None, blend_width=DEFAULT_BLEND_WIDTH,
-                    min_angle=25.0, level=0.1) -> Project:
+                    min_angle=25.0, level=0.1, progress=None, cancel=None) -> Project:
     """Replace image attachment ``attachment`` of ``slot`` by a mesh of its picture.
 
     alpha: (H, W) opacity in [0, 1] of the picture (its pixel size). detail: outline
@@ -76,6 +76,8 @@ def mesh_from_image(project: Project, slot: str, attachment: str, alpha, *, bone
     ``bones`` (names; empty: a rigid mesh on the slot's bone). With bones, automatic
     weights (bounded biharmonic, ``blend_width`` model units at each joint) bind it.
     level: the opacity the outline follows (low: the soft edge of the drawing is in).
+    progress(fraction 0..1) / cancel() -> True: the weight solve's report and stop
+    (``rigeditor.core.biharmonic.Cancelled``, nothing changed).
     Raises KeyError (unknown names) or ValueError (nothing opaque, bad numbers).
     """
     from rigeditor.core.mesh import mesh_from_alpha
@@ -95,7 +97,7 @@ def mesh_from_image(project: Project, slot: str, attachment: str, alpha, *, bone
                            min_angle=min_angle, level=level)
     made = _from_core(image, mesh)
     if bones:
-        made = _weighted(project, s.bone, made, bones, blend_width)
+        made = _weighted(project, s.bone, made, bones, blend_width, progress, cancel)
     return _put(project, slot, attachment, made)
 
 
@@ -108,7 +110,8 @@ def _joint_pixels(project, slot_bone, image, bones) -> np.ndarray:
     return image_to_pixels(image, image.local().inverse().apply(np.array(pts)))
 
 
-def _weighted(project, slot_bone, mesh: MeshAttachment, bones, blend_width) -> MeshAttachment:
+def _weighted(project, slot_bone, mesh: MeshAttachment, bones, blend_width, progress=None,
+              cancel=None) -> MeshAttachment:
     seg = bone_segments(project, slot_bone, bones)
     v = mesh.in_slot_frame()
     # Handles: vertices this close to a bone are bound to it. The core's default (3/4 of
@@ -117,7 +120,8 @@ def _weighted(project, slot_bone, mesh: MeshAttachment, bones, blend_width) -> M
     # interior edges (90th percentile) keep a row of interior vertices on each bone.
     e = cw_edges(mesh.triangles)
     radius = 0.6 * float(np.percentile(np.hypot(*(v[e[:, 1]] - v[e[:, 0]]).T), 90))
-    w = cw.automatic_weights(v, mesh.triangles, seg, blend_width=float(blend_width), handle_radius=radius)
+    w = cw.automatic_weights(v, mesh.triangles, seg, blend_width=float(blend_width), handle_radius=radius,
+                             progress=progress, cancel=cancel)
     idx, val = cw.to_padded(w)
     return replace(mesh, bones=tuple(bones), bind=bind_of(project, slot_bone, bones), indices=idx, weights=val,
                    blend_width=float(blend_width))
@@ -137,17 +141,18 @@ def _mesh(project, slot, attachment) -> tuple[str | None, MeshAttachment]:
     return s.bone, m
 
 
-def recompute_weights(project: Project, slot: str, attachment: str, bones, blend_width) -> Project:
+def recompute_weights(project: Project, slot: str, attachment: str, bones, blend_width, progress=None,
+                      cancel=None) -> Project:
     """Automatic weights of the mesh over ``bones`` (names; at least one) with the
     joint transition spread over ``blend_width`` model units; the bind pose becomes the
-    current rest pose."""
+    current rest pose. progress / cancel: as :func:`mesh_from_image`."""
     slot_bone, m = _mesh(project, slot, attachment)
     bones = tuple(bones)
     if not bones:
         raise EditError("recompute_weights: pick at least one bone")
     for b in bones:
         project.bone(b)
-    return _put(project, slot, attachment, _weighted(project, slot_bone, m, bones, blend_width))
+    return _put(project, slot, attachment, _weighted(project, slot_bone, m, bones, blend_width, progress, cancel))
 
 
 def _with_core(m: MeshAttachment, core, weights_dense=None) -> MeshAttachment:

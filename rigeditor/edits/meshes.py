@@ -64,9 +64,13 @@ def make_mesh(project: Project, slot: str, attachment: str, base: Path | None, b
     return _guard(mesh_ops.mesh_from_image, project, slot, attachment, alpha, bones=tuple(bones), **options)
 
 
-def recompute_weights(project: Project, slot: str, attachment: str, bones, blend_width: float) -> Project:
-    """Automatic weights of the mesh again, over ``bones``; ``blend_width`` in model units (> 0)."""
-    return _guard(mesh_ops.recompute_weights, project, slot, attachment, tuple(bones), float(blend_width))
+def recompute_weights(project: Project, slot: str, attachment: str, bones, blend_width: float, progress=None,
+                      cancel=None) -> Project:
+    """Automatic weights of the mesh again, over ``bones``; ``blend_width`` in model units (> 0).
+    progress(fraction) and cancel() -> bool are called from this thread (see
+    ``core.biharmonic``); a cancel raises ``core.biharmonic.Cancelled``."""
+    return _guard(mesh_ops.recompute_weights, project, slot, attachment, tuple(bones), float(blend_width),
+                  progress, cancel)
 
 
 def bind_point(pose, row: int, world) -> np.ndarray:

@@ -259,3 +259,50 @@ def test_the_weight_brush_shows_its_reach_and_the_keys_resize_it(qtbot):
     assert radius == tool.brush_radius
     window.mesh.mesh_tool_action.trigger()
     assert view.layer("weights").brush is None and view.layer("mesh").handles
+
+
+def _weights_window(qtbot, blend_width):
+    from fakes import FakeDialogs
+    from rigeditor.app.main_window import MainWindow
+
+    doc = Document(load_project(SKINNED), SKINNED)
+    window = MainWindow(doc, dialogs=FakeDialogs(form={"blend_width": blend_width}), restore_layout=False)
+    qtbot.addWidget(window)
+    doc.select([("slot", doc.project.art.slots[0].name)])
+    assert window.mesh.weights_action.isEnabled()
+    return doc, window
+
+
+def test_recompute_weights_reports_progress_and_lands_in_one_step(qtbot):
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QProgressDialog
+
+    doc, window = _weights_window(qtbot, 30.0)
+    before = _mesh(doc).weights.copy()
+    seen = []
+    probe = QTimer(window)  # runs whenever the solve serves the dialog's events
+    probe.timeout.connect(lambda: [seen.append(d.value()) for d in window.findChildren(QProgressDialog)])
+    probe.start(0)
+    window.mesh.weights_action.trigger()
+    probe.stop()
+    assert seen and max(seen) > 0 and seen == sorted(seen)  # a dialog rising towards done
+    assert doc.undo_stack.count() == 1
+    assert np.abs(_mesh(doc).weights - before).max() > 0.01  # a narrower blend moved the weights
+    qtbot.waitUntil(lambda: not window.findChildren(QProgressDialog))  # and the dialog is gone
+
+
+def test_cancelling_the_weight_solve_leaves_the_project_as_it_was(qtbot):
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QProgressDialog
+
+    doc, window = _weights_window(qtbot, 30.0)
+    before = doc.project
+
+    def press_cancel():
+        for d in window.findChildren(QProgressDialog):
+            d.cancel()
+
+    QTimer.singleShot(0, press_cancel)  # fires at the solve's first look at the dialog
+    window.mesh.weights_action.trigger()
+    assert doc.project is before and doc.undo_stack.count() == 0
+    assert "cancelled" in window.statusBar().currentMessage()

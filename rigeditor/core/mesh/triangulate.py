@@ -38,7 +38,12 @@ def edges_of(triangles):
     """Unique undirected edges (E, 2), smaller index first."""
     t = np.asarray(triangles)
     e = np.sort(np.concatenate([t[:, [0, 1]], t[:, [1, 2]], t[:, [2, 0]]]), axis=1)
-    return np.unique(e, axis=0)
+    if not len(e):
+        return np.unique(e, axis=0)
+    # one int64 key per edge, in the same (first, second) order: unique on rows is ~10x slower
+    n = np.int64(e.max()) + 1
+    key = np.unique(e[:, 0].astype(np.int64) * n + e[:, 1])
+    return np.stack([key // n, key % n], axis=1).astype(e.dtype)
 
 
 def inside(query, points, segments, chunk=4096):
