@@ -43,7 +43,7 @@ class Cancelled(Exception):
 
 def _operators(vertices, triangles):
     import scipy.sparse as sp
-    from .weights import cotangent_laplacian, lumped_mass
+    from .laplacian import cotangent_laplacian, lumped_mass
 
     k = cotangent_laplacian(vertices, triangles)
     mass = lumped_mass(vertices, triangles)
