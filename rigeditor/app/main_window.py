@@ -161,6 +161,13 @@ class MainWindow(guard.Guarded, QMainWindow):
                                           "Delete the selected keys (timeline) or items")
         self.select_all_action = self._action("Select All", self.select_all, QKeySequence.SelectAll,
                                               "Select every bone, IK chain, target and scene object")
+        # F and Shift+F frame the scene wherever a letter cannot be typed (the curve
+        # editor claims its own F while it has focus): after a file dialog the focus is
+        # rarely on the scene, and framing imported art must not wait for a click there.
+        self.frame_all_action = self._action("Frame All", self.scene.frame_all, "F",
+                                             "Fit every bone, target and picture of the animation in the view")
+        self.frame_selection_action = self._action("Frame Selection", self.scene.frame_selection, "Shift+F",
+                                                   "Fit the selection at the current frame in the view")
         self.mode_group = QActionGroup(self)
         self.mode_actions = {}
         for mode, text, tip in (("setup", "Setup", "Edit the rig's rest pose"),
@@ -186,6 +193,7 @@ class MainWindow(guard.Guarded, QMainWindow):
         for a in self.pose.actions():
             self.addAction(a)
         for a in (self.undo_action, self.redo_action, self.delete_action, self.select_all_action, self.rig.flip_action,
+                  self.frame_all_action, self.frame_selection_action,
                   self.rig.select_tool_action, self.rig.bone_tool_action, self.rig.add_chain_action,
                   self.mesh.mesh_tool_action, self.mesh.weights_tool_action, self.mesh.bigger_action,
                   self.mesh.smaller_action, self.mesh.stronger_action, self.mesh.weaker_action):
@@ -236,6 +244,9 @@ class MainWindow(guard.Guarded, QMainWindow):
         m = mb.addMenu("&View")
         for a in self.mode_actions.values():
             m.addAction(a)
+        m.addSeparator()
+        m.addAction(self.frame_all_action)
+        m.addAction(self.frame_selection_action)
         m.addSeparator()
         for dock in self.docks.values():
             m.addAction(dock.toggleViewAction())

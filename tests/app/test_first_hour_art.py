@@ -168,3 +168,21 @@ def test_after_an_export_the_status_bar_names_every_file_written(qtbot, tmp_path
     w.statusBar().clearMessage()
     assert w.files.export(kind, out / name)
     assert all(n in w.statusBar().currentMessage() for n in written)
+
+
+def test_f_frames_the_imported_art_wherever_the_focus_is_after_the_dialogs(qtbot, tmp_path):
+    w, doc, _, _ = imported(qtbot, tmp_path)
+    view = w.scene
+    vp = QRectF(view.viewport().rect())
+    view.zoom_by(0.2)
+    view.pan_by(-700, 400)
+    settle()
+    assert not vp.contains(art_box(view))
+    # No bones yet, and the keyboard is in the outliner (where a file dialog may leave it).
+    assert doc.project.bones == ()
+    w.outliner.setFocus()
+    settle()
+    assert not view.hasFocus()
+    QTest.keyClick(QApplication.focusWidget() or w, Qt.Key_F)
+    settle()
+    assert vp.contains(art_box(view))
