@@ -157,7 +157,8 @@ def channel(keys: list[dict], fields: tuple[str, ...], spine_default: float, fps
             _, t2, raw2, _ = model[i + 1]
             in_handles[i + 1] = ((c[0, 2] - t2) * fps,) + tuple(float(v) for v in mul * (c[:dims, 3] - raw2))
         out.append(Key(frame, value, interp, out_h, in_handles.get(i)))
-    if all(np.allclose(k.value, setup, rtol=0.0, atol=0.0) for k in out):
+    still = tuple(float(v) for v in setup)
+    if all(tuple(k.value) == still for k in out):  # exactly, as allclose at zero tolerance (numpy's per-call cost)
         # Every key holds the setup value: in one animation that is no motion at all,
         # and an unkeyed channel says so (exporters write such keys for still bones).
         return Channel(default=tuple(float(v) for v in setup)), exact

@@ -206,6 +206,10 @@ def _bone_values(out, where, b, tl):
 
 
 _fine_items: dict = {}  # id(item) -> (item, context): items whose own checks found nothing
+FINE_ITEMS = 1 << 17
+"""Items remembered as fine, at most: room for every bone of a 20,000-bone rig and its
+chains' items several times over (an import validates the rig after each stage; at 4,096
+a big rig was checked afresh every time)."""
 
 
 def _own(out, where, item, check, *context) -> None:
@@ -220,7 +224,7 @@ def _own(out, where, item, check, *context) -> None:
     found = len(out)
     check(out, where, item, *context)
     if len(out) == found:
-        if len(_fine_items) > 4096:
+        if len(_fine_items) > FINE_ITEMS:
             _fine_items.clear()
         _fine_items[id(item)] = (item, (check, context))
 
