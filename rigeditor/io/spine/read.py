@@ -36,6 +36,7 @@ import numpy as np
 from rigeditor.io.art.layers import file_stem, refuse_existing, relative, unique_names, write_import
 from rigeditor.io.spine.read_atlas import Atlas, cut_region, read_atlas
 from rigeditor.io.spine.read_mesh import build_mesh, mesh_geometry, weight_bones
+from rigeditor.io.spine.read_sequence import frame_region, sequence_of
 from rigeditor.io.spine.skeleton import SpineError, SpineSkeleton, _Bad, color, read_spine
 from rigeditor.model.data.attachments import NONE, Art, ImageAttachment, Slot
 from rigeditor.model.data.project import CHARACTER, WORLD, Bone, Chain, LimitStrategy, Project, Space, Target
@@ -301,9 +302,12 @@ def _art(skel, pages, bones, root, folder, notes):
             elif kind != "region":
                 notes.add(f"{kind} attachments (not supported)", f"{s.name}/{key}")
                 continue
-            if a.get("sequence"):
-                notes.add("sequences (first frame only)", f"{s.name}/{key}")
             region = a.get("path", a.get("name", key))
+            seq = sequence_of(a, f"skins[{list(skins).index('default')}].attachments.{s.name}.{key}")
+            if seq is not None:  # the region is the setup frame's: the path plus its number
+                region = frame_region(region, seq, seq["setup"])
+                notes.add("sequences (the setup frame only; other frames and sequence keys not imported)",
+                          f"{s.name}/{key}")
             if pages is None:
                 raise SpineError(None, ["atlas: the skeleton has pictures but no atlas was given"])
             if region not in files:
