@@ -166,3 +166,37 @@ def test_a_sequence_that_names_no_frame_is_refused_where_it_is(tmp_path, sequenc
     with pytest.raises(SpineError) as err:
         _imported(tmp_path, doc)
     assert err.value.problems == [f"skins[0].attachments.patch.patch.{says}"]
+
+
+
+def test_a_rig_using_what_the_import_does_not_take_yet_imports_with_one_warning_per_kind():
+    from rigeditor.io.spine.read import spine_project
+    from rigeditor.io.spine.skeleton import parse_spine
+    from tests.io.test_import_spine_fuzz import _Pages
+
+    doc = copy.deepcopy(LEG)
+    doc["slots"] += [{"name": "fx", "bone": "thigh", "blend": "additive", "dark": "000000"},
+                     {"name": "clip", "bone": "hip", "attachment": "clip"}, {"name": "box", "bone": "hip", "attachment": "box"},
+                     {"name": "pt", "bone": "hip", "attachment": "pt"}, {"name": "pth", "bone": "hip"}]
+    A = doc["skins"][0]["attachments"]
+    A["clip"] = {"clip": {"type": "clipping", "end": "shin", "vertexCount": 3, "vertices": [0, 0, 10, 0, 0, 10]}}
+    A["box"] = {"box": {"type": "boundingbox", "vertexCount": 3, "vertices": [0, 0, 10, 0, 0, 10]}}
+    A["pt"] = {"pt": {"type": "point", "x": 3, "y": 4, "rotation": 10}}
+    A["pth"] = {"pth": {"type": "path", "vertexCount": 3, "vertices": [0, 0, 10, 0, 0, 10], "lengths": [10]}}
+    doc["skins"].append({"name": "red", "bones": ["hip"], "attachments": {"thigh": {"thigh": {"width": 5, "height": 5}}}})
+    doc["events"] = {"step": {"int": 1, "audio": "step.wav"}}
+    doc["transform"] = [{"name": "tc", "bones": ["shin"], "target": "hip"}]
+    w = doc["animations"]["walk"]
+    w["slots"] = {"thigh": {"rgba": [{"color": "ff0000ff"}], "rgb2": [{"light": "ff0000", "dark": "000000"}]}}
+    w["events"] = [{"time": 0.1, "name": "step"}]
+    w["attachments"] = {"default": {"shin": {"shin": {"deform": [{"time": 0, "vertices": [1, 2]}], "sequence": [{"mode": "loop"}]}}}}
+    w["transform"] = {"tc": [{"mixRotate": 0.5}]}
+    result = spine_project(parse_spine(json.dumps(doc)), _Pages())
+    evaluate(result.project)
+    kinds = ["skin-only bones", "slot blend modes", "two-colour tint",
+             "clipping attachments", "boundingbox attachments", "point attachments", "path attachments",
+             "slot colour timelines", "event keys", "deform and sequence timelines",
+             "transform constraint timelines", "transform constraints", "events (not supported)"]
+    for kind in kinds:
+        assert sum(line.startswith(kind) for line in result.warnings) == 1, (kind, result.warnings)
+    assert len(result.warnings) == len(set(result.warnings))

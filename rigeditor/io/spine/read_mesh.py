@@ -58,9 +58,9 @@ def weighted(vertices: list, count: int):
 
 
 def weight_bones(skel) -> set[str]:
-    """Bones the default skin's weighted meshes hang on."""
+    """Bones the weighted meshes of every skin hang on."""
     out = set()
-    for slot in (skel.skins.get("default", {}).get("attachments") or {}).values():
+    for slot in (slot for skin in skel.skins.values() for slot in (skin.get("attachments") or {}).values()):
         for a in slot.values():
             if a.get("type") == "mesh":
                 influences = weighted(list(a["vertices"]), len(a["uvs"]) // 2) or []
