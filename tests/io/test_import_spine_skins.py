@@ -15,7 +15,8 @@ from rigeditor.model.evaluation.evaluate import evaluate
 from tests.io.spine_rigs import LEG, write_rig
 
 
-def _skinned(tmp_path):
+def _skinned_doc():
+    """LEG with a hat slot and two skins, "red" and "blue" (see below)."""
     doc = copy.deepcopy(LEG)
     doc["slots"].append({"name": "hat", "bone": "thigh", "attachment": "hat"})
     # "red" swaps the thigh picture for a wider one and brings a hat (no default hat);
@@ -26,7 +27,11 @@ def _skinned(tmp_path):
         {"name": "blue", "attachments": {"thigh": {"thigh": {"path": "shin", "x": -5, "width": 30, "height": 40}},
                                          "shin": {"shin": {"path": "thigh", "width": 18, "height": 54}}}},
     ]
-    src = write_rig(tmp_path / "src", doc)
+    return doc
+
+
+def _skinned(tmp_path):
+    src = write_rig(tmp_path / "src", _skinned_doc())
     out = tmp_path / "leg.rigproj"
     result = import_spine(src, out)
     return result, load_project(out)
