@@ -89,3 +89,23 @@ def test_skins_survive_a_save_and_a_load(tmp_path):
     again = load_project(path)
     assert again.art.skins == ("red", "blue") and again.art.active_skins == ("red", "blue")
     assert _shown(again) == _shown(both)
+
+
+def test_the_spine_export_writes_every_skin_back(tmp_path):
+    import json
+
+    from rigeditor.io.spine.read import spine_project
+    from rigeditor.io.spine.skeleton import parse_spine
+    from rigeditor.io.spine.write import spine_document
+
+    from tests.io.test_import_spine_fuzz import _Pages
+
+    _, project = _skinned(tmp_path)
+    doc = spine_document(project, evaluate(project))
+    assert [s["name"] for s in doc["skins"]] == ["default", "red", "blue"]
+    assert set(doc["skins"][1]["attachments"]) == {"thigh", "hat"}
+    back = spine_project(parse_spine(json.dumps(doc)), _Pages()).project
+    assert back.art.skins == ("red", "blue")
+    for active in ((), ("red",), ("blue",), ("red", "blue"), ("blue", "red")):
+        shown = [_shown(replace(p, art=replace(p.art, active_skins=active))) for p in (project, back)]
+        assert shown[0] == shown[1], active
