@@ -109,3 +109,24 @@ def test_the_spine_export_writes_every_skin_back(tmp_path):
     for active in ((), ("red",), ("blue",), ("red", "blue"), ("blue", "red")):
         shown = [_shown(replace(p, art=replace(p.art, active_skins=active))) for p in (project, back)]
         assert shown[0] == shown[1], active
+
+
+def test_a_mesh_in_a_skin_shows_with_that_skin_where_spine_puts_it(tmp_path):
+    doc = _skinned_doc()
+    quad = [0, -6, 45, -6, 45, 6, 0, 6]  # x, y in the shin's frame
+    doc["skins"][1]["attachments"]["shin"] = {"shin": {
+        "type": "mesh", "path": "shin", "uvs": [0, 1, 1, 1, 1, 0, 0, 0], "triangles": [0, 1, 2, 2, 3, 0],
+        "hull": 4, "vertices": quad}}
+    src = write_rig(tmp_path / "src", doc)
+    import_spine(src, tmp_path / "leg.rigproj")
+    project = load_project(tmp_path / "leg.rigproj")
+    shin = project.art.slot("shin")
+    assert sorted((a.skin, a.kind) for a in shin.attachments) == [("", "image"), ("blue", "image"), ("red", "mesh")]
+    red = replace(project, art=replace(project.art, active_skins=("red",)))
+    bake = evaluate(red, np.array([0.0]))
+    (mesh,) = [m for m in bake.art.meshes if m.slot == "shin" and m.shown[0]]
+    # Spine: x, y in the shin's world frame (the shin's frame is not turned, only the thigh's).
+    world = bake.bone("shin").world
+    frame = np.array([[float(world.a[0]), float(world.b[0])], [float(world.c[0]), float(world.d[0])]])
+    expected = np.reshape(quad, (-1, 2)) @ frame.T + [float(world.tx[0]), float(world.ty[0])]
+    assert np.allclose(mesh.vertices(0), expected, atol=1e-9)

@@ -89,7 +89,7 @@ def build_mesh(image, geometry: dict, slot_bone: str | None, spine_bones: list[s
     uvs = geometry["uvs"]
     influences = weighted(geometry["vertices"], len(uvs))
     common = dict(uvs=uvs, edges=geometry["edges"])
-    fields = {f: getattr(image, f) for f in ("name", "path", "width", "height", "tint", "opacity")}
+    fields = {f: getattr(image, f) for f in ("name", "path", "width", "height", "tint", "opacity", "skin")}
     if influences is None:
         # Spine's x, y are in the slot bone's frame; ours differs by the frame's turn
         # only (no inverse: the slot bone may be scaled to 0 at setup, as Spine allows).
