@@ -25,6 +25,7 @@ from rigeditor.app.mesh_actions import MeshActions
 from rigeditor.app.rig_actions import RigActions
 from rigeditor.app.scene import SceneView
 from rigeditor.app.shortcuts import KeysOverNumbers, set_standard_shortcuts
+from rigeditor.app.skin_menu import SkinMenu
 from rigeditor.app.timeline import TimelineWidget
 from rigeditor.io.examples import ALL_DESCRIPTIONS, EXAMPLE_NAMES
 
@@ -250,6 +251,8 @@ class MainWindow(guard.Guarded, QMainWindow):
         m.addSeparator()
         for dock in self.docks.values():
             m.addAction(dock.toggleViewAction())
+        self.skins = SkinMenu(self.doc, self)
+        m.addMenu(self.skins.menu)
         names = self.scene.OVERLAY_NAMES
         self.overlay_actions = {}
         if names:

@@ -40,6 +40,7 @@ from rigeditor.edits.art import (
     bind_slot, delete_slot, rehome_slots, renamed_bone_in_slots, restack_slot, set_placement,
     show_attachment,
 )
+from rigeditor.edits.skins import set_active_skins
 from rigeditor.edits.meshes import (
     add_vertex, bind_point, default_bones, delete_vertex, make_mesh, move_vertex, paint_stroke,
     recompute_weights, vertex_to_image,
@@ -64,7 +65,7 @@ __all__ = [
     "add_animation", "delete_animation", "duplicate_animation", "rename_animation", "switch_animation",
     # artwork and meshes
     "bind_slot", "delete_slot", "rehome_slots", "renamed_bone_in_slots", "restack_slot", "set_placement",
-    "show_attachment",
+    "show_attachment", "set_active_skins",
     "add_vertex", "bind_point", "default_bones", "delete_vertex", "make_mesh", "move_vertex",
     "paint_stroke", "recompute_weights", "vertex_to_image",
 ]

@@ -98,7 +98,8 @@ class Clipboard:
 
 
 def copy_keys(project: Project, keys: Keys) -> Clipboard:
-    """The keys at the given frames of each path ``{path: frames}``, for :func:`paste_keys`."""
+    """The selected ``keys`` of ``project`` as a Clipboard, their frames counted from
+    the first of them (0); an empty Clipboard when none is selected."""
     picked = {path: [k for k in _keys_of(get(project, path)) if _frame(k) in set(map(float, frames))]
               for path, frames in keys.items()}
     picked = {p: ks for p, ks in picked.items() if ks}

@@ -9,6 +9,7 @@ from PySide6.QtGui import QColor, QIcon, QPixmap
 from rigeditor import edits
 from rigeditor.app.inspector.fields import DEG
 from rigeditor.model.data.attachments import NONE
+from rigeditor.model.data.skins import names_of
 
 
 def slot_section(f, name: str) -> None:
@@ -22,7 +23,7 @@ def slot_section(f, name: str) -> None:
             lambda v: f.command("Bind", f"Bind {name} to {v or 'character'}",
                                 lambda: edits.bind_slot(doc.project, name, v, doc.bake, doc.row)),
             data=bones)
-    names = [NONE] + [a.name for a in slot.attachments]
+    names = [NONE] + names_of(slot.attachments)  # each name once, whichever skins have it
     shown = slot.attachment.value_at(doc.frame)
     f.combo(form, "Attachment", f"slot.{name}.attachment", ["(none)"] + names[1:], shown,
             lambda v: f.command("Attachment", f"Show {v or 'nothing'} in {name}",

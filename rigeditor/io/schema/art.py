@@ -41,6 +41,7 @@ class ImageAttachment(_Model):
     pivot: Vec2 = [0.0, 0.0]
     tint: Rgba = [1.0, 1.0, 1.0, 1.0]
     opacity: Unit = 1.0
+    skin: Optional[Str] = None  # the skin it belongs to; none: the default skin
     # mesh only: image frame pixels (centre origin, y up), UVs in [0, 1], vertex
     # indices, weighted bones with their bind frames in the slot bone's frame
     # (a, b, c, d, tx, ty), four influences per vertex (indices into bones, weights).
@@ -82,3 +83,10 @@ class DrawOrderKey(_Model):
 
 class DrawOrder(_Model):
     keys: list[DrawOrderKey] = []
+
+
+class Skins(_Model):
+    """The skins besides the default one (names, in order) and the ones shown
+    (``active``, combined in order over the default skin)."""
+    names: list[Str] = []
+    active: list[Str] = []

@@ -36,7 +36,7 @@ def to_project(doc: Document) -> Project:
         bones=tuple(_bone(b) for b in doc.bones),
         targets=tuple(Target(t.name, _steps(t.space), _channel(t.position)) for t in doc.targets),
         chains=tuple(_chain(c) for c in doc.chains),
-        art=to_art(doc.slots, doc.draw_order),
+        art=to_art(doc.slots, doc.draw_order, doc.skins),
         animations=to_animations(doc.animations, doc.animation),
         animation=doc.animation,
     )

@@ -10,12 +10,14 @@ from rigeditor.model.data.timeline import StepChannel
 from rigeditor.io.schema.project import frame_number
 
 
-def to_art(slots: list[schema_art.Slot], draw_order: schema_art.DrawOrder) -> Art:
+def to_art(slots: list[schema_art.Slot], draw_order: schema_art.DrawOrder, skins=None) -> Art:
+    skins = skins or schema_art.Skins()
     return Art(
         slots=tuple(Slot(s.name, s.bone, tuple(_attachment(a) for a in s.attachments),
                          StepChannel(s.attachment.default, tuple((k.frame, k.value) for k in s.attachment.keys)))
                     for s in slots),
         draw_order=tuple(DrawOrderKey(k.frame, tuple(k.order)) for k in draw_order.keys),
+        skins=tuple(skins.names), active_skins=tuple(skins.active),
     )
 
 
@@ -23,7 +25,7 @@ def _attachment(a: schema_art.ImageAttachment) -> ImageAttachment:
     common = dict(
         name=a.name, path=a.path, width=float(a.width), height=float(a.height), x=float(a.x), y=float(a.y),
         rotation=math.radians(a.rotation), scale=_pair(a.scale), pivot=_pair(a.pivot),
-        tint=tuple(float(v) for v in a.tint), opacity=float(a.opacity))
+        tint=tuple(float(v) for v in a.tint), opacity=float(a.opacity), skin=a.skin or "")
     if a.type != "mesh":
         return ImageAttachment(**common, kind=a.type)
     return MeshAttachment(**common, vertices=a.vertices, uvs=a.uvs if a.uvs is not None else [],
@@ -45,6 +47,7 @@ def art_data(art: Art, deg) -> dict:
                    "attachments": [_attachment_data(a, deg) for a in s.attachments]}
                   for s in art.slots],
         "draw_order": {"keys": [{"frame": frame_number(k.frame), "order": list(k.order)} for k in art.draw_order]},
+        **({"skins": {"names": list(art.skins), "active": list(art.active_skins)}} if art.skins else {}),
     }
 
 
@@ -52,7 +55,8 @@ def _attachment_data(a: ImageAttachment, deg) -> dict:
     return {"name": a.name, "type": a.kind, "path": a.path, "width": float(a.width), "height": float(a.height),
             "x": float(a.x), "y": float(a.y), "rotation": deg(a.rotation),
             "scale": [float(v) for v in a.scale], "pivot": [float(v) for v in a.pivot],
-            "tint": [float(v) for v in a.tint], "opacity": float(a.opacity), **_mesh_data(a)}
+            "tint": [float(v) for v in a.tint], "opacity": float(a.opacity), **({"skin": a.skin} if a.skin else {}),
+            **_mesh_data(a)}
 
 
 def _mesh_data(a) -> dict:

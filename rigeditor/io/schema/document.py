@@ -2,7 +2,9 @@
 (``art``) and the stored animations (``clips``) in one document, validated in one go."""
 from __future__ import annotations
 
-from rigeditor.io.schema.art import DrawOrder, Slot
+from pydantic import Field
+
+from rigeditor.io.schema.art import DrawOrder, Skins, Slot
 from rigeditor.io.schema.clips import Animation
 from rigeditor.io.schema.project import Bone, Chain, Int, Space, Str, Target, Timeline, _Model
 
@@ -18,5 +20,6 @@ class Document(_Model):
     chains: list[Chain]
     slots: list[Slot]
     draw_order: DrawOrder
+    skins: Skins = Field(default_factory=Skins)
     animation: Str
     animations: list[Animation]

@@ -36,8 +36,10 @@ import numpy as np
 from rigeditor.io.art.layers import file_stem, refuse_existing, relative, unique_names, write_import
 from rigeditor.io.spine.read_atlas import Atlas, cut_region, read_atlas
 from rigeditor.io.spine.read_mesh import build_mesh, mesh_geometry, weight_bones
+from rigeditor.io.spine.read_sequence import frame_region, sequence_of
 from rigeditor.io.spine.skeleton import SpineError, SpineSkeleton, _Bad, color, read_spine
 from rigeditor.model.data.attachments import NONE, Art, ImageAttachment, Slot
+from rigeditor.model.data.skins import DEFAULT as DEFAULT_SKIN
 from rigeditor.model.data.project import CHARACTER, WORLD, Bone, Chain, LimitStrategy, Project, Space, Target
 from rigeditor.model.data.timeline import StepChannel, constant
 from rigeditor.model.validation.project import MAX_MAGNITUDE
@@ -268,18 +270,17 @@ def _space_name(bone: str, spaces: dict) -> str:
 
 
 def _art(skel, pages, bones, root, folder, notes):
-    """(Art, {file name: picture}) from the slots and the default skin."""
+    """(Art, {file name: picture}, pending meshes) from the slots and every skin (the
+    default skin's attachments in skin "", the others' in their skin's name)."""
     skins = skel.skins
-    default = skins.get("default", {}).get("attachments", {})
-    others = [n for n in skins if n != "default"]
-    if others:
-        notes.add("skins other than default (not imported)", ", ".join(others))
     for name, skin in skins.items():
-        if any(skin.get(k) for k in ("bones", "ik", "transform", "path", "physics")):
-            notes.add("skin bones and constraints (not supported)", name)
+        if skin.get("bones"):
+            notes.add("skin-only bones (always posed; their slots show whichever skin is active)", name)
+        if any(skin.get(k) for k in ("ik", "transform", "path", "physics")):
+            notes.add("skin constraints (applied whichever skin is active)", name)
     files: dict[str, str] = {}  # region -> file name
     images: dict[str, np.ndarray] = {}
-    pending: dict = {}  # (slot, attachment) -> mesh geometry
+    pending: dict = {}  # (slot, skin, attachment) -> mesh geometry
     slots = []
     for s in skel.slots:
         if s.blend != "normal":
@@ -287,53 +288,67 @@ def _art(skel, pages, bones, root, folder, notes):
         if s.dark:
             notes.add("two-colour tint (dark colour dropped)", s.name)
         attachments = []
-        for key, a in (default.get(s.name) or {}).items():
-            kind = a.get("type", "region")
-            geometry = None
-            if kind == "linkedmesh":
-                a = _linked(skel, s.name, key, a)
-                if a is None:
-                    notes.add("linked meshes whose parent mesh is missing", f"{s.name}/{key}")
+        for k, (skin_name, skin) in enumerate(skins.items()):
+            ours = DEFAULT_SKIN if skin_name == "default" else skin_name
+            for key, a in ((skin.get("attachments") or {}).get(s.name) or {}).items():
+                made = _attachment(skel, pages, s, key, a, f"skins[{k}].attachments.{s.name}.{key}", folder, files,
+                                   images, notes)
+                if made is None:
                     continue
-                kind = "mesh"
-            if kind == "mesh":
-                geometry = mesh_geometry(a)
-            elif kind != "region":
-                notes.add(f"{kind} attachments (not supported)", f"{s.name}/{key}")
-                continue
-            if a.get("sequence"):
-                notes.add("sequences (first frame only)", f"{s.name}/{key}")
-            region = a.get("path", a.get("name", key))
-            if pages is None:
-                raise SpineError(None, ["atlas: the skeleton has pictures but no atlas was given"])
-            if region not in files:
-                # The region's own name, without its folders (Spine names regions by their
-                # image path: "images/head").
-                files[region] = unique_names(list(files.values()) + [file_stem(region.rsplit("/", 1)[-1]) + ".png"])[-1]
-                images[files[region]] = pages.picture(region)
-            picture = images[files[region]]
-            oh, ow = picture.shape[:2]
-            try:
-                tint = np.multiply(s.color, color(a.get("color", "ffffffff"), f"{s.name}/{key}.color"))
-            except _Bad as bad:
-                raise SpineError(None, [str(bad)]) from None
-            if geometry is not None:  # placed after the rig exists (its setup pose binds it)
-                pending[(s.name, key)] = geometry
-                attachments.append(ImageAttachment(key, f"{folder}/{files[region]}", float(ow), float(oh),
-                                                   tint=tuple(float(v) for v in tint)))
-                continue
-            at = f"skins[{list(skins).index('default')}].attachments.{s.name}.{key}"
-            attachments.append(ImageAttachment(
-                key, f"{folder}/{files[region]}", float(ow), float(oh), float(a.get("x", 0.0)),
-                float(a.get("y", 0.0)), math.radians(float(a.get("rotation", 0.0))),
-                (_picture_scale(a, "X", "width", ow, at), _picture_scale(a, "Y", "height", oh, at)),
-                tint=tuple(float(v) for v in tint)))
+                picture, geometry = made
+                if geometry is not None:  # placed after the rig exists (its setup pose binds it)
+                    pending[(s.name, ours, key)] = geometry
+                attachments.append(replace(picture, skin=ours))
         names = {a.name for a in attachments}
         setup = s.attachment if s.attachment in names else NONE
         slots.append(Slot(s.name, None if s.bone == root else (s.bone if s.bone in bones else None),
                           tuple(attachments), StepChannel(setup)))
-    return Art(tuple(slots)), images, pending
+    return Art(tuple(slots), skins=tuple(n for n in skins if n != "default")), images, pending
 
+
+def _attachment(skel, pages, s, key, a, at, folder, files, images, notes):
+    """(ImageAttachment, mesh geometry or None) of Spine attachment ``a`` (key ``key``
+    at JSON path ``at``) in slot ``s``, its picture cut into ``images``; None for a
+    kind not imported (listed)."""
+    kind = a.get("type", "region")
+    geometry = None
+    if kind == "linkedmesh":
+        a = _linked(skel, s.name, key, a)
+        if a is None:
+            notes.add("linked meshes whose parent mesh is missing", f"{s.name}/{key}")
+            return None
+        kind = "mesh"
+    if kind == "mesh":
+        geometry = mesh_geometry(a)
+    elif kind != "region":
+        notes.add(f"{kind} attachments (not supported)", f"{s.name}/{key}")
+        return None
+    region = a.get("path", a.get("name", key))
+    seq = sequence_of(a, at)
+    if seq is not None:  # the region is the setup frame's: the path plus its number
+        region = frame_region(region, seq, seq["setup"])
+        notes.add("sequences (the setup frame only; other frames and sequence keys not imported)",
+                  f"{s.name}/{key}")
+    if pages is None:
+        raise SpineError(None, ["atlas: the skeleton has pictures but no atlas was given"])
+    if region not in files:
+        # The region's own name, without its folders (Spine names regions by their
+        # image path: "images/head").
+        files[region] = unique_names(list(files.values()) + [file_stem(region.rsplit("/", 1)[-1]) + ".png"])[-1]
+        images[files[region]] = pages.picture(region)
+    picture = images[files[region]]
+    oh, ow = picture.shape[:2]
+    try:
+        tint = np.multiply(s.color, color(a.get("color", "ffffffff"), f"{at}.color"))
+    except _Bad as bad:
+        raise SpineError(None, [str(bad)]) from None
+    tint = tuple(float(v) for v in tint)
+    if geometry is not None:
+        return ImageAttachment(key, f"{folder}/{files[region]}", float(ow), float(oh), tint=tint), geometry
+    return ImageAttachment(
+        key, f"{folder}/{files[region]}", float(ow), float(oh), float(a.get("x", 0.0)),
+        float(a.get("y", 0.0)), math.radians(float(a.get("rotation", 0.0))),
+        (_picture_scale(a, "X", "width", ow, at), _picture_scale(a, "Y", "height", oh, at)), tint=tint), None
 
 def _picture_scale(a: dict, axis: str, size: str, pixels: int, at: str) -> float:
     """The picture's scale along ``axis``: Spine's scale times its drawn size over the
@@ -374,14 +389,15 @@ def _meshes(project, skel, pending, turns, notes):
     if project.chains:
         poses.append(evaluate(project, np.zeros(1)))
     spine_bones = [b.name for b in skel.bones]
-    skin = f"skins[{list(skel.skins).index('default')}].attachments"  # pending meshes are the default skin's
+    index = {(DEFAULT_SKIN if n == "default" else n): k for k, n in enumerate(skel.skins)}
     slots = []
     for slot in project.art.slots:
         atts = []
         for a in slot.attachments:
-            if (slot.name, a.name) in pending:
-                built = [build_mesh(a, pending[(slot.name, a.name)], slot.bone, spine_bones, pose, turns,
-                                    f"{skin}.{slot.name}.{a.name}") for pose in poses]
+            if (slot.name, a.skin, a.name) in pending:
+                label = f"skins[{index[a.skin]}].attachments.{slot.name}.{a.name}"
+                built = [build_mesh(a, pending[(slot.name, a.skin, a.name)], slot.bone, spine_bones, pose, turns,
+                                    label) for pose in poses]
                 mesh, spread, dropped = min(built, key=lambda b: b[1])
                 for line in dropped + (["weighted meshes whose bones moved since binding (bound at the setup "
                                         "pose)"] if spread > 1e-3 else []):

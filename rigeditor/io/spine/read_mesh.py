@@ -2,7 +2,8 @@
 
 A Spine mesh lists ``uvs`` (per vertex, in [0, 1] of the region's whole original
 picture, v down: the picture the import cuts out), ``triangles``, ``hull`` (the first
-``hull`` vertices are the outline, in order), ``edges`` (vertex indices times 2) and
+``hull`` vertices are the outline, in order), ``edges`` (vertex indices times 2, editor
+guides in any order; the outline is taken from ``hull``) and
 ``vertices``: x, y in the slot bone's frame when unweighted, else per vertex
 ``count, (bone index, x, y, weight) * count`` with x, y in each bone's own frame. A
 ``linkedmesh`` shows another region on its ``parent`` mesh's geometry.
@@ -13,7 +14,8 @@ frame. Both come from the setup pose: a vertex's bind position is Spine's weight
 setup position, and a bone's bind frame its setup transform relative to the slot
 bone, so bind⁻¹ · p is Spine's (x, y) for that bone wherever the skeleton was bound in
 its setup pose (Spine's editor keeps it so). At most 4 bones per vertex: more are cut
-to the 4 heaviest and renormalised (listed).
+to the 4 heaviest and renormalised (listed). A weight Spine's editor leaves slightly
+below 0 (down to ``validation.mesh.MIN_WEIGHT``) is kept as written, as Spine plays it.
 """
 from __future__ import annotations
 
@@ -32,10 +34,13 @@ def mesh_geometry(m: dict) -> dict:
     mesh map (checked by the reader)."""
     uvs = np.asarray(m["uvs"], dtype=float).reshape(-1, 2)
     tri = np.asarray(m["triangles"], dtype=np.int64).reshape(-1, 3)
-    edges = np.asarray(m.get("edges") or [], dtype=np.int64).reshape(-1, 2) // 2
+    # Spine defines the outline as the first ``hull`` vertices in order; its ``edges``
+    # are editor guides (nonessential: any order, either direction, interior segments
+    # too). RigEditor's edges are outline segments (the triangulation and the inside
+    # tests take them so), so the outline is rebuilt from ``hull`` alone.
     hull = int(m.get("hull", 0))
-    if len(edges) == 0 and hull >= 3:  # edges are nonessential: the hull loop is enough
-        edges = np.stack([np.arange(hull), (np.arange(hull) + 1) % hull], axis=-1)
+    edges = np.stack([np.arange(hull), (np.arange(hull) + 1) % hull], axis=-1) if hull >= 3 \
+        else np.zeros((0, 2), dtype=np.int64)
     return {"uvs": uvs, "triangles": tri, "edges": edges, "vertices": list(m["vertices"])}
 
 
@@ -53,9 +58,9 @@ def weighted(vertices: list, count: int):
 
 
 def weight_bones(skel) -> set[str]:
-    """Bones the default skin's weighted meshes hang on."""
+    """Bones the weighted meshes of every skin hang on."""
     out = set()
-    for slot in (skel.skins.get("default", {}).get("attachments") or {}).values():
+    for slot in (slot for skin in skel.skins.values() for slot in (skin.get("attachments") or {}).values()):
         for a in slot.values():
             if a.get("type") == "mesh":
                 influences = weighted(list(a["vertices"]), len(a["uvs"]) // 2) or []
@@ -80,18 +85,23 @@ def build_mesh(image, geometry: dict, slot_bone: str | None, spine_bones: list[s
         world = setup.bone_world.take((0, setup.column(bone)))
         return world.compose(Affine.rotation_about_origin(-turns.get(bone, 0.0))) if bone in turns else world
 
-    slot_world = spine_world(slot_bone)
     ours = setup.spaces[CHARACTER].take(0) if slot_bone is None else setup.bone_world.take((0, setup.column(slot_bone)))
-    to_slot = ours.inverse()
     uvs = geometry["uvs"]
     influences = weighted(geometry["vertices"], len(uvs))
     common = dict(uvs=uvs, edges=geometry["edges"])
-    fields = {f: getattr(image, f) for f in ("name", "path", "width", "height", "tint", "opacity")}
+    fields = {f: getattr(image, f) for f in ("name", "path", "width", "height", "tint", "opacity", "skin")}
     if influences is None:
+        # Spine's x, y are in the slot bone's frame; ours differs by the frame's turn
+        # only (no inverse: the slot bone may be scaled to 0 at setup, as Spine allows).
         local = np.asarray(geometry["vertices"], dtype=float).reshape(-1, 2)
-        p = to_slot.apply(slot_world.apply(local))
+        p = Affine.rotation_about_origin(-turns.get(slot_bone, 0.0)).apply(local)
         return MeshAttachment(**fields, **_placed(p, uvs, image), triangles=_counter_clockwise(geometry["triangles"], p),
                               **common), 0.0, dropped
+    det = float(ours.a * ours.d - ours.b * ours.c)
+    if not abs(det) > 1e-12:
+        raise SpineError(None, [f"{label}.vertices: a weighted mesh on slot bone {slot_bone!r}, whose setup scale "
+                                f"is 0 (RigEditor binds a mesh's weights in its slot bone's setup frame)"])
+    to_slot = ours.inverse()
     used: list[str] = []
     world_p = np.zeros((len(uvs), 2))
     rows = []
@@ -107,9 +117,11 @@ def build_mesh(image, geometry: dict, slot_bone: str | None, spine_bones: list[s
         if len(inf) > 4:
             dropped.append("mesh vertices weighted to more than 4 bones (cut to the 4 heaviest)")
             inf = inf[:4]
+        # A tiny negative weight (Spine's editor leaves them) is kept as written: Spine
+        # plays the weighted sum with it, and so does linear blend skinning.
         total = sum(x[3] for x in inf)
         points = [spine_world(spine_bones[b]).apply(np.array([[x, y]]))[0] for b, x, y, _ in inf]
-        world_p[v] = sum((w / total) * pt for (_, _, _, w), pt in zip(inf, points)) if inf else 0.0
+        world_p[v] = sum((w / total) * pt for (_, _, _, w), pt in zip(inf, points))
         worst = max([worst] + [float(np.hypot(*(pt - world_p[v]))) for pt in points])
         row = []
         for b, _, _, w in inf:

@@ -18,6 +18,7 @@ from pathlib import Path
 from rigeditor.io import json_limits
 from rigeditor.io.art.layers import ImportError_
 from rigeditor.model.evaluation.inherit import INHERIT_MODES
+from rigeditor.model.validation.mesh import MIN_WEIGHT
 from rigeditor.model.validation.project import MAX_MAGNITUDE, MIN_LENGTH
 
 SUPPORTED = ((4, 0), (4, 1), (4, 2))
@@ -28,6 +29,9 @@ MAX_FPS = 240.0
 """Highest skeleton frame rate taken as the timeline's (the highest the import tries
 on its own); a higher one is not used, so an hour stays under a million frames, nor
 one below 1 fps (every key would round onto frame 0)."""
+NEGATIVE_WEIGHT = -MIN_WEIGHT
+"""How far below 0 a mesh weight may be (RigEditor's meshes keep it as written, as Spine
+plays it); anything further below is refused as invalid."""
 
 
 class SpineError(ImportError_):
@@ -302,9 +306,9 @@ def _mesh(a, at, bone_count) -> None:
                 raise _Bad(f"{at}.vertices: neither x, y per vertex nor weighted (count, then bone, x, y, "
                            f"weight per influence) for {count} vertices")
             weights = vertices[i + 4:i + 1 + 4 * n:4]
-            if min(weights) < 0 or sum(weights) <= 0:
-                raise _Bad(f"{at}.vertices[{i}:{i + 1 + 4 * n}]: a vertex's weights must be >= 0 with a "
-                           f"positive sum, got {weights}")
+            if min(weights) < -NEGATIVE_WEIGHT or sum(weights) <= 0:
+                raise _Bad(f"{at}.vertices[{i}:{i + 1 + 4 * n}]: a vertex's weights must be >= "
+                           f"{-NEGATIVE_WEIGHT:g} with a positive sum, got {weights}")
             i += 1 + 4 * n
         if i != len(vertices):
             raise _Bad(f"{at}.vertices: {len(vertices) - i} numbers left over after {count} weighted vertices")

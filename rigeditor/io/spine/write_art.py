@@ -1,4 +1,6 @@
-"""The artwork of the Spine export: slots, the default skin's region attachments,
+"""The artwork of the Spine export: slots, every skin's region and mesh attachments
+(the default skin first, then the project's skins in order; which one a runtime shows
+is the runtime's choice, the default skin alone unless it sets one),
 attachment and draw-order timelines, and the texture atlas (``.atlas`` + page PNGs).
 
 Mapping: a slot is a Spine slot on its bone (the root bone, which stands for the
@@ -31,6 +33,7 @@ from rigeditor.model.data.attachments import NONE, ImageAttachment
 from rigeditor.model.evaluation.bake import Bake
 from rigeditor.model.data.mesh_attachment import MeshAttachment
 from rigeditor.model.data.project import Project
+from rigeditor.model.data.skins import DEFAULT as DEFAULT_SKIN
 
 
 def region_name(a: ImageAttachment) -> str:
@@ -46,19 +49,19 @@ def art_sections(project: Project, bake: Bake, root: str, bone_index: dict) -> t
     # Stepped keys are written rounded *down* to the microsecond: a key rounded up
     # would switch a frame late when a runtime samples exactly at that frame's time.
     times = (np.floor((bake.frames - bake.frames[0]) / bake.fps * 1e6 + 1e-6) / 1e6 + 0.0).tolist()
-    slots, skin = [], {}
+    slots, skins = [], {name: {} for name in (DEFAULT_SKIN,) + tuple(art.skins)}
     for slot in art.slots:
         entry = {"name": slot.name, "bone": slot.bone or root}
         if slot.attachment.default != NONE:
             entry["attachment"] = slot.attachment.default
         slots.append(entry)
-        if slot.attachments:
-            skin[slot.name] = {a.name: _mesh(a, bone_index) if isinstance(a, MeshAttachment) else _region(a)
-                               for a in slot.attachments}
+        for a in slot.attachments:  # each attachment in its own skin
+            skins[a.skin].setdefault(slot.name, {})[a.name] = (
+                _mesh(a, bone_index) if isinstance(a, MeshAttachment) else _region(a))
     anim: dict = {}
     timelines = {}
     for s, slot in enumerate(art.slots):
-        keys = _attachment_keys(slot, bake.art.attachment[:, s], times)
+        keys = _attachment_keys(slot, bake.frames, times)
         if keys:
             timelines[slot.name] = {"attachment": keys}
     if timelines:
@@ -66,7 +69,8 @@ def art_sections(project: Project, bake: Bake, root: str, bone_index: dict) -> t
     draw = _draw_order_keys([s.name for s in art.slots], bake.art.order, times)
     if draw:
         anim["drawOrder"] = draw
-    return {"slots": slots, "skins": [{"name": "default", "attachments": skin}]}, anim
+    return {"slots": slots, "skins": [{"name": name or "default", "attachments": entries}
+                                      for name, entries in skins.items()]}, anim
 
 
 def _region(a: ImageAttachment) -> dict:
@@ -86,7 +90,7 @@ def _mesh(a: MeshAttachment, bone_index: dict) -> dict:
         in_bone = [Affine(*f).inverse().apply(p) for f in a.bind]  # (B) x (V, 2)
         flat: list = []
         for i in range(len(p)):
-            used = [(int(k), float(w)) for k, w in zip(a.indices[i], a.weights[i]) if w > 0]
+            used = [(int(k), float(w)) for k, w in zip(a.indices[i], a.weights[i]) if w != 0]  # tiny negatives too
             flat.append(len(used))
             for k, w in used:
                 flat += [bone_index[a.bones[k]], _r(in_bone[k][i, 0]), _r(in_bone[k][i, 1]), _r(w)]
@@ -106,11 +110,14 @@ def _color(a: ImageAttachment) -> str | None:
     return "".join(f"{round(v * 255):02x}" for v in rgba) if any(v != 1.0 for v in rgba) else None
 
 
-def _attachment_keys(slot, codes: np.ndarray, times) -> list[dict]:
-    names = [a.name for a in slot.attachments]
-    setup = names.index(slot.attachment.default) if slot.attachment.default in names else -1
-    changes = np.flatnonzero(np.diff(np.r_[setup, codes]) != 0)
-    return [{"time": times[i], "name": names[codes[i]] if codes[i] >= 0 else None} for i in changes]
+def _attachment_keys(slot, frames: np.ndarray, times) -> list[dict]:
+    """Keys where the slot's attachment *name* changes (what a runtime looks up in its
+    skins: the same keys serve every skin)."""
+    values = list(slot.attachment.values())
+    shown = np.asarray(slot.attachment.sample(frames))
+    setup = values.index(slot.attachment.default)
+    changes = np.flatnonzero(np.diff(np.r_[setup, shown]) != 0)
+    return [{"time": times[i], "name": values[shown[i]] or None} for i in changes]
 
 
 def _draw_order_keys(names: list[str], order: np.ndarray, times) -> list[dict]:

@@ -56,6 +56,7 @@ class ImageAttachment:
     tint: tuple[float, float, float, float] = (1.0, 1.0, 1.0, 1.0)
     opacity: float = 1.0
     kind: str = "image"
+    skin: str = ""  # the skin it belongs to ("": the default skin; see model.data.skins)
 
     def local(self) -> Affine:
         """The image frame (origin at its centre) in the bone frame, as one affine."""
@@ -84,15 +85,20 @@ class Slot:
     attachments: tuple[ImageAttachment, ...] = ()
     attachment: StepChannel = field(default_factory=lambda: StepChannel(NONE))
 
-    def find(self, name: str) -> ImageAttachment:
-        for a in self.attachments:
-            if a.name == name:
+    def find(self, name: str, skin: str = "") -> ImageAttachment:
+        """The attachment ``name`` of skin ``skin`` (default: the default skin's, else
+        the first of that name)."""
+        named = [a for a in self.attachments if a.name == name]
+        for a in named:
+            if a.skin == skin:
                 return a
+        if named and not skin:
+            return named[0]
         raise KeyError(f"slot {self.name!r} has no attachment named {name!r}")
 
-    def with_attachment(self, name: str, /, **changes) -> "Slot":
-        self.find(name)
-        return replace(self, attachments=tuple(replace(a, **changes) if a.name == name else a
+    def with_attachment(self, name: str, /, skin: str = "", **changes) -> "Slot":
+        target = self.find(name, skin)
+        return replace(self, attachments=tuple(replace(a, **changes) if a is target else a
                                                for a in self.attachments))
 
 
@@ -106,10 +112,14 @@ class DrawOrderKey:
 
 @dataclass(frozen=True)
 class Art:
-    """slots: setup draw order, back to front. draw_order: stepped keys of whole orders."""
+    """slots: setup draw order, back to front. draw_order: stepped keys of whole orders.
+    skins: the skins other than the default one, in order; active_skins: the ones
+    shown, combined in order over the default skin (``model.data.skins``)."""
 
     slots: tuple[Slot, ...] = ()
     draw_order: tuple[DrawOrderKey, ...] = ()
+    skins: tuple[str, ...] = ()
+    active_skins: tuple[str, ...] = ()
 
     def slot(self, name: str) -> Slot:
         for s in self.slots:

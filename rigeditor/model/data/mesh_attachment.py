@@ -82,15 +82,17 @@ class MeshAttachment(ImageAttachment):
         return len(self.bones) > 0
 
     def hull_count(self) -> int:
-        """How many leading vertices form the outer outline loop (Spine's ``hull``)."""
-        if len(self.edges) == 0:
-            return 0
-        start, n, k = int(self.edges[0, 0]), 0, int(self.edges[0, 0])
-        nxt = dict(map(tuple, self.edges.tolist()))
-        while True:
-            k, n = nxt[k], n + 1
-            if k == start or n > len(self.edges):
-                return n
+        """How many leading vertices form the outer outline loop (Spine's ``hull``):
+        the largest h >= 3 whose segments i-(i+1) and (h-1)-0 are all edges, in either
+        direction and in any order (files written before the import ordered them keep
+        theirs); 0 when vertex 0 starts no such loop."""
+        pairs = {frozenset(e) for e in self.edges.tolist()}
+        h = 1
+        while h < len(self.vertices) and frozenset((h - 1, h)) in pairs:
+            h += 1
+        while h >= 3 and frozenset((h - 1, 0)) not in pairs:
+            h -= 1  # a longer run of segments than the loop: close it where it closes
+        return h if h >= 3 else 0
 
     def in_slot_frame(self) -> np.ndarray:
         """(V, 2) vertices in the slot bone's frame at bind: local() applied to them."""

@@ -12,6 +12,7 @@ import numpy as np
 
 from rigeditor.core.geometry import Affine
 from rigeditor.model.evaluation.bake import Bake, frozen
+from rigeditor.model.data.skins import pick as skin_pick
 from rigeditor.model.data.project import CHARACTER, Project
 from rigeditor.model.evaluation.skin_bake import mesh_poses
 
@@ -84,9 +85,10 @@ def bake_art(project: Project, bake: Bake) -> ArtBake:
     corners = np.zeros((n, ns, 4, 2))
     meshes = []
     for s, slot in enumerate(art.slots):
-        names = [a.name for a in slot.attachments]
-        # The track's values mapped to attachment indices ("" or unknown -> -1).
-        lookup = np.array([names.index(v) if v in names else -1 for v in slot.attachment.values()], dtype=int)
+        # The track's values mapped to attachment indices through the active skins
+        # ("" or a name no active or default skin has -> -1).
+        lookup = np.array([skin_pick(slot.attachments, v, art.active_skins) for v in slot.attachment.values()],
+                          dtype=int)
         codes[:, s] = lookup[slot.attachment.sample(bake.frames)]
         if not slot.attachments:
             continue

@@ -28,10 +28,12 @@ def art_problems(art: Art, bone_names) -> list[str]:
         seen.add(slot.name)
         if slot.bone is not None and slot.bone not in bone_names:
             out.append(f"{where}.bone: unknown bone {slot.bone!r}")
-        att_names: set[str] = set()
+        att_names: set = set()
         for k, a in enumerate(slot.attachments):
             _attachment(out, f"{where}.attachments[{k}]", a, att_names, bone_names)
-        allowed = att_names | {NONE}
+            if a.skin and a.skin not in art.skins:
+                out.append(f"{where}.attachments[{k}].skin: unknown skin {a.skin!r}")
+        allowed = {name for name, _ in att_names} | {NONE}
         if slot.attachment.default not in allowed:
             out.append(f"{where}.attachment.default: unknown attachment {slot.attachment.default!r}")
         previous = None
@@ -42,6 +44,12 @@ def art_problems(art: Art, bone_names) -> list[str]:
                 out.append(f"{where}.attachment.keys[{k}].frame: keys must be in increasing frame order, "
                            f"got {frame:g} after {previous:g}")
             previous = frame
+    for k, skin in enumerate(art.skins):
+        if not isinstance(skin, str) or not skin.strip() or skin in art.skins[:k]:
+            out.append(f"skins.names[{k}]: must be a non-empty name listed once, got {skin!r}")
+    for k, skin in enumerate(art.active_skins):
+        if skin not in art.skins:
+            out.append(f"skins.active[{k}]: unknown skin {skin!r}")
     previous = None
     for k, key in enumerate(art.draw_order):
         where = f"draw_order.keys[{k}]"
@@ -56,9 +64,10 @@ def art_problems(art: Art, bone_names) -> list[str]:
 def _attachment(out, where, a, names: set, bone_names) -> None:
     if not isinstance(a.name, str) or not a.name.strip():
         out.append(f"{where}.name: must be a non-empty name, got {a.name!r}")
-    elif a.name in names:
-        out.append(f"{where}.name: duplicate name {a.name!r} in this slot")
-    names.add(a.name)
+    elif (a.name, a.skin) in names:
+        skin = f" of skin {a.skin!r}" if a.skin else ""
+        out.append(f"{where}.name: duplicate name {a.name!r}{skin} in this slot")
+    names.add((a.name, a.skin))
     if a.kind == "mesh":
         out.extend(mesh_problems(a, where, bone_names))
     elif a.kind != "image":

@@ -13,6 +13,9 @@ from rigeditor.model.data.mesh_attachment import MeshAttachment
 
 _MAX = 1e9
 WEIGHT_SUM_TOLERANCE = 1e-6
+MIN_WEIGHT = -0.01
+"""The lowest weight a mesh keeps: Spine's editor leaves residue such as -0.00135 after
+its weight tools, and plays it as written (a vertex is the weighted sum either way)."""
 
 
 def _first(mask) -> int:
@@ -70,10 +73,11 @@ def mesh_problems(m: MeshAttachment, where: str, bone_names) -> list[str]:
         _rows(out, where, "indices", m.indices, np.all((m.indices >= 0) & (m.indices < nb), axis=1),
               f"bone indices must be in 0..{nb - 1}")
         w = m.weights
-        _rows(out, where, "weights", w, np.all(np.isfinite(w) & (w >= 0), axis=1), "weights must be >= 0")
+        _rows(out, where, "weights", w, np.all(np.isfinite(w) & (w >= MIN_WEIGHT), axis=1),
+              f"weights must be >= {MIN_WEIGHT:g}")
         total = np.where(np.isfinite(w), w, 0.0).sum(axis=1)
         _rows(out, where, "weights", w, np.abs(total - 1.0) <= WEIGHT_SUM_TOLERANCE, "weights must sum to 1")
     return out
 
 
-__all__ = ["mesh_problems", "WEIGHT_SUM_TOLERANCE"]
+__all__ = ["mesh_problems", "WEIGHT_SUM_TOLERANCE", "MIN_WEIGHT"]

@@ -128,8 +128,6 @@ def _chain(out, where, c, project, bone_names, target_names, used):
             out.append(f"{where}.bones[{k}]: bone {name!r} is already driven by chain {used[name]!r}")
         used[name] = c.name
         _driven_bone(out, f"{where}.bones[{k}]", project.bone(name), k)
-        if k == 0:
-            _shoulder_scales(out, project, name)
         if k > 0 and c.bones[k - 1] in bone_names:
             bone, parent = project.bone(name), project.bone(c.bones[k - 1])
             if bone.parent != parent.name:
@@ -198,8 +196,8 @@ def _bone_values(out, where, b, tl):
     _number(out, f"{where}.rest_rotation", b.rest_rotation, angle=True)
     _channel(out, f"{where}.rotation", b.rotation, 1, angle=True)
     _channel(out, f"{where}.translate", b.translate, 2)
-    # A bone's scale may be 0 or change sign (as in Spine): only a frame an IK chain
-    # solves in must stay invertible (see _shoulder_scales).
+    # A bone's scale may be 0 or change sign (as in Spine), above an IK chain too: a
+    # chain in a collapsed frame holds its FK pose (constraints.ik._invertible).
     _channel(out, f"{where}.scale", b.scale, 2)
     _channel(out, f"{where}.shear", b.shear, 2, angle=True)
     _steps(out, f"{where}.inherit", b.inherit, INHERIT_MODES, "inherit mode")
@@ -271,20 +269,6 @@ def _cycles(kind, parent_of, roots):
             node = parent_of[node]
         settled.update(path)
     return out
-
-
-def _shoulder_scales(out, project, first: str) -> None:
-    """The bones above a chain make the frame it solves in, which is inverted: their
-    scales keep a magnitude >= MIN_SCALE at every frame."""
-    index = {b.name: i for i, b in enumerate(project.bones)}
-    parent, seen = project.bone(first).parent, set()
-    while parent is not None and parent in index and parent not in seen:
-        seen.add(parent)
-        found = len(out)
-        _scale(out, f"bones[{index[parent]}].scale", project.bone(parent).scale, project.timeline)
-        for k in range(found, len(out)):
-            out[k] += f" (an IK chain solves in the frame of bone {parent!r})"
-        parent = project.bone(parent).parent
 
 
 def _scale(out, where, ch: Channel, tl):

@@ -20,6 +20,26 @@ from rigeditor.model.evaluation.spaces import smoothed_target
 _CAUSE = {name: i for i, name in enumerate(CAUSES)}
 
 
+COLLAPSED = 1e-12
+"""|det| of a shoulder frame (squared model scale) below which it counts as collapsed."""
+
+
+def _invertible(frames: Affine) -> tuple[Affine, np.ndarray]:
+    """(frames with each collapsed one (a bone above the chain scaled to 0, as Spine
+    allows) replaced by the world axes at its origin, which rows were collapsed).
+
+    A collapsed frame squashes the chain onto a line or a point whatever its angles,
+    so there the chain holds its forward-kinematics pose (mix 0) and its diagnostics
+    are measured on world axes: nothing is inverted that cannot be."""
+    det = frames.a * frames.d - frames.b * frames.c
+    collapsed = ~(np.abs(det) > COLLAPSED)
+    if not collapsed.any():
+        return frames, collapsed
+    keep = lambda v, unit: np.where(collapsed, unit, v)  # noqa: E731
+    return Affine(keep(frames.a, 1.0), keep(frames.b, 0.0), keep(frames.c, 0.0), keep(frames.d, 1.0),
+                  frames.tx, frames.ty), collapsed
+
+
 def group_chains(project: Project, chains: list[Chain], n: int) -> list[list[Chain]]:
     """The chains of one wave (none depends on another) in groups solved together:
     at a single frame (``n`` == 1), analytic chains with the same limits and strategy
@@ -69,7 +89,7 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
     fps = project.timeline.fps
     solver = chains[0].solver
     firsts = [c.bones[0] for c in chains]
-    to_world = pose.joint_frames(firsts, n)  # the shoulder spaces
+    to_world, collapsed = _invertible(pose.joint_frames(firsts, n))  # the shoulder spaces
     to_shoulder = to_world.inverse()
     resolved = [smoothed_target(project.target(c.target), frames, spaces, c.smoothing, fps) for c in chains]
     target_world = Affine.rows([r[4] for r in resolved], n).apply(rows([r[3] for r in resolved], n))
@@ -77,6 +97,7 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
     lengths = [[project.bone(b).length for b in c.bones] for c in chains]
     bend = rows([c.bend.sample(frames)[:, 0] for c in chains], n)
     mix = np.clip(rows([c.mix.sample(frames)[:, 0] for c in chains], n), 0.0, 1.0)
+    mix = np.where(collapsed, 0.0, mix)  # a collapsed frame has no direction to aim in
     soft = rows([c.softness.sample(frames)[:, 0] * sum(ls) for c, ls in zip(chains, lengths)], n)
     # Spine's quadratic soft reach draws the target in before the solve (as Spine's
     # runtimes do); the solver then reaches for that point, unsoftened.
