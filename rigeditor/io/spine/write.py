@@ -25,7 +25,8 @@ Mapping (Spine is y-up with degrees counter-clockwise, like the model):
 
 Artwork (slots, skin, atlas): see ``export_spine_art``.
 
-Times are seconds from the first baked frame. Reads setup data from the Project and
+Times are seconds from the first baked frame, each at or before its frame as a
+32-bit float reads it (``key_time``). Reads setup data from the Project and
 every pose from the Bake.
 """
 from __future__ import annotations
@@ -41,7 +42,7 @@ from rigeditor.io.atomic import export_write
 from rigeditor.io.errors import ExportError
 from rigeditor.io.spine.write_art import art_sections, atlas_files
 from rigeditor.io.art.images import image_file
-from rigeditor.io.spine.write_curves import curve_keys
+from rigeditor.io.spine.write_curves import curve_keys, key_time
 from rigeditor.model.evaluation.bake import Bake
 from rigeditor.model.data.project import CHARACTER, Project
 
@@ -55,8 +56,8 @@ def spine_document(project: Project, bake: Bake, *, animation: str | None = None
     n = len(bake)
     if n == 0:
         raise ExportError(None, ["frames: the bake has no frames"])
-    # Seconds to 1e-9: a key a microsecond off at 500 degrees/s would be 5e-4 degrees.
-    times = (np.round((bake.frames - bake.frames[0]) / bake.fps, 9) + 0.0).tolist()
+    # At or before each frame's time as the runtimes' 32-bit floats read it (key_time).
+    times = key_time(bake.frames - bake.frames[0], bake.fps)
     taken = set(bake.bones)
     root = _unique("root", taken)
     bones, timelines = [{"name": root}], {}
