@@ -156,6 +156,9 @@ def _parser() -> argparse.ArgumentParser:
     bake.add_argument("--fps", type=float, metavar="N",
                       help="sample N times a second (default: the project's fps); samples may fall "
                            "between frames")
+    bake.add_argument("--bake-ik", action="store_true",
+                      help="Spine JSON: every IK chain baked to rotations, IK mix keyed to 0 (for "
+                           "runtimes without IK); by default chains stay live IK constraints")
     bake.add_argument("--tolerance", type=float, default=DEFAULT_TOLERANCE_DEG, metavar="DEG",
                       help=f"JSON key reduction tolerance in degrees (default {DEFAULT_TOLERANCE_DEG})")
     bake.set_defaults(run=_bake)
@@ -237,6 +240,8 @@ def _bake(args) -> int:
                            "use .csv, .json or .png, or --format spine"])
     if args.radians and fmt == "spine":
         raise _Usage(out, ["--radians: Spine JSON is always in degrees"])
+    if args.bake_ik and fmt != "spine":
+        raise _Usage(out, [f"--bake-ik: only a Spine export has IK constraints, not {fmt}"])
     if args.world and fmt != "csv":
         raise _Usage(out, [f"--world: world poses are written as CSV, not {fmt}"])
     if args.world and args.radians:
@@ -266,8 +271,11 @@ def _bake(args) -> int:
         project_file = {Path(args.project): "the project file"} if Path(args.project).is_file() else {}
         if fmt == "spine":
             (label, project, bake), *more = baked
+            notes = []
             files = spine_files(project, bake, out, animation=label, more=more, progress=stage,
-                                images=images, protect=project_file)
+                                images=images, protect=project_file, bake_ik=args.bake_ik, notes=notes)
+            for line in notes:
+                print(f"rigeditor: {out}: warning: {line}", file=sys.stderr)
         else:
             files = {}
             # Two names may read alike as file names ("run/fast", "run_fast"): each gets its own file.

@@ -167,6 +167,8 @@ def spine_project(skel: SpineSkeleton, pages: AtlasPages | None, *, name: str = 
     for t in targets.values():
         if t.name in target_only(skel, slot_bones) and t.name in bones:
             del bones[t.name]
+    for world_bone in world_bones(skel, slot_bones):
+        bones.pop(world_bone, None)
     art, images, pending = _art(skel, pages, bones, root.name, image_folder, notes)
     for bone_name, turn in turns.items():
         bones, art = _turn_frame(bone_name, turn, bones, art)
@@ -195,6 +197,21 @@ def target_only(skel: SpineSkeleton, slot_bones) -> set[str]:
     carried = weight_bones(skel)
     return {c.target for c in skel.ik if c.target not in parents and c.target not in slot_bones
             and c.target not in driven and c.target not in carried and c.target != skel.bones[0].name}
+
+
+def world_bones(skel: SpineSkeleton, slot_bones) -> set[str]:
+    """Bones that stand for the world (as RigEditor's export writes it: a bone named
+    ``world`` under the root, at its origin, carrying only IK targets, keyed to cancel
+    the root's motion): the targets under one are declared in world."""
+    root = skel.bones[0].name
+    only = target_only(skel, slot_bones)
+    children: dict[str, list[str]] = {}
+    for b in skel.bones:
+        children.setdefault(b.parent, []).append(b.name)
+    return {b.name for b in skel.bones[1:]
+            if b.name == WORLD and b.parent == root and b.length == 0 and (b.x, b.y, b.rotation) == (0, 0, 0)
+            and b.scale == (1.0, 1.0) and b.name not in slot_bones and b.name not in weight_bones(skel)
+            and children.get(b.name) and all(c in only for c in children[b.name])}
 
 
 def _constraints(skel, bones, parent_of, slot_bones, notes):
@@ -237,7 +254,9 @@ def _constraints(skel, bones, parent_of, slot_bones, notes):
                 bones[name] = replace(bones[name], scale=constant(1.0, 1.0))
         tb = spine[c.target]
         space = CHARACTER if tb.parent in (None, root) else _space_name(tb.parent, spaces)
-        if space != CHARACTER:
+        if tb.parent in world_bones(skel, slot_bones):
+            space = WORLD
+        elif space != CHARACTER:
             spaces.setdefault(tb.parent, Space(space, CHARACTER))
         if c.target == root:
             space, position = CHARACTER, (0.0, 0.0)

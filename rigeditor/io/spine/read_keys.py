@@ -75,13 +75,19 @@ DUPLICATE_GAP = 1e-6
 
 def frame_of(t: float, fps: float, step: bool = False) -> float:
     """The frame of a key at ``t`` seconds as Spine's runtimes play it: the whole frame
-    whose time is the key's 32-bit time, else that time (float32(t)) times fps. ``step``:
+    whose time is the key's 32-bit time (the float nearest it, or the largest float at
+    or before it), else that time (float32(t)) times fps. ``step``:
     the segment arriving at the key jumps (a stepped key before, or the setup pose before
     a first key after 0), so a key whose 32-bit time lies just after its frame stays
     there: at the frame the runtimes still show the value before it."""
     t32 = float(np.float32(t))
     whole = round(t32 * fps)
-    if float(np.float32(whole / fps)) == t32 and not (step and t32 > whole / fps):
+    exact = whole / fps
+    nearest = float(np.float32(exact))
+    # RigEditor's export writes a frame's key as the largest 32-bit float at or before
+    # the frame's time (so it shows on that frame): that float stands for the frame too.
+    below = nearest if nearest <= exact else float(np.nextafter(np.float32(nearest), np.float32(-np.inf)))
+    if t32 == below or (t32 == nearest and not (step and t32 > exact)):
         return float(whole)
     return t32 * fps
 

@@ -1,4 +1,4 @@
-"""Spine JSON export (format 4.2): the rig as Spine bones, the baked pose as keys.
+"""Spine JSON export (format 4.2): the rig as Spine bones, its keys and live IK.
 
 Mapping (Spine is y-up with degrees counter-clockwise, like the model):
 
@@ -6,26 +6,26 @@ Mapping (Spine is y-up with degrees counter-clockwise, like the model):
   the character space: its translate/rotate/scale keys carry the character's world
   transform per frame, so our root bones sit at their rest offsets under it.
 - Every bone, parents before children: setup pose = the authored rest pose (length,
-  x, y = rest offset in the parent's frame, rotation = rest rotation). A bone no
-  chain drives has its own channels as timelines: ``rotate``, ``translate`` and
-  ``scale`` keys where ours are, with our interpolation (Béziers as Spine curves,
-  cut where Spine's chords would stray, see ``spine_curves``). A bone a chain drives
-  gets a ``rotate`` key per baked frame with the local rotation as an offset from
-  the setup rotation (unwrapped, so no key jumps by a turn), and ``translate`` keys
-  where its origin moves in its parent's frame (its translate keys, the move-root
-  shift, or a stretched parent). Stretch itself is not a Spine scale: the scale
-  would be inherited by the children; a bone's scale keys are (inherit: normal).
-- One target bone per IK target (child of the root, named like the target, or
-  "NAME_target" if a bone has its name), keyed to the target's baked
-  position, and per two-bone chain an ``ik`` constraint on it (bendPositive, softness
-  in model units, mix) with an IK timeline keyed to mix 0 at time 0: the baked
-  rotations play exactly as evaluated, and setting the mix back to 1 in Spine brings
-  its own IK back. Chains of more than two bones have no Spine IK constraint (Spine's
-  IK drives one or two bones); their baked rotations play all the same.
+  x, y = rest offset in the parent's frame, rotation = rest rotation), its own channels
+  as timelines: ``rotate``, ``translate`` and ``scale`` keys where ours are, with our
+  interpolation (Béziers as Spine curves, cut where Spine's chords would stray, see
+  ``spine_curves``). Where a chain is baked (``write_ik.baked_rows``: Spine's IK
+  cannot follow there, or ``bake_ik``) its bones get a ``rotate`` key per frame (the
+  baked local rotation there, their own elsewhere; offsets from the setup rotation,
+  unwrapped), and a bone gets ``translate`` keys per frame where its origin moves in
+  its parent's frame by more than its keys (the move-root shift, a stretched parent).
+  Stretch itself is not a Spine scale: the scale would be inherited by the children.
+- Live IK: per two-bone analytic chain an ``ik`` constraint (bendPositive, softness in
+  model units, mix) on one target bone per IK target (named like the target, or
+  "NAME_target" if a bone has its name) under the bone of the target's declared space
+  (``_space_bones``), keyed with the target's own keys; mix (0 where baked), softness
+  and bend keyed per frame when any changes. Chains of more than two bones have no
+  Spine IK constraint (Spine's IK drives one or two bones); their baked rotations play.
 
 Artwork (slots, skin, atlas): see ``export_spine_art``.
 
-Times are seconds from the first baked frame. Reads setup data from the Project and
+Times are seconds from the first baked frame, each at or before its frame as a
+32-bit float reads it (``key_time``). Reads setup data from the Project and
 every pose from the Bake.
 """
 from __future__ import annotations
@@ -42,29 +42,42 @@ from rigeditor.io.atomic import write_files
 from rigeditor.io.errors import ExportError
 from rigeditor.io.spine.write_art import art_sections, atlas_files
 from rigeditor.io.art.images import image_file
-from rigeditor.io.spine.write_curves import curve_keys
+from rigeditor.io.spine.write_curves import curve_keys, key_time
 from rigeditor.model.evaluation.bake import Bake
-from rigeditor.model.data.project import CHARACTER, Project
+from rigeditor.io.spine import write_ik
+from rigeditor.model.data.project import CHARACTER, WORLD, Project
 
 SPINE_VERSION = "4.2.0"
 _DECIMALS = 6
 _STILL = 1e-9  # below this a channel counts as not animated (no timeline written)
 
 
-def spine_document(project: Project, bake: Bake, *, animation: str | None = None) -> dict:
-    """The Spine skeleton data of ``bake`` as plain JSON data."""
+def spine_document(project: Project, bake: Bake, *, animation: str | None = None,
+                   bake_ik: bool = False, notes: list | None = None) -> dict:
+    """The Spine skeleton data of ``bake`` as plain JSON data. ``bake_ik``: every chain
+    baked (mix 0), for runtimes without IK. ``notes``: gets one line per chain and
+    frame range that is baked because Spine's IK cannot play it."""
     n = len(bake)
     if n == 0:
         raise ExportError(None, ["frames: the bake has no frames"])
-    # Seconds to 1e-9: a key a microsecond off at 500 degrees/s would be 5e-4 degrees.
-    times = (np.round((bake.frames - bake.frames[0]) / bake.fps, 9) + 0.0).tolist()
+    # At or before each frame's time as the runtimes' 32-bit floats read it (key_time).
+    times = key_time(bake.frames - bake.frames[0], bake.fps)
     taken = set(bake.bones)
     root = _unique("root", taken)
     bones, timelines = [{"name": root}], {}
     char = bake.spaces[CHARACTER]
-    _root_keys(char, n, times, timelines.setdefault(root, {}))
+    _trs_keys(char, n, times, timelines.setdefault(root, {}), f"the {CHARACTER} space")
 
     span = _frame_span(bake)
+    baked = write_ik.baked_rows(project, bake, bake_ik=bake_ik)
+    for chain in project.chains:
+        ranges = write_ik.frame_ranges(baked[chain.name], bake.frames)
+        if ranges and notes is not None and not bake_ik:
+            shown = ", ".join(f"{a}-{b}" if a != b else f"{a}" for a, b in ranges)
+            why = ("Spine's IK drives one or two bones with the law of cosines" if not write_ik.live(project, chain)
+                   else "Spine's IK cannot follow it there (joint limit, strategy, soft reach or smoothing)")
+            where = f"animation {animation}: " if animation else ""
+            notes.append(f"{where}chain {chain.name}: baked at frames {shown}: {why}")
     for k, name in enumerate(bake.bones):
         bone = project.bone(name)
         ox, oy = (float(v) for v in bone.rest_offset)
@@ -73,48 +86,47 @@ def spine_document(project: Project, bake: Bake, *, animation: str | None = None
                       "x": ox, "y": oy, "rotation": _r(setup)})
         mine = timelines.setdefault(name, {})
         stretch = bake.stretch[:, bake.column(bone.parent)] if bone.parent else np.ones(n)
-        # An FK bone's channels are its timelines, curves and all; what a chain
-        # drives (or a stretched parent moves) is written per baked frame.
-        exact = span is not None and project.chain_of_bone(name) is None
+        # A bone's channels are its timelines, curves and all, unless a chain bakes it
+        # on some frames: then per baked frame its baked rotation, elsewhere its own
+        # (what a live IK constraint blends with by its mix).
+        chain = project.chain_of_bone(name)
+        rows = baked[chain.name] if chain is not None else np.zeros(n, dtype=bool)
+        exact = span is not None and not rows.any()
         if exact:
             mine["rotate"] = curve_keys(bone.rotation, *span, bake.fps, ("value",), math.degrees(1.0), 1e-4)
         else:
-            mine["rotate"] = _keys1(times, _offset_deg(bake.local_rotation[:, k], bone.rest_rotation))
+            fk = bone.rest_rotation + bone.rotation.sample(bake.frames)[:, 0]
+            mine["rotate"] = _keys1(times, _offset_deg(np.where(rows, bake.local_rotation[:, k], fk), bone.rest_rotation))
         translate = bake.translate[:, k] if bake.translate is not None else np.zeros((n, 2))
         moved = np.stack([ox * stretch + bake.shift[:, k, 0] - ox, oy + bake.shift[:, k, 1] - oy], axis=-1) + translate
-        if exact and np.all(stretch == 1.0) and _animated(bone.translate, (0.0, 0.0)):
+        if span is not None and np.all(stretch == 1.0) and np.all(bake.shift[:, k] == 0.0) \
+                and _animated(bone.translate, (0.0, 0.0)):
             mine["translate"] = curve_keys(bone.translate, *span, bake.fps, ("x", "y"), 1.0, 1e-5)
         elif np.abs(moved).max() > _STILL:
             mine["translate"] = _keys2(times, moved)
-        if exact and _animated(bone.scale, (1.0, 1.0)):
+        if span is not None and _animated(bone.scale, (1.0, 1.0)):
             mine["scale"] = curve_keys(bone.scale, *span, bake.fps, ("x", "y"), 1.0, 1e-6)
         elif bake.scale is not None and np.abs(bake.scale[:, k] - 1.0).max() > _STILL:
             mine["scale"] = _keys2(times, bake.scale[:, k])
 
+    space_bone = _space_bones(project, bake, root, span, times, taken, bones, timelines)
     ik, ik_keys, target_bone = [], {}, {}
-    to_root = char.inverse()
     for name, cb in bake.chains.items():
         chain = project.chain(name)
         if chain.target not in target_bone:
-            # Named like the target (the import maps it back to that target), unless a
-            # bone has that name.
-            target_bone[chain.target] = tb = _unique(chain.target if chain.target not in taken
-                                                     else f"{chain.target}_target", taken)
-            local = to_root.apply(cb.target_world)
-            bones.append({"name": tb, "parent": root, "x": _r(local[0, 0]), "y": _r(local[0, 1])})
-            if np.abs(local - local[0]).max() > _STILL:
-                timelines[tb] = {"translate": _keys2(times, local - _r(local[0]))}
+            target_bone[chain.target] = _target_bone(project, bake, chain.target, span, times, taken,
+                                                     space_bone, bones, timelines)
         if len(chain.bones) != 2:
-            continue
-        bend_positive = bool(cb.bend[0] > 0)
-        # The constraint's setup values are the chain's own (its channels' defaults);
-        # the IK timeline below is what plays.
+            continue  # Spine's IK drives one or two bones; the baked rotations play
+        rows = baked[name]
+        # The constraint's setup values are the chain's own (its channels' defaults).
         length = sum(project.bone(b).length for b in chain.bones)
         ik.append({"name": name, "order": len(ik), "bones": list(chain.bones),
                    "target": target_bone[chain.target], "mix": _r(chain.mix.default[0]),
                    "softness": _r(chain.softness.default[0] * length), "bendPositive": chain.bend.default[0] > 0})
-        # Keyed to 0: the baked rotations play as evaluated, untouched by Spine's IK.
-        ik_keys[name] = [{"time": 0, "mix": 0, "softness": _r(cb.softness[0]), "bendPositive": bend_positive}]
+        keys = write_ik.ik_keys(project, bake, chain, rows, times)
+        if keys is not None:
+            ik_keys[name] = keys
 
     points = np.concatenate([bake.joint_world.reshape(-1, 2), bake.tip_world.reshape(-1, 2)])
     lo, hi = (points.min(axis=0), points.max(axis=0)) if len(points) else (np.zeros(2), np.zeros(2))  # no bones yet
@@ -134,12 +146,90 @@ def spine_document(project: Project, bake: Bake, *, animation: str | None = None
     return doc
 
 
-def spine_document_many(items) -> dict:
+def _space_bones(project, bake, root, span, times, taken, bones, timelines) -> dict:
+    """A bone per space an IK target is declared in: {space: bone name}. ``character``
+    is the root; ``world`` is the root while the character space stays at the origin,
+    else a bone under the root keyed per frame with the character's inverse (so it
+    stays at the world origin); a scene space is a bone under its parent's, keyed with
+    the space's own channels."""
+    n = len(bake)
+    char = bake.spaces[CHARACTER]
+    out = {CHARACTER: root, WORLD: root}
+    spaces = write_ik.target_spaces(project, [c.target for c in project.chains], bake.frames[0])
+    still = all(np.allclose(v, e, rtol=0.0, atol=_STILL) for v, e in zip(char.fields(), (1, 0, 0, 1, 0, 0)))
+    if not still and write_ik.in_world(project, spaces, bake.frames[0]):
+        keys = {}
+        try:
+            _trs_keys(char.inverse(), n, times, keys, f"the inverse of the {CHARACTER} space")
+        except ExportError:
+            # A rotated character with unequal scales has no unsheared inverse: the
+            # targets in world are carried into the root's frame frame by frame.
+            out[WORLD] = None
+        else:
+            out[WORLD] = name = _unique(WORLD, taken)
+            bones.append({"name": name, "parent": root})
+            timelines[name] = keys
+    for space in spaces:
+        s = project.space(space)
+        out[space] = name = _unique(space, taken)
+        bones.append({"name": name, "parent": out[s.parent] or root})
+        mine = timelines.setdefault(name, {})
+        if out[s.parent] is None:  # under a world with no bone: the space per frame
+            _trs_keys(char.inverse().compose(bake.spaces[space]), n, times, mine, f"the space {space}")
+            continue
+        for field, ch, rest, key, unit in (("translate", s.position, (0.0, 0.0), ("x", "y"), 1.0),
+                                           ("rotate", s.rotation, (0.0,), ("value",), math.degrees(1.0)),
+                                           ("scale", s.scale, (1.0, 1.0), ("x", "y"), 1.0)):
+            if not _animated(ch, rest):
+                continue
+            if span is not None:
+                mine[field] = curve_keys(ch, *span, bake.fps, key, unit, 1e-5)
+            else:
+                values = ch.sample(bake.frames) * unit
+                mine[field] = _keys1(times, values[:, 0]) if len(key) == 1 else _keys2(times, values)
+    return out
+
+
+def _target_bone(project, bake, target, span, times, taken, space_bone, bones, timelines) -> str:
+    """The bone a target's chains aim at: named like the target (the import maps it
+    back to that target) unless a bone has that name, under the bone of its declared
+    space, keyed with the target's own keys. A target that switches spaces stays under
+    the bone of its first space, keyed per frame with its position carried into that
+    space (continuous wherever the evaluation is: the switch itself does not pop)."""
+    t = project.target(target)
+    name = _unique(target if target not in taken else f"{target}_target", taken)
+    first = t.space.value_at(bake.frames[0])
+    parent = space_bone[first] or space_bone[CHARACTER]
+    entry = {"name": name, "parent": parent}
+    bones.append(entry)
+    mine = timelines.setdefault(name, {})
+    if write_ik.switches(project, target) or span is None or space_bone[first] is None:
+        frame = bake.spaces[first] if space_bone[first] is not None else bake.spaces[CHARACTER]
+        local = frame.inverse().apply(_declared_world(project, bake, target))
+        if np.abs(local).max() > _STILL:
+            mine["translate"] = _keys2(times, local)
+    elif t.position.keys:
+        mine["translate"] = curve_keys(t.position, *span, bake.fps, ("x", "y"), 1.0, 1e-5)
+    else:  # a still target is the bone's setup position
+        entry["x"], entry["y"] = _r(t.position.default)
+    return name
+
+
+def _declared_world(project, bake, target) -> np.ndarray:
+    """(N, 2) the target's keyed position carried into world, frame by frame (no
+    smoothing: a smoothed chain is baked where smoothing shows)."""
+    from rigeditor.model.evaluation.spaces import space_at
+
+    t = project.target(target)
+    return space_at(bake.spaces, t.space.values(), t.space.sample(bake.frames)).apply(t.position.sample(bake.frames))
+
+
+def spine_document_many(items, *, bake_ik: bool = False, notes: list | None = None) -> dict:
     """One Spine skeleton with one animation per ``(name, project, bake)`` of ``items``
     (the same rig opened on each animation, see ``model.clips.switch``). The setup
     pose is the first's; a target bone whose first frame differs in another
     animation gets its translate keys measured from that setup."""
-    docs = [spine_document(p, b, animation=name) for name, p, b in items]
+    docs = [spine_document(p, b, animation=name, bake_ik=bake_ik, notes=notes) for name, p, b in items]
     doc = docs[0]
     setup = {b["name"]: b for b in doc["bones"]}
     sk = doc["skeleton"]
@@ -174,27 +264,30 @@ def _shifted(keys, d) -> list[dict]:
 
 
 def export_spine_json(project: Project, bake: Bake, path, *, animation: str | None = None,
-                      progress=None, images=None, more=(), protect=None) -> None:
+                      progress=None, images=None, more=(), protect=None, bake_ik: bool = False,
+                      notes: list | None = None) -> None:
     """Write the Spine JSON of ``bake`` to ``path``; with artwork, also the atlas
     ``STEM.atlas`` and its page PNGs beside it (see :func:`spine_files`). All of them
     are replaced together or none is (``atomic.write_files``); a missing folder is created."""
     write_files(spine_files(project, bake, path, animation=animation, progress=progress, images=images,
-                            more=more, protect=protect), make_folders=True)
+                            more=more, protect=protect, bake_ik=bake_ik, notes=notes), make_folders=True)
 
 
 def spine_files(project: Project, bake: Bake, path, *, animation: str | None = None,
-                progress=None, images=None, more=(), protect=None) -> dict[Path, bytes]:
+                progress=None, images=None, more=(), protect=None, bake_ik: bool = False,
+                notes: list | None = None) -> dict[Path, bytes]:
     """{file: bytes} of the Spine export to ``path``, the JSON first: the skeleton, and
     with artwork the atlas and its pages packed from the images found relative to
     ``images`` (the project file's folder). ``more``: further ``(name, project, bake)``
     animations written into the same skeleton. protect: {path: what it is} of files
-    the export must not replace (the project file); the project's pictures never are."""
+    the export must not replace (the project file); the project's pictures never are.
+    ``bake_ik`` and ``notes``: see ``spine_document``."""
     path = Path(path)
     try:
         if more:
-            doc = spine_document_many([(animation or project.name, project, bake), *more])
+            doc = spine_document_many([(animation or project.name, project, bake), *more], bake_ik=bake_ik, notes=notes)
         else:
-            doc = spine_document(project, bake, animation=animation)
+            doc = spine_document(project, bake, animation=animation, bake_ik=bake_ik, notes=notes)
         text = json.dumps(doc, allow_nan=False, ensure_ascii=False, separators=(",", ":"))
         files = {}
         if project.art.slots:
@@ -254,8 +347,9 @@ def _animated(ch, rest) -> bool:
     return bool(ch.keys) or tuple(ch.default) != rest
 
 
-def _root_keys(char, n, times, out: dict) -> None:
-    """Timelines of the root bone: the character space's world transform per frame."""
+def _trs_keys(char, n, times, out: dict, what: str) -> None:
+    """Translate, rotate and scale timelines per frame of the transform ``char`` (the
+    character space's for the root bone); ``what`` names it in a refusal."""
     a, b, c, d, tx, ty = (np.broadcast_to(np.asarray(v, dtype=float), (n,)) for v in char.fields())
     angle = np.arctan2(c, a)
     sx = np.hypot(a, c)
@@ -263,7 +357,7 @@ def _root_keys(char, n, times, out: dict) -> None:
     sheared = np.hypot(b + np.sin(angle) * sy, d - np.cos(angle) * sy) > 1e-9 * np.maximum(np.abs(sy), 1.0)
     if sheared.any():
         frame = int(np.flatnonzero(sheared)[0])
-        raise ExportError(None, [f"spaces: the {CHARACTER} space is sheared at frame {frame} "
+        raise ExportError(None, [f"spaces: {what} is sheared at frame {frame} "
                                  "(a rotated parent with unequal scales); Spine bones cannot shear"])
     if max(np.abs(tx).max(), np.abs(ty).max()) > _STILL:
         out["translate"] = _keys2(times, np.stack([tx, ty], axis=-1))

@@ -28,6 +28,7 @@ import numpy as np
 from rigeditor.core.geometry import Affine
 from rigeditor.io.art.atlas import MAX_PAGE, PADDING, atlas_text, compose_pages, shelf_pack
 from rigeditor.io.errors import ExportError, ProjectFileError
+from rigeditor.io.spine.write_curves import key_time
 from rigeditor.io.art.images import encode_png, image_file, read_rgba
 from rigeditor.model.data.attachments import NONE, ImageAttachment
 from rigeditor.model.evaluation.bake import Bake
@@ -46,9 +47,9 @@ def art_sections(project: Project, bake: Bake, root: str, bone_index: dict) -> t
     art = project.art
     if not art.slots:
         return {}, {}
-    # Stepped keys are written rounded *down* to the microsecond: a key rounded up
-    # would switch a frame late when a runtime samples exactly at that frame's time.
-    times = (np.floor((bake.frames - bake.frames[0]) / bake.fps * 1e6 + 1e-6) / 1e6 + 0.0).tolist()
+    # At or before each frame's time as a 32-bit float (key_time): a key read after
+    # it would switch a frame late when a runtime samples exactly at that frame's time.
+    times = key_time(bake.frames - bake.frames[0], bake.fps)
     slots, skins = [], {name: {} for name in (DEFAULT_SKIN,) + tuple(art.skins)}
     for slot in art.slots:
         entry = {"name": slot.name, "bone": slot.bone or root}

@@ -16,7 +16,25 @@ import numpy as np
 from rigeditor.model.data.timeline import Channel, control_points
 
 _CHORDS = np.linspace(0.0, 1.0, 11)  # the curve parameters of Spine's chord ends
-_TIME_DIGITS = 9  # seconds: a microsecond off at 800 degrees/s would be 1e-3 degree
+_TIME_DIGITS = 9  # handle times (seconds): a microsecond off at 800 degrees/s would be 1e-3 degree
+
+
+def key_time(frames, fps: float):
+    """Seconds of key(s) ``frames`` after the exported range's first frame, as written.
+
+    Spine's runtimes hold a key time as a 32-bit float and show a key from that time
+    on; the float nearest a frame's time (0.43333334 for 13/30 s) may lie after it, so
+    a key would show a frame late when the game samples exactly at frame times. A key
+    on a whole frame is therefore written as the largest 32-bit float at or before the
+    frame's time (exactly, so a 64-bit reader reads the same number); a key between
+    frames keeps its own time. A scalar gives a float, an array a list.
+    """
+    f = np.asarray(frames, dtype=float)
+    exact = f / fps
+    t32 = exact.astype(np.float32)
+    t32 = np.where(t32.astype(float) > exact, np.nextafter(t32, np.float32(-np.inf)), t32)
+    out = np.where(f == np.round(f), t32.astype(float), exact) + 0.0
+    return float(out) if out.ndim == 0 else out.tolist()
 
 
 def curve_keys(ch: Channel, first: int, last: int, fps: float, fields: tuple[str, ...],
@@ -34,17 +52,20 @@ def curve_keys(ch: Channel, first: int, last: int, fps: float, fields: tuple[str
     index = {k.frame: i for i, k in enumerate(ch.keys)}
     out = []
     for j, key in enumerate(keys):
-        entry = {"time": _round((key.frame - first) / fps, _TIME_DIGITS),
+        entry = {"time": key_time(key.frame - first, fps),
                  **_named(fields, np.asarray(key.value) * scale, digits)}
         if j < len(keys) - 1:
             if key.interp == "constant":
                 entry["curve"] = "stepped"
             elif key.interp == "bezier":
                 s = index[key.frame]
+                # Handle times from the written key times: the import reads a handle as
+                # an offset from its key's time, so the offsets come back as they were.
+                t0, t1 = entry["time"], key_time(keys[j + 1].frame - first, fps)
+                out_t, in_t = t0 + (pts.x1[s] - key.frame) / fps, t1 + (pts.x2[s] - keys[j + 1].frame) / fps
                 curve = []
                 for d in range(len(fields)):
-                    curve += [(pts.x1[s] - first) / fps, pts.y1[s, d] * scale,
-                              (pts.x2[s] - first) / fps, pts.y2[s, d] * scale]
+                    curve += [out_t, pts.y1[s, d] * scale, in_t, pts.y2[s, d] * scale]
                 entry["curve"] = [_round(v, _TIME_DIGITS if i % 2 == 0 else digits) for i, v in enumerate(curve)]
         out.append(entry)
     return out

@@ -1,0 +1,119 @@
+"""Live IK for the Spine export: which frames Spine's own IK can play, the space bones
+the IK targets sit under, and the IK constraints' timelines.
+
+A two-bone analytic chain is played by a Spine IK constraint (mix 1, Spine's quadratic
+softness). Spine cannot do everything a RigEditor chain does (joint limits, the
+stretch and move-root strategies, exponential soft reach, smoothing, the iterative
+solvers); rather than list rules, :func:`baked_rows` evaluates the project once more
+with every such chain as Spine plays it (:func:`as_spine_plays`) and compares: on the
+frames where the two poses part (more than ``TOLERANCE``), the export writes the baked
+rotations and keys the constraint's mix to 0. Longer chains are baked on every frame.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from rigeditor.core.filters import Smoothing
+from rigeditor.model.data.project import CHARACTER, WORLD, LimitStrategy, Project
+from rigeditor.model.evaluation.bake import Bake
+
+TOLERANCE = 1e-3
+"""Model units: a chain frame whose joints or tip Spine's IK would put further than
+this from RigEditor's bake is baked."""
+
+
+def live(project: Project, chain) -> bool:
+    """Whether the chain can be a Spine IK constraint at all (Spine's IK drives one or
+    two bones; RigEditor's law-of-cosines solver is the one Spine's matches)."""
+    return len(chain.bones) == 2 and chain.solver == "analytic"
+
+
+def as_spine_plays(project: Project) -> Project:
+    """``project`` with every live chain as a Spine IK constraint plays it: no limits,
+    accepting what it cannot reach, no smoothing, Spine's quadratic soft reach."""
+    for chain in project.chains:
+        if live(project, chain):
+            project = project.with_chain(chain.name, limits=(), strategy=LimitStrategy("accept"),
+                                         smoothing=Smoothing(kind="none"), soft_reach="quadratic")
+    return project
+
+
+def baked_rows(project: Project, bake: Bake, *, bake_ik: bool = False) -> dict[str, np.ndarray]:
+    """Per chain, (N,) bool: the frames the export bakes (Spine's IK cannot follow).
+    ``bake_ik``: every frame of every chain (for runtimes without IK)."""
+    n = len(bake)
+    if bake_ik:
+        return {c.name: np.ones(n, dtype=bool) for c in project.chains}
+    from rigeditor.model import evaluate  # the one evaluation path
+
+    spine = evaluate(as_spine_plays(project), bake.frames)
+    out = {}
+    for chain in project.chains:
+        if not live(project, chain):
+            out[chain.name] = np.ones(n, dtype=bool)
+            continue
+        gap = np.zeros(n)
+        for bone in chain.bones:
+            i, j = bake.column(bone), spine.column(bone)
+            for a, b in ((bake.joint_world, spine.joint_world), (bake.tip_world, spine.tip_world)):
+                gap = np.maximum(gap, np.hypot(*(a[:, i] - b[:, j]).T))
+        out[chain.name] = gap > TOLERANCE
+    return out
+
+
+def frame_ranges(rows: np.ndarray, frames: np.ndarray) -> list[tuple[int, int]]:
+    """The runs of True in ``rows`` as (first, last) frame numbers."""
+    out, start = [], None
+    for i, on in enumerate(list(rows) + [False]):
+        if on and start is None:
+            start = i
+        elif not on and start is not None:
+            out.append((int(frames[start]), int(frames[i - 1])))
+            start = None
+    return out
+
+
+def target_spaces(project: Project, names, first: float) -> list[str]:
+    """The spaces the targets ``names`` are declared in first, with their ancestors, parents
+    first (``world`` and ``character`` excluded: they are the world and root bones)."""
+    wanted = set()
+    for name in names:
+        t = project.target(name)
+        # A target that switches stays under its first space (see write._target_bone);
+        # ``first``: the first exported frame.
+        for space in {t.space.value_at(first)}:
+            while space not in (WORLD, CHARACTER):
+                wanted.add(space)
+                space = project.space(space).parent
+    from rigeditor.model.evaluation.spaces import space_order
+
+    return [s for s in space_order(project) if s in wanted]
+
+
+def in_world(project: Project, spaces: list[str], first: float) -> bool:
+    """Whether a target is declared in world or in a scene space under world."""
+    declared = {project.target(c.target).space.value_at(first) for c in project.chains}
+    return WORLD in declared or any(project.space(s).parent == WORLD for s in spaces)
+
+
+def switches(project: Project, target: str) -> bool:
+    """Whether the target's declared space changes during the shot."""
+    t = project.target(target)
+    return any(v != t.space.default for _, v in t.space.keys)
+
+
+def ik_keys(project: Project, bake: Bake, chain, rows: np.ndarray, times) -> list[dict] | None:
+    """The IK timeline of a live chain: per frame its mix (0 on baked frames), softness
+    (model units) and bend side; None when none of them changes (the setup values play)."""
+    length = sum(project.bone(b).length for b in chain.bones)
+    mix = np.where(rows, 0.0, np.clip(chain.mix.sample(bake.frames)[:, 0], 0.0, 1.0))
+    soft = chain.softness.sample(bake.frames)[:, 0] * length
+    bend = chain.bend.sample(bake.frames)[:, 0] > 0
+    if np.ptp(mix) == 0 and np.ptp(soft) == 0 and bend.all() == bend.any() \
+            and mix[0] == chain.mix.default[0] and soft[0] == chain.softness.default[0] * length \
+            and bend[0] == (chain.bend.default[0] > 0):
+        return None
+    r = lambda v: round(float(v), 6) + 0.0
+    return [{"time": t, "mix": r(m), "softness": r(s), "bendPositive": bool(b)}
+            for t, m, s, b in zip(times, mix, soft, bend)]
+
