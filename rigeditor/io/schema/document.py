@@ -1,9 +1,10 @@
-"""The whole project file (schema_version 4): the rig's parts (``project``), the artwork
+"""The whole project file (schema_version 6): the rig's parts (``project``), the artwork
 (``art``) and the stored animations (``clips``) in one document, validated in one go."""
 from __future__ import annotations
 
 from rigeditor.io.schema.art import DrawOrder, Slot
 from rigeditor.io.schema.clips import Animation
+from rigeditor.io.schema.constraints import Transform
 from rigeditor.io.schema.project import Bone, Chain, Int, Space, Str, Target, Timeline, _Model
 
 
@@ -16,6 +17,7 @@ class Document(_Model):
     bones: list[Bone]
     targets: list[Target]
     chains: list[Chain]
+    transforms: list[Transform] = []  # schema 6 on
     slots: list[Slot]
     draw_order: DrawOrder
     animation: Str
