@@ -9,8 +9,7 @@ from rigeditor.model.data.project import WORLD, Project
 KINDS = ("bone", "chain", "target", "space", "slot", "transform")
 """Kinds of item: each can be selected and renamed (``slot``: a layer of pictures on a bone;
 ``transform``: a transform constraint)."""
-SELECTABLE = ("bone", "chain", "target", "space", "slot")
-"""Kinds the editor selects (and ``--select`` names)."""
+SELECTABLE = KINDS
 
 
 def names_of(project: Project, kind: str) -> list[str]:
