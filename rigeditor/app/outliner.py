@@ -1,4 +1,5 @@
-"""The outliner: bones (as a hierarchy), IK chains, targets and scene objects (spaces).
+"""The outliner: bones (as a hierarchy), IK chains, transform constraints, targets and
+scene objects (spaces).
 
 Selection follows ``doc.select`` / ``selectionChanged`` both ways. Renaming an item
 (double-click or F2) renames it everywhere through ``edits.rename``; dragging a bone
@@ -23,8 +24,8 @@ from rigeditor.app.dialogs import Dialogs
 from rigeditor.model import CAUSES
 from rigeditor.model.data.project import CHARACTER, WORLD
 
-GROUPS = (("bone", "Bones"), ("chain", "IK chains"), ("target", "Targets"), ("space", "Scene objects"),
-          ("slot", "Slots"))
+GROUPS = (("bone", "Bones"), ("chain", "IK chains"), ("transform", "Transform constraints"), ("target", "Targets"),
+          ("space", "Scene objects"), ("slot", "Slots"))
 ROLE = Qt.UserRole
 INDENT_PX = 14  # per level: a ten-bone arm stays 140 px deep, not 200
 PATH_SEP = " \u25b8 "  # between the bones of a tooltip's path
@@ -123,7 +124,8 @@ class Outliner(Guarded, QTreeWidget):
         p = self.doc.project
         return (tuple((b.name, b.parent) for b in p.bones), tuple((c.name, c.bones, c.target) for c in p.chains),
                 tuple((t.name, t.space) for t in p.targets), tuple((s.name, s.parent) for s in p.spaces),
-                tuple((s.name, s.bone) for s in p.art.slots))
+                tuple((s.name, s.bone) for s in p.art.slots),
+                tuple((t.name, t.bones, t.target, t.order, t.local, t.relative) for t in p.transforms))
 
     def rebuild(self) -> None:
         sig = self._make_signature()
@@ -164,6 +166,11 @@ class Outliner(Guarded, QTreeWidget):
             for c in p.chains:
                 it = self._make("chain", c.name, self._groups["chain"])
                 it.setToolTip(0, f"{' → '.join(c.bones)} → target {c.target}")
+            for t in sorted(p.transforms, key=lambda t: t.order):  # in the order they run
+                it = self._make("transform", t.name, self._groups["transform"])
+                it.setToolTip(0, f"{', '.join(t.bones)} follow {t.target} · "
+                                 f"{'local' if t.local else 'world'}, {'relative' if t.relative else 'absolute'}"
+                                 f" · order {t.order}")
             for t in p.targets:
                 it = self._make("target", t.name, self._groups["target"])
                 space = t.space.default

@@ -25,6 +25,7 @@ from rigeditor.edits.chains import (
     add_chain, chain_run, default_solver, delete_chain, delete_target, flip_bend, redeclare_target_space,
     set_chain_solver, set_solver_settings, solvers_for,
 )
+from rigeditor.edits.transforms import add_transform, delete_transform, set_mix, set_transform
 from rigeditor.edits.spaces import (
     add_space, remove_space, reparent_space, space_children, space_descendants, targets_in_space,
 )
@@ -49,6 +50,7 @@ from rigeditor.edits.meshes import (
 __all__ = [
     "EditError",
     # names and deletion
+    "add_transform", "delete_transform", "set_mix", "set_transform",
     "KINDS", "SELECTABLE", "names_of", "numbered_name", "rename", "unique_name", "delete", "delete_items",
     # the rig
     "add_bone", "add_bone_between", "chains_using_bones", "delete_bone", "delete_bone_message",

@@ -16,6 +16,7 @@ from rigeditor.app.inspector.readouts import current_chain, readout_section
 from rigeditor.app.inspector.slot import slot_section
 from rigeditor.app.inspector.space import space_section
 from rigeditor.app.inspector.target import change_target_space, target_section
+from rigeditor.app.inspector.transform import transform_section
 
 SHOWN_ITEMS = 4
 """Sections shown for a multiple selection (the first items)."""
@@ -93,7 +94,8 @@ class Inspector(Guarded, QWidget):
                 tuple((b.name, b.parent) for b in p.bones),
                 tuple((c.name, c.bones, c.solver, c.target) for c in p.chains),
                 tuple(t.name for t in p.targets), tuple((s.name, s.parent) for s in p.spaces),
-                tuple((s.name, s.bone, s.attachment) for s in p.art.slots))
+                tuple((s.name, s.bone, s.attachment) for s in p.art.slots),
+                tuple((t.name, t.bones, t.target, t.local, t.relative) for t in p.transforms))
 
     def _rebuild(self) -> None:
         # The same items shown again (a solver switch, an undo): keep the scroll position.
@@ -122,6 +124,8 @@ class Inspector(Guarded, QWidget):
                 space_section(f, name)
             elif kind == "slot" and any(s.name == name for s in p.art.slots):
                 slot_section(f, name)
+            elif kind == "transform" and any(t.name == name for t in p.transforms):
+                transform_section(f, name)
         if chain in shown_chains:
             c = p.chain(chain)
             if ("target", c.target) not in self.doc.selection:

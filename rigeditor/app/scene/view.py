@@ -26,6 +26,7 @@ from rigeditor.app.scene.mesh_layer import MeshLayer
 from rigeditor.app.scene.layers import (
     BoneLayer, LabelLayer, OnionLayer, SceneContext, TargetLayer, report_paint_error,
 )
+from rigeditor.app.scene.constraint_layer import ConstraintLayer
 from rigeditor.app.scene.overlays import (
     GhostLayer, JitterLayer, LimitLayer, ReachLayer, ResidualLayer, SpaceLayer,
 )
@@ -62,6 +63,7 @@ class SceneView(Guarded, InteractionMixin, NavigationMixin, QGraphicsView):
         "art": "Artwork",
         "art_dim": "Dim Artwork",
         "bones": "Bones",
+        "constraints": "Constraint Links",
         "cracks": "Cracks at Joints",
         "mesh": "Mesh Wireframe",
         "weights": "Weight Heat Map",
@@ -116,6 +118,7 @@ class SceneView(Guarded, InteractionMixin, NavigationMixin, QGraphicsView):
             "limits": LimitLayer(ctx, 3),
             "ghost": GhostLayer(ctx, 4),
             "bones": BoneLayer(ctx, 5),
+            "constraints": ConstraintLayer(ctx, 5.5),
             "jitter": JitterLayer(ctx, 6),
             "residual": ResidualLayer(ctx, 7),
             "targets": TargetLayer(ctx, 8),
@@ -299,7 +302,7 @@ class SceneView(Guarded, InteractionMixin, NavigationMixin, QGraphicsView):
         self._update_hud()
 
     def _on_selection_changed(self) -> None:
-        sel = {"bone": set(), "target": set(), "chain": set(), "slot": set()}
+        sel = {"bone": set(), "target": set(), "chain": set(), "slot": set(), "transform": set()}
         for kind, name in self.doc.selection:
             if kind in sel:
                 sel[kind].add(name)

@@ -42,6 +42,15 @@ class ChainTracks(_Model):
     mix: _MixKeys = []
 
 
+class TransformTracks(_Model):
+    mix_rotate: _Keys1 = []
+    mix_x: _Keys1 = []
+    mix_y: _Keys1 = []
+    mix_scale_x: _Keys1 = []
+    mix_scale_y: _Keys1 = []
+    mix_shear_y: _Keys1 = []
+
+
 class SpaceTracks(_Model):
     position: _Keys2 = []
     rotation: _Keys1 = []
@@ -56,6 +65,7 @@ class Tracks(_Model):
     bones: dict[Str, BoneTracks] = {}
     targets: dict[Str, TargetTracks] = {}
     chains: dict[Str, ChainTracks] = {}
+    transforms: dict[Str, TransformTracks] = {}  # schema 6 on
     spaces: dict[Str, SpaceTracks] = {}
     slots: dict[Str, SlotTracks] = {}
     draw_order: list[DrawOrderKey] = []

@@ -14,6 +14,7 @@ from rigeditor.io.schema import project as schema
 from rigeditor.io.schema.document import Document
 from rigeditor.io.schema.convert_art import art_data, to_art
 from rigeditor.io.schema.convert_clips import animations_data, to_animations
+from rigeditor.io.schema.constraints import to_transform, transform_data
 from rigeditor.io.schema.convert_keys import file_degrees, file_value, keys_data, keys_from_file
 from rigeditor.io.schema.project import FORMAT, SCHEMA_VERSION, frame_number
 from rigeditor.model.data.project import (
@@ -36,6 +37,7 @@ def to_project(doc: Document) -> Project:
         bones=tuple(_bone(b) for b in doc.bones),
         targets=tuple(Target(t.name, _steps(t.space), _channel(t.position)) for t in doc.targets),
         chains=tuple(_chain(c) for c in doc.chains),
+        transforms=tuple(to_transform(t) for t in doc.transforms),
         art=to_art(doc.slots, doc.draw_order, doc.skins),
         animations=to_animations(doc.animations, doc.animation),
         animation=doc.animation,
@@ -98,6 +100,7 @@ def to_document(project: Project) -> dict:
         "targets": [{"name": t.name, "space": _steps_data(t.space), "position": _channel_data(t.position)}
                     for t in project.targets],
         "chains": [_chain_data(c) for c in project.chains],
+        **({"transforms": [transform_data(t) for t in project.transforms]} if project.transforms else {}),
         **art_data(project.art, file_degrees),
         **animations_data(project),
     }

@@ -1,4 +1,4 @@
-"""The whole project file (schema_version 4): the rig's parts (``project``), the artwork
+"""The whole project file (schema_version 6): the rig's parts (``project``), the artwork
 (``art``) and the stored animations (``clips``) in one document, validated in one go."""
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from pydantic import Field
 
 from rigeditor.io.schema.art import DrawOrder, Skins, Slot
 from rigeditor.io.schema.clips import Animation
+from rigeditor.io.schema.constraints import Transform
 from rigeditor.io.schema.project import Bone, Chain, Int, Space, Str, Target, Timeline, _Model
 
 
@@ -18,6 +19,7 @@ class Document(_Model):
     bones: list[Bone]
     targets: list[Target]
     chains: list[Chain]
+    transforms: list[Transform] = []  # schema 6 on
     slots: list[Slot]
     draw_order: DrawOrder
     skins: Skins = Field(default_factory=Skins)

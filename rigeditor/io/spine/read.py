@@ -173,14 +173,19 @@ def spine_project(skel: SpineSkeleton, pages: AtlasPages | None, *, name: str = 
     for bone_name, turn in turns.items():
         bones, art = _turn_frame(bone_name, turn, bones, art)
 
+    from rigeditor.io.spine.read_transform import order_notes, transform_constraints
+
+    count = len(skel.ik) + sum(len(skel.other.get(k) or []) for k in ("transform", "path", "physics"))
+    transforms = transform_constraints(skel.other.get("transform"), bones, root.name, turns, notes, source,
+                                       {c.order for c in skel.ik}, count)
+    order_notes(skel, transforms, notes)
     project = Project(name=name, spaces=(character,) + tuple(spaces.values()), bones=tuple(bones.values()),
-                      targets=tuple(targets.values()), chains=tuple(chains), art=art)
+                      targets=tuple(targets.values()), chains=tuple(chains), transforms=transforms, art=art)
     _check(project, source)  # before evaluating it: an invalid rig may not evaluate
     project = _meshes(project, skel, pending, turns, notes)
     project = bake_target_spaces(project, spaces, turns, keyed=False)
     project, chosen = _animations(project, skel, animation, target_of, notes, curves, spaces, turns, source)
     for kind, items in (("path constraints", skel.other.get("path")),
-                        ("transform constraints", skel.other.get("transform")),
                         ("physics constraints", skel.other.get("physics"))):
         for c in items or []:
             notes.add(f"{kind} (not supported)", str(c.get("name")))
@@ -194,7 +199,8 @@ def target_only(skel: SpineSkeleton, slot_bones) -> set[str]:
     """IK target bones that carry nothing: no child bones, no slots, in no IK chain."""
     parents = {b.parent for b in skel.bones}
     driven = {b for c in skel.ik for b in c.bones}
-    carried = weight_bones(skel)
+    carried = weight_bones(skel) | {b for c in skel.other.get("transform") or [] if isinstance(c, dict)
+                                    for b in [c.get("target"), *(c.get("bones") or [])] if isinstance(b, str)}
     return {c.target for c in skel.ik if c.target not in parents and c.target not in slot_bones
             and c.target not in driven and c.target not in carried and c.target != skel.bones[0].name}
 

@@ -106,11 +106,14 @@ def apply_animation(project: Project, skel, name: str, chains: dict, notes, *, c
     project = _slots(project, anim, fps, notes)
     project = _draw_order(project, skel, anim, fps)
     project = _ik(project, skel, anim, fps, chains, notes, channel)
-    labels = {"transform": "transform constraint timelines", "path": "path constraint timelines",
+    from rigeditor.io.spine.read_transform import transform_timelines
+
+    project = transform_timelines(project, anim, name, fps, notes, channel)
+    labels = {"path": "path constraint timelines",
               "physics": "physics timelines", "events": "event keys", "attachments": "deform and sequence timelines",
               "deform": "deform and sequence timelines"}
     for kind, value in anim.items():
-        if kind not in ("bones", "slots", "ik", "drawOrder") and value:
+        if kind not in ("bones", "slots", "ik", "drawOrder", "transform") and value:
             notes.add(f"{labels.get(kind, kind + ' timelines')} (not supported)", name)
     return project
 

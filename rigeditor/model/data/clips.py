@@ -13,11 +13,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from rigeditor.model.data.constraints import MIXES
 from rigeditor.model.data.project import Animation, Project, Timeline
 
 TRACKS: dict[str, tuple[str, ...]] = {
     "target": ("space", "position"),
     "chain": ("bend", "softness", "mix"),
+    "transform": MIXES,
     "space": ("position", "rotation", "scale"),
     "bone": ("rotation", "translate", "scale", "shear", "inherit"),
     "slot": ("attachment",),
@@ -25,7 +27,7 @@ TRACKS: dict[str, tuple[str, ...]] = {
 """Every animatable attribute per item kind."""
 DRAW_ORDER = ("art", "", "draw_order")
 """The path of the draw-order track (whole slot orders)."""
-_POOLS = {"target": "targets", "chain": "chains", "space": "spaces", "bone": "bones"}
+_POOLS = {"target": "targets", "chain": "chains", "space": "spaces", "bone": "bones", "transform": "transforms"}
 
 
 def items(project: Project, kind: str):

@@ -12,6 +12,7 @@ from functools import cached_property
 from rigeditor.core.filters import Smoothing
 from rigeditor.core.limits import LIMIT_STRATEGIES
 from rigeditor.model.data.attachments import Art
+from rigeditor.model.data.constraints import TransformConstraint
 from rigeditor.model.data.timeline import Channel, StepChannel, constant
 
 WORLD = "world"
@@ -172,6 +173,7 @@ class Project:
     bones: tuple[Bone, ...] = ()
     targets: tuple[Target, ...] = ()
     chains: tuple[Chain, ...] = ()
+    transforms: tuple[TransformConstraint, ...] = ()  # transform constraints (model.data.constraints)
     art: Art = field(default_factory=Art)  # images on bones, slots, draw order
     animations: tuple[Animation, ...] = ()
     animation: str = "animation"
@@ -189,12 +191,15 @@ class Project:
     def chain(self, name: str) -> Chain:
         return self._lookup("chain", name)
 
+    def transform(self, name: str) -> TransformConstraint:
+        return self._lookup("transform", name)
+
     @cached_property
     def _by_name(self) -> dict:
         # Built on first look-up: an evaluation looks bones up thousands of times.
         # (Reversed: with a duplicate name the first item wins, as validation reports.)
         return {kind: {item.name: item for item in reversed(getattr(self, kind + "s"))}
-                for kind in ("bone", "space", "target", "chain")}
+                for kind in ("bone", "space", "target", "chain", "transform")}
 
     def _lookup(self, kind: str, name: str):
         try:
@@ -234,6 +239,9 @@ class Project:
     def with_chain(self, name: str, /, **changes) -> "Project":
         return replace(self, chains=_replaced(self.chains, name, changes, "chain"))
 
+    def with_transform(self, name: str, /, **changes) -> "Project":
+        return replace(self, transforms=_replaced(self.transforms, name, changes, "transform"))
+
 
 def _find(items, name, kind):
     for item in items:
@@ -249,5 +257,5 @@ def _replaced(items, name, changes, kind):
 
 __all__ = [
     "WORLD", "CHARACTER", "SOLVERS", "LIMIT_STRATEGIES", "Animation", "Timeline", "Space", "Bone", "Target",
-    "LimitStrategy", "Chain", "Project", "Smoothing",
+    "LimitStrategy", "Chain", "TransformConstraint", "Project", "Smoothing",
 ]

@@ -3,7 +3,8 @@
 Order, for all frames at once: sample tracks -> forward kinematics -> for each chain
 (parents first): resolve its target from its declared space, smooth it there, carry it
 into the shoulder space -> solve (soft reach, limits, strategy) -> mix with FK ->
-forward kinematics of everything below -> residual, cause, flags, sensitivity.
+forward kinematics of everything below -> transform constraints in their order
+(constraints.transform) -> residual, cause, flags, sensitivity.
 """
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from rigeditor.model.evaluation.kinematics import (ROWS_BELOW, ROWS_MIN, Pose, b
                                         world_rotations)
 from rigeditor.model.data.project import CHARACTER, Project
 from rigeditor.model.evaluation.constraints.ik import group_chains, solve_chains
+from rigeditor.model.evaluation.constraints.transform import apply_transforms
 from rigeditor.model.evaluation.spaces import space_transforms
 
 PARALLEL_FRAMES = 512  # below this many frames chains are solved one after the other
@@ -97,6 +99,10 @@ def evaluate(project: Project, frames=None, *, previous: Bake | None = None,
             for chain, result in zip(group, bakes):
                 results[chain.name] = result
 
+    if project.transforms:  # after the chains, in their order (see Decisions)
+        pose.constrained = True
+        apply_transforms(project, pose, frames, sorted(project.transforms, key=lambda t: t.order))
+
     bake = _bake(project, order, frames, pose, spaces, {c.name: results[c.name] for c in chains},
                  None if dirty is None else previous)
     return with_art(project, bake)  # images ride the bones: bake.art
@@ -126,8 +132,8 @@ def _ancestors(project, bone):
 def _dirty(project, chains, order, frames, previous, changed):
     """(chains to solve again, bones whose FK changed), or (None, None) for a full
     evaluation."""
-    if previous is None or changed is None:
-        return None, None
+    if previous is None or changed is None or project.transforms:
+        return None, None  # transform constraints: every bone may move (a full evaluation)
     if (previous.bones != tuple(order) or list(previous.chains) != [c.name for c in chains]
             or previous.frames.shape != frames.shape or not np.array_equal(previous.frames, frames)):
         return None, None

@@ -102,6 +102,7 @@ class Pose:
         self.world: list[Affine | None] = [None] * len(order)
         self.character = character
         self.touched: set[str] = set()  # bones whose world transform was (re)computed
+        self.constrained = False  # a constraint set world frames: no angle is a sum
 
     def parent_frame(self, name: str) -> Affine:
         """World transform of the frame a bone's offset is measured in."""
@@ -242,7 +243,8 @@ def world_rotations(project: Project, order: list[str], pose: Pose, columns, pre
     """
     ch = pose.character
     conformal = _conformal(ch)
-    if not all(s is pose.unit for s in pose.scale) or any(s is not None for s in pose.spine):
+    if (not all(s is pose.unit for s in pose.scale) or any(s is not None for s in pose.spine)
+            or pose.constrained):
         # A scaled, sheared or partly inheriting bone may squash or mirror its frame, or
         # not turn with its parent: read every angle off the transforms.
         conformal = np.zeros(np.shape(conformal), dtype=bool)

@@ -22,6 +22,7 @@ from rigeditor.model.data.project import CHARACTER, SOFT_REACH, SOLVERS, WORLD, 
 from rigeditor.model.data.timeline import INTERPOLATIONS, Channel, StepChannel
 from rigeditor.model.validation.art import art_problems
 from rigeditor.model.validation.clips import clip_problems
+from rigeditor.model.validation.constraints import transform_problems
 
 
 MAX_MAGNITUDE = 1e9
@@ -108,6 +109,7 @@ def _rig_problems(project: Project) -> list[str]:
     used: dict[str, str] = {}
     for i, c in enumerate(project.chains):
         _chain(out, f"chains[{i}]", c, project, bone_names, target_names, used)
+    out.extend(transform_problems(project, _channel))
     out.extend(_art_problems(project.art, frozenset(bone_names)))
     return out
 

@@ -1,0 +1,141 @@
+"""Transform constraints in evaluate(): each mode against poses worked out by hand."""
+import math
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from rigeditor import edits
+from rigeditor.model.data.project import Bone, Project, Timeline
+from rigeditor.model.data.timeline import Channel, Key, constant
+from rigeditor.model.evaluation.evaluate import evaluate
+
+
+def world(bake, name):
+    w = bake.bone_bakes[bake.bones.index(name)].world
+    return np.array([np.broadcast_to(v, bake.frames.shape) for v in (w.a, w.b, w.c, w.d, w.tx, w.ty)]).T
+
+
+def rig(arm_turn=0.3, lamp_turn=1.1, lamp_at=(-3.0, 4.0), lamp_scale=(1.0, 1.0)) -> Project:
+    """hip (root, turned 0.2) -> arm (at the hip's tip) -> hand; a lamp elsewhere."""
+    bones = (Bone("hip", None, 2.0, (1.0, 0.5), 0.2), Bone("arm", "hip", 1.5, (2.0, 0.0), arm_turn),
+             Bone("hand", "arm", 1.0, (1.5, 0.0), 0.0),
+             Bone("lamp", None, 1.0, lamp_at, lamp_turn, scale=constant(*lamp_scale)))
+    return Project(timeline=Timeline(24.0, 0, 4), bones=bones)
+
+
+def constrained(project, **settings):
+    return edits.add_transform(project, ["arm"], "lamp", name="tc", **settings)
+
+
+def mixes(project, **values):
+    for mix, v in values.items():
+        project = edits.set_mix(project, "tc", mix, v)
+    return project
+
+
+def test_world_absolute_with_full_mixes_puts_the_bone_on_its_target():
+    bake = evaluate(constrained(rig(lamp_scale=(1.5, 0.5))))
+    assert world(bake, "arm") == pytest.approx(world(bake, "lamp"), abs=1e-12)
+
+
+def test_its_children_follow_the_constrained_frame():
+    bake = evaluate(constrained(rig()))
+    arm, hand = world(bake, "arm")[0], world(bake, "hand")[0]
+    # the hand sits 1.5 along the arm's x axis, turned like it (its own turn is 0)
+    assert hand[4:] == pytest.approx([arm[4] + 1.5 * arm[0], arm[5] + 1.5 * arm[2]], abs=1e-12)
+    assert hand[:4] == pytest.approx(arm[:4], abs=1e-12)
+
+
+def test_mixes_of_zero_leave_the_pose_alone():
+    p = rig()
+    free = evaluate(p)
+    bake = evaluate(mixes(constrained(p), mix_rotate=0, mix_x=0, mix_y=0, mix_scale_x=0, mix_scale_y=0,
+                          mix_shear_y=0))
+    for b in ("hip", "arm", "hand", "lamp"):
+        assert world(bake, b) == pytest.approx(world(free, b), abs=1e-12)
+
+
+def test_half_a_rotate_mix_turns_halfway_and_keeps_the_origin():
+    p = rig()
+    own = 0.2 + 0.3  # the arm's world angle: the hip's turn plus its own
+    bake = evaluate(mixes(constrained(p), mix_x=0, mix_y=0, mix_scale_x=0, mix_scale_y=0, mix_shear_y=0,
+                          mix_rotate=0.5))
+    a = world(bake, "arm")[0]
+    assert math.atan2(a[2], a[0]) == pytest.approx(own + (1.1 - own) / 2, abs=1e-12)
+    # the origin: the hip's tip (hip at (1, 0.5), 2 long, turned 0.2)
+    assert a[4:] == pytest.approx([1.0 + 2 * math.cos(0.2), 0.5 + 2 * math.sin(0.2)], abs=1e-12)
+
+
+def test_an_offset_is_measured_in_the_targets_frame():
+    bake = evaluate(mixes(constrained(rig(), offset_x=2.0, offset_rotation=0.25), mix_scale_x=0, mix_scale_y=0,
+                          mix_shear_y=0))
+    a = world(bake, "arm")[0]
+    assert a[4:] == pytest.approx([-3 + 2 * math.cos(1.1), 4 + 2 * math.sin(1.1)], abs=1e-12)
+    assert math.atan2(a[2], a[0]) == pytest.approx(1.1 + 0.25, abs=1e-12)
+
+
+def test_world_relative_adds_the_targets_transform():
+    bake = evaluate(mixes(constrained(rig(), relative=True), mix_scale_x=0, mix_scale_y=0, mix_shear_y=0,
+                          mix_x=0.5, mix_y=0.5))
+    a = world(bake, "arm")[0]
+    origin = np.array([1.0 + 2 * math.cos(0.2), 0.5 + 2 * math.sin(0.2)])
+    assert a[4:] == pytest.approx(origin + 0.5 * np.array([-3.0, 4.0]), abs=1e-12)
+    assert math.atan2(a[2], a[0]) == pytest.approx(0.5 + 1.1, abs=1e-12)
+
+
+def test_local_absolute_copies_the_targets_local_values():
+    # the lamp's local rotation 1.1 and offset (-3, 4) become the arm's, under the hip
+    bake = evaluate(mixes(constrained(rig(), local=True), mix_scale_x=0, mix_scale_y=0, mix_shear_y=0))
+    a = world(bake, "arm")[0]
+    hip = 0.2
+    x, y = -3.0, 4.0
+    assert a[4:] == pytest.approx([1.0 + x * math.cos(hip) - y * math.sin(hip),
+                                   0.5 + x * math.sin(hip) + y * math.cos(hip)], abs=1e-12)
+    assert math.atan2(a[2], a[0]) == pytest.approx(hip + 1.1, abs=1e-12)
+
+
+def test_local_relative_adds_the_targets_local_rotation():
+    bake = evaluate(mixes(constrained(rig(), local=True, relative=True), mix_x=0, mix_y=0, mix_scale_x=0,
+                          mix_scale_y=0, mix_shear_y=0, mix_rotate=0.5))
+    a = world(bake, "arm")[0]
+    assert math.atan2(a[2], a[0]) == pytest.approx(0.2 + 0.3 + 0.5 * 1.1, abs=1e-12)
+
+
+def test_constraints_run_in_their_order():
+    p = rig()
+    p = edits.add_transform(p, ["arm"], "lamp", name="first")
+    p = edits.add_transform(p, ["hip"], "arm", name="second")  # after: the hip lands on the moved arm
+    lamp = world(evaluate(p), "lamp")[0]
+    assert world(evaluate(p), "hip")[0] == pytest.approx(lamp, abs=1e-12)
+    swapped = edits.set_transform(edits.set_transform(p, "first", order=5), "second", order=0)
+    b = evaluate(swapped)
+    # the hip takes the arm's unconstrained frame first, then the arm goes to the lamp
+    free_arm = world(evaluate(rig()), "arm")[0]
+    assert world(b, "hip")[0] == pytest.approx(free_arm, abs=1e-12)
+    assert world(b, "arm")[0] == pytest.approx(lamp, abs=1e-12)
+
+
+def test_a_keyed_mix_moves_between_its_keys():
+    p = constrained(rig())
+    keyed = Channel((0.0,), (Key(0, (0.0,)), Key(4, (1.0,))))
+    p = p.with_transform("tc", mix_x=keyed, mix_y=keyed)
+    bake = evaluate(p)
+    free, lamp = world(evaluate(rig()), "arm"), world(bake, "lamp")
+    xy = world(bake, "arm")[:, 4:]
+    t = bake.frames / 4
+    assert xy == pytest.approx(free[:, 4:] + t[:, None] * (lamp[:, 4:] - free[:, 4:]), abs=1e-12)
+
+
+@settings(max_examples=25, deadline=None)
+@given(local=st.booleans(), relative=st.booleans(), frame=st.integers(0, 4),
+       mix=st.floats(-1.0, 2.0), turn=st.floats(-3.0, 3.0))
+def test_one_frame_is_that_frame_of_the_range(local, relative, frame, mix, turn):
+    p = constrained(rig(lamp_turn=turn, lamp_scale=(1.3, -0.7)), local=local, relative=relative, offset_shear_y=0.2)
+    p = p.with_transform("tc", mix_rotate=Channel((0.0,), (Key(0, (mix,)), Key(4, (1.0 - mix,)))))
+    p = p.with_bone("lamp", rotation=Channel((0.0,), (Key(0, (0.0,)), Key(4, (2.0,)))))
+    whole = evaluate(p)
+    one = evaluate(p, np.array([float(frame)]))
+    for b in ("arm", "hand"):
+        assert np.array_equal(world(one, b)[0], world(whole, b)[frame])
