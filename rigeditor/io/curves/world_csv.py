@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from rigeditor.io.atomic import export_write
-from rigeditor.io.curves import CurveTable
+from rigeditor.io.curves.table import CurveTable
 from rigeditor.io.errors import ExportError
 from rigeditor.io.curves.numtext import fixed_rows
 from rigeditor.model.evaluation.bake import Bake
