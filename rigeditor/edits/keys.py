@@ -98,6 +98,7 @@ class Clipboard:
 
 
 def copy_keys(project: Project, keys: Keys) -> Clipboard:
+    """The keys at the given frames of each path ``{path: frames}``, for :func:`paste_keys`."""
     picked = {path: [k for k in _keys_of(get(project, path)) if _frame(k) in set(map(float, frames))]
               for path, frames in keys.items()}
     picked = {p: ks for p, ks in picked.items() if ks}

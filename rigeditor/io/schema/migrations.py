@@ -38,6 +38,9 @@ the timeline's range; bones get no translate or scale keys.
 
 Version 5 lets a key sit between frames (its ``frame`` any number): version 4 files
 load unchanged.
+
+Version 6 adds the ``aim`` solver (a one-bone chain, Spine's one-bone IK): version 5
+files load unchanged.
 """
 from __future__ import annotations
 
@@ -169,7 +172,15 @@ def v4_to_v5(data: dict) -> tuple[dict, list[str], list[str]]:
     return data, [], []
 
 
-MIGRATIONS = {1: v1_to_v2, 2: v2_to_v3, 3: v3_to_v4, 4: v4_to_v5}
+def v5_to_v6(data: dict) -> tuple[dict, list[str], list[str]]:
+    """Version 5 -> 6: nothing moves. Version 6 adds one-bone chains (solver ``aim``);
+    every version 5 chain has two or more bones and keeps its solver."""
+    data = copy.deepcopy(data)
+    data["schema_version"] = 6
+    return data, [], []
+
+
+MIGRATIONS = {1: v1_to_v2, 2: v2_to_v3, 3: v3_to_v4, 4: v4_to_v5, 5: v5_to_v6}
 """schema_version -> the function that migrates it one version up."""
 
 

@@ -1,4 +1,4 @@
-"""The project file's current layout (schema_version 5) as pydantic models.
+"""The project file's current layout (schema_version 6) as pydantic models.
 
 Types and ranges are checked here, field by field, so each problem has a location;
 what needs the whole project (names, references, trees) is checked afterwards by
@@ -26,7 +26,7 @@ from rigeditor.model.data.project import SOFT_REACH, SOLVERS, WORLD
 from rigeditor.model.data.timeline import INTERPOLATIONS
 
 FORMAT = "rigeditor-project"
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 MAX_FRAME = 10_000_000
 """Frame numbers in a file lie in [-MAX_FRAME, MAX_FRAME]."""
 

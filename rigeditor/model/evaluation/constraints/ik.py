@@ -12,6 +12,7 @@ import numpy as np
 from rigeditor.core.geometry import Affine, pair, rows, rows_of, wrap_angle
 from rigeditor.core.twobone import EPS, quadratic_reach
 from rigeditor.model.evaluation.bake import CAUSES, ChainBake, frozen
+from rigeditor.model.evaluation.constraints.ik_aim import solve_aim
 from rigeditor.model.evaluation.constraints.ik_solvers import solve_analytic, solve_iterative
 from rigeditor.model.evaluation.kinematics import Pose
 from rigeditor.model.data.project import Chain, Project
@@ -63,6 +64,8 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
     fk: per joint (root to tip), the chains' local FK rotations as rows (chain after
     chain, ``len(frames)`` rows each).
     """
+    if chains[0].solver == "aim":  # one bone: no group (group_chains keeps it alone)
+        return solve_aim(project, chains[0], pose, spaces, frames, fk)
     n = frames.shape[0]
     one = len(chains) == 1
     assert one or n == 1, "several chains are solved together only at one frame"
