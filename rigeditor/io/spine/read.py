@@ -229,12 +229,18 @@ def _constraints(skel, bones, parent_of, slot_bones, notes):
             notes.add("IK constraints whose child bone starts on its parent's origin", c.name)
             continue
         used |= set(c.bones)
-        if abs(cy) > 1e-9 * reach:
-            turns[parent] = math.atan2(cy, cx)
-        if abs(bones[parent].length - reach) > 1e-9 * reach:
-            notes.add("IK parent bones drawn to their child's origin (Spine's IK measures the parent "
-                      "from there; world poses unchanged)", parent)
-        bones[parent] = replace(bones[parent], length=reach)
+        # The solver bends the segment from the parent's origin to the child's, as
+        # Spine's IK measures it, and the bones keep their frames. A stretching chain
+        # stretches its bones (not segments): there the parent is turned to its child
+        # and drawn to its origin instead (world points unchanged, the parent's frame
+        # turned).
+        if c.stretch:
+            if abs(cy) > 1e-9 * reach:
+                turns[parent] = math.atan2(cy, cx)
+            if abs(bones[parent].length - reach) > 1e-9 * reach:
+                notes.add("IK parent bones drawn to their child's origin (Spine's IK measures the parent "
+                          "from there; world poses unchanged)", parent)
+            bones[parent] = replace(bones[parent], length=reach)
         for name in c.bones:
             if bones[name].scale.default != (1.0, 1.0):
                 notes.add("setup scale on bones an IK chain drives (dropped: a chain solves with its bones' "

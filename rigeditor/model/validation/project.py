@@ -132,8 +132,15 @@ def _chain(out, where, c, project, bone_names, target_names, used):
                 out.append(f"{where}.bones[{k}]: {name!r} is not a child of {parent.name!r}")
             elif not (math.isclose(bone.rest_offset[0], parent.length, rel_tol=1e-9)
                       and abs(bone.rest_offset[1]) <= 1e-9 * parent.length):
-                out.append(f"{where}.bones[{k}]: {name!r} must start at the tip of {parent.name!r} "
-                           f"(rest_offset ({parent.length:g}, 0)), got {tuple(bone.rest_offset)}")
+                # Off the tip (Spine's rigs): the solver bends the segment from the parent's
+                # origin to this bone's; limits and stretch are the bones', so not then.
+                if any(x is not None for x in c.limits) or c.strategy.kind == "stretch":
+                    out.append(f"{where}.bones[{k}]: {name!r} must start at the tip of {parent.name!r} "
+                               f"(rest_offset ({parent.length:g}, 0)) in a chain with limits or the stretch "
+                               f"strategy, got {tuple(bone.rest_offset)}")
+                elif not math.hypot(*bone.rest_offset) >= MIN_LENGTH:
+                    out.append(f"{where}.bones[{k}]: {name!r} must start at least {MIN_LENGTH:g} from "
+                               f"{parent.name!r}'s origin (the solver's segment), got {tuple(bone.rest_offset)}")
     if c.target not in target_names:
         out.append(f"{where}.target: unknown target {c.target!r}")
     _own(out, where, c, _chain_values)
