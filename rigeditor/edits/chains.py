@@ -13,25 +13,27 @@ from rigeditor.model.data.timeline import StepChannel, constant
 
 
 def default_solver(n_bones: int) -> str:
-    """The solver a new chain of ``n_bones`` gets: analytic for two, FABRIK for more."""
-    return "analytic" if n_bones == 2 else "fabrik"
+    """The solver a new chain of ``n_bones`` gets: aim for one, analytic for two, FABRIK for more."""
+    return "aim" if n_bones == 1 else "analytic" if n_bones == 2 else "fabrik"
 
 
 def solvers_for(n_bones: int) -> tuple[str, ...]:
-    """The solvers a chain of ``n_bones`` may use (analytic drives exactly two)."""
-    return SOLVERS if n_bones == 2 else tuple(s for s in SOLVERS if s != "analytic")
+    """The solvers a chain of ``n_bones`` may use (aim drives exactly one, analytic two)."""
+    if n_bones == 1:
+        return ("aim",)
+    return tuple(s for s in SOLVERS if s != "aim" and (s != "analytic" or n_bones == 2))
 
 
 def chain_run(project: Project, bones) -> tuple[str, ...]:
     """The selected ``bones`` (any order) as a chain's run, root to tip.
 
-    Refused, with a message for the user, unless there are two or more, they form a
+    Refused, with a message for the user, unless there is one (an aim chain) or they form a
     single parent → child run (no gap, no branch), each starts at its parent's tip,
     and none is already driven by a chain.
     """
     names = list(dict.fromkeys(bones))
-    if len(names) < 2:
-        raise EditError("An IK chain needs two or more connected bones: select a parent → child run.")
+    if not names:
+        raise EditError("An IK chain needs one bone or more connected bones: select a parent → child run.")
     known = set(names_of(project, "bone"))
     for n in names:
         if n not in known:

@@ -123,8 +123,8 @@ def test_add_chain_refusals():
     p, _ = edits.add_bone(walk(), "head", 10.0, offset=(5.0, 0.0), name="off")
     with pytest.raises(EditError, match="tip"):
         edits.add_chain(p, ("head", "off"), "world", 0)
-    with pytest.raises(EditError, match="two or more"):
-        edits.add_chain(walk(), ("head",), "world", 0)
+    with pytest.raises(EditError, match="one bone or more"):
+        edits.add_chain(walk(), (), "world", 0)
     with pytest.raises(EditError, match="sequence"):
         edits.add_chain(walk(), "head", "world", 0)
 

@@ -32,7 +32,7 @@ def _imported(tmp_path, doc=None, **kw):
     return result, load_project(out), out
 
 
-def test_setup_pose_keeps_every_world_position_when_the_ik_parent_is_turned(tmp_path):
+def test_setup_pose_keeps_every_world_transform_when_the_ik_child_sits_off_its_parents_axis(tmp_path):
     doc = copy.deepcopy(LEG)
     doc["ik"][0]["mix"] = 0  # Spine's forward kinematics only
     result, project, _ = _imported(tmp_path, doc)
@@ -44,12 +44,41 @@ def test_setup_pose_keeps_every_world_position_when_the_ik_parent_is_turned(tmp_
     k = bake.column("shin")
     assert np.allclose(bake.joint_world[0, k], shin_origin, atol=1e-9)
     assert math.degrees(bake.world_rotation[0, k]) == pytest.approx(-70.0, abs=1e-9)
-    turn = result.turns["thigh"]
-    assert turn == pytest.approx(math.atan2(3, 50))
+    # The thigh keeps its own frame and length: the chain bends the segment to the
+    # shin's origin, not the bone.
+    assert result.turns == {}
     t = bake.column("thigh")
-    assert math.degrees(bake.world_rotation[0, t] - turn) == pytest.approx(-80.0, abs=1e-9)
-    # The chain's parent reaches exactly to the child's origin.
-    assert project.bone("thigh").length == pytest.approx(math.hypot(50, 3))
+    assert math.degrees(bake.world_rotation[0, t]) == pytest.approx(-80.0, abs=1e-9)
+    assert project.bone("thigh").length == 40 and project.bone("shin").rest_offset == (50.0, 3.0)
+    assert not any("drawn to" in w for w in result.warnings)
+
+
+def test_an_off_axis_child_turns_its_parent_by_the_segments_angle(tmp_path):
+    """At mix 1 the solve puts the shin's tip on the target with the segment from the
+    thigh's origin to the shin's, length hypot(50, 3); the thigh's own x axis is that
+    segment turned back by atan2(3, 50) (forward kinematics by hand checks it)."""
+    _, project, _ = _imported(tmp_path)
+    frames = np.arange(13, dtype=float)
+    bake = evaluate(project, frames)
+    hip = np.array([10.0, 100.0])
+    thigh = bake.world_rotation[:, bake.column("thigh")]
+    shin_origin = np.array([hip + _rot(math.degrees(r)) @ [50.0, 3.0] for r in thigh])
+    np.testing.assert_allclose(bake.joint_world[:, bake.column("shin")], shin_origin, atol=1e-9)
+    shin = bake.world_rotation[:, bake.column("shin")]
+    tip = shin_origin + 45 * np.stack([np.cos(shin), np.sin(shin)], axis=-1)
+    dy = np.interp(frames, [0, 6, 12], [0, -70, 0])
+    target = np.stack([np.full_like(frames, 15.0), 20.0 + dy], axis=-1)
+    inside = np.hypot(*(target - hip).T) < math.hypot(50, 3) + 45 - 1e-6
+    assert inside.sum() >= 3
+    np.testing.assert_allclose(tip[inside], target[inside], atol=1e-7)
+    # Law of cosines on the segments: the segment's angle at the hip.
+    a, b = math.hypot(50, 3), 45.0
+    v = target - hip
+    d = np.hypot(*v.T)
+    inner = np.arccos(np.clip((a * a + d * d - b * b) / (2 * a * d), -1, 1))
+    segment = np.arctan2(v[:, 1], v[:, 0]) + inner  # bendPositive false: the knee on the left
+    turn = (thigh + math.atan2(3, 50) - segment + math.pi) % (2 * math.pi) - math.pi
+    assert np.abs(turn[inside]).max() < 1e-9
 
 
 def test_the_chain_end_lands_on_the_target_bone_wherever_it_moves(tmp_path):

@@ -54,6 +54,7 @@ def test_translate_and_scale_keys_move_and_scale_like_spine(tmp_path):
 def test_translate_keys_under_a_turned_chain_parent_keep_spines_direction(tmp_path):
     doc = copy.deepcopy(LEG)
     doc["ik"][0]["mix"] = 0
+    doc["ik"][0]["stretch"] = True  # a stretching chain turns its parent to the child
     doc["bones"].append({"name": "patch", "parent": "thigh", "x": 20})
     doc["animations"] = {"slide": {"bones": {"patch": {"translate": [{"x": 0}, {"time": 1, "x": 10, "y": 5}]}}}}
     result, project = _imported(tmp_path, doc)

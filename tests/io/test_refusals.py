@@ -74,11 +74,11 @@ CASES = {
                     ["spaces: cycle a -> b -> a"]),
     "duplicate names": (lambda d: d["chains"].append(dict(d["chains"][0], bones=[], solver="fabrik")),
                         ["chains[1].name: duplicate name 'arm'",
-                         "chains[1].bones: a chain needs at least 2 bones, got 0"]),
+                         "chains[1].bones: a chain needs at least 2 bones (one bone: solver 'aim'), got 0"]),
     "keys out of order": (lambda d: d["targets"][0]["position"]["keys"][1].update(frame=40),
                           ["targets[0].position.keys[2].frame: keys must be in increasing frame order, got 24 after 40"]),
     "unknown solver": (lambda d: d["chains"][0].update(solver="magic"),
-                       ["chains[0].solver: must be one of analytic, fabrik, ccd, got 'magic'"]),
+                       ["chains[0].solver: must be one of analytic, fabrik, ccd, aim, got 'magic'"]),
 }
 
 

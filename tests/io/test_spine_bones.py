@@ -83,6 +83,7 @@ def test_a_scale_key_of_0_and_a_scale_through_zero_import(tmp_path):
 def test_a_child_that_takes_no_rotation_keeps_it_below_a_turned_ik_parent(tmp_path, mode):
     doc = copy.deepcopy(LEG)
     doc["ik"][0]["mix"] = 0  # Spine's forward kinematics: the setup pose by hand
+    doc["ik"][0]["stretch"] = True  # a stretching chain turns its parent to the child
     doc["bones"].append({"name": "strap", "parent": "thigh", "length": 10, "x": 20, "y": 2, "rotation": 20,
                          "inherit": mode})
     out = tmp_path / "out" / "leg.rigproj"

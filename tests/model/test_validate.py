@@ -3,7 +3,7 @@ from dataclasses import replace
 
 import pytest
 
-from rigeditor.model import Bone, Chain, Space, Target
+from rigeditor.model import Bone, Chain, LimitStrategy, Space, Target
 from rigeditor.examples.rigs import EXAMPLES, arm
 from rigeditor.model.data.timeline import Key, StepChannel, constant, keyed
 from rigeditor.model.validation.project import problems
@@ -35,8 +35,15 @@ def test_chain_bones_must_be_parent_and_child_at_the_tip():
     p = arm()
     loose = p.with_bone("forearm", parent=None)
     assert "chains[0].bones[1]: 'forearm' is not a child of 'upper_arm'" in _one(loose)
-    offset = p.with_bone("forearm", rest_offset=(100.0, 0.0))
-    assert "must start at the tip of 'upper_arm'" in _one(offset)
+    # Off the tip, the solver bends the segment to the child's origin: fine unless the
+    # chain has limits or stretches (those are the bones').
+    offset = p.with_bone("forearm", rest_offset=(100.0, 20.0))
+    assert problems(offset) == []
+    limited = offset.with_chain("arm", limits=((-1.0, 1.0), None))
+    assert "must start at the tip of 'upper_arm'" in _one(limited)
+    stretching = offset.with_chain("arm", strategy=LimitStrategy("stretch"))
+    assert "must start at the tip of 'upper_arm'" in _one(stretching)
+    assert "must start at least" in _one(p.with_bone("forearm", rest_offset=(0.0, 0.0)))
 
 
 def test_ranges_and_values():

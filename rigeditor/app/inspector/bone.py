@@ -51,7 +51,7 @@ def bone_section(f, name: str) -> None:
            suffix="°", scale=DEG, decimals=1, key_path=path, enabled=not setup,
            tip="Animated rotation on top of the rest pose (keys in Animate mode)")
     for attr, label, lo, hi, allowed in (("translate", "Translate", -1e5, 1e5, chain is None or not at_tip),
-                                         ("scale", "Scale", -1e3, 1e3, chain is None)):
+                                         ("scale", "Scale", -1e3, 1e3, chain is None or chain.solver == "aim")):
         _keyed_vector(f, form, name, attr, label, lo, hi, enabled=not setup and allowed)
     if chain is not None:
         f.select_link(form, "Driven by IK", "chain", chain.name)

@@ -18,7 +18,7 @@ from rigeditor.model.data.project import SOFT_REACH
 
 STRATEGY_LABELS = {"accept": "Accept the gap", "stretch": "Stretch bones", "move_root": "Move root"}
 SMOOTHING_LABELS = {"none": "None", "ema": "EMA", "one_euro": "One Euro"}
-SOLVER_LABELS = {"analytic": "Analytic (two bones)", "fabrik": "FABRIK", "ccd": "CCD"}
+SOLVER_LABELS = {"analytic": "Analytic (two bones)", "fabrik": "FABRIK", "ccd": "CCD", "aim": "Aim (one bone)"}
 
 
 def bones_text(bones) -> str:
@@ -56,6 +56,12 @@ def chain_section(f, name: str) -> None:
                     f"chains.{name}.{attr}" + (f"@{doc.frame}" if keyed else ""))
         return set_
 
+    if c0.solver == "aim":  # one bone turns to the target: no reach to soften, no joint limits
+        f.spin(form, "Mix", f"chain.{name}.mix", 0.0, 1.0,
+               lambda: c().mix.value_at(doc.frame)[0], channel_setter("mix", "IK mix"),
+               decimals=2, step=0.05, key_path=("chain", name, "mix"), tip="0 = FK pose, 1 = IK pose")
+        _smoothing_section(f, name)
+        return
     f.spin(form, "Softness", f"chain.{name}.softness", 0.0, 50.0,
            lambda: c().softness.value_at(doc.frame)[0], channel_setter("softness", "softness"),
            suffix=" %", scale=100.0, decimals=1, step=0.5, key_path=("chain", name, "softness"),
@@ -92,8 +98,9 @@ def _solver_rows(f, form, name):
                     c0.solver, set_solver, data=kinds)
     combo.setToolTip("Analytic: exact two-bone solve with an elbow bend.\n"
                      "FABRIK / CCD: iterative, any length, warm-started from the previous frame."
-                     + ("" if len(c0.bones) == 2 else "\n(Analytic needs exactly two bones.)"))
-    if c0.solver == "analytic":
+                     + ("\nAim: one bone turned to point at the target (Spine's one-bone IK)."
+                        if len(c0.bones) == 1 else "" if len(c0.bones) == 2 else "\n(Analytic needs exactly two bones.)"))
+    if c0.solver in ("analytic", "aim"):
         return
     c = lambda: doc.project.chain(name)  # noqa: E731
 

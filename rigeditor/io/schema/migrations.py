@@ -39,7 +39,8 @@ the timeline's range; bones get no translate or scale keys.
 Version 5 lets a key sit between frames (its ``frame`` any number): version 4 files
 load unchanged.
 
-Version 6 adds transform constraints (``transforms``): version 5 files load unchanged.
+Version 6 adds transform constraints (``transforms``) and the ``aim`` solver (a one-bone
+chain, Spine's one-bone IK): version 5 files load unchanged.
 """
 from __future__ import annotations
 
@@ -172,8 +173,9 @@ def v4_to_v5(data: dict) -> tuple[dict, list[str], list[str]]:
 
 
 def v5_to_v6(data: dict) -> tuple[dict, list[str], list[str]]:
-    """Version 5 -> 6: nothing moves. Version 6 adds transform constraints
-    (``transforms``, and their mix tracks in animations); a version 5 file has none."""
+    """Version 5 -> 6: nothing moves. Version 6 adds transform constraints (``transforms``,
+    and their mix tracks in animations) and one-bone chains (solver ``aim``); a version 5
+    file has no transforms, and every chain has two or more bones and keeps its solver."""
     data = copy.deepcopy(data)
     data["schema_version"] = 6
     return data, [], []

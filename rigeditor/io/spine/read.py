@@ -225,10 +225,18 @@ def _constraints(skel, bones, parent_of, slot_bones, notes):
     root = skel.bones[0].name
     spine = {b.name: b for b in skel.bones}
     chains, targets, spaces, turns, target_of, used = [], {}, {}, {}, {}, set()
+    world = world_bones(skel, slot_bones)
     for c in skel.ik:
+        if len(c.bones) == 1:
+            chain = _aim_chain(c, skel, bones, used, notes)
+            if chain is not None:
+                used.add(c.bones[0])
+                _target(c, skel, spine, targets, spaces, world)
+                chains.append(chain)
+                target_of[c.name] = (chain, max(bones[c.bones[0]].length, 1e-9))
+            continue
         if len(c.bones) != 2:
-            notes.add("one-bone IK constraints (RigEditor chains drive two or more bones; "
-                      "the bone keeps its keyed rotation)", c.name)
+            notes.add("IK constraints on more than two bones (Spine plays one or two)", c.name)
             continue
         parent, child = c.bones
         if root in c.bones or spine[child].parent != parent:
@@ -247,28 +255,24 @@ def _constraints(skel, bones, parent_of, slot_bones, notes):
             notes.add("IK constraints whose child bone starts on its parent's origin", c.name)
             continue
         used |= set(c.bones)
-        if abs(cy) > 1e-9 * reach:
-            turns[parent] = math.atan2(cy, cx)
-        if abs(bones[parent].length - reach) > 1e-9 * reach:
-            notes.add("IK parent bones drawn to their child's origin (Spine's IK measures the parent "
-                      "from there; world poses unchanged)", parent)
-        bones[parent] = replace(bones[parent], length=reach)
+        # The solver bends the segment from the parent's origin to the child's, as
+        # Spine's IK measures it, and the bones keep their frames. A stretching chain
+        # stretches its bones (not segments): there the parent is turned to its child
+        # and drawn to its origin instead (world points unchanged, the parent's frame
+        # turned).
+        if c.stretch:
+            if abs(cy) > 1e-9 * reach:
+                turns[parent] = math.atan2(cy, cx)
+            if abs(bones[parent].length - reach) > 1e-9 * reach:
+                notes.add("IK parent bones drawn to their child's origin (Spine's IK measures the parent "
+                          "from there; world poses unchanged)", parent)
+            bones[parent] = replace(bones[parent], length=reach)
         for name in c.bones:
             if bones[name].scale.default != (1.0, 1.0):
                 notes.add("setup scale on bones an IK chain drives (dropped: a chain solves with its bones' "
                           "authored lengths)", name)
                 bones[name] = replace(bones[name], scale=constant(1.0, 1.0))
-        tb = spine[c.target]
-        space = CHARACTER if tb.parent in (None, root) else _space_name(tb.parent, spaces)
-        if tb.parent in world_bones(skel, slot_bones):
-            space = WORLD
-        elif space != CHARACTER:
-            spaces.setdefault(tb.parent, Space(space, CHARACTER))
-        if c.target == root:
-            space, position = CHARACTER, (0.0, 0.0)
-        else:
-            position = (tb.x, tb.y)
-        targets.setdefault(c.target, Target(c.target, StepChannel(space), constant(*position)))
+        _target(c, skel, spine, targets, spaces, world)
         total = reach + bones[child].length
         if c.compress or c.uniform:
             notes.add("IK compress/uniform (dropped)", c.name)
@@ -281,6 +285,41 @@ def _constraints(skel, bones, parent_of, slot_bones, notes):
                             strategy=strategy, soft_reach="quadratic"))  # softness as Spine plays it
         target_of[c.name] = (chains[-1], total)
     return chains, targets, spaces, turns, target_of
+
+
+def _target(c, skel, spine, targets, spaces, world) -> None:
+    """The constraint's target bone as a target (once per bone), in its parent's space
+    (``world``: the bones that stand for the world space, as the export writes it)."""
+    root = skel.bones[0].name
+    tb = spine[c.target]
+    space = CHARACTER if tb.parent in (None, root) else _space_name(tb.parent, spaces)
+    if tb.parent in world:
+        space = WORLD
+    elif space != CHARACTER:
+        spaces.setdefault(tb.parent, Space(space, CHARACTER))
+    if c.target == root:
+        space, position = CHARACTER, (0.0, 0.0)
+    else:
+        position = (tb.x, tb.y)
+    targets.setdefault(c.target, Target(c.target, StepChannel(space), constant(*position)))
+
+
+def _aim_chain(c, skel, bones, used, notes):
+    """A one-bone constraint as an aim chain (None, with a note, where it cannot be)."""
+    (name,) = c.bones
+    if name == skel.bones[0].name:
+        notes.add("IK constraints on the root or on bones that are not parent and child", c.name)
+        return None
+    if name in used:
+        notes.add("IK constraints on bones another constraint drives (RigEditor: one chain per bone)", c.name)
+        return None
+    if bones[name].spine_frame:
+        notes.add("one-bone IK constraints on skewed or partly parented bones (a chain solves in a plain "
+                  "frame; the bone keeps its keyed rotation)", c.name)
+        return None
+    if c.stretch or c.compress:
+        notes.add("one-bone IK stretch/compress (dropped: the bone turns, keeps its length)", c.name)
+    return Chain(c.name, c.bones, c.target, "aim", mix=constant(min(max(c.mix, 0.0), 1.0)))
 
 
 def _space_name(bone: str, spaces: dict) -> str:

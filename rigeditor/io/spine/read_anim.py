@@ -71,7 +71,8 @@ def apply_animation(project: Project, skel, name: str, chains: dict, notes, *, c
                 ch, _ = channel(keys, ("value",), 0.0, fps, setup=(0.0,), mul=math.radians(1.0), where=at)
                 changed.setdefault(bone, {})["rotation"] = ch
             elif kind in ("translate", "scale", "shear", "inherit") and bone in driven and (
-                    kind != "translate" or project.chain_of_bone(bone).bones[0] != bone):
+                    kind not in ("translate", "scale") or project.chain_of_bone(bone).bones[0] != bone
+                    or (kind == "scale" and project.chain_of_bone(bone).solver != "aim")):
                 notes.add(f"{kind} keys on bones an IK chain drives (dropped: a chain solves with its "
                           "bones' authored lengths and joints)", bone)
             elif kind == "translate":

@@ -17,7 +17,7 @@ from rigeditor.model.data.timeline import Channel, StepChannel, constant
 
 WORLD = "world"
 CHARACTER = "character"
-SOLVERS = ("analytic", "fabrik", "ccd")
+SOLVERS = ("analytic", "fabrik", "ccd", "aim")  # aim: one bone pointed at its target
 
 
 @dataclass(frozen=True)
@@ -120,7 +120,8 @@ SOFT_REACH = ("exponential", "quadratic")
 class Chain:
     """An IK constraint over ``bones`` (root to tip, each the child of the previous).
 
-    solver: "analytic" (two bones) | "fabrik" | "ccd". bend: +1/-1, keyed stepped;
+    solver: "analytic" (two bones) | "fabrik" | "ccd" (two or more) | "aim" (one bone,
+    turned to point at the target, as Spine's one-bone IK). bend: +1/-1, keyed stepped;
     +1 turns the second bone counter-clockwise. softness: fraction of the chain's
     length in [0, 0.5] (typical 0.03-0.08). mix: 0 = FK pose, 1 = IK pose.
     limits: per bone (min, max) radians relative to the parent (the first bone's

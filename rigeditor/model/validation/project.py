@@ -120,8 +120,10 @@ def _chain(out, where, c, project, bone_names, target_names, used):
         out.append(f"{where}.solver: must be one of {', '.join(SOLVERS)}, got {c.solver!r}")
     if c.solver == "analytic" and len(c.bones) != 2:
         out.append(f"{where}.bones: the analytic solver drives exactly 2 bones, got {len(c.bones)}")
-    if len(c.bones) < 2:
-        out.append(f"{where}.bones: a chain needs at least 2 bones, got {len(c.bones)}")
+    if c.solver == "aim" and len(c.bones) != 1:
+        out.append(f"{where}.bones: the aim solver drives exactly 1 bone, got {len(c.bones)}")
+    if c.solver != "aim" and len(c.bones) < 2:
+        out.append(f"{where}.bones: a chain needs at least 2 bones (one bone: solver 'aim'), got {len(c.bones)}")
     for k, name in enumerate(c.bones):
         if name not in bone_names:
             out.append(f"{where}.bones[{k}]: unknown bone {name!r}")
@@ -129,15 +131,22 @@ def _chain(out, where, c, project, bone_names, target_names, used):
         if name in used:
             out.append(f"{where}.bones[{k}]: bone {name!r} is already driven by chain {used[name]!r}")
         used[name] = c.name
-        _driven_bone(out, f"{where}.bones[{k}]", project.bone(name), k)
+        _driven_bone(out, f"{where}.bones[{k}]", project.bone(name), k, aim=c.solver == "aim")
         if k > 0 and c.bones[k - 1] in bone_names:
             bone, parent = project.bone(name), project.bone(c.bones[k - 1])
             if bone.parent != parent.name:
                 out.append(f"{where}.bones[{k}]: {name!r} is not a child of {parent.name!r}")
             elif not (math.isclose(bone.rest_offset[0], parent.length, rel_tol=1e-9)
                       and abs(bone.rest_offset[1]) <= 1e-9 * parent.length):
-                out.append(f"{where}.bones[{k}]: {name!r} must start at the tip of {parent.name!r} "
-                           f"(rest_offset ({parent.length:g}, 0)), got {tuple(bone.rest_offset)}")
+                # Off the tip (Spine's rigs): the solver bends the segment from the parent's
+                # origin to this bone's; limits and stretch are the bones', so not then.
+                if any(x is not None for x in c.limits) or c.strategy.kind == "stretch":
+                    out.append(f"{where}.bones[{k}]: {name!r} must start at the tip of {parent.name!r} "
+                               f"(rest_offset ({parent.length:g}, 0)) in a chain with limits or the stretch "
+                               f"strategy, got {tuple(bone.rest_offset)}")
+                elif not math.hypot(*bone.rest_offset) >= MIN_LENGTH:
+                    out.append(f"{where}.bones[{k}]: {name!r} must start at least {MIN_LENGTH:g} from "
+                               f"{parent.name!r}'s origin (the solver's segment), got {tuple(bone.rest_offset)}")
     if c.target not in target_names:
         out.append(f"{where}.target: unknown target {c.target!r}")
     _own(out, where, c, _chain_values)
@@ -229,11 +238,11 @@ def _own(out, where, item, check, *context) -> None:
         _fine_items[id(item)] = (item, (check, context))
 
 
-def _driven_bone(out, where, bone, k):
+def _driven_bone(out, where, bone, k, aim=False):
     """A chain solves with its bones' lengths and joints where they are authored: its
-    bones cannot be scaled, and only the first may be translated (that moves the
-    shoulder)."""
-    if bone.scale.keys or bone.scale.default != (1.0, 1.0):
+    bones cannot be scaled (an aim chain's can: its bone only turns), and only the
+    first may be translated (that moves the shoulder)."""
+    if not aim and (bone.scale.keys or bone.scale.default != (1.0, 1.0)):
         out.append(f"{where}: bone {bone.name!r} is driven by an IK chain and cannot be scaled "
                    "(the solve uses its length)")
     if bone.spine_frame:

@@ -12,6 +12,8 @@ import numpy as np
 from rigeditor.core.geometry import Affine, pair, rows, rows_of, wrap_angle
 from rigeditor.core.twobone import EPS, quadratic_reach
 from rigeditor.model.evaluation.bake import CAUSES, ChainBake, frozen
+from rigeditor.model.evaluation.constraints.ik_aim import solve_aim
+from rigeditor.model.evaluation.constraints.segments import joint_turns, on_axis, segments
 from rigeditor.model.evaluation.constraints.ik_solvers import solve_analytic, solve_iterative
 from rigeditor.model.evaluation.kinematics import Pose
 from rigeditor.model.data.project import Chain, Project
@@ -43,7 +45,7 @@ def _invertible(frames: Affine) -> tuple[Affine, np.ndarray]:
 def group_chains(project: Project, chains: list[Chain], n: int) -> list[list[Chain]]:
     """The chains of one wave (none depends on another) in groups solved together:
     at a single frame (``n`` == 1), analytic chains with the same limits and strategy
-    and no scaled bone; any other chain alone. Over several frames every chain is
+    and no scaled bone or bone off its parent's axis; any other chain alone. Over several frames every chain is
     alone: warm starts, smoothing and the comparisons with the frame before run
     along a chain's frames."""
     if n != 1:
@@ -70,6 +72,8 @@ def _signature(project, chain):
         scale = project.bone(name).scale
         if scale.keys or scale.default != (1.0, 1.0):
             return None
+    if not on_axis(project, chain.bones):
+        return None
     st = chain.strategy
     limits = tuple(None if x is None else tuple(map(float, x)) for x in (chain.limit(0), chain.limit(1)))
     return st.kind, float(st.max_stretch), float(st.max_root_offset), limits
@@ -83,6 +87,8 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
     fk: per joint (root to tip), the chains' local FK rotations as rows (chain after
     chain, ``len(frames)`` rows each).
     """
+    if chains[0].solver == "aim":  # one bone: no group (group_chains keeps it alone)
+        return solve_aim(project, chains[0], pose, spaces, frames, fk)
     n = frames.shape[0]
     one = len(chains) == 1
     assert one or n == 1, "several chains are solved together only at one frame"
@@ -94,7 +100,13 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
     resolved = [smoothed_target(project.target(c.target), frames, spaces, c.smoothing, fps) for c in chains]
     target_world = Affine.rows([r[4] for r in resolved], n).apply(rows([r[3] for r in resolved], n))
     target = to_shoulder.apply(target_world)
-    lengths = [[project.bone(b).length for b in c.bones] for c in chains]
+    lengths = [segments(project, c.bones)[0] for c in chains]
+    # A lone chain may have a bone whose child starts off its axis: the solver bends
+    # segments, turned from the bones by constant angles (group_chains keeps it alone).
+    shifts = joint_turns(segments(project, chains[0].bones)[1]) if one else [0.0] * len(fk)
+    turned = any(shifts)
+    if turned:
+        fk = [f + d for f, d in zip(fk, shifts)]
     bend = rows([c.bend.sample(frames)[:, 0] for c in chains], n)
     mix = np.clip(rows([c.mix.sample(frames)[:, 0] for c in chains], n), 0.0, 1.0)
     mix = np.where(collapsed, 0.0, mix)  # a collapsed frame has no direction to aim in
@@ -123,6 +135,8 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
     # Mix: blend each joint along the shorter way round, and the strategy's stretch
     # and shift by the same weight, so mix 0 is exactly the FK pose.
     rotation = [f + mix * wrap_angle(ik.angles[:, i] - f) for i, f in enumerate(fk)]
+    if turned:  # from segments back to the bones' own frames
+        rotation = [r - d for r, d in zip(rotation, shifts)]
     stretch = 1.0 + mix * (ik.stretch - 1.0)
     shift = mix[:, None] * ik.root_offset
     for k, chain in enumerate(chains):
@@ -135,7 +149,7 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
     # directions from the solver instead of computing sin and cos of the angles again.
     # Chosen frame by frame: a frame comes out the same evaluated alone or in a range.
     directions = None
-    if ik.directions is not None:
+    if ik.directions is not None and not turned:
         full = mix == 1.0
         if full.all():
             directions = ik.directions
@@ -151,7 +165,7 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
     rx, ry = end[:, 0] - target[:, 0], end[:, 1] - target[:, 1]
     residual = np.sqrt(rx * rx + ry * ry)
     # The side of a chain's bend: the sign of its joints' total turn after the first.
-    curl = sum(rotation[1:])
+    curl = sum(rotation[1:]) + sum(shifts[1:])  # the segments' turn, not the bones'
     side = np.sign(np.where(np.abs(curl) > 1e-6, curl, 0.0))
     m = target.shape[0]
     hold = np.zeros(m, dtype=bool)

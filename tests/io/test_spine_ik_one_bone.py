@@ -1,0 +1,164 @@
+"""Spine's one-bone IK: the bone turns about its origin until its x axis points at
+the target (its parent's frame, non-uniform scale and all), blended with its keyed
+rotation by mix. Expected values by hand: forward kinematics of the parent, the
+target carried into its frame, atan2."""
+from __future__ import annotations
+
+import copy
+import math
+
+import numpy as np
+import pytest
+
+from rigeditor import edits
+from rigeditor.io import dumps_project, loads_project
+from rigeditor.io.project_file import load_project
+from rigeditor.io.spine.read import import_spine
+from rigeditor.model.evaluation.bake import CAUSES
+from rigeditor.model.evaluation.evaluate import evaluate
+from rigeditor.model.validation.project import problems as validate
+
+from tests.io.spine_rigs import write_rig
+
+ARM = {
+    "skeleton": {"spine": "4.2.11", "fps": 30},
+    "bones": [
+        {"name": "root"},
+        {"name": "hip", "parent": "root", "x": 10, "y": 100, "rotation": 30, "scaleX": 1.5, "scaleY": 0.7},
+        {"name": "arm", "parent": "hip", "length": 50, "x": 5, "y": 8, "rotation": -80},
+        {"name": "hand", "parent": "arm", "length": 20, "x": 50, "rotation": 10},
+        {"name": "aim_target", "parent": "root", "x": 15, "y": 20},
+    ],
+    "ik": [{"name": "aim", "bones": ["arm"], "target": "aim_target", "mix": 0.8}],
+    "animations": {"walk": {
+        "bones": {"hip": {"rotate": [{"value": 0}, {"time": 1, "value": 120}]},
+                  "aim_target": {"translate": [{"x": 0, "y": 0}, {"time": 0.5, "x": 0, "y": -80},
+                                               {"time": 1, "x": 60, "y": 40}]}},
+        "ik": {"aim": [{"mix": 0.2}, {"time": 0.6, "mix": 1}]},
+    }},
+}
+
+
+def _import(tmp_path, doc):
+    out = tmp_path / "out" / "arm.rigproj"
+    out.parent.mkdir()
+    result = import_spine(write_rig(tmp_path / "src", doc, atlas=False, page=False), out)
+    return result, load_project(out)
+
+
+def _rot(a):
+    return np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+
+
+def _expected(frames, mix_keys=True):
+    """Per frame: the arm's world rotation (radians) and its hand's origin, by hand."""
+    rotations, hands, locals_ = [], [], []
+    for f in frames:
+        t = f / 30.0
+        hip_rot = math.radians(30 + 120 * t)
+        hip = _rot(hip_rot) @ np.diag([1.5, 0.7])  # the hip's linear part, scale first
+        ty = np.interp(t, [0, 0.5, 1], [0, -80, 40])
+        tx = np.interp(t, [0, 0.5, 1], [0, 0, 60])
+        target = np.array([15 + tx, 20 + ty])
+        origin = np.array([10.0, 100.0]) + hip @ np.array([5.0, 8.0])
+        local = np.linalg.solve(hip, target - origin)  # the target in the hip's frame
+        aim = math.atan2(local[1], local[0])
+        mix = np.interp(t, [0, 0.6], [0.2, 1.0]) if mix_keys else 0.8
+        fk = math.radians(-80)
+        turn = (aim - fk + math.pi) % (2 * math.pi) - math.pi
+        local_rot = fk + mix * turn
+        axis = hip @ np.array([math.cos(local_rot), math.sin(local_rot)])
+        rotations.append(math.atan2(axis[1], axis[0]))
+        hands.append(origin + 50 * axis)
+        locals_.append(local)
+    _expected.local_targets = np.array(locals_)  # the targets in the arm's shoulder space
+    return np.array(rotations), np.array(hands)
+
+
+def _angle_error(a, b):
+    return np.abs((np.asarray(a) - b + math.pi) % (2 * math.pi) - math.pi)
+
+
+def test_a_one_bone_constraint_turns_its_bone_to_the_target_as_spine_does(tmp_path):
+    result, project = _import(tmp_path, ARM)
+    assert not any("one-bone" in w for w in result.warnings)
+    chain = project.chain("aim")
+    assert chain.bones == ("arm",) and chain.solver == "aim"
+    frames = np.arange(31, dtype=float)
+    bake = evaluate(project, frames)
+    rotation, hand = _expected(frames)
+    assert _angle_error(bake.bone("arm").world_rotation, rotation).max() < 1e-9
+    np.testing.assert_allclose(bake.bone("hand").joint, hand, atol=1e-9)
+    names = {CAUSES[c] for c in bake.chains["aim"].cause}
+    assert "unexplained" not in names and "mix" in names  # mix < 1 until frame 18
+
+
+def test_at_full_mix_the_bone_points_at_the_target_and_the_cause_is_its_length(tmp_path):
+    doc = copy.deepcopy(ARM)
+    doc["animations"]["walk"]["ik"] = {"aim": [{"mix": 1}]}
+    _, project = _import(tmp_path, doc)
+    frames = np.arange(31, dtype=float)
+    bake = evaluate(project, frames)
+    arm, cb = bake.bone("arm"), bake.chains["aim"]
+    # The arm's world axis points straight at the target (the hip's non-uniform
+    # scale maps directions, but a point on the axis stays on it).
+    to_target = cb.target_world - arm.joint
+    # Collinear: the axis from arm.joint to its tip is parallel to the target direction.
+    axis = arm.tip - arm.joint
+    cross = axis[:, 0] * to_target[:, 1] - axis[:, 1] * to_target[:, 0]
+    dot = np.sum(axis * to_target, axis=1)
+    assert np.all(dot > 0) and np.abs(cross / (np.hypot(*axis.T) * np.hypot(*to_target.T))).max() < 1e-9
+    # The residual is measured in the shoulder space: |target there| against the length.
+    _expected(frames, mix_keys=False)
+    expected_residual = np.abs(np.hypot(*_expected.local_targets.T) - 50.0)
+    np.testing.assert_allclose(cb.residual, expected_residual, atol=1e-9)
+    assert {CAUSES[c] for c in cb.cause} <= {"out_of_reach", "none"}
+
+
+def test_an_aim_chain_survives_save_and_load_and_old_files_know_no_aim(tmp_path):
+    _, project = _import(tmp_path, ARM)
+    again = loads_project(dumps_project(project))
+    assert again.chain("aim").solver == "aim"
+    frames = np.arange(31, dtype=float)
+    np.testing.assert_allclose(evaluate(again, frames).bone("arm").world_rotation,
+                               evaluate(project, frames).bone("arm").world_rotation, atol=1e-12)
+
+
+def test_validation_holds_aim_to_one_bone_and_the_others_to_two(tmp_path):
+    from dataclasses import replace
+    _, project = _import(tmp_path, ARM)
+    chain = project.chain("aim")
+    two = replace(project, chains=(replace(chain, bones=("arm", "hand")),))
+    assert any("the aim solver drives exactly 1 bone" in p for p in validate(two))
+    one_fabrik = replace(project, chains=(replace(chain, solver="fabrik"),))
+    assert any("a chain needs at least 2 bones" in p for p in validate(one_fabrik))
+    assert validate(project) == []
+
+
+def test_the_edit_api_makes_a_one_bone_chain_an_aim_chain(tmp_path):
+    _, project = _import(tmp_path, ARM)
+    project = edits.delete_chain(project, "aim")
+    project, name = edits.add_chain(project, ("hand",), "character", 0)
+    assert project.chain(name).solver == "aim" and edits.solvers_for(1) == ("aim",)
+    assert "aim" not in edits.solvers_for(2) and "aim" not in edits.solvers_for(3)
+    with pytest.raises(edits.EditError):
+        edits.set_chain_solver(project, name, "analytic")
+
+
+@pytest.mark.parametrize("scale_x", [-1.3, 0.6])
+def test_a_scaled_bone_points_its_tip_at_the_target_even_mirrored(tmp_path, scale_x):
+    """Spine turns a bone with a negative x scale half a turn further: its tip, which
+    lies behind its axis, is what points at the target."""
+    doc = copy.deepcopy(ARM)
+    doc["bones"][2].update(scaleX=scale_x, scaleY=0.6)
+    doc["animations"]["walk"]["ik"] = {"aim": [{"mix": 1}]}
+    result, project = _import(tmp_path, doc)
+    assert project.bone("arm").scale.default == (scale_x, 0.6)
+    assert not any("scale" in w for w in result.warnings)
+    frames = np.arange(31, dtype=float)
+    bake = evaluate(project, frames)
+    cb = bake.chains["aim"]
+    to_target = cb.target_world - bake.bone("arm").joint
+    tip = bake.bone("hand").joint - bake.bone("arm").joint  # the hand sits on the arm's tip
+    cos = np.sum(tip * to_target, axis=1) / (np.hypot(*tip.T) * np.hypot(*to_target.T))
+    assert np.all(cos > 1 - 1e-12)
