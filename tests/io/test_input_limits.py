@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from rigeditor.io.schema.project import SCHEMA_VERSION
+
 from rigeditor.cli import main
 from rigeditor.io import ProjectFileError, load_project
 from rigeditor.io.art.png_folder import import_images
@@ -49,8 +51,9 @@ def test_a_400_digit_integer_in_an_older_file_is_refused_where_it_is(tmp_path, c
 
 
 def test_a_400_digit_integer_in_a_current_file_is_worded_by_the_schema(tmp_path, capsys):
-    path = tmp_path / "v5.rigproj"  # the current schema: no migration reads it first
-    path.write_text(_with_literal((FIXTURES / "v5_reach.rigproj").read_text(), '"end": 30', '"end": ' + BIG))
+    path = tmp_path / "current.rigproj"  # the current schema: no migration reads it first
+    text = (FIXTURES / "v5_reach.rigproj").read_text().replace('"schema_version": 5', f'"schema_version": {SCHEMA_VERSION}')
+    path.write_text(_with_literal(text, '"end": 30', '"end": ' + BIG))
     assert main(["validate", str(path)]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"rigeditor: {path}: timeline.end: must be a frame number within +/-10,000,000, got 777")
