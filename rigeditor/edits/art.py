@@ -13,6 +13,7 @@ from dataclasses import replace
 from rigeditor.edits.errors import EditError
 from rigeditor.core.geometry import Affine
 from rigeditor.edits.art_bind import bind_to_bone, decompose
+from rigeditor.model.data.skins import shown_skin
 from rigeditor.model.data.attachments import NONE
 from rigeditor.edits.mesh_ops import carry_bind, drop_bones_from_meshes, renamed_bone_in_meshes
 from rigeditor.model.data.project import Project
@@ -28,7 +29,7 @@ def _slot(project: Project, name: str):
 def set_placement(project: Project, slot: str, attachment: str, **changes) -> Project:
     """Change an attachment's x, y (model units), rotation (radians), scale (sx, sy),
     opacity ([0, 1]) or tint (r, g, b, a multipliers, each [0, 1]) in its bone's frame
-    (the setup pose)."""
+    (the setup pose): the one ``attachment`` shows under the active skins."""
     s = _slot(project, slot)
     try:
         s.find(attachment)
@@ -44,8 +45,9 @@ def set_placement(project: Project, slot: str, attachment: str, **changes) -> Pr
     if "tint" in changes and (len(changes["tint"]) != 4 or not all(0.0 <= c <= 1.0 for c in changes["tint"])):
         raise EditError(f"A tint is four multipliers (red, green, blue, alpha) between 0 and 1, "
                            f"got {changes['tint']!r}.")
-    return replace(project, art=project.art.with_slot(slot, attachments=s.with_attachment(attachment, **changes)
-                                                       .attachments))
+    skin = shown_skin(s.attachments, attachment, project.art.active_skins)
+    return replace(project, art=project.art.with_slot(slot, attachments=s.with_attachment(
+        attachment, skin=skin, **changes).attachments))
 
 
 def show_attachment(project: Project, slot: str, name: str, frame: int, *, animate: bool) -> Project:

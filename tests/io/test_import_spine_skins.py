@@ -7,6 +7,7 @@ import copy
 from dataclasses import replace
 
 import numpy as np
+import pytest
 
 from rigeditor.io.project_file import load_project, save_project
 from rigeditor.io.spine.read import import_spine
@@ -130,3 +131,16 @@ def test_a_mesh_in_a_skin_shows_with_that_skin_where_spine_puts_it(tmp_path):
     frame = np.array([[float(world.a[0]), float(world.b[0])], [float(world.c[0]), float(world.d[0])]])
     expected = np.reshape(quad, (-1, 2)) @ frame.T + [float(world.tx[0]), float(world.ty[0])]
     assert np.allclose(mesh.vertices(0), expected, atol=1e-9)
+
+
+def test_placing_a_picture_moves_the_one_the_active_skins_show(tmp_path):
+    from rigeditor import edits
+
+    _, project = _skinned(tmp_path)
+    red = edits.set_active_skins(project, ["red"])
+    moved = edits.set_placement(red, "thigh", "thigh", x=7.0)
+    before = {a.skin: a.x for a in red.art.slot("thigh").attachments}
+    after = {a.skin: a.x for a in moved.art.slot("thigh").attachments}
+    assert after == {**before, "red": 7.0}
+    with pytest.raises(edits.EditError, match=r"^There is no skin named 'green' \(the project's skins: red, blue\)\.$"):
+        edits.set_active_skins(project, ["green"])

@@ -9,7 +9,7 @@ from PySide6.QtGui import QColor, QIcon, QPixmap
 from rigeditor import edits
 from rigeditor.app.inspector.fields import DEG
 from rigeditor.model.data.attachments import NONE
-from rigeditor.model.data.skins import names_of
+from rigeditor.model.data.skins import names_of, shown_skin
 
 
 def slot_section(f, name: str) -> None:
@@ -46,12 +46,13 @@ def slot_section(f, name: str) -> None:
     f.on_sync(follow_frame)
     if shown == NONE:
         return
-    a = slot.find(shown)
+    skin = shown_skin(slot.attachments, shown, p.art.active_skins)  # the one the active skins show
+    a = slot.find(shown, skin)
     tip = "" if setup else "Placement in the bone: switch to Setup mode to edit"
 
     def att():
         s = doc.project.art.slot(name)
-        return s.find(shown) if shown in [x.name for x in s.attachments] else a
+        return s.find(shown, skin) if shown in [x.name for x in s.attachments] else a
 
     def place(label, **changes):
         try:

@@ -25,9 +25,16 @@ def pick(attachments, name: str, active=()) -> int:
     return found.get(DEFAULT, -1)
 
 
+def shown_skin(attachments, name: str, active=()) -> str:
+    """The skin whose attachment ``name`` shows with skins ``active`` (the default
+    skin's ``""`` when none does)."""
+    i = pick(attachments, name, active)
+    return attachments[i].skin if i >= 0 else DEFAULT
+
+
 def names_of(attachments) -> list[str]:
     """The attachment names a slot's track may use (each once, first seen first)."""
     return list(dict.fromkeys(a.name for a in attachments))
 
 
-__all__ = ["DEFAULT", "pick", "names_of"]
+__all__ = ["DEFAULT", "pick", "shown_skin", "names_of"]
