@@ -120,3 +120,15 @@ def test_the_export_writes_the_constraint_back(tmp_path):
     again.mkdir()
     back = _import(again, out).project
     assert world(evaluate(back), "arm") == pytest.approx(world(bake, "arm"), abs=1e-6)
+
+
+def test_the_order_among_ik_and_transform_constraints_is_kept_both_ways(tmp_path):
+    doc = copy.deepcopy(RIG)
+    doc["bones"] += [{"name": "hand", "parent": "arm", "length": 10, "x": 30},
+                     {"name": "goal", "parent": "root", "x": 50, "y": 20}]
+    doc["ik"] = [{"name": "reach", "order": 1, "bones": ["arm", "hand"], "target": "goal"}]
+    doc["transform"][0].update(order=0, bones=["hip"], local=False)
+    p = _import(tmp_path, doc).project
+    assert (p.chain("reach").order, p.transform("tc").order) == (1, 0)
+    out = spine_document(p, evaluate(p), animation="go")
+    assert (out["ik"][0]["order"], out["transform"][0]["order"]) == (1, 0)

@@ -139,3 +139,40 @@ def test_one_frame_is_that_frame_of_the_range(local, relative, frame, mix, turn)
     one = evaluate(p, np.array([float(frame)]))
     for b in ("arm", "hand"):
         assert np.array_equal(world(one, b)[0], world(whole, b)[frame])
+
+
+def leg(chain_order, tc_order):
+    """hip -> thigh -> shin (a two-bone chain reaching for 'foot'); the hip turns with a
+    lamp by a transform constraint (rotation only)."""
+    from rigeditor.model.data.project import Chain, Target
+
+    bones = (Bone("hip", None, 10.0, (0.0, 0.0), 0.0), Bone("thigh", "hip", 8.0, (10.0, 0.0), -1.0),
+             Bone("shin", "thigh", 8.0, (8.0, 0.0), 0.5), Bone("lamp", None, 1.0, (0.0, 30.0), 0.8))
+    p = Project(timeline=Timeline(24.0, 0, 0), bones=bones, targets=(Target("foot", position=constant(14.0, -6.0)),),
+                chains=(Chain("leg", ("thigh", "shin"), "foot", order=chain_order),))
+    p = edits.add_transform(p, ["hip"], "lamp", name="tc")
+    p = mixes(edits.set_transform(p, "tc", order=tc_order), mix_x=0, mix_y=0, mix_scale_x=0, mix_scale_y=0,
+              mix_shear_y=0)
+    return p
+
+
+def shin_tip(bake):
+    return bake.bone_bakes[bake.bones.index("shin")].tip[0]
+
+
+def test_a_transform_constraint_before_a_chain_moves_what_the_chain_solves_from():
+    bake = evaluate(leg(chain_order=1, tc_order=0))
+    # the hip turned first (to the lamp's 0.8), then the chain reached the foot from there
+    hip = world(bake, "hip")[0]
+    assert math.atan2(hip[2], hip[0]) == pytest.approx(0.8, abs=1e-12)
+    assert shin_tip(bake) == pytest.approx([14.0, -6.0], abs=1e-9)
+
+
+def test_after_the_chain_it_carries_the_solved_chain_along():
+    first = evaluate(leg(chain_order=0, tc_order=5))
+    unturned = evaluate(leg(chain_order=0, tc_order=5).with_transform("tc", bones=("lamp",), target="hip"))
+    # the chain reached the foot from the unturned hip; the hip then turns by 0.8 about its origin
+    c, s = math.cos(0.8), math.sin(0.8)
+    x, y = shin_tip(unturned)
+    assert shin_tip(first) == pytest.approx([c * x - s * y, s * x + c * y], abs=1e-9)
+    assert np.hypot(*(shin_tip(first) - [14.0, -6.0])) > 1.0

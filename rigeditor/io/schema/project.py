@@ -197,3 +197,4 @@ class Chain(_Model):
     tolerance: Positive = 1e-3
     max_iterations: Annotated[Int, _rule("must be >= 1", lambda v: v >= 1)] = 64
     soft_reach: Annotated[Str, _one_of(SOFT_REACH)] = "exponential"
+    order: Int = 0  # schema 6 on

@@ -173,12 +173,11 @@ def spine_project(skel: SpineSkeleton, pages: AtlasPages | None, *, name: str = 
     for bone_name, turn in turns.items():
         bones, art = _turn_frame(bone_name, turn, bones, art)
 
-    from rigeditor.io.spine.read_transform import order_notes, transform_constraints
+    from rigeditor.io.spine.read_transform import transform_constraints
 
     count = len(skel.ik) + sum(len(skel.other.get(k) or []) for k in ("transform", "path", "physics"))
     transforms = transform_constraints(skel.other.get("transform"), bones, root.name, turns, notes, source,
                                        {c.order for c in skel.ik}, count)
-    order_notes(skel, transforms, notes)
     project = Project(name=name, spaces=(character,) + tuple(spaces.values()), bones=tuple(bones.values()),
                       targets=tuple(targets.values()), chains=tuple(chains), transforms=transforms, art=art)
     _check(project, source)  # before evaluating it: an invalid rig may not evaluate
@@ -282,7 +281,7 @@ def _constraints(skel, bones, parent_of, slot_bones, notes):
                       "scaling it)", c.name)
         chains.append(Chain(c.name, c.bones, c.target, "analytic", constant(1.0 if c.bend_positive else -1.0),
                             constant(min(c.softness / total, 0.5)), constant(min(max(c.mix, 0.0), 1.0)),
-                            strategy=strategy, soft_reach="quadratic"))  # softness as Spine plays it
+                            strategy=strategy, soft_reach="quadratic", order=c.order))  # softness as Spine plays it
         target_of[c.name] = (chains[-1], total)
     return chains, targets, spaces, turns, target_of
 

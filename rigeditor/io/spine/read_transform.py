@@ -124,14 +124,4 @@ def transform_timelines(project, anim: dict, name: str, fps: float, notes, chann
     return project
 
 
-def order_notes(skel, transforms, notes) -> None:
-    """RigEditor solves IK chains before transform constraints: say so where Spine's
-    order puts a transform constraint first and the chain could feel it."""
-    firsts = [t for t in transforms]
-    for c in skel.ik:
-        for t in firsts:
-            if t.order < c.order:
-                notes.add("transform constraints ordered before an IK constraint (applied after it)", t.name)
-
-
-__all__ = ["transform_constraints", "transform_timelines", "order_notes", "spine_mixes", "SPINE_MIXES", "replace"]
+__all__ = ["transform_constraints", "transform_timelines", "spine_mixes", "SPINE_MIXES", "replace"]

@@ -133,9 +133,11 @@ def spine_document(project: Project, bake: Bake, *, animation: str | None = None
     anim = {"bones": {b: t for b, t in timelines.items() if t}}
     if ik_keys:
         anim["ik"] = ik_keys
-    from rigeditor.io.spine.write_transform import transform_sections
+    from rigeditor.io.spine.write_transform import renumber, transform_sections
 
     transforms, transform_keys = transform_sections(project, bake, times, len(ik), set(bake.bones))
+    if transforms:
+        renumber(ik, transforms, project)
     if transform_keys:
         anim["transform"] = transform_keys
     doc = {

@@ -130,6 +130,8 @@ class Chain:
     reach (SOFT_REACH): "exponential" (RigEditor's: never quite reaches full length, an
     inner zone too) or "quadratic" (Spine's: the target is drawn in from softness s
     below full reach, reached again s beyond it; ``twobone.quadratic_reach``).
+    order: where the chain solves among the transform constraints (lower first, as
+    Spine's ``order``); chains among themselves solve parents first.
     """
 
     name: str
@@ -145,6 +147,7 @@ class Chain:
     tolerance: float = 1e-3
     max_iterations: int = 64
     soft_reach: str = "exponential"
+    order: int = 0  # among all constraints, as Spine's order (see constraints.TransformConstraint)
 
     def limit(self, i: int):
         return self.limits[i] if i < len(self.limits) else None

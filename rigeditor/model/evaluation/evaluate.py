@@ -18,9 +18,9 @@ from rigeditor.model.evaluation.art_bake import with_art
 from rigeditor.model.evaluation.bake import Bake, BoneBake, frozen
 from rigeditor.model.evaluation.kinematics import (ROWS_BELOW, ROWS_MIN, Pose, bone_order, fk_rotation, fk_rotations,
                                         world_rotations)
-from rigeditor.model.data.project import CHARACTER, Project
+from rigeditor.model.data.project import CHARACTER, Chain, Project
 from rigeditor.model.evaluation.constraints.ik import group_chains, solve_chains
-from rigeditor.model.evaluation.constraints.transform import apply_transforms
+from rigeditor.model.evaluation.constraints.transform import Applied, apply_transforms
 from rigeditor.model.evaluation.spaces import space_transforms
 
 PARALLEL_FRAMES = 512  # below this many frames chains are solved one after the other
@@ -43,13 +43,19 @@ def evaluate(project: Project, frames=None, *, previous: Bake | None = None,
     chains = sorted(project.chains, key=lambda c: order.index(c.bones[0]))
     dirty, fk_bones = _dirty(project, chains, order, frames, previous, changed)
 
+    stages = constraint_stages(chains, project.transforms)
     if dirty is None:
         spaces = space_transforms(project, frames)
         pose = Pose(project, order, frames.shape[0], spaces[CHARACTER], frames)
         pose.rotation = fk_rotations(project, order, frames)
-        # Bones a chain drives are placed when their chain is solved, not twice.
-        firsts = {c.bones[0] for c in chains}
-        pose.update([b.name for b in project.children(None) if b.name not in firsts], stop_at=firsts)
+        if len(stages) > 2 or (stages and not isinstance(stages[0][0], Chain) and chains):
+            # A transform constraint runs before a chain: every bone is placed first
+            # (the constraint may read or move bones the chain drives).
+            pose.update([b.name for b in project.children(None)])
+        else:
+            # Bones a chain drives are placed when their chain is solved, not twice.
+            firsts = {c.bones[0] for c in chains}
+            pose.update([b.name for b in project.children(None) if b.name not in firsts], stop_at=firsts)
         results = {}
         todo = chains
     else:
@@ -93,19 +99,44 @@ def evaluate(project: Project, frames=None, *, previous: Bake | None = None,
     # A short range is cheaper solved inline than handed to the threads, and at a
     # single frame alike chains are solved together as rows (see solve_chain).
     run = run_tasks if n >= PARALLEL_FRAMES else (lambda fn, items: [fn(x) for x in items])
-    for wave in _waves(project, todo):
-        groups = group_chains(project, wave, n)
-        for group, bakes in zip(groups, run(solve, groups)):
-            for chain, result in zip(group, bakes):
-                results[chain.name] = result
-
-    if project.transforms:  # after the chains, in their order (see Decisions)
-        pose.constrained = True
-        apply_transforms(project, pose, frames, sorted(project.transforms, key=lambda t: t.order))
+    applied = Applied(pose)
+    for stage in stages or [[]]:
+        if stage and not isinstance(stage[0], Chain):  # transform constraints
+            pose.constrained = True
+            apply_transforms(project, pose, frames, stage, applied)
+            continue
+        names = {c.name for c in stage}
+        before, pose.touched = pose.touched, set()
+        for wave in _waves(project, [c for c in todo if c.name in names] if stages else todo):
+            groups = group_chains(project, wave, n)
+            for group, bakes in zip(groups, run(solve, groups)):
+                for chain, result in zip(group, bakes):
+                    results[chain.name] = result
+        applied.forget(pose.touched)  # placed again by a chain: their own local values
+        pose.touched |= before
 
     bake = _bake(project, order, frames, pose, spaces, {c.name: results[c.name] for c in chains},
                  None if dirty is None else previous)
     return with_art(project, bake)  # images ride the bones: bake.art
+
+
+def constraint_stages(chains, transforms) -> list[list]:
+    """The order constraints run in, as stages: runs of chains (solved parents first,
+    in waves) and runs of transform constraints, by ``order`` as Spine sorts them (a
+    chain before a transform constraint of the same order). [] without transforms:
+    the chains alone."""
+    if not transforms:
+        return []
+    entries = sorted([(c.order, 0, i, c) for i, c in enumerate(chains)]
+                     + [(t.order, 1, i, t) for i, t in enumerate(transforms)], key=lambda e: e[:3])
+    stages: list[list] = []
+    for _, kind, _, item in entries:
+        if stages and (kind == 0) == isinstance(stages[-1][0], Chain):
+            stages[-1].append(item)
+        else:
+            stages.append([item])
+    # chains of a run keep their dependency order (parents first)
+    return [sorted(s, key=chains.index) if isinstance(s[0], Chain) else s for s in stages]
 
 
 def _waves(project, chains):

@@ -77,9 +77,10 @@ def _decompose(local: Affine, n: int):
     return tx, ty, rotation, scale, shear
 
 
-def apply_transforms(project, pose, frames, constraints) -> None:
-    """Apply ``constraints`` (already in their order) to ``pose`` in place."""
-    applied = Applied(pose)
+def apply_transforms(project, pose, frames, constraints, applied: Applied | None = None) -> None:
+    """Apply ``constraints`` (already in their order) to ``pose`` in place; ``applied``
+    carries the local values constraints left from one call to the next."""
+    applied = Applied(pose) if applied is None else applied
     n = pose.ones.shape[0]
     for t in constraints:
         mixes = [getattr(t, m).sample(frames)[:, 0] for m in
