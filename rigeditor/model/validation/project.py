@@ -18,7 +18,7 @@ import numpy as np
 from rigeditor.core.limits import LIMIT_STRATEGIES
 from rigeditor.core.twobone import MIN_LENGTH
 from rigeditor.model.evaluation.inherit import INHERIT_MODES
-from rigeditor.model.data.project import CHARACTER, SOFT_REACH, SOLVERS, WORLD, Project
+from rigeditor.model.data.project import CHARACTER, SOFT_REACH, SOLVERS, SPINE_SCALE, WORLD, Project
 from rigeditor.model.data.timeline import INTERPOLATIONS, Channel, StepChannel
 from rigeditor.model.validation.art import art_problems
 from rigeditor.model.validation.clips import clip_problems
@@ -141,6 +141,7 @@ def _chain(out, where, c, project, bone_names, target_names, used):
                 elif not math.hypot(*bone.rest_offset) >= MIN_LENGTH:
                     out.append(f"{where}.bones[{k}]: {name!r} must start at least {MIN_LENGTH:g} from "
                                f"{parent.name!r}'s origin (the solver's segment), got {tuple(bone.rest_offset)}")
+    _spine_scale(out, where, c)
     if c.target not in target_names:
         out.append(f"{where}.target: unknown target {c.target!r}")
     _own(out, where, c, _chain_values)
@@ -226,6 +227,35 @@ def _own(out, where, item, check, *context) -> None:
         if len(_fine_items) > 4096:
             _fine_items.clear()
         _fine_items[id(item)] = (item, (check, context))
+
+
+def spine_scale_problems(chain) -> list[str]:
+    """What is wrong with ``chain``'s Spine IK scaling (``Chain.spine_scale``), as
+    "spine_scale: ..." lines (empty: fine)."""
+    out: list[str] = []
+    _spine_scale(out, "", chain)
+    return [p.lstrip(".") for p in out]
+
+
+def _spine_scale(out, where, c):
+    """Spine's IK scaling replaces the strategy's answer to an unreachable target and
+    scales the bones' frames: not with limits or another strategy, one bone or two."""
+    flags = tuple(c.spine_scale)
+    bad = [f for f in flags if f not in SPINE_SCALE]
+    if bad or len(set(flags)) != len(flags):
+        out.append(f"{where}.spine_scale: must list each of {', '.join(SPINE_SCALE)} at most once, got {list(flags)}")
+        return
+    if not flags:
+        return
+    if c.solver not in ("analytic", "aim"):
+        out.append(f"{where}.spine_scale: Spine scales one- and two-bone chains (aim, analytic), got solver {c.solver!r}")
+    if "compress" in flags and c.solver != "aim":
+        out.append(f"{where}.spine_scale: compress is for one-bone (aim) chains")
+    if "uniform" in flags and not {"stretch", "compress"} & set(flags):
+        out.append(f"{where}.spine_scale: uniform needs stretch or compress")
+    if c.strategy.kind != "accept" or any(x is not None for x in c.limits):
+        out.append(f"{where}.spine_scale: needs the accept strategy and no limits (it is the chain's answer "
+                   f"to an unreachable target), got strategy {c.strategy.kind!r}")
 
 
 def _driven_bone(out, where, bone, k, aim=False):

@@ -52,7 +52,7 @@ def _signature(project, chain):
         scale = project.bone(name).scale
         if scale.keys or scale.default != (1.0, 1.0):
             return None
-    if not on_axis(project, chain.bones):
+    if chain.spine_scale or not on_axis(project, chain.bones):
         return None
     st = chain.strategy
     limits = tuple(None if x is None else tuple(map(float, x)) for x in (chain.limit(0), chain.limit(1)))
@@ -116,19 +116,26 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
     rotation = [f + mix * wrap_angle(ik.angles[:, i] - f) for i, f in enumerate(fk)]
     if turned:  # from segments back to the bones' own frames
         rotation = [r - d for r, d in zip(rotation, shifts)]
-    stretch = 1.0 + mix * (ik.stretch - 1.0)
+    spine = one and "stretch" in chains[0].spine_scale
+    if spine:  # Spine's stretch: the first bone's frame scales (see spine_stretch)
+        stretch = 1.0 + mix * (spine_stretch(solve_target, sum(lengths[0])) - 1.0)
+        pose.scale[pose.column[chains[0].bones[0]]] = pair(
+            stretch, stretch if "uniform" in chains[0].spine_scale else np.ones(n))
+    else:
+        stretch = 1.0 + mix * (ik.stretch - 1.0)
     shift = mix[:, None] * ik.root_offset
     for k, chain in enumerate(chains):
         cut = rows_of(k, n, len(chains))
         for bone, angle in zip(chain.bones, rotation):
             pose.rotation[pose.column[bone]] = cut(angle)
-            pose.stretch[pose.column[bone]] = cut(stretch)
+            if not spine:
+                pose.stretch[pose.column[bone]] = cut(stretch)
         pose.shift[pose.column[chain.bones[0]]] = cut(shift)
     # Where the IK pose is shown whole (mix 1), forward kinematics takes the bones'
     # directions from the solver instead of computing sin and cos of the angles again.
     # Chosen frame by frame: a frame comes out the same evaluated alone or in a range.
     directions = None
-    if ik.directions is not None and not turned:
+    if ik.directions is not None and not turned and not spine:
         full = mix == 1.0
         if full.all():
             directions = ik.directions
@@ -138,7 +145,8 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
     worlds = pose.place_chains([c.bones for c in chains], n, directions)
 
     tip = worlds[-1]
-    length = rows([ls[-1] for ls in lengths], n) * stretch
+    # Spine's stretch scales the tip bone's frame (inherited); RigEditor's its length.
+    length = rows([ls[-1] for ls in lengths], n) * (1.0 if spine else stretch)
     end_world = pair(tip.a * length + tip.tx, tip.c * length + tip.ty)
     end = to_shoulder.apply(end_world)
     rx, ry = end[:, 0] - target[:, 0], end[:, 1] - target[:, 1]
@@ -201,6 +209,13 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
             shoulder_to_world=to_world.take(cut), reach=(abs(ls[0] - ls[1]), ls[0] + ls[1]),
         ))
     return out
+
+
+def spine_stretch(target, reach):
+    """Spine's stretch factor of a chain's first bone frame: distance / reach where the
+    target (shoulder space, after any soft reach) lies beyond ``reach``, else 1."""
+    d = np.sqrt(target[:, 0] * target[:, 0] + target[:, 1] * target[:, 1])
+    return np.where(d > reach, d / reach, 1.0)
 
 
 def _step_length(points):
