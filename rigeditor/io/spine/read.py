@@ -235,10 +235,10 @@ def _constraints(skel, bones, parent_of, slot_bones, notes):
             notes.add("stretching IK children off their parent's axis (placed on it at x, as Spine's "
                       "stretching IK does)", child)
             bones[child] = replace(bones[child], rest_offset=(cx, 0.0))
-        for name in c.bones:
-            if bones[name].scale.default != (1.0, 1.0):
-                notes.add("setup scale on bones an IK chain drives (dropped: a chain solves with its bones' "
-                          "authored lengths)", name)
+        for k, name in enumerate(c.bones):
+            if bones[name].scale.default != (1.0, 1.0) and not solvable_scale(bones[name].scale, k, None):
+                notes.add("setup scale on bones an IK chain drives (dropped: a chain solves with positive "
+                          "scales only, its first bone's uniform)", name)
                 bones[name] = replace(bones[name], scale=constant(1.0, 1.0))
         _target(c, skel, spine, targets, spaces)
         total = math.hypot(*bones[child].rest_offset) + bones[child].length  # the segments
@@ -249,6 +249,12 @@ def _constraints(skel, bones, parent_of, slot_bones, notes):
                             soft_reach="quadratic", spine_scale=flags))  # softness, stretch as Spine plays them
         target_of[c.name] = (chains[-1], total)
     return chains, targets, spaces, target_of
+
+
+def solvable_scale(ch, k, timeline) -> bool:
+    """Whether an analytic chain solves with this scale on its bone ``k`` (validation's rule)."""
+    from rigeditor.model.validation.project import _solvable_scale
+    return _solvable_scale(ch, k, timeline)
 
 
 def _target(c, skel, spine, targets, spaces) -> None:

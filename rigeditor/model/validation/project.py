@@ -123,7 +123,8 @@ def _chain(out, where, c, project, bone_names, target_names, used):
         if name in used:
             out.append(f"{where}.bones[{k}]: bone {name!r} is already driven by chain {used[name]!r}")
         used[name] = c.name
-        _driven_bone(out, f"{where}.bones[{k}]", project.bone(name), k, aim=c.solver == "aim")
+        _driven_bone(out, f"{where}.bones[{k}]", project.bone(name), k, aim=c.solver == "aim",
+                     scalable=c.solver == "analytic", timeline=project.timeline)
         if k == 0:
             _shoulder_scales(out, project, name)
         if k > 0 and c.bones[k - 1] in bone_names:
@@ -258,19 +259,34 @@ def _spine_scale(out, where, c):
                    f"to an unreachable target), got strategy {c.strategy.kind!r}")
 
 
-def _driven_bone(out, where, bone, k, aim=False):
+def _driven_bone(out, where, bone, k, aim=False, scalable=False, timeline=None):
     """A chain solves with its bones' lengths and joints where they are authored: its
-    bones cannot be scaled (an aim chain's can: its bone only turns), and only the
-    first may be translated (that moves the shoulder)."""
-    if not aim and (bone.scale.keys or bone.scale.default != (1.0, 1.0)):
+    bones cannot be scaled (an aim chain's can: its bone only turns; an analytic
+    chain's first bone uniformly and its second along x, by positive factors, as
+    Spine solves them), and only the first may be translated (that moves the shoulder)."""
+    scaled = bone.scale.keys or bone.scale.default != (1.0, 1.0)
+    if scaled and scalable and _solvable_scale(bone.scale, k, timeline):
+        pass
+    elif scaled and not aim:
         out.append(f"{where}: bone {bone.name!r} is driven by an IK chain and cannot be scaled "
-                   "(the solve uses its length)")
+                   + ("other than by positive factors, the first bone uniformly " if scalable else "")
+                   + "(the solve uses its length)")
     if bone.spine_frame:
         out.append(f"{where}: bone {bone.name!r} is driven by an IK chain and cannot be sheared or "
                    "inherit less than all of its parent's frame (inherit: normal)")
     if k > 0 and (bone.translate.keys or any(bone.translate.default)):
         out.append(f"{where}: bone {bone.name!r} is driven by an IK chain and cannot be translated "
                    "(it starts at its parent's tip); only the chain's first bone can")
+
+
+def _solvable_scale(ch, k, timeline) -> bool:
+    """Whether a scaled bone of an analytic chain keeps, at every frame of the timeline,
+    a positive x scale and (the first bone, ``k`` 0) an equal y scale (within 1e-4:
+    Spine's uniform test)."""
+    frames = np.arange(timeline.start, timeline.end + 1, dtype=float) if timeline is not None else np.zeros(1)
+    values = np.concatenate([ch.sample(frames), [ch.default]] + [[key.value] for key in ch.keys])
+    sx, sy = values[:, 0], values[:, 1]
+    return bool(np.all(sx > 0) and (k > 0 or np.all(np.abs(sx - sy) <= 1e-4)))
 
 
 def _unique(out, kind, names):

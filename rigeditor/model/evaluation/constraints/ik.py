@@ -89,19 +89,30 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
         fk = [f + d for f, d in zip(fk, shifts)]
     bend = rows([c.bend.sample(frames)[:, 0] for c in chains], n)
     mix = np.clip(rows([c.mix.sample(frames)[:, 0] for c in chains], n), 0.0, 1.0)
-    soft = rows([c.softness.sample(frames)[:, 0] * sum(ls) for c, ls in zip(chains, lengths)], n)
+    fraction = rows([c.softness.sample(frames)[:, 0] for c in chains], n)
+    soft = fraction * rows([sum(ls) for ls in lengths], n)
+    reach = rows([sum(ls) for ls in lengths], n)
+    if solver == "analytic":
+        a, b = rows([ls[0] for ls in lengths], n), rows([ls[1] for ls in lengths], n)
+        scales = [pose.scale[pose.column[name]] for name in chains[0].bones]
+        if one and any(sc is not pose.unit for sc in scales):
+            # Scaled bones (the first uniformly, validation): the segments scale with
+            # the frames they lie in; softness as Spine scales it, or with the chain.
+            psx, csx = scales[0][:, 0], scales[1][:, 0]
+            a, b = a * psx, b * csx * psx
+            soft = soft * psx * (csx + 1.0) * 0.5 if chains[0].soft_reach == "quadratic" else fraction * (a + b)
+            reach = a + b
     # Spine's quadratic soft reach draws the target in before the solve (as Spine's
     # runtimes do); the solver then reaches for that point, unsoftened.
     quadratic, solve_target, solve_soft = None, target, soft
     if any(c.soft_reach == "quadratic" for c in chains):
         quadratic = rows([1.0 if c.soft_reach == "quadratic" else 0.0 for c in chains], n) > 0.5
         raw = np.sqrt(target[:, 0] * target[:, 0] + target[:, 1] * target[:, 1])
-        eased = quadratic_reach(raw, rows([sum(ls) for ls in lengths], n), soft)
+        eased = quadratic_reach(raw, reach, soft)
         scale = np.where(quadratic & (raw > 0), eased / np.where(raw > 0, raw, 1.0), 1.0)
         solve_target = target * scale[:, None]
         solve_soft = np.where(quadratic, 0.0, soft)
     if solver == "analytic":
-        a, b = rows([ls[0] for ls in lengths], n), rows([ls[1] for ls in lengths], n)
         if not one and not np.all(np.hypot(solve_target[:, 0], solve_target[:, 1]) > (2 * EPS) * (a + b)):
             # A target on its shoulder takes the direction of its own chain's frame
             # before; in a group it would take the row before its own. Alone, then.
@@ -118,9 +129,10 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
         rotation = [r - d for r, d in zip(rotation, shifts)]
     spine = one and "stretch" in chains[0].spine_scale
     if spine:  # Spine's stretch: the first bone's frame scales (see spine_stretch)
-        stretch = 1.0 + mix * (spine_stretch(solve_target, sum(lengths[0])) - 1.0)
-        pose.scale[pose.column[chains[0].bones[0]]] = pair(
-            stretch, stretch if "uniform" in chains[0].spine_scale else np.ones(n))
+        stretch = 1.0 + mix * (spine_stretch(solve_target, reach) - 1.0)
+        k = pose.column[chains[0].bones[0]]
+        own = pose.scale[k]  # the bone's own scale, times the stretch
+        pose.scale[k] = pair(own[:, 0] * stretch, own[:, 1] * (stretch if "uniform" in chains[0].spine_scale else 1.0))
     else:
         stretch = 1.0 + mix * (ik.stretch - 1.0)
     shift = mix[:, None] * ik.root_offset
