@@ -41,7 +41,7 @@ from rigeditor.io.spine.skeleton import SpineError, SpineSkeleton, _Bad, color, 
 from rigeditor.model.data.attachments import NONE, Art, ImageAttachment, Slot
 from rigeditor.model.data.project import CHARACTER, WORLD, Bone, Chain, LimitStrategy, Project, Space, Target
 from rigeditor.model.data.timeline import StepChannel, constant
-from rigeditor.model.validation.project import MAX_MAGNITUDE
+from rigeditor.model.validation.project import MAX_MAGNITUDE, solvable_scale
 
 POINT_LENGTH = 1e-3
 """Model units given to a Spine bone of length 0 (RigEditor bones have a length)."""
@@ -249,12 +249,6 @@ def _constraints(skel, bones, parent_of, slot_bones, notes):
                             soft_reach="quadratic", spine_scale=flags))  # softness, stretch as Spine plays them
         target_of[c.name] = (chains[-1], total)
     return chains, targets, spaces, target_of
-
-
-def solvable_scale(ch, k, timeline) -> bool:
-    """Whether an analytic chain solves with this scale on its bone ``k`` (validation's rule)."""
-    from rigeditor.model.validation.project import _solvable_scale
-    return _solvable_scale(ch, k, timeline)
 
 
 def _target(c, skel, spine, targets, spaces) -> None:

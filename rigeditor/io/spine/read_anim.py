@@ -17,6 +17,7 @@ from dataclasses import replace
 import numpy as np
 
 from rigeditor.core.geometry import Affine
+from rigeditor.model.validation.project import solvable_scale
 from rigeditor.io.spine.read_keys import (channel as _channel, duplicate_times, frame_of, key_times, rotated, scale_keys,
                                      step_channel)
 from rigeditor.model.data.attachments import NONE
@@ -256,8 +257,6 @@ def _ik(project, skel, anim, fps, chains, notes, channel):
 def _solvable_keys(project, bone, keys, b, at, channel) -> bool:
     """Whether scale keys on a bone a chain drives can play: any on an aim chain's bone;
     on an analytic chain's, positive at every frame, the first bone's uniform."""
-    from rigeditor.io.spine.read import solvable_scale
-
     chain = project.chain_of_bone(bone)
     if chain.solver == "aim":
         return True

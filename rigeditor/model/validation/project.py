@@ -265,7 +265,7 @@ def _driven_bone(out, where, bone, k, aim=False, scalable=False, timeline=None):
     chain's first bone uniformly and its second along x, by positive factors, as
     Spine solves them), and only the first may be translated (that moves the shoulder)."""
     scaled = bone.scale.keys or bone.scale.default != (1.0, 1.0)
-    if scaled and scalable and _solvable_scale(bone.scale, k, timeline):
+    if scaled and scalable and solvable_scale(bone.scale, k, timeline):
         pass
     elif scaled and not aim:
         out.append(f"{where}: bone {bone.name!r} is driven by an IK chain and cannot be scaled "
@@ -279,7 +279,7 @@ def _driven_bone(out, where, bone, k, aim=False, scalable=False, timeline=None):
                    "(it starts at its parent's tip); only the chain's first bone can")
 
 
-def _solvable_scale(ch, k, timeline) -> bool:
+def solvable_scale(ch, k, timeline) -> bool:
     """Whether a scaled bone of an analytic chain keeps, at every frame of the timeline,
     a positive x scale and (the first bone, ``k`` 0) an equal y scale (within 1e-4:
     Spine's uniform test)."""

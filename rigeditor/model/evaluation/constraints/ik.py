@@ -11,15 +11,14 @@ import numpy as np
 
 from rigeditor.core.geometry import Affine, pair, rows, rows_of, wrap_angle
 from rigeditor.core.twobone import EPS, quadratic_reach
-from rigeditor.model.evaluation.bake import CAUSES, ChainBake, frozen
+from rigeditor.model.evaluation.bake import ChainBake, frozen
+from rigeditor.model.evaluation.constraints.causes import _CAUSE, classify, rounding_bound
 from rigeditor.model.evaluation.constraints.ik_aim import solve_aim
 from rigeditor.model.evaluation.constraints.segments import joint_turns, on_axis, segments
 from rigeditor.model.evaluation.constraints.ik_solvers import solve_analytic, solve_iterative
 from rigeditor.model.evaluation.kinematics import Pose
 from rigeditor.model.data.project import Chain, Project
 from rigeditor.model.evaluation.spaces import smoothed_target
-
-_CAUSE = {name: i for i, name in enumerate(CAUSES)}
 
 
 def group_chains(project: Project, chains: list[Chain], n: int) -> list[list[Chain]]:
@@ -211,7 +210,7 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
     if one:
         declared, codes = resolved[0][:2]
         return [ChainBake(name=chains[0].name, **table, target_declared=frozen(declared),
-                          target_space=frozen(codes), shoulder_to_world=to_world, reach=ik.reach)]
+                          target_space=frozen(codes), shoulder_to_world=to_world, reach=_reach(ik.reach))]
     out = []
     for k, (chain, ls, (declared, codes, *_)) in enumerate(zip(chains, lengths, resolved)):
         cut = slice(k * n, (k + 1) * n)
@@ -221,6 +220,12 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
             shoulder_to_world=to_world.take(cut), reach=(abs(ls[0] - ls[1]), ls[0] + ls[1]),
         ))
     return out
+
+
+def _reach(reach):
+    """A lone chain's (inner, outer) reach as floats. Scaled bones make it per frame:
+    then the first frame's (the frame an editor's one-frame evaluation shows)."""
+    return tuple(float(np.ravel(r)[0]) for r in reach)
 
 
 def spine_stretch(target, reach):
@@ -260,42 +265,3 @@ def elbow_flips(side, bend):
     has_prev = (side != 0) & (prev >= 0)
     before = np.maximum(prev, 0)
     return has_prev & (side != side[before]) & (bend == bend[before])
-
-
-def rounding_bound(outer, distance, shoulder_world):
-    """Model units within which two computations of the same end agree in floating
-    point: relative to the chain's size, the target's distance and how far from the
-    world origin the chain is carried (the pose goes through world space and back)."""
-    far = np.hypot(shoulder_world[:, 0], shoulder_world[:, 1])
-    return 1e-11 * (outer + distance + far)
-
-
-def classify(residual, solver_residual, distance, inner, outer, softness, limited, mix, budget, *,
-             tolerance, rounding, own=None):
-    """Name the cause of each frame's residual (indices into CAUSES).
-
-    A residual is explained when it is within ``tolerance`` of zero (or of floating-point
-    size, ``rounding``), or a mix below 1 blends in the FK pose, or a limit binds, or the
-    target lies in the soft zone or beyond the hard reach, or an iterative solver ran
-    out of iterations (``budget``). Otherwise, or when the final pose disagrees with the
-    solver's own forward kinematics by more than ``rounding`` (a floating-point bound,
-    not the user's convergence tolerance), it is unexplained: a bug, never hidden.
-    ``own``: the final pose's residual against the point the solver was given, where
-    that is not the target (a target drawn in by quadratic soft reach); default residual.
-    """
-    cause = np.full(residual.shape, _CAUSE["unexplained"], dtype=np.int8)
-    soft_zone = (softness > 0) & ((distance > outer - softness) | (distance < inner + softness))
-    beyond = (distance > outer) | (distance < inner)
-    agrees = np.abs((residual if own is None else own) - solver_residual) <= rounding
-    explained = [
-        (residual <= np.maximum(tolerance, rounding), "none"),
-        (mix < 1.0, "mix"),
-        (agrees & limited, "limit"),
-        (agrees & beyond, "out_of_reach"),
-        (agrees & soft_zone, "soft_reach"),
-        (agrees & budget, "budget"),
-    ]
-    # Later entries must not overwrite earlier (more specific) ones: fill in reverse.
-    for mask, name in reversed(explained):
-        cause[mask] = _CAUSE[name]
-    return cause

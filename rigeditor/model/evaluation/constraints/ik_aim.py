@@ -16,6 +16,8 @@ import numpy as np
 from rigeditor.core.geometry import pair, wrap_angle
 from rigeditor.core.diagnostics import MAX_RATE
 from rigeditor.model.evaluation.bake import CAUSES, ChainBake, frozen
+from rigeditor.model.evaluation.constraints.causes import classify, rounding_bound
+from rigeditor.model.evaluation.spaces import smoothed_target
 
 
 def solve_aim(project, chain, pose, spaces, frames, fk) -> list[ChainBake]:
@@ -23,10 +25,6 @@ def solve_aim(project, chain, pose, spaces, frames, fk) -> list[ChainBake]:
 
     fk: [the bone's local FK rotation (N,) radians]. Returns [its ChainBake].
     """
-    # Imported here: ik imports this module (the one-bone branch of its solve).
-    from rigeditor.model.evaluation.constraints.ik import classify, rounding_bound
-    from rigeditor.model.evaluation.spaces import smoothed_target
-
     n = frames.shape[0]
     (bone,) = chain.bones
     length = project.bone(bone).length
