@@ -23,7 +23,7 @@ from rigeditor.edits.bones import (
 )
 from rigeditor.edits.chains import (
     add_chain, chain_run, default_solver, delete_chain, delete_target, flip_bend, redeclare_target_space,
-    set_chain_solver, set_solver_settings, solvers_for,
+    set_chain_solver, set_solver_settings, set_spine_scale, solvers_for,
 )
 from rigeditor.edits.transforms import add_transform, delete_transform, set_mix, set_transform
 from rigeditor.edits.spaces import (
@@ -56,7 +56,7 @@ __all__ = [
     "add_bone", "add_bone_between", "chains_using_bones", "delete_bone", "delete_bone_message",
     "descendants", "parent_frame_at", "reparent_bone", "set_bone_length",
     "add_chain", "chain_run", "default_solver", "delete_chain", "delete_target", "flip_bend",
-    "redeclare_target_space", "set_chain_solver", "set_solver_settings", "solvers_for",
+    "redeclare_target_space", "set_chain_solver", "set_solver_settings", "set_spine_scale", "solvers_for",
     "add_space", "remove_space", "reparent_space", "space_children", "space_descendants",
     "targets_in_space",
     # values, keys and poses

@@ -8,7 +8,7 @@ import numpy as np
 
 from rigeditor.edits.errors import EditError
 from rigeditor.edits.names import _check_new_name, names_of, unique_name
-from rigeditor.model.data.project import SOLVERS, Chain, Project, Target
+from rigeditor.model.data.project import SOLVERS, SPINE_SCALE, Chain, Project, Target
 from rigeditor.model.data.timeline import StepChannel, constant
 
 
@@ -141,6 +141,28 @@ def set_solver_settings(project: Project, chain: str, *, tolerance: float | None
         changes["max_iterations"] = max_iterations
     project.chain(chain)
     return project.with_chain(chain, **changes) if changes else project
+
+
+def set_spine_scale(project: Project, chain: str, flag: str, on: bool) -> Project:
+    """Switch one of Spine's IK scaling flags of ``chain`` on or off (``Chain.spine_scale``):
+    "stretch" (beyond reach the first bone's frame scales to reach, unbounded),
+    "compress" (one-bone chains: a nearer target scales the bone down), "uniform" (y
+    scales with x). Refused where Spine has no such thing or it would fight the chain's
+    own strategy or limits."""
+    from rigeditor.model.validation.project import spine_scale_problems
+
+    c = project.chain(chain)
+    if flag not in SPINE_SCALE:
+        raise EditError(f"Spine's IK scales by {', '.join(SPINE_SCALE)}, not {flag!r}.")
+    chosen = set(c.spine_scale) | {flag} if on else set(c.spine_scale) - {flag}
+    if not chosen & {"stretch", "compress"}:
+        chosen.discard("uniform")  # uniform scaling of no scaling
+    flags = tuple(f for f in SPINE_SCALE if f in chosen)
+    problems = spine_scale_problems(replace(c, spine_scale=flags))
+    if problems:
+        why = problems[0].split(": ", 1)[1]
+        raise EditError(f"Spine's IK scaling of '{chain}': {why}.")
+    return project.with_chain(chain, spine_scale=flags)
 
 
 def delete_chain(project: Project, chain: str, *, keep_target: bool = False) -> Project:

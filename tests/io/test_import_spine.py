@@ -46,7 +46,6 @@ def test_setup_pose_keeps_every_world_transform_when_the_ik_child_sits_off_its_p
     assert math.degrees(bake.world_rotation[0, k]) == pytest.approx(-70.0, abs=1e-9)
     # The thigh keeps its own frame and length: the chain bends the segment to the
     # shin's origin, not the bone.
-    assert result.turns == {}
     t = bake.column("thigh")
     assert math.degrees(bake.world_rotation[0, t]) == pytest.approx(-80.0, abs=1e-9)
     assert project.bone("thigh").length == 40 and project.bone("shin").rest_offset == (50.0, 3.0)
@@ -328,8 +327,7 @@ def test_pictures_show_the_page_pixels_spine_core_maps_there(tmp_path):
         a = project.art.slot(slot_name).attachments[0]
         picture = read_rgba(out.parent / a.path)
         to_image = a.local().inverse()
-        # Spine's bone frame to ours (the thigh's frame is turned for its chain).
-        corners = np.reshape(corners, (4, 2)) @ _rot(-math.degrees(result.turns.get(slot_name, 0.0))).T
+        corners = np.reshape(corners, (4, 2))  # in Spine's bone frame, which is ours
         uvs = np.reshape(uvs, (4, 2))
         for s, t in rng.uniform(0.02, 0.98, (300, 2)):
             weights = np.array([(1 - s) * (1 - t), s * (1 - t), s * t, (1 - s) * t])

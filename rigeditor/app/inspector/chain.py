@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QLabel, QPushButton
 from rigeditor import edits
 from rigeditor.edits import tracks
 from rigeditor.app.inspector.fields import KeyButton, hbox
+from rigeditor.app.inspector.spine_scale import spine_scale_section
 from rigeditor.app.inspector.limits import limits_section
 from rigeditor.model.data.project import SOFT_REACH
 
@@ -60,6 +61,7 @@ def chain_section(f, name: str) -> None:
         f.spin(form, "Mix", f"chain.{name}.mix", 0.0, 1.0,
                lambda: c().mix.value_at(doc.frame)[0], channel_setter("mix", "IK mix"),
                decimals=2, step=0.05, key_path=("chain", name, "mix"), tip="0 = FK pose, 1 = IK pose")
+        spine_scale_section(f, name)
         _smoothing_section(f, name)
         return
     f.spin(form, "Softness", f"chain.{name}.softness", 0.0, 50.0,
@@ -82,6 +84,8 @@ def chain_section(f, name: str) -> None:
 
     limits_section(f, name)
     _strategy_section(f, name)
+    if c0.solver == "analytic":
+        spine_scale_section(f, name)
     _smoothing_section(f, name)
 
 

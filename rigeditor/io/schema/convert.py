@@ -67,7 +67,7 @@ def _chain(c: schema.Chain) -> Chain:
         strategy=LimitStrategy(st.kind, float(st.max_stretch), float(st.max_root_offset),
                                float(st.root_time_constant)),
         smoothing=smoothing, tolerance=float(c.tolerance), max_iterations=c.max_iterations,
-        soft_reach=c.soft_reach, order=c.order,
+        soft_reach=c.soft_reach, order=c.order, spine_scale=tuple(c.spine_scale),
     )
 
 
@@ -141,7 +141,7 @@ def _chain_data(c: Chain) -> dict:
                       "min_cutoff_hz": sm.min_cutoff_hz, "beta": sm.beta, "d_cutoff_hz": sm.d_cutoff_hz},
         "tolerance": float(c.tolerance), "max_iterations": int(c.max_iterations),
     } | ({"soft_reach": c.soft_reach} if c.soft_reach != "exponential" else {}) | (
-        {"order": int(c.order)} if c.order else {})
+        ({"order": int(c.order)} if c.order else {}) | ({"spine_scale": list(c.spine_scale)} if c.spine_scale else {}))
 
 
 def _channel_data(ch: Channel, angle: bool = False) -> dict:

@@ -22,7 +22,7 @@ from typing_extensions import NotRequired, Required, TypedDict
 
 from rigeditor.core.filters import KINDS as SMOOTHING_KINDS
 from rigeditor.core.limits import LIMIT_STRATEGIES
-from rigeditor.model.data.project import SOFT_REACH, SOLVERS, WORLD
+from rigeditor.model.data.project import SOFT_REACH, SOLVERS, SPINE_SCALE, WORLD
 from rigeditor.model.data.timeline import INTERPOLATIONS
 
 FORMAT = "rigeditor-project"
@@ -198,3 +198,4 @@ class Chain(_Model):
     max_iterations: Annotated[Int, _rule("must be >= 1", lambda v: v >= 1)] = 64
     soft_reach: Annotated[Str, _one_of(SOFT_REACH)] = "exponential"
     order: Int = 0  # schema 6 on
+    spine_scale: list[Annotated[Str, _one_of(SPINE_SCALE)]] = []

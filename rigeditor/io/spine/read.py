@@ -19,9 +19,10 @@ Mapping (docs/file-format.md has the table):
   when the parent is the root, else a space named after the parent bone that
   follows it (its transform baked per frame from the evaluated parent bone). A target
   bone that carries nothing else (no child bones, no slots) is only a target.
-- A chain's child must start on its parent's tip: when Spine's child sits off the
-  parent's axis, the parent's frame is turned by that angle (``ImportResult.turns``)
-  and the parent's children and pictures turned back, so every world position stays.
+- A chain's child may sit off its parent's axis or short of its tip, as in Spine: the
+  solver bends the segment to the child's origin and every bone keeps its frame
+  (``constraints/segments.py``); a stretching chain's child is placed on the axis at
+  its x, as Spine's stretching IK places it.
 
 Whatever cannot be imported is listed, one warning per kind (``ImportResult.warnings``).
 """
@@ -42,7 +43,7 @@ from rigeditor.model.data.attachments import NONE, Art, ImageAttachment, Slot
 from rigeditor.model.data.skins import DEFAULT as DEFAULT_SKIN
 from rigeditor.model.data.project import CHARACTER, WORLD, Bone, Chain, LimitStrategy, Project, Space, Target
 from rigeditor.model.data.timeline import StepChannel, constant
-from rigeditor.model.validation.project import MAX_MAGNITUDE
+from rigeditor.model.validation.project import MAX_MAGNITUDE, solvable_scale
 
 POINT_LENGTH = 1e-3
 """Model units given to a Spine bone of length 0 (RigEditor bones have a length)."""
@@ -51,14 +52,11 @@ POINT_LENGTH = 1e-3
 @dataclass
 class ImportResult:
     """project; images: {file name: RGBA array}; warnings: one line per kind of thing
-    not imported; turns: {bone: radians} by which a chain parent's frame was turned
-    (its world rotation is Spine's plus this); animation: the open one (None without
-    animations)."""
+    not imported; animation: the open one (None without animations)."""
 
     project: Project
     images: dict = field(default_factory=dict)
     warnings: list = field(default_factory=list)
-    turns: dict = field(default_factory=dict)
     animation: str | None = None
 
 
@@ -158,7 +156,7 @@ def spine_project(skel: SpineSkeleton, pages: AtlasPages | None, *, name: str = 
                              shear=constant(*(math.radians(s) for s in b.shear)), inherit=StepChannel(b.inherit))
 
     slot_bones = {s.bone for s in skel.slots}
-    chains, targets, spaces, turns, target_of = _constraints(skel, bones, parent_of, slot_bones, notes)
+    chains, targets, spaces, target_of = _constraints(skel, bones, parent_of, slot_bones, notes)
     for chain in chains:  # a chain solves plain frames: T . R . S
         for driven in chain.bones:
             if bones[driven].spine_frame:
@@ -170,20 +168,18 @@ def spine_project(skel: SpineSkeleton, pages: AtlasPages | None, *, name: str = 
     for world_bone in world_bones(skel, slot_bones):
         bones.pop(world_bone, None)
     art, images, pending = _art(skel, pages, bones, root.name, image_folder, notes)
-    for bone_name, turn in turns.items():
-        bones, art = _turn_frame(bone_name, turn, bones, art)
 
     from rigeditor.io.spine.read_transform import transform_constraints
 
     count = len(skel.ik) + sum(len(skel.other.get(k) or []) for k in ("transform", "path", "physics"))
-    transforms = transform_constraints(skel.other.get("transform"), bones, root.name, turns, notes, source,
+    transforms = transform_constraints(skel.other.get("transform"), bones, root.name, {}, notes, source,
                                        {c.order for c in skel.ik}, count)
     project = Project(name=name, spaces=(character,) + tuple(spaces.values()), bones=tuple(bones.values()),
                       targets=tuple(targets.values()), chains=tuple(chains), transforms=transforms, art=art)
     _check(project, source)  # before evaluating it: an invalid rig may not evaluate
-    project = _meshes(project, skel, pending, turns, notes)
-    project = bake_target_spaces(project, spaces, turns, keyed=False)
-    project, chosen = _animations(project, skel, animation, target_of, notes, curves, spaces, turns, source)
+    project = _meshes(project, skel, pending, notes)
+    project = bake_target_spaces(project, spaces, {}, keyed=False)
+    project, chosen = _animations(project, skel, animation, target_of, notes, curves, spaces, source)
     for kind, items in (("path constraints", skel.other.get("path")),
                         ("physics constraints", skel.other.get("physics"))):
         for c in items or []:
@@ -191,7 +187,7 @@ def spine_project(skel: SpineSkeleton, pages: AtlasPages | None, *, name: str = 
     if skel.other.get("events"):
         notes.add("events (not supported)", ", ".join(skel.other["events"]))
     _check(project, source)
-    return ImportResult(project, images, notes.lines(), turns, chosen)
+    return ImportResult(project, images, notes.lines(), chosen)
 
 
 def target_only(skel: SpineSkeleton, slot_bones) -> set[str]:
@@ -220,10 +216,10 @@ def world_bones(skel: SpineSkeleton, slot_bones) -> set[str]:
 
 
 def _constraints(skel, bones, parent_of, slot_bones, notes):
-    """(chains, targets, target spaces, frame turns, {constraint: (chain, target)})."""
+    """(chains, targets, target spaces, {constraint: (chain, target)})."""
     root = skel.bones[0].name
     spine = {b.name: b for b in skel.bones}
-    chains, targets, spaces, turns, target_of, used = [], {}, {}, {}, {}, set()
+    chains, targets, spaces, target_of, used = [], {}, {}, {}, set()
     world = world_bones(skel, slot_bones)
     for c in skel.ik:
         if len(c.bones) == 1:
@@ -256,34 +252,28 @@ def _constraints(skel, bones, parent_of, slot_bones, notes):
         used |= set(c.bones)
         # The solver bends the segment from the parent's origin to the child's, as
         # Spine's IK measures it, and the bones keep their frames. A stretching chain
-        # stretches its bones (not segments): there the parent is turned to its child
-        # and drawn to its origin instead (world points unchanged, the parent's frame
-        # turned).
-        if c.stretch:
-            if abs(cy) > 1e-9 * reach:
-                turns[parent] = math.atan2(cy, cx)
-            if abs(bones[parent].length - reach) > 1e-9 * reach:
-                notes.add("IK parent bones drawn to their child's origin (Spine's IK measures the parent "
-                          "from there; world poses unchanged)", parent)
-            bones[parent] = replace(bones[parent], length=reach)
-        for name in c.bones:
-            if bones[name].scale.default != (1.0, 1.0):
-                notes.add("setup scale on bones an IK chain drives (dropped: a chain solves with its bones' "
-                          "authored lengths)", name)
+        # measures (and places) the child on its parent's axis, as Spine does.
+        if c.stretch and abs(cy) > 0.0:
+            if abs(cx) <= 1e-9:
+                notes.add("IK constraints whose child bone starts on its parent's origin", c.name)
+                continue
+            notes.add("stretching IK children off their parent's axis (placed on it at x, as Spine's "
+                      "stretching IK does)", child)
+            bones[child] = replace(bones[child], rest_offset=(cx, 0.0))
+        for k, name in enumerate(c.bones):
+            if bones[name].scale.default != (1.0, 1.0) and not solvable_scale(bones[name].scale, k, None):
+                notes.add("setup scale on bones an IK chain drives (dropped: a chain solves with positive "
+                          "scales only, its first bone's uniform)", name)
                 bones[name] = replace(bones[name], scale=constant(1.0, 1.0))
         _target(c, skel, spine, targets, spaces, world)
-        total = reach + bones[child].length
-        if c.compress or c.uniform:
-            notes.add("IK compress/uniform (dropped)", c.name)
-        strategy = LimitStrategy("stretch", max_stretch=0.5) if c.stretch else LimitStrategy()
-        if c.stretch:
-            notes.add("IK stretch (RigEditor stretches by at most 50 % and moves the child instead of "
-                      "scaling it)", c.name)
+        total = math.hypot(*bones[child].rest_offset) + bones[child].length  # the segments
+        # Spine's two-bone IK has no compress, and uniform only goes with stretch.
+        flags = ("stretch",) + (("uniform",) if c.uniform else ()) if c.stretch else ()
         chains.append(Chain(c.name, c.bones, c.target, "analytic", constant(1.0 if c.bend_positive else -1.0),
                             constant(min(c.softness / total, 0.5)), constant(min(max(c.mix, 0.0), 1.0)),
-                            strategy=strategy, soft_reach="quadratic", order=c.order))  # softness as Spine plays it
+                            soft_reach="quadratic", spine_scale=flags, order=c.order))  # softness, stretch as Spine plays them
         target_of[c.name] = (chains[-1], total)
-    return chains, targets, spaces, turns, target_of
+    return chains, targets, spaces, target_of
 
 
 def _target(c, skel, spine, targets, spaces, world) -> None:
@@ -316,9 +306,9 @@ def _aim_chain(c, skel, bones, used, notes):
         notes.add("one-bone IK constraints on skewed or partly parented bones (a chain solves in a plain "
                   "frame; the bone keeps its keyed rotation)", c.name)
         return None
-    if c.stretch or c.compress:
-        notes.add("one-bone IK stretch/compress (dropped: the bone turns, keeps its length)", c.name)
-    return Chain(c.name, c.bones, c.target, "aim", mix=constant(min(max(c.mix, 0.0), 1.0)))
+    flags = (("stretch",) if c.stretch else ()) + (("compress",) if c.compress else ())
+    flags += ("uniform",) if c.uniform and flags else ()
+    return Chain(c.name, c.bones, c.target, "aim", mix=constant(min(max(c.mix, 0.0), 1.0)), spine_scale=flags)
 
 
 def _space_name(bone: str, spaces: dict) -> str:
@@ -436,7 +426,7 @@ def _linked(skel, slot: str, key: str, a: dict) -> dict | None:
     return {**parent, "path": own.get("path", own.get("name", key)), **({"color": own["color"]} if "color" in own else {})}
 
 
-def _meshes(project, skel, pending, turns, notes):
+def _meshes(project, skel, pending, notes):
     """``project`` with its mesh placeholders made meshes, bound at the setup pose."""
     if not pending:
         return project
@@ -459,7 +449,7 @@ def _meshes(project, skel, pending, turns, notes):
         for a in slot.attachments:
             if (slot.name, a.skin, a.name) in pending:
                 label = f"skins[{index[a.skin]}].attachments.{slot.name}.{a.name}"
-                built = [build_mesh(a, pending[(slot.name, a.skin, a.name)], slot.bone, spine_bones, pose, turns,
+                built = [build_mesh(a, pending[(slot.name, a.skin, a.name)], slot.bone, spine_bones, pose, {},
                                     label) for pose in poses]
                 mesh, spread, dropped = min(built, key=lambda b: b[1])
                 for line in dropped + (["weighted meshes whose bones moved since binding (bound at the setup "
@@ -471,37 +461,7 @@ def _meshes(project, skel, pending, turns, notes):
     return replace(project, art=replace(project.art, slots=tuple(slots)))
 
 
-def _turn_frame(name, turn, bones, art):
-    """Turn bone ``name``'s frame by ``turn`` radians and everything it carries back.
-
-    A child that takes no rotation from its parent (``onlyTranslation``,
-    ``noRotationOrReflection``) keeps its rotation: only its offset turns back (exact
-    for the first, and for the second under a parent frame that does not squash); its
-    keyed modes are listed by the animation import."""
-    c, s = math.cos(-turn), math.sin(-turn)
-
-    def back(x, y):
-        return (c * x - s * y, s * x + c * y)
-
-    bones = dict(bones)
-    bone = bones[name]
-    bones[name] = replace(bone, rest_rotation=bone.rest_rotation + turn)
-    for k, b in bones.items():
-        if b.parent == name:
-            unturned = b.inherit.default in ("onlyTranslation", "noRotationOrReflection")
-            bones[k] = replace(b, rest_offset=back(*b.rest_offset),
-                               rest_rotation=b.rest_rotation - (0.0 if unturned else turn))
-    slots = []
-    for slot in art.slots:
-        if slot.bone == name:
-            slot = replace(slot, attachments=tuple(
-                replace(a, x=back(a.x, a.y)[0], y=back(a.x, a.y)[1], rotation=a.rotation - turn)
-                for a in slot.attachments))
-        slots.append(slot)
-    return bones, replace(art, slots=tuple(slots))
-
-
-def _animations(project, skel, animation, chains, notes, curves, spaces, turns, source):
+def _animations(project, skel, animation, chains, notes, curves, spaces, source):
     """(project with every animation of ``skel`` as its clips, ``animation`` (default:
     the first) open, the open one's name or None)."""
     from rigeditor.io.spine.read_anim import apply_animation, bake_target_spaces
@@ -518,9 +478,9 @@ def _animations(project, skel, animation, chains, notes, curves, spaces, turns, 
     chosen = animation if animation is not None else names[0]
     posed = {}
     for name in names:
-        p = apply_animation(project, skel, name, chains, notes, curves=curves, fps=fps, turns=turns)
+        p = apply_animation(project, skel, name, chains, notes, curves=curves, fps=fps)
         _check(p, source)
-        posed[name] = bake_target_spaces(p, spaces, turns, keyed=True)
+        posed[name] = bake_target_spaces(p, spaces, {}, keyed=True)
     clips = tuple(Animation(n, p.timeline.start, p.timeline.end, {} if n == chosen else tracks_of(p))
                   for n, p in posed.items())
     return replace(posed[chosen], animations=clips, animation=chosen), chosen

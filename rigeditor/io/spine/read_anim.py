@@ -17,6 +17,7 @@ from dataclasses import replace
 import numpy as np
 
 from rigeditor.core.geometry import Affine
+from rigeditor.model.validation.project import solvable_scale
 from rigeditor.io.spine.read_keys import (channel as _channel, duplicate_times, frame_of, key_times, rotated, scale_keys,
                                      step_channel)
 from rigeditor.model.data.attachments import NONE
@@ -70,9 +71,9 @@ def apply_animation(project: Project, skel, name: str, chains: dict, notes, *, c
             if kind == "rotate":
                 ch, _ = channel(keys, ("value",), 0.0, fps, setup=(0.0,), mul=math.radians(1.0), where=at)
                 changed.setdefault(bone, {})["rotation"] = ch
-            elif kind in ("translate", "scale", "shear", "inherit") and bone in driven and (
-                    kind not in ("translate", "scale") or project.chain_of_bone(bone).bones[0] != bone
-                    or (kind == "scale" and project.chain_of_bone(bone).solver != "aim")):
+            elif kind in ("translate", "scale", "shear", "inherit") and bone in driven and not (
+                    kind == "translate" and project.chain_of_bone(bone).bones[0] == bone
+                    or kind == "scale" and _solvable_keys(project, bone, keys, b, at, channel)):
                 notes.add(f"{kind} keys on bones an IK chain drives (dropped: a chain solves with its "
                           "bones' authored lengths and joints)", bone)
             elif kind == "translate":
@@ -260,6 +261,18 @@ def _ik(project, skel, anim, fps, chains, notes, channel):
             notes.add("IK stretch/compress keys (not supported)", name)
         project = project.with_chain(name, mix=mix, softness=soft, bend=bend)
     return project
+
+
+def _solvable_keys(project, bone, keys, b, at, channel) -> bool:
+    """Whether scale keys on a bone a chain drives can play: any on an aim chain's bone;
+    on an analytic chain's, positive at every frame, the first bone's uniform."""
+    chain = project.chain_of_bone(bone)
+    if chain.solver == "aim":
+        return True
+    if chain.solver != "analytic":
+        return False
+    ch, _ = channel(keys, ("x", "y"), 1.0, project.timeline.fps, setup=b.scale, mul=b.scale, where=at)
+    return solvable_scale(ch, chain.bones.index(bone), project.timeline)
 
 
 def bake_target_spaces(project: Project, spaces: dict, turns: dict, *, keyed: bool) -> Project:

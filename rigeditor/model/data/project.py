@@ -112,6 +112,9 @@ class LimitStrategy:
     root_time_constant: float = 2.0
 
 
+SPINE_SCALE = ("stretch", "compress", "uniform")
+"""Spine's IK scaling flags (``Chain.spine_scale``)."""
+
 SOFT_REACH = ("exponential", "quadratic")
 """How a chain's softness eases its reach (``Chain.soft_reach``)."""
 
@@ -132,6 +135,12 @@ class Chain:
     below full reach, reached again s beyond it; ``twobone.quadratic_reach``).
     order: where the chain solves among the transform constraints (lower first, as
     Spine's ``order``); chains among themselves solve parents first.
+    spine_scale: Spine's IK scaling, a subset of SPINE_SCALE (analytic and aim chains
+    with the accept strategy and no limits): "stretch": beyond reach the first bone's
+    frame scales along its x axis by distance / reach, unbounded, carrying the bones
+    below; "compress" (aim only): a target nearer than the bone's length scales it
+    down the same way; "uniform": its y axis scales with x. RigEditor's own bounded
+    stretch is ``strategy`` "stretch".
     """
 
     name: str
@@ -148,6 +157,7 @@ class Chain:
     max_iterations: int = 64
     soft_reach: str = "exponential"
     order: int = 0  # among all constraints, as Spine's order (see constraints.TransformConstraint)
+    spine_scale: tuple[str, ...] = ()
 
     def limit(self, i: int):
         return self.limits[i] if i < len(self.limits) else None
@@ -260,6 +270,6 @@ def _replaced(items, name, changes, kind):
 
 
 __all__ = [
-    "WORLD", "CHARACTER", "SOLVERS", "LIMIT_STRATEGIES", "Animation", "Timeline", "Space", "Bone", "Target",
+    "WORLD", "CHARACTER", "SOLVERS", "SPINE_SCALE", "LIMIT_STRATEGIES", "Animation", "Timeline", "Space", "Bone", "Target",
     "LimitStrategy", "Chain", "TransformConstraint", "Project", "Smoothing",
 ]

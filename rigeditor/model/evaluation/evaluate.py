@@ -92,6 +92,8 @@ def evaluate(project: Project, frames=None, *, previous: Bake | None = None,
             for b in chain.bones:
                 pose.stretch[pose.column[b]] = pose.ones
             pose.shift[pose.column[chain.bones[0]]] = pose.zeros
+            if chain.spine_scale:  # Spine's stretch scaled the first bone's frame
+                pose.reset_scale(chain.bones[0])
         return solve_chains(project, group, pose, spaces, frames, fk)
 
     # Chains of one wave drive disjoint subtrees whose parents are already placed,

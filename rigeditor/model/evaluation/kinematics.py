@@ -77,6 +77,7 @@ class Pose:
                  frames: np.ndarray | None = None):
         self.project = project
         self.order = order
+        self.frames = frames
         self.column = {name: k for k, name in enumerate(order)}
         ones, zeros, unit = np.ones(n), np.zeros((n, 2)), np.ones((n, 2))
         ones.flags.writeable = zeros.flags.writeable = unit.flags.writeable = False
@@ -110,6 +111,12 @@ class Pose:
         if bone.parent is None:
             return self.character
         return self.world[self.column[bone.parent]]
+
+    def reset_scale(self, name: str) -> None:
+        """The bone's scale back to its own channel's (a solve may have scaled it)."""
+        bone, k = self.project.bone(name), self.column[name]
+        keyed = self.frames is not None and (bone.scale.keys or bone.scale.default != (1.0, 1.0))
+        self.scale[k] = bone.scale.sample(self.frames) if keyed else self.unit
 
     def joint_frames(self, names, n: int) -> Affine:
         """World transforms at the bones' origins, before their own rotations (their

@@ -18,7 +18,7 @@ import numpy as np
 from rigeditor.core.limits import LIMIT_STRATEGIES
 from rigeditor.core.twobone import MIN_LENGTH
 from rigeditor.model.evaluation.inherit import INHERIT_MODES
-from rigeditor.model.data.project import CHARACTER, SOFT_REACH, SOLVERS, WORLD, Project
+from rigeditor.model.data.project import CHARACTER, SOFT_REACH, SOLVERS, SPINE_SCALE, WORLD, Project
 from rigeditor.model.data.timeline import INTERPOLATIONS, Channel, StepChannel
 from rigeditor.model.validation.art import art_problems
 from rigeditor.model.validation.clips import clip_problems
@@ -131,7 +131,8 @@ def _chain(out, where, c, project, bone_names, target_names, used):
         if name in used:
             out.append(f"{where}.bones[{k}]: bone {name!r} is already driven by chain {used[name]!r}")
         used[name] = c.name
-        _driven_bone(out, f"{where}.bones[{k}]", project.bone(name), k, aim=c.solver == "aim")
+        _driven_bone(out, f"{where}.bones[{k}]", project.bone(name), k, aim=c.solver == "aim",
+                     scalable=c.solver == "analytic", timeline=project.timeline)
         if k > 0 and c.bones[k - 1] in bone_names:
             bone, parent = project.bone(name), project.bone(c.bones[k - 1])
             if bone.parent != parent.name:
@@ -147,6 +148,7 @@ def _chain(out, where, c, project, bone_names, target_names, used):
                 elif not math.hypot(*bone.rest_offset) >= MIN_LENGTH:
                     out.append(f"{where}.bones[{k}]: {name!r} must start at least {MIN_LENGTH:g} from "
                                f"{parent.name!r}'s origin (the solver's segment), got {tuple(bone.rest_offset)}")
+    _spine_scale(out, where, c)
     if c.target not in target_names:
         out.append(f"{where}.target: unknown target {c.target!r}")
     _own(out, where, c, _chain_values)
@@ -238,19 +240,63 @@ def _own(out, where, item, check, *context) -> None:
         _fine_items[id(item)] = (item, (check, context))
 
 
-def _driven_bone(out, where, bone, k, aim=False):
+def spine_scale_problems(chain) -> list[str]:
+    """What is wrong with ``chain``'s Spine IK scaling (``Chain.spine_scale``), as
+    "spine_scale: ..." lines (empty: fine)."""
+    out: list[str] = []
+    _spine_scale(out, "", chain)
+    return [p.lstrip(".") for p in out]
+
+
+def _spine_scale(out, where, c):
+    """Spine's IK scaling replaces the strategy's answer to an unreachable target and
+    scales the bones' frames: not with limits or another strategy, one bone or two."""
+    flags = tuple(c.spine_scale)
+    bad = [f for f in flags if f not in SPINE_SCALE]
+    if bad or len(set(flags)) != len(flags):
+        out.append(f"{where}.spine_scale: must list each of {', '.join(SPINE_SCALE)} at most once, got {list(flags)}")
+        return
+    if not flags:
+        return
+    if c.solver not in ("analytic", "aim"):
+        out.append(f"{where}.spine_scale: Spine scales one- and two-bone chains (aim, analytic), got solver {c.solver!r}")
+    if "compress" in flags and c.solver != "aim":
+        out.append(f"{where}.spine_scale: compress is for one-bone (aim) chains")
+    if "uniform" in flags and not {"stretch", "compress"} & set(flags):
+        out.append(f"{where}.spine_scale: uniform needs stretch or compress")
+    if c.strategy.kind != "accept" or any(x is not None for x in c.limits):
+        out.append(f"{where}.spine_scale: needs the accept strategy and no limits (it is the chain's answer "
+                   f"to an unreachable target), got strategy {c.strategy.kind!r}")
+
+
+def _driven_bone(out, where, bone, k, aim=False, scalable=False, timeline=None):
     """A chain solves with its bones' lengths and joints where they are authored: its
-    bones cannot be scaled (an aim chain's can: its bone only turns), and only the
-    first may be translated (that moves the shoulder)."""
-    if not aim and (bone.scale.keys or bone.scale.default != (1.0, 1.0)):
+    bones cannot be scaled (an aim chain's can: its bone only turns; an analytic
+    chain's first bone uniformly and its second along x, by positive factors, as
+    Spine solves them), and only the first may be translated (that moves the shoulder)."""
+    scaled = bone.scale.keys or bone.scale.default != (1.0, 1.0)
+    if scaled and scalable and solvable_scale(bone.scale, k, timeline):
+        pass
+    elif scaled and not aim:
         out.append(f"{where}: bone {bone.name!r} is driven by an IK chain and cannot be scaled "
-                   "(the solve uses its length)")
+                   + ("other than by positive factors, the first bone uniformly " if scalable else "")
+                   + "(the solve uses its length)")
     if bone.spine_frame:
         out.append(f"{where}: bone {bone.name!r} is driven by an IK chain and cannot be sheared or "
                    "inherit less than all of its parent's frame (inherit: normal)")
     if k > 0 and (bone.translate.keys or any(bone.translate.default)):
         out.append(f"{where}: bone {bone.name!r} is driven by an IK chain and cannot be translated "
                    "(it starts at its parent's tip); only the chain's first bone can")
+
+
+def solvable_scale(ch, k, timeline) -> bool:
+    """Whether a scaled bone of an analytic chain keeps, at every frame of the timeline,
+    a positive x scale and (the first bone, ``k`` 0) an equal y scale (within 1e-4:
+    Spine's uniform test)."""
+    frames = np.arange(timeline.start, timeline.end + 1, dtype=float) if timeline is not None else np.zeros(1)
+    values = np.concatenate([ch.sample(frames), [ch.default]] + [[key.value] for key in ch.keys])
+    sx, sy = values[:, 0], values[:, 1]
+    return bool(np.all(sx > 0) and (k > 0 or np.all(np.abs(sx - sy) <= 1e-4)))
 
 
 def _unique(out, kind, names):

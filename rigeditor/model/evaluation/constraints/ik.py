@@ -72,7 +72,7 @@ def _signature(project, chain):
         scale = project.bone(name).scale
         if scale.keys or scale.default != (1.0, 1.0):
             return None
-    if not on_axis(project, chain.bones):
+    if chain.spine_scale or not on_axis(project, chain.bones):
         return None
     st = chain.strategy
     limits = tuple(None if x is None else tuple(map(float, x)) for x in (chain.limit(0), chain.limit(1)))
@@ -110,19 +110,30 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
     bend = rows([c.bend.sample(frames)[:, 0] for c in chains], n)
     mix = np.clip(rows([c.mix.sample(frames)[:, 0] for c in chains], n), 0.0, 1.0)
     mix = np.where(collapsed, 0.0, mix)  # a collapsed frame has no direction to aim in
-    soft = rows([c.softness.sample(frames)[:, 0] * sum(ls) for c, ls in zip(chains, lengths)], n)
+    fraction = rows([c.softness.sample(frames)[:, 0] for c in chains], n)
+    soft = fraction * rows([sum(ls) for ls in lengths], n)
+    reach = rows([sum(ls) for ls in lengths], n)
+    if solver == "analytic":
+        a, b = rows([ls[0] for ls in lengths], n), rows([ls[1] for ls in lengths], n)
+        scales = [pose.scale[pose.column[name]] for name in chains[0].bones]
+        if one and any(sc is not pose.unit for sc in scales):
+            # Scaled bones (the first uniformly, validation): the segments scale with
+            # the frames they lie in; softness as Spine scales it, or with the chain.
+            psx, csx = scales[0][:, 0], scales[1][:, 0]
+            a, b = a * psx, b * csx * psx
+            soft = soft * psx * (csx + 1.0) * 0.5 if chains[0].soft_reach == "quadratic" else fraction * (a + b)
+            reach = a + b
     # Spine's quadratic soft reach draws the target in before the solve (as Spine's
     # runtimes do); the solver then reaches for that point, unsoftened.
     quadratic, solve_target, solve_soft = None, target, soft
     if any(c.soft_reach == "quadratic" for c in chains):
         quadratic = rows([1.0 if c.soft_reach == "quadratic" else 0.0 for c in chains], n) > 0.5
         raw = np.sqrt(target[:, 0] * target[:, 0] + target[:, 1] * target[:, 1])
-        eased = quadratic_reach(raw, rows([sum(ls) for ls in lengths], n), soft)
+        eased = quadratic_reach(raw, reach, soft)
         scale = np.where(quadratic & (raw > 0), eased / np.where(raw > 0, raw, 1.0), 1.0)
         solve_target = target * scale[:, None]
         solve_soft = np.where(quadratic, 0.0, soft)
     if solver == "analytic":
-        a, b = rows([ls[0] for ls in lengths], n), rows([ls[1] for ls in lengths], n)
         if not one and not np.all(np.hypot(solve_target[:, 0], solve_target[:, 1]) > (2 * EPS) * (a + b)):
             # A target on its shoulder takes the direction of its own chain's frame
             # before; in a group it would take the row before its own. Alone, then.
@@ -137,19 +148,27 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
     rotation = [f + mix * wrap_angle(ik.angles[:, i] - f) for i, f in enumerate(fk)]
     if turned:  # from segments back to the bones' own frames
         rotation = [r - d for r, d in zip(rotation, shifts)]
-    stretch = 1.0 + mix * (ik.stretch - 1.0)
+    spine = one and "stretch" in chains[0].spine_scale
+    if spine:  # Spine's stretch: the first bone's frame scales (see spine_stretch)
+        stretch = 1.0 + mix * (spine_stretch(solve_target, reach) - 1.0)
+        k = pose.column[chains[0].bones[0]]
+        own = pose.scale[k]  # the bone's own scale, times the stretch
+        pose.scale[k] = pair(own[:, 0] * stretch, own[:, 1] * (stretch if "uniform" in chains[0].spine_scale else 1.0))
+    else:
+        stretch = 1.0 + mix * (ik.stretch - 1.0)
     shift = mix[:, None] * ik.root_offset
     for k, chain in enumerate(chains):
         cut = rows_of(k, n, len(chains))
         for bone, angle in zip(chain.bones, rotation):
             pose.rotation[pose.column[bone]] = cut(angle)
-            pose.stretch[pose.column[bone]] = cut(stretch)
+            if not spine:
+                pose.stretch[pose.column[bone]] = cut(stretch)
         pose.shift[pose.column[chain.bones[0]]] = cut(shift)
     # Where the IK pose is shown whole (mix 1), forward kinematics takes the bones'
     # directions from the solver instead of computing sin and cos of the angles again.
     # Chosen frame by frame: a frame comes out the same evaluated alone or in a range.
     directions = None
-    if ik.directions is not None and not turned:
+    if ik.directions is not None and not turned and not spine:
         full = mix == 1.0
         if full.all():
             directions = ik.directions
@@ -159,7 +178,8 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
     worlds = pose.place_chains([c.bones for c in chains], n, directions)
 
     tip = worlds[-1]
-    length = rows([ls[-1] for ls in lengths], n) * stretch
+    # Spine's stretch scales the tip bone's frame (inherited); RigEditor's its length.
+    length = rows([ls[-1] for ls in lengths], n) * (1.0 if spine else stretch)
     end_world = pair(tip.a * length + tip.tx, tip.c * length + tip.ty)
     end = to_shoulder.apply(end_world)
     rx, ry = end[:, 0] - target[:, 0], end[:, 1] - target[:, 1]
@@ -212,7 +232,7 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
     if one:
         declared, codes = resolved[0][:2]
         return [ChainBake(name=chains[0].name, **table, target_declared=frozen(declared),
-                          target_space=frozen(codes), shoulder_to_world=to_world, reach=ik.reach)]
+                          target_space=frozen(codes), shoulder_to_world=to_world, reach=_reach(ik.reach))]
     out = []
     for k, (chain, ls, (declared, codes, *_)) in enumerate(zip(chains, lengths, resolved)):
         cut = slice(k * n, (k + 1) * n)
@@ -222,6 +242,19 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
             shoulder_to_world=to_world.take(cut), reach=(abs(ls[0] - ls[1]), ls[0] + ls[1]),
         ))
     return out
+
+
+def _reach(reach):
+    """A lone chain's (inner, outer) reach as floats. Scaled bones make it per frame:
+    then the first frame's (the frame an editor's one-frame evaluation shows)."""
+    return tuple(float(np.ravel(r)[0]) for r in reach)
+
+
+def spine_stretch(target, reach):
+    """Spine's stretch factor of a chain's first bone frame: distance / reach where the
+    target (shoulder space, after any soft reach) lies beyond ``reach``, else 1."""
+    d = np.sqrt(target[:, 0] * target[:, 0] + target[:, 1] * target[:, 1])
+    return np.where(d > reach, d / reach, 1.0)
 
 
 def _step_length(points):

@@ -44,6 +44,11 @@ def solve_aim(project, chain, pose, spaces, frames, fk) -> list[ChainBake]:
     rotation = fk0 + mix * wrap_angle(aim - fk0)
     pose.rotation[k] = rotation
     pose.stretch[k] = pose.ones
+    stretch = np.ones(n)
+    if {"stretch", "compress"} & set(chain.spine_scale):
+        scale = pose.scale[k]
+        stretch = _spine_factor(chain.spine_scale, scale[:, 0], length, distance, mix)
+        pose.scale[k] = pair(scale[:, 0] * stretch, scale[:, 1] * (stretch if "uniform" in chain.spine_scale else 1.0))
     (world,) = pose.place_chains([chain.bones], n)
 
     end_world = pair(world.a * length + world.tx, world.c * length + world.ty)
@@ -52,9 +57,10 @@ def solve_aim(project, chain, pose, spaces, frames, fk) -> list[ChainBake]:
     residual = np.sqrt(rx * rx + ry * ry)
     shoulder_world = world.translation()
     zeros, false = np.zeros(n), np.zeros(n, dtype=bool)
-    # A bone of fixed length reaches only the targets at its length: the solver's own
-    # residual is the distance's difference from it.
-    cause = classify(residual, np.abs(distance - length), distance, length, length, zeros, false, mix,
+    # The bone reaches only the targets at its (scaled) length: pointed at the target,
+    # its residual is the distance's difference from that length.
+    reach = np.sqrt(end[:, 0] * end[:, 0] + end[:, 1] * end[:, 1])
+    cause = classify(residual, np.abs(distance - reach), distance, reach, reach, zeros, false, mix,
                      false, tolerance=1e-7 * length, rounding=rounding_bound(length, distance, shoulder_world))
     hold = np.zeros(n, dtype=bool)
     drift, world_motion = np.zeros(n), np.zeros(n)
@@ -63,7 +69,7 @@ def solve_aim(project, chain, pose, spaces, frames, fk) -> list[ChainBake]:
         for out, points in ((drift, space.inverse().apply(end_world)), (world_motion, end_world)):
             out[1:] = np.where(hold[1:], np.hypot(*np.diff(points, axis=0).T), 0.0)
     table = dict(
-        residual=residual, cause=cause, limited=false, stretch=np.ones(n), root_offset=np.zeros((n, 2)),
+        residual=residual, cause=cause, limited=false, stretch=stretch, root_offset=np.zeros((n, 2)),
         sensitivity=np.minimum(np.degrees(1.0 / np.maximum(distance, 1e-300)), MAX_RATE), distance=distance, solve_distance=distance,
         bend=np.ones(n), side=zeros, flip=false, bend_overridden=false, iterations=np.ones(n, dtype=int),
         converged=cause != CAUSES.index("unexplained"), hold=hold, hold_drift=drift,
@@ -75,3 +81,13 @@ def solve_aim(project, chain, pose, spaces, frames, fk) -> list[ChainBake]:
         frozen(value)
     return [ChainBake(name=chain.name, **table, target_declared=frozen(declared), target_space=frozen(codes),
                       shoulder_to_world=to_world, reach=(length, length))]
+
+
+def _spine_factor(flags, sx, length, distance, mix):
+    """Spine's one-bone stretch / compress factor of the bone's x scale (N,): where the
+    target lies beyond (stretch) or short of (compress) the bone's scaled length
+    b = length * sx (only where b > 1e-4), 1 + mix (distance / b - 1); else 1."""
+    b = length * sx
+    ok = b > 1e-4
+    wanted = ("stretch" in flags) & (distance > b) | ("compress" in flags) & (distance < b)
+    return np.where(ok & wanted, (distance / np.where(ok, b, 1.0) - 1.0) * mix + 1.0, 1.0)

@@ -1,0 +1,83 @@
+"""Scale keys on the bones of a two-bone chain play as Spine plays them: the segments
+scale with the frames they lie in (the upper by its bone's uniform scale, the lower by
+both bones' x scales), so the end still lands on the target. Expected values by hand:
+the law of cosines on the scaled lengths, forward kinematics."""
+from __future__ import annotations
+
+import copy
+import math
+from dataclasses import replace
+
+import numpy as np
+
+from rigeditor.io.project_file import load_project
+from rigeditor.io.spine.read import import_spine
+from rigeditor.model.data.timeline import constant
+from rigeditor.model.evaluation.evaluate import evaluate
+from rigeditor.model.validation.project import problems
+
+from tests.io.spine_rigs import write_rig
+
+HIP = np.array([10.0, 100.0])
+LEG = {
+    "skeleton": {"spine": "4.2.11", "fps": 30},
+    "bones": [
+        {"name": "root"},
+        {"name": "hip", "parent": "root", "x": 10, "y": 100},
+        {"name": "thigh", "parent": "hip", "length": 50, "rotation": -80},
+        {"name": "shin", "parent": "thigh", "length": 45, "x": 50, "rotation": 10},
+        {"name": "foot_target", "parent": "root", "x": 15, "y": 20},
+    ],
+    "ik": [{"name": "leg", "bones": ["thigh", "shin"], "target": "foot_target", "bendPositive": False}],
+    "animations": {"walk": {"bones": {
+        "foot_target": {"translate": [{"x": 0, "y": 0}, {"time": 0.5, "x": 0, "y": -80}, {"time": 1, "x": 60, "y": 40}]},
+        "thigh": {"scale": [{"x": 1, "y": 1}, {"time": 1, "x": 1.5, "y": 1.5}]},
+        "shin": {"scale": [{"x": 1, "y": 1}, {"time": 1, "x": 0.7, "y": 1.2}]},
+    }}},
+}
+
+
+def _import(tmp_path, doc):
+    out = tmp_path / "out" / "leg.rigproj"
+    out.parent.mkdir()
+    result = import_spine(write_rig(tmp_path / "src", doc, atlas=False, page=False), out)
+    return result, load_project(out)
+
+
+def test_scaled_chain_bones_reach_the_target_with_their_scaled_lengths(tmp_path):
+    result, project = _import(tmp_path, LEG)
+    assert not any("scale" in w for w in result.warnings)
+    frames = np.arange(31, dtype=float)
+    t = frames / 30
+    s, c = 1 + 0.5 * t, 1 - 0.3 * t  # the thigh's uniform scale, the shin's x scale
+    target = np.stack([15 + np.interp(t, [0, 0.5, 1], [0, 0, 60]), 20 + np.interp(t, [0, 0.5, 1], [0, -80, 40])], -1)
+    a, b = 50 * s, 45 * c * s
+    v = target - HIP
+    d = np.hypot(*v.T)
+    inside = (d < a + b - 1e-6) & (d > np.abs(a - b) + 1e-6)
+    assert inside.sum() > 5
+    bake = evaluate(project, frames)
+    knee = bake.joint_world[:, bake.column("shin")]
+    np.testing.assert_allclose(np.hypot(*(knee - HIP).T), a, atol=1e-9)  # the thigh's scaled length
+    # Law of cosines at the hip, the knee to the right of hip -> target (bend -1).
+    inner = np.arccos(np.clip((a * a + d * d - b * b) / (2 * a * d), -1, 1))
+    expected = HIP + a[:, None] * np.stack([np.cos(np.arctan2(v[:, 1], v[:, 0]) + inner),
+                                            np.sin(np.arctan2(v[:, 1], v[:, 0]) + inner)], -1)
+    np.testing.assert_allclose(knee[inside], expected[inside], atol=1e-7)
+    w = bake.bone_world
+    k = bake.column("shin")
+    tip = knee + 45 * np.stack([np.asarray(w.a)[:, k], np.asarray(w.c)[:, k]], -1)
+    np.testing.assert_allclose(tip[inside], target[inside], atol=1e-7)
+
+
+def test_a_non_uniform_or_negative_scale_on_a_chain_bone_is_listed_and_refused(tmp_path):
+    doc = copy.deepcopy(LEG)
+    doc["animations"]["walk"]["bones"]["thigh"]["scale"][1].update(x=1.3, y=0.8)
+    result, project = _import(tmp_path, doc)
+    assert any(w.startswith("scale keys on bones an IK chain drives") and "thigh" in w for w in result.warnings)
+    assert not project.bone("thigh").scale.keys and project.bone("shin").scale.keys
+    assert problems(project) == []
+    for bone, scale in (("thigh", (1.3, 0.8)), ("shin", (-1.0, 1.0)), ("thigh", (-1.0, -1.0))):
+        bad = replace(project, bones=tuple(replace(x, scale=constant(*scale)) if x.name == bone else x
+                                           for x in project.bones))
+        assert any("cannot be scaled other than by positive factors" in p for p in problems(bad)), (bone, scale)
