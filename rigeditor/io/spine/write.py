@@ -3,8 +3,9 @@
 Mapping (Spine is y-up with degrees counter-clockwise, like the model):
 
 - A Spine root bone (named "root", or "root_2"... if a bone has that name) stands for
-  the character space: its translate/rotate/scale keys carry the character's world
-  transform per frame, so our root bones sit at their rest offsets under it.
+  the character space: its translate/rotate/scale keys are the character space's own
+  keys when it sits in world (else its world transform per frame), so our root bones
+  sit at their rest offsets under it.
 - Every bone, parents before children: setup pose = the authored rest pose (length,
   x, y = rest offset in the parent's frame, rotation = rest rotation), its own channels
   as timelines: ``rotate``, ``translate`` and ``scale`` keys where ours are, with our
@@ -65,9 +66,13 @@ def spine_document(project: Project, bake: Bake, *, animation: str | None = None
     root = _unique("root", taken)
     bones, timelines = [{"name": root}], {}
     char = bake.spaces[CHARACTER]
-    _trs_keys(char, n, times, timelines.setdefault(root, {}), f"the {CHARACTER} space")
-
     span = _frame_span(bake)
+    space = project.space(CHARACTER)
+    if span is not None and space.parent == WORLD:  # the root is the character space: its own keys
+        _channel_timelines(space, span, bake, times, timelines.setdefault(root, {}), bones[0])
+    else:
+        _trs_keys(char, n, times, timelines.setdefault(root, {}), f"the {CHARACTER} space")
+
     baked = write_ik.baked_rows(project, bake, bake_ik=bake_ik)
     for chain in project.chains:
         ranges = write_ik.frame_ranges(baked[chain.name], bake.frames)
@@ -147,19 +152,20 @@ def spine_document(project: Project, bake: Bake, *, animation: str | None = None
 
 def _space_bones(project, bake, root, span, times, taken, bones, timelines) -> dict:
     """A bone per space an IK target is declared in: {space: bone name}. ``character``
-    is the root; ``world`` is the root while the character space stays at the origin,
-    else a bone under the root keyed per frame with the character's inverse (so it
-    stays at the world origin); a scene space is a bone under its parent's, keyed with
-    the space's own channels."""
+    is the root; ``world`` a bone under the root, keyed per frame with the character's
+    inverse when the character moves (so it stays at the world origin), or the root
+    (None) when that inverse shears; a scene space is a bone under its parent's, keyed
+    with the space's own channels."""
     n = len(bake)
     char = bake.spaces[CHARACTER]
     out = {CHARACTER: root, WORLD: root}
     spaces = write_ik.target_spaces(project, [c.target for c in project.chains], bake.frames[0])
     still = all(np.allclose(v, e, rtol=0.0, atol=_STILL) for v, e in zip(char.fields(), (1, 0, 0, 1, 0, 0)))
-    if not still and write_ik.in_world(project, spaces, bake.frames[0]):
+    if write_ik.in_world(project, spaces, bake.frames[0]):
         keys = {}
         try:
-            _trs_keys(char.inverse(), n, times, keys, f"the inverse of the {CHARACTER} space")
+            if not still:  # (a still character needs no keys: the bone names the space)
+                _trs_keys(char.inverse(), n, times, keys, f"the inverse of the {CHARACTER} space")
         except ExportError:
             # A rotated character with unequal scales has no unsheared inverse: the
             # targets in world are carried into the root's frame frame by frame.
@@ -176,17 +182,27 @@ def _space_bones(project, bake, root, span, times, taken, bones, timelines) -> d
         if out[s.parent] is None:  # under a world with no bone: the space per frame
             _trs_keys(char.inverse().compose(bake.spaces[space]), n, times, mine, f"the space {space}")
             continue
-        for field, ch, rest, key, unit in (("translate", s.position, (0.0, 0.0), ("x", "y"), 1.0),
-                                           ("rotate", s.rotation, (0.0,), ("value",), math.degrees(1.0)),
-                                           ("scale", s.scale, (1.0, 1.0), ("x", "y"), 1.0)):
-            if not _animated(ch, rest):
-                continue
-            if span is not None:
-                mine[field] = curve_keys(ch, *span, bake.fps, key, unit, 1e-5)
-            else:
-                values = ch.sample(bake.frames) * unit
-                mine[field] = _keys1(times, values[:, 0]) if len(key) == 1 else _keys2(times, values)
+        _channel_timelines(s, span, bake, times, mine, bones[-1])
     return out
+
+
+def _channel_timelines(s, span, bake, times, out: dict, entry: dict) -> None:
+    """A space's own position, rotation and scale as the timelines of a bone (curves
+    and all on whole frames, else a key per frame); a channel without keys is the
+    bone's setup value (``entry``: its bones-list entry)."""
+    for field, ch, rest, key, unit, setup in (
+            ("translate", s.position, (0.0, 0.0), ("x", "y"), 1.0, ("x", "y")),
+            ("rotate", s.rotation, (0.0,), ("value",), math.degrees(1.0), ("rotation",)),
+            ("scale", s.scale, (1.0, 1.0), ("x", "y"), 1.0, ("scaleX", "scaleY"))):
+        if not _animated(ch, rest):
+            continue
+        if not ch.keys:
+            entry.update(zip(setup, _r(np.asarray(ch.default) * unit)))
+        elif span is not None:
+            out[field] = curve_keys(ch, *span, bake.fps, key, unit, 1e-5)
+        else:
+            values = ch.sample(bake.frames) * unit
+            out[field] = _keys1(times, values[:, 0]) if len(key) == 1 else _keys2(times, values)
 
 
 def _target_bone(project, bake, target, span, times, taken, space_bone, bones, timelines) -> str:
