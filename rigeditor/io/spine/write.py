@@ -299,7 +299,7 @@ def export_spine_json(project: Project, bake: Bake, path, *, animation: str | No
             if images is None:
                 raise ExportError(None, ["images: save the project first: the atlas is packed from the "
                                          "pictures beside the project file"])
-            files = atlas_files(project, images, path.stem)
+            files = atlas_files(project, images, path.stem, notes=notes)
             _refuse_replacing_pictures(project, images, [path.with_name(n) for n in files] + [path])
     except ExportError as exc:
         raise ExportError(Path(path), exc.problems) from None
