@@ -3,6 +3,7 @@ comes back as world, not as the character), the same chains, the root's own keys
 the character space's keys, still values as still values."""
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from rigeditor.cli import resolve_project
@@ -47,3 +48,33 @@ def test_an_exported_example_comes_back_with_its_spaces_chains_and_character_key
         assert _keys(ch0) == _keys(ch1)
         if not ch0.keys:
             assert ch1.default == pytest.approx(ch0.default, abs=1e-6)
+
+
+def test_animations_whose_still_character_differs_play_each_from_the_one_setup_pose():
+    # The root's setup is the first animation's still character (the shared defaults:
+    # moved, turned, scaled); another animation that keys the character keys the root
+    # from that setup.
+    from rigeditor.edits import animations
+    from rigeditor.examples.rigs import arm
+    from rigeditor.io.spine.write import spine_document_many
+    from rigeditor.model.data import clips
+    from rigeditor.model.data.timeline import constant, keyed
+
+    from spine_pose import spine_pose
+
+    still = arm().with_space("character", position=constant(30.0, -12.0), rotation=constant(0.4),
+                             scale=constant(1.5, 1.5))
+    project = animations.duplicate(still, clips.names(still)[0], "moved")
+    moved = clips.switch(project, "moved").with_space(
+        "character", position=keyed([(0, (0.0, 0.0)), (48, (20.0, 5.0))], "bezier"),
+        rotation=keyed([(0, 0.1), (48, 0.9)], "bezier"), scale=keyed([(0, (1.0, 1.0)), (48, (2.0, 0.5))]))
+    first = clips.switch(moved, clips.names(moved)[0])
+    assert first.space("character").rotation.keys == () and moved.space("character").rotation.keys
+    items = [(clips.names(moved)[0], first, evaluate(first)), ("moved", moved, evaluate(moved))]
+    doc = spine_document_many(items)
+    for name, p, bake in items:
+        for i in range(0, len(bake), 8):
+            pose = spine_pose(doc, i / bake.fps, name)
+            for k, bone in enumerate(bake.bones):
+                assert np.hypot(*(pose[bone][0] - bake.joint_world[i, k])) < 1e-3
+                assert np.hypot(*(pose[bone][1] - bake.tip_world[i, k])) < 1e-3

@@ -113,13 +113,13 @@ def spine_document(project: Project, bake: Bake, *, animation: str | None = None
         elif bake.scale is not None and np.abs(bake.scale[:, k] - 1.0).max() > _STILL:
             mine["scale"] = _keys2(times, bake.scale[:, k])
 
-    space_bone = _space_bones(project, bake, root, span, times, taken, bones, timelines)
+    space_bone, carried = _space_bones(project, bake, root, span, times, taken, bones, timelines)
     ik, ik_keys, target_bone = [], {}, {}
     for name, cb in bake.chains.items():
         chain = project.chain(name)
         if chain.target not in target_bone:
             target_bone[chain.target] = _target_bone(project, bake, chain.target, span, times, taken,
-                                                     space_bone, bones, timelines)
+                                                     space_bone, carried, bones, timelines)
         if len(chain.bones) != 2:
             continue  # Spine's IK drives one or two bones; the baked rotations play
         rows = baked[name]
@@ -150,15 +150,16 @@ def spine_document(project: Project, bake: Bake, *, animation: str | None = None
     return doc
 
 
-def _space_bones(project, bake, root, span, times, taken, bones, timelines) -> dict:
+def _space_bones(project, bake, root, span, times, taken, bones, timelines) -> tuple[dict, set]:
     """A bone per space an IK target is declared in: {space: bone name}. ``character``
     is the root; ``world`` a bone under the root, keyed per frame with the character's
-    inverse when the character moves (so it stays at the world origin), or the root
-    (None) when that inverse shears; a scene space is a bone under its parent's, keyed
-    with the space's own channels."""
+    inverse when the character moves (so it stays at the world origin), or without keys
+    when that inverse shears (then in ``carried``: what is in it is carried into the
+    root's frame per frame); a scene space is a bone under its parent's, keyed with the
+    space's own channels. Returns ({space: bone name}, carried)."""
     n = len(bake)
     char = bake.spaces[CHARACTER]
-    out = {CHARACTER: root, WORLD: root}
+    out, carried = {CHARACTER: root, WORLD: root}, set()
     spaces = write_ik.target_spaces(project, [c.target for c in project.chains], bake.frames[0])
     still = all(np.allclose(v, e, rtol=0.0, atol=_STILL) for v, e in zip(char.fields(), (1, 0, 0, 1, 0, 0)))
     if write_ik.in_world(project, spaces, bake.frames[0]):
@@ -168,22 +169,23 @@ def _space_bones(project, bake, root, span, times, taken, bones, timelines) -> d
                 _trs_keys(char.inverse(), n, times, keys, f"the inverse of the {CHARACTER} space")
         except ExportError:
             # A rotated character with unequal scales has no unsheared inverse: the
-            # targets in world are carried into the root's frame frame by frame.
-            out[WORLD] = None
-        else:
-            out[WORLD] = name = _unique(WORLD, taken)
-            bones.append({"name": name, "parent": root})
-            timelines[name] = keys
+            # world bone stays on the root, and what is in world is carried into the
+            # root's frame frame by frame (the same bones in every animation).
+            keys = {}
+            carried.add(WORLD)
+        out[WORLD] = name = _unique(WORLD, taken)
+        bones.append({"name": name, "parent": root})
+        timelines[name] = keys
     for space in spaces:
         s = project.space(space)
         out[space] = name = _unique(space, taken)
-        bones.append({"name": name, "parent": out[s.parent] or root})
+        bones.append({"name": name, "parent": out[s.parent]})
         mine = timelines.setdefault(name, {})
-        if out[s.parent] is None:  # under a world with no bone: the space per frame
+        if s.parent in carried:  # under a world bone that stays on the root: the space per frame
             _trs_keys(char.inverse().compose(bake.spaces[space]), n, times, mine, f"the space {space}")
             continue
         _channel_timelines(s, span, bake, times, mine, bones[-1])
-    return out
+    return out, carried
 
 
 def _channel_timelines(s, span, bake, times, out: dict, entry: dict) -> None:
@@ -205,7 +207,7 @@ def _channel_timelines(s, span, bake, times, out: dict, entry: dict) -> None:
             out[field] = _keys1(times, values[:, 0]) if len(key) == 1 else _keys2(times, values)
 
 
-def _target_bone(project, bake, target, span, times, taken, space_bone, bones, timelines) -> str:
+def _target_bone(project, bake, target, span, times, taken, space_bone, carried, bones, timelines) -> str:
     """The bone a target's chains aim at: named like the target (the import maps it
     back to that target) unless a bone has that name, under the bone of its declared
     space, keyed with the target's own keys. A target that switches spaces stays under
@@ -214,12 +216,11 @@ def _target_bone(project, bake, target, span, times, taken, space_bone, bones, t
     t = project.target(target)
     name = _unique(target if target not in taken else f"{target}_target", taken)
     first = t.space.value_at(bake.frames[0])
-    parent = space_bone[first] or space_bone[CHARACTER]
-    entry = {"name": name, "parent": parent}
+    entry = {"name": name, "parent": space_bone[first]}
     bones.append(entry)
     mine = timelines.setdefault(name, {})
-    if write_ik.switches(project, target) or span is None or space_bone[first] is None:
-        frame = bake.spaces[first] if space_bone[first] is not None else bake.spaces[CHARACTER]
+    if write_ik.switches(project, target) or span is None or first in carried:
+        frame = bake.spaces[CHARACTER if first in carried else first]
         local = frame.inverse().apply(_declared_world(project, bake, target))
         if np.abs(local).max() > _STILL:
             mine["translate"] = _keys2(times, local)
@@ -252,17 +253,60 @@ def spine_document_many(items, *, bake_ik: bool = False, notes: list | None = No
     for other in docs[1:]:
         (name, anim), = other["animations"].items()
         for bone in other["bones"]:
+            if bone["name"] not in setup:  # a space bone only this animation's targets use
+                setup[bone["name"]] = bone
+                doc["bones"].append(bone)
+                continue
             first = setup[bone["name"]]
+            if bone.get("parent") != first.get("parent"):
+                raise ExportError(None, [f"animations.{name}: target bone {bone['name']!r} starts in another "
+                                         f"space ({bone.get('parent')!r}) than in the first animation "
+                                         f"({first.get('parent')!r}); key it in one space at the start"])
             d = (bone.get("x", 0.0) - first.get("x", 0.0), bone.get("y", 0.0) - first.get("y", 0.0))
             if d != (0.0, 0.0):
                 tl = anim.setdefault("bones", {}).setdefault(bone["name"], {})
                 tl["translate"] = _shifted(tl.get("translate", [{"time": 0.0, "x": 0.0, "y": 0.0}]), d)
+            turn = bone.get("rotation", 0.0) - first.get("rotation", 0.0)
+            if turn != 0.0:  # rotate keys are offsets from the setup rotation
+                tl = anim.setdefault("bones", {}).setdefault(bone["name"], {})
+                tl["rotate"] = _turned(tl.get("rotate", [{"time": 0.0, "value": 0.0}]), turn)
+            ratio = [bone.get(f, 1.0) / first.get(f, 1.0) if first.get(f, 1.0) else 1.0 for f in ("scaleX", "scaleY")]
+            if ratio != [1.0, 1.0]:  # scale keys multiply the setup scale
+                tl = anim.setdefault("bones", {}).setdefault(bone["name"], {})
+                tl["scale"] = _rescaled(tl.get("scale", [{"time": 0.0, "x": 1.0, "y": 1.0}]), ratio)
         doc["animations"][name] = anim
         o = other["skeleton"]
         lo = [min(lo[0], o["x"]), min(lo[1], o["y"])]
         hi = [max(hi[0], o["x"] + o["width"]), max(hi[1], o["y"] + o["height"])]
     sk.update(x=lo[0], y=lo[1], width=_r(hi[0] - lo[0]), height=_r(hi[1] - lo[1]))
     return doc
+
+
+def _turned(keys, turn) -> list[dict]:
+    """Rotate keys (degrees) offset by ``turn``, Bézier handles included."""
+    out = []
+    for key in keys:
+        key = dict(key, value=_r(key.get("value", 0.0) + turn))
+        if isinstance(key.get("curve"), list):
+            c = list(key["curve"])
+            c[1], c[3] = _r(c[1] + turn), _r(c[3] + turn)
+            key["curve"] = c
+        out.append(key)
+    return out
+
+
+def _rescaled(keys, ratio) -> list[dict]:
+    """Scale keys multiplied by ``ratio`` = (rx, ry), Bézier handles included."""
+    out = []
+    for key in keys:
+        key = dict(key, x=_r(key.get("x", 1.0) * ratio[0]), y=_r(key.get("y", 1.0) * ratio[1]))
+        if isinstance(key.get("curve"), list):
+            c = list(key["curve"])
+            c[1], c[3], c[5], c[7] = (_r(c[1] * ratio[0]), _r(c[3] * ratio[0]), _r(c[5] * ratio[1]),
+                                      _r(c[7] * ratio[1]))
+            key["curve"] = c
+        out.append(key)
+    return out
 
 
 def _shifted(keys, d) -> list[dict]:
