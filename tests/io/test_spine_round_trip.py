@@ -78,3 +78,23 @@ def test_animations_whose_still_character_differs_play_each_from_the_one_setup_p
             for k, bone in enumerate(bake.bones):
                 assert np.hypot(*(pose[bone][0] - bake.joint_world[i, k])) < 1e-3
                 assert np.hypot(*(pose[bone][1] - bake.tip_world[i, k])) < 1e-3
+
+
+def test_shear_and_inherit_modes_are_exported_and_come_back(tmp_path):
+    from rigeditor.examples.rigs import walk
+    from rigeditor.model.data.timeline import StepChannel, constant, keyed
+
+    project = walk().with_bone("head", shear=constant(0.2, -0.1), inherit=StepChannel("noScale")) \
+        .with_bone("spine", shear=keyed([(0, (0.0, 0.0)), (24, (0.3, 0.1)), (48, (0.0, 0.0))]),
+                   inherit=StepChannel("normal", ((12.0, "onlyTranslation"), (30.0, "normal"))))
+    skeleton = tmp_path / "walk.json"
+    export_spine_json(project, evaluate(project), skeleton)
+    import_spine(skeleton, tmp_path / "back.rigproj", curves="authored")
+    back = load_project(tmp_path / "back.rigproj")
+    assert back.bone("head").shear.value_at(0) == pytest.approx((0.2, -0.1), abs=1e-6)
+    assert back.bone("head").inherit.default == "noScale"
+    assert back.bone("spine").inherit.keys == ((12.0, "onlyTranslation"), (30.0, "normal"))
+    before, after = evaluate(project), evaluate(back)
+    for bone in ("spine", "head"):
+        i, j = before.column(bone), after.column(bone)
+        assert np.abs(before.tip_world[:, i] - after.tip_world[:, j]).max() < 1e-4

@@ -16,6 +16,8 @@ Mapping (Spine is y-up with degrees counter-clockwise, like the model):
   unwrapped), and a bone gets ``translate`` keys per frame where its origin moves in
   its parent's frame by more than its keys (the move-root shift, a stretched parent).
   Stretch itself is not a Spine scale: the scale would be inherited by the children.
+- Shear (degrees) and the inherit mode: a still value as the bone's setup
+  (``shearX``/``shearY``, ``inherit``), keys as ``shear`` and 4.2 ``inherit`` timelines.
 - Live IK: per two-bone analytic chain an ``ik`` constraint (bendPositive, softness in
   model units, mix) on one target bone per IK target (named like the target, or
   "NAME_target" if a bone has its name) under the bone of the target's declared space
@@ -108,6 +110,7 @@ def spine_document(project: Project, bake: Bake, *, animation: str | None = None
             mine["translate"] = curve_keys(bone.translate, *span, bake.fps, ("x", "y"), 1.0, 1e-5)
         elif np.abs(moved).max() > _STILL:
             mine["translate"] = _keys2(times, moved)
+        _shear_and_inherit(bone, span, bake, times, mine, bones[-1])
         if span is not None and _animated(bone.scale, (1.0, 1.0)):
             mine["scale"] = curve_keys(bone.scale, *span, bake.fps, ("x", "y"), 1.0, 1e-6)
         elif bake.scale is not None and np.abs(bake.scale[:, k] - 1.0).max() > _STILL:
@@ -186,6 +189,29 @@ def _space_bones(project, bake, root, span, times, taken, bones, timelines) -> t
             continue
         _channel_timelines(s, span, bake, times, mine, bones[-1])
     return out, carried
+
+
+def _shear_and_inherit(bone, span, bake, times, out: dict, entry: dict) -> None:
+    """A bone's shear (degrees; a still value is its setup ``shearX``/``shearY``, keys
+    are offsets from a zero setup) and inherit mode (setup ``inherit``, 4.2 ``inherit``
+    keys where it is keyed, stepped)."""
+    if _animated(bone.shear, (0.0, 0.0)):
+        if not bone.shear.keys:
+            entry["shearX"], entry["shearY"] = _r(np.degrees(bone.shear.default))
+        elif span is not None:
+            out["shear"] = curve_keys(bone.shear, *span, bake.fps, ("x", "y"), math.degrees(1.0), 1e-4)
+        else:
+            out["shear"] = _keys2(times, np.degrees(bone.shear.sample(bake.frames)))
+    if bone.inherit.default != "normal":
+        entry["inherit"] = bone.inherit.default
+    if bone.inherit.keys:
+        first = bake.frames[0]
+        modes = [(f, v) for f, v in bone.inherit.keys if f <= bake.frames[-1]]
+        start = bone.inherit.value_at(first)
+        keys = ([] if start == bone.inherit.default else [{"time": 0.0, "inherit": start}]) + [
+            {"time": key_time(f - first, bake.fps), "inherit": v} for f, v in modes if f > first]
+        if keys:
+            out["inherit"] = keys
 
 
 def _channel_timelines(s, span, bake, times, out: dict, entry: dict) -> None:
