@@ -23,6 +23,8 @@ sys.path.insert(0, str(Path(__file__).parents[1] / "io"))
 import spine_rules  # noqa: E402
 
 from spine_pose import bone_worlds
+from art_files import paint_png  # noqa: E402
+from rigeditor.io.spine.write_art import region_name  # noqa: E402
 
 
 def _stressed(project):
@@ -176,3 +178,45 @@ def test_the_packer_never_overlaps_and_stays_within_the_page(sizes, max_size):
 def test_an_image_larger_than_a_page_is_refused_saying_so():
     with pytest.raises(ValueError, match="larger than an atlas page"):
         shelf_pack([(10, 10), (2100, 20)], max_size=2048)
+
+
+def _pages(folder, stem):
+    """{page file: (w, h) from the atlas}, {region: (page, x, y, w, h)}."""
+    pages, regions, page = {}, {}, None
+    for line in (folder / f"{stem}.atlas").read_text().splitlines():
+        if line.endswith(".png"):
+            page = line
+        elif line.startswith("size:"):
+            pages[page] = tuple(int(v) for v in line[5:].split(","))
+        elif line.startswith("bounds:"):
+            regions[name] = (page, *(int(v) for v in line[7:].split(",")))
+        elif line and ":" not in line:
+            name = line
+    return pages, regions
+
+
+@pytest.mark.parametrize("width, scaled", [(3000, False), (9000, True)])
+def test_a_picture_wider_than_an_atlas_page_gets_a_larger_page_or_is_scaled_with_a_warning(
+        dressed, tmp_path, capsys, width, scaled):
+    path, project = dressed
+    big = project.art.slots[0].attachments[0]
+    paint_png(path.parent / big.path, width, 40, seed=7)
+    out = tmp_path / "out" / "hero.json"
+    out.parent.mkdir()
+    assert main(["bake", str(path), "-o", str(out), "--format", "spine"]) == 0
+    err = capsys.readouterr().err
+    assert f"warning: {big.path}: {width}x40 pixels is larger than" in err
+    pages, regions = _pages(out.parent, "hero")
+    page, x, y, w, h = regions[region_name(big)]
+    sheet = np.asarray(Image.open(out.parent / page).convert("RGBA"))
+    assert sheet.shape[1::-1] == pages[page] and max(pages[page]) <= 8192
+    source = np.asarray(Image.open(path.parent / big.path).convert("RGBA"))
+    if scaled:
+        assert "scaled to" in err and w < width and w <= 8192
+        assert abs(w / width - h / 40) < 0.05  # its proportions kept (to a pixel)
+    else:
+        assert (w, h) == (width, 40)
+        np.testing.assert_array_equal(sheet[y:y + h, x:x + w], source)
+    region = next(r for atts in json.loads(out.read_text())["skins"][0]["attachments"].values()
+                  for r in atts.values() if r["path"] == region_name(big))
+    assert (region["width"], region["height"]) == (big.width, big.height)  # its size in the skeleton

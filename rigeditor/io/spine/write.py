@@ -3,8 +3,9 @@
 Mapping (Spine is y-up with degrees counter-clockwise, like the model):
 
 - A Spine root bone (named "root", or "root_2"... if a bone has that name) stands for
-  the character space: its translate/rotate/scale keys carry the character's world
-  transform per frame, so our root bones sit at their rest offsets under it.
+  the character space: its translate/rotate/scale keys are the character space's own
+  keys when it sits in world (else its world transform per frame), so our root bones
+  sit at their rest offsets under it.
 - Every bone, parents before children: setup pose = the authored rest pose (length,
   x, y = rest offset in the parent's frame, rotation = rest rotation), its own channels
   as timelines: ``rotate``, ``translate`` and ``scale`` keys where ours are, with our
@@ -15,6 +16,8 @@ Mapping (Spine is y-up with degrees counter-clockwise, like the model):
   unwrapped), and a bone gets ``translate`` keys per frame where its origin moves in
   its parent's frame by more than its keys (the move-root shift, a stretched parent).
   Stretch itself is not a Spine scale: the scale would be inherited by the children.
+- Shear (degrees) and the inherit mode: a still value as the bone's setup
+  (``shearX``/``shearY``, ``inherit``), keys as ``shear`` and 4.2 ``inherit`` timelines.
 - Live IK: per two-bone analytic chain an ``ik`` constraint (bendPositive, softness in
   model units, mix) on one target bone per IK target (named like the target, or
   "NAME_target" if a bone has its name) under the bone of the target's declared space
@@ -66,9 +69,13 @@ def spine_document(project: Project, bake: Bake, *, animation: str | None = None
     root = _unique("root", taken)
     bones, timelines = [{"name": root}], {}
     char = bake.spaces[CHARACTER]
-    _trs_keys(char, n, times, timelines.setdefault(root, {}), f"the {CHARACTER} space")
-
     span = _frame_span(bake)
+    space = project.space(CHARACTER)
+    if span is not None and space.parent == WORLD:  # the root is the character space: its own keys
+        _channel_timelines(space, span, bake, times, timelines.setdefault(root, {}), bones[0])
+    else:
+        _trs_keys(char, n, times, timelines.setdefault(root, {}), f"the {CHARACTER} space")
+
     baked = write_ik.baked_rows(project, bake, bake_ik=bake_ik)
     for chain in project.chains:
         ranges = write_ik.frame_ranges(baked[chain.name], bake.frames)
@@ -104,18 +111,19 @@ def spine_document(project: Project, bake: Bake, *, animation: str | None = None
             mine["translate"] = curve_keys(bone.translate, *span, bake.fps, ("x", "y"), 1.0, 1e-5)
         elif np.abs(moved).max() > _STILL:
             mine["translate"] = _keys2(times, moved)
+        _shear_and_inherit(bone, span, bake, times, mine, bones[-1])
         if span is not None and _animated(bone.scale, (1.0, 1.0)):
             mine["scale"] = curve_keys(bone.scale, *span, bake.fps, ("x", "y"), 1.0, 1e-6)
         elif bake.scale is not None and np.abs(bake.scale[:, k] - 1.0).max() > _STILL:
             mine["scale"] = _keys2(times, bake.scale[:, k])
 
-    space_bone = _space_bones(project, bake, root, span, times, taken, bones, timelines)
+    space_bone, carried = _space_bones(project, bake, root, span, times, taken, bones, timelines)
     ik, ik_keys, target_bone = [], {}, {}
     for name, cb in bake.chains.items():
         chain = project.chain(name)
         if chain.target not in target_bone:
             target_bone[chain.target] = _target_bone(project, bake, chain.target, span, times, taken,
-                                                     space_bone, bones, timelines)
+                                                     space_bone, carried, bones, timelines)
         if len(chain.bones) != 2:
             continue  # Spine's IK drives one or two bones; the baked rotations play
         rows = baked[name]
@@ -154,51 +162,87 @@ def spine_document(project: Project, bake: Bake, *, animation: str | None = None
     return doc
 
 
-def _space_bones(project, bake, root, span, times, taken, bones, timelines) -> dict:
+def _space_bones(project, bake, root, span, times, taken, bones, timelines) -> tuple[dict, set]:
     """A bone per space an IK target is declared in: {space: bone name}. ``character``
-    is the root; ``world`` is the root while the character space stays at the origin,
-    else a bone under the root keyed per frame with the character's inverse (so it
-    stays at the world origin); a scene space is a bone under its parent's, keyed with
-    the space's own channels."""
+    is the root; ``world`` a bone under the root, keyed per frame with the character's
+    inverse when the character moves (so it stays at the world origin), or without keys
+    when that inverse shears (then in ``carried``: what is in it is carried into the
+    root's frame per frame); a scene space is a bone under its parent's, keyed with the
+    space's own channels. Returns ({space: bone name}, carried)."""
     n = len(bake)
     char = bake.spaces[CHARACTER]
-    out = {CHARACTER: root, WORLD: root}
+    out, carried = {CHARACTER: root, WORLD: root}, set()
     spaces = write_ik.target_spaces(project, [c.target for c in project.chains], bake.frames[0])
     still = all(np.allclose(v, e, rtol=0.0, atol=_STILL) for v, e in zip(char.fields(), (1, 0, 0, 1, 0, 0)))
-    if not still and write_ik.in_world(project, spaces, bake.frames[0]):
+    if write_ik.in_world(project, spaces, bake.frames[0]):
         keys = {}
         try:
-            _trs_keys(char.inverse(), n, times, keys, f"the inverse of the {CHARACTER} space")
+            if not still:  # (a still character needs no keys: the bone names the space)
+                _trs_keys(char.inverse(), n, times, keys, f"the inverse of the {CHARACTER} space")
         except ExportError:
             # A rotated character with unequal scales has no unsheared inverse: the
-            # targets in world are carried into the root's frame frame by frame.
-            out[WORLD] = None
-        else:
-            out[WORLD] = name = _unique(WORLD, taken)
-            bones.append({"name": name, "parent": root})
-            timelines[name] = keys
+            # world bone stays on the root, and what is in world is carried into the
+            # root's frame frame by frame (the same bones in every animation).
+            keys = {}
+            carried.add(WORLD)
+        out[WORLD] = name = _unique(WORLD, taken)
+        bones.append({"name": name, "parent": root})
+        timelines[name] = keys
     for space in spaces:
         s = project.space(space)
         out[space] = name = _unique(space, taken)
-        bones.append({"name": name, "parent": out[s.parent] or root})
+        bones.append({"name": name, "parent": out[s.parent]})
         mine = timelines.setdefault(name, {})
-        if out[s.parent] is None:  # under a world with no bone: the space per frame
+        if s.parent in carried:  # under a world bone that stays on the root: the space per frame
             _trs_keys(char.inverse().compose(bake.spaces[space]), n, times, mine, f"the space {space}")
             continue
-        for field, ch, rest, key, unit in (("translate", s.position, (0.0, 0.0), ("x", "y"), 1.0),
-                                           ("rotate", s.rotation, (0.0,), ("value",), math.degrees(1.0)),
-                                           ("scale", s.scale, (1.0, 1.0), ("x", "y"), 1.0)):
-            if not _animated(ch, rest):
-                continue
-            if span is not None:
-                mine[field] = curve_keys(ch, *span, bake.fps, key, unit, 1e-5)
-            else:
-                values = ch.sample(bake.frames) * unit
-                mine[field] = _keys1(times, values[:, 0]) if len(key) == 1 else _keys2(times, values)
-    return out
+        _channel_timelines(s, span, bake, times, mine, bones[-1])
+    return out, carried
 
 
-def _target_bone(project, bake, target, span, times, taken, space_bone, bones, timelines) -> str:
+def _shear_and_inherit(bone, span, bake, times, out: dict, entry: dict) -> None:
+    """A bone's shear (degrees; a still value is its setup ``shearX``/``shearY``, keys
+    are offsets from a zero setup) and inherit mode (setup ``inherit``, 4.2 ``inherit``
+    keys where it is keyed, stepped)."""
+    if _animated(bone.shear, (0.0, 0.0)):
+        if not bone.shear.keys:
+            entry["shearX"], entry["shearY"] = _r(np.degrees(bone.shear.default))
+        elif span is not None:
+            out["shear"] = curve_keys(bone.shear, *span, bake.fps, ("x", "y"), math.degrees(1.0), 1e-4)
+        else:
+            out["shear"] = _keys2(times, np.degrees(bone.shear.sample(bake.frames)))
+    if bone.inherit.default != "normal":
+        entry["inherit"] = bone.inherit.default
+    if bone.inherit.keys:
+        first = bake.frames[0]
+        modes = [(f, v) for f, v in bone.inherit.keys if f <= bake.frames[-1]]
+        start = bone.inherit.value_at(first)
+        keys = ([] if start == bone.inherit.default else [{"time": 0.0, "inherit": start}]) + [
+            {"time": key_time(f - first, bake.fps), "inherit": v} for f, v in modes if f > first]
+        if keys:
+            out["inherit"] = keys
+
+
+def _channel_timelines(s, span, bake, times, out: dict, entry: dict) -> None:
+    """A space's own position, rotation and scale as the timelines of a bone (curves
+    and all on whole frames, else a key per frame); a channel without keys is the
+    bone's setup value (``entry``: its bones-list entry)."""
+    for field, ch, rest, key, unit, setup in (
+            ("translate", s.position, (0.0, 0.0), ("x", "y"), 1.0, ("x", "y")),
+            ("rotate", s.rotation, (0.0,), ("value",), math.degrees(1.0), ("rotation",)),
+            ("scale", s.scale, (1.0, 1.0), ("x", "y"), 1.0, ("scaleX", "scaleY"))):
+        if not _animated(ch, rest):
+            continue
+        if not ch.keys:
+            entry.update(zip(setup, _r(np.asarray(ch.default) * unit)))
+        elif span is not None:
+            out[field] = curve_keys(ch, *span, bake.fps, key, unit, 1e-5)
+        else:
+            values = ch.sample(bake.frames) * unit
+            out[field] = _keys1(times, values[:, 0]) if len(key) == 1 else _keys2(times, values)
+
+
+def _target_bone(project, bake, target, span, times, taken, space_bone, carried, bones, timelines) -> str:
     """The bone a target's chains aim at: named like the target (the import maps it
     back to that target) unless a bone has that name, under the bone of its declared
     space, keyed with the target's own keys. A target that switches spaces stays under
@@ -207,12 +251,11 @@ def _target_bone(project, bake, target, span, times, taken, space_bone, bones, t
     t = project.target(target)
     name = _unique(target if target not in taken else f"{target}_target", taken)
     first = t.space.value_at(bake.frames[0])
-    parent = space_bone[first] or space_bone[CHARACTER]
-    entry = {"name": name, "parent": parent}
+    entry = {"name": name, "parent": space_bone[first]}
     bones.append(entry)
     mine = timelines.setdefault(name, {})
-    if write_ik.switches(project, target) or span is None or space_bone[first] is None:
-        frame = bake.spaces[first] if space_bone[first] is not None else bake.spaces[CHARACTER]
+    if write_ik.switches(project, target) or span is None or first in carried:
+        frame = bake.spaces[CHARACTER if first in carried else first]
         local = frame.inverse().apply(_declared_world(project, bake, target))
         if np.abs(local).max() > _STILL:
             mine["translate"] = _keys2(times, local)
@@ -245,17 +288,60 @@ def spine_document_many(items, *, bake_ik: bool = False, notes: list | None = No
     for other in docs[1:]:
         (name, anim), = other["animations"].items()
         for bone in other["bones"]:
+            if bone["name"] not in setup:  # a space bone only this animation's targets use
+                setup[bone["name"]] = bone
+                doc["bones"].append(bone)
+                continue
             first = setup[bone["name"]]
+            if bone.get("parent") != first.get("parent"):
+                raise ExportError(None, [f"animations.{name}: target bone {bone['name']!r} starts in another "
+                                         f"space ({bone.get('parent')!r}) than in the first animation "
+                                         f"({first.get('parent')!r}); key it in one space at the start"])
             d = (bone.get("x", 0.0) - first.get("x", 0.0), bone.get("y", 0.0) - first.get("y", 0.0))
             if d != (0.0, 0.0):
                 tl = anim.setdefault("bones", {}).setdefault(bone["name"], {})
                 tl["translate"] = _shifted(tl.get("translate", [{"time": 0.0, "x": 0.0, "y": 0.0}]), d)
+            turn = bone.get("rotation", 0.0) - first.get("rotation", 0.0)
+            if turn != 0.0:  # rotate keys are offsets from the setup rotation
+                tl = anim.setdefault("bones", {}).setdefault(bone["name"], {})
+                tl["rotate"] = _turned(tl.get("rotate", [{"time": 0.0, "value": 0.0}]), turn)
+            ratio = [bone.get(f, 1.0) / first.get(f, 1.0) if first.get(f, 1.0) else 1.0 for f in ("scaleX", "scaleY")]
+            if ratio != [1.0, 1.0]:  # scale keys multiply the setup scale
+                tl = anim.setdefault("bones", {}).setdefault(bone["name"], {})
+                tl["scale"] = _rescaled(tl.get("scale", [{"time": 0.0, "x": 1.0, "y": 1.0}]), ratio)
         doc["animations"][name] = anim
         o = other["skeleton"]
         lo = [min(lo[0], o["x"]), min(lo[1], o["y"])]
         hi = [max(hi[0], o["x"] + o["width"]), max(hi[1], o["y"] + o["height"])]
     sk.update(x=lo[0], y=lo[1], width=_r(hi[0] - lo[0]), height=_r(hi[1] - lo[1]))
     return doc
+
+
+def _turned(keys, turn) -> list[dict]:
+    """Rotate keys (degrees) offset by ``turn``, Bézier handles included."""
+    out = []
+    for key in keys:
+        key = dict(key, value=_r(key.get("value", 0.0) + turn))
+        if isinstance(key.get("curve"), list):
+            c = list(key["curve"])
+            c[1], c[3] = _r(c[1] + turn), _r(c[3] + turn)
+            key["curve"] = c
+        out.append(key)
+    return out
+
+
+def _rescaled(keys, ratio) -> list[dict]:
+    """Scale keys multiplied by ``ratio`` = (rx, ry), Bézier handles included."""
+    out = []
+    for key in keys:
+        key = dict(key, x=_r(key.get("x", 1.0) * ratio[0]), y=_r(key.get("y", 1.0) * ratio[1]))
+        if isinstance(key.get("curve"), list):
+            c = list(key["curve"])
+            c[1], c[3], c[5], c[7] = (_r(c[1] * ratio[0]), _r(c[3] * ratio[0]), _r(c[5] * ratio[1]),
+                                      _r(c[7] * ratio[1]))
+            key["curve"] = c
+        out.append(key)
+    return out
 
 
 def _shifted(keys, d) -> list[dict]:
@@ -302,7 +388,7 @@ def spine_files(project: Project, bake: Bake, path, *, animation: str | None = N
             if images is None:
                 raise ExportError(None, ["images: save the project first: the atlas is packed from the "
                                          "pictures beside the project file"])
-            files = atlas_files(project, images, path.stem)
+            files = atlas_files(project, images, path.stem, notes=notes)
         out = {path: text.encode("utf-8"), **{path.with_name(n): data for n, data in files.items()}}
         _refuse_replacing(out, _pictures(project, images) | dict(protect or {}))
     except ExportError as exc:

@@ -141,12 +141,20 @@ def _draw_order_keys(names: list[str], order: np.ndarray, times) -> list[dict]:
     return keys
 
 
+LARGEST_PAGE = 8192
+"""Pixels: the largest atlas page the export writes (the texture size most GPUs take);
+a picture wider or taller than ``max_size`` gets a page up to this size, and one
+larger still is scaled down to fit it (the region keeps its size in the skeleton)."""
+
+
 def atlas_files(project: Project, base, stem: str, *, max_size: int = MAX_PAGE,
-                padding: int = PADDING) -> dict[str, bytes]:
+                padding: int = PADDING, notes: list | None = None) -> dict[str, bytes]:
     """{file name: bytes}: ``STEM.atlas`` and its pages ``STEM.png``, ``STEM_2.png``...
 
     Every image is read from the project's folder ``base``; a missing or unreadable
-    image is an ExportError naming it (nothing is written).
+    image is an ExportError naming it (nothing is written). Pages are ``max_size``
+    square at most, larger (a power of two up to LARGEST_PAGE) when a picture needs it;
+    ``notes`` gets a line per picture that needed a larger page or was scaled.
     """
     regions: dict[str, ImageAttachment] = {}
     problems = []
@@ -161,6 +169,25 @@ def atlas_files(project: Project, base, stem: str, *, max_size: int = MAX_PAGE,
             problems.append(f"{a.path}: {exc.problems[0]}")
     if problems:
         raise ExportError(None, [f"images: cannot pack the atlas: {p}" for p in problems])
+    largest = max([max(img.shape[:2]) for img in images], default=0) + 2 * padding
+    if largest > max_size:
+        size = max_size
+        while size < min(largest, LARGEST_PAGE):
+            size *= 2
+        size = min(size, max(LARGEST_PAGE, max_size))
+        for k, (name, a) in enumerate(regions.items()):
+            h, w = images[k].shape[:2]
+            if max(w, h) + 2 * padding <= max_size:
+                continue
+            if max(w, h) + 2 * padding > size:
+                images[k] = _scaled(images[k], (size - 2 * padding) / max(w, h))
+                note = (f"{a.path}: {w}x{h} pixels is larger than the largest atlas page ({size}x{size}); "
+                        f"scaled to {images[k].shape[1]}x{images[k].shape[0]} (it keeps its size in the skeleton)")
+            else:
+                note = f"{a.path}: {w}x{h} pixels is larger than a {max_size}x{max_size} atlas page; its page is {size}x{size}"
+            if notes is not None:
+                notes.append(note)
+        max_size = size
     try:
         placed, pages = shelf_pack([(img.shape[1], img.shape[0]) for img in images], max_size, padding)
     except ValueError as exc:
@@ -169,6 +196,15 @@ def atlas_files(project: Project, base, stem: str, *, max_size: int = MAX_PAGE,
     files = {name: encode_png(img) for name, img in zip(page_names, compose_pages(images, placed, pages))}
     files[f"{stem}.atlas"] = atlas_text(page_names, pages, list(zip(regions, placed))).encode("utf-8")
     return files
+
+
+def _scaled(img: np.ndarray, factor: float) -> np.ndarray:
+    """``img`` (H, W, 4) uint8 resampled by ``factor`` < 1 (Lanczos), at least 1 px."""
+    from PIL import Image
+
+    h, w = img.shape[:2]
+    size = (max(1, int(w * factor)), max(1, int(h * factor)))
+    return np.asarray(Image.fromarray(img, "RGBA").resize(size, Image.LANCZOS))
 
 
 def _r(x: float) -> float:
