@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QPoint, QPointF, QSettings, Qt
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QImage
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from fakes import FakeDialogs
+from windows import make_window, settle, px, world
 from rigeditor.app.document import Document
-from rigeditor.app.main_window import MainWindow
 from rigeditor.app.scene.layers import PAINT_ERRORS
 from rigeditor.model import evaluate
 from rigeditor.examples.rigs import arm, walk
@@ -24,36 +23,6 @@ def _no_paint_errors():
     del PAINT_ERRORS[:]
     yield
     assert not PAINT_ERRORS, PAINT_ERRORS[0]
-
-
-def make_window(qtbot, tmp_path, project=None, path=None, **answers):
-    doc = Document(project if project is not None else arm(), path)
-    dialogs = FakeDialogs(**answers)
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.IniFormat)
-    w = MainWindow(doc, settings=settings, dialogs=dialogs, data_dir=tmp_path / "data", restore_layout=False)
-    qtbot.addWidget(w)
-    w.resize(1280, 800)
-    w.show()
-    qtbot.waitExposed(w)
-    w.activateWindow()
-    settle()
-    return w, doc, dialogs
-
-
-def settle():
-    for _ in range(3):
-        QApplication.processEvents()
-
-
-def px(view, world) -> QPoint:
-    p = view.viewportTransform().map(QPointF(float(world[0]), float(world[1])))
-    return QPoint(round(p.x()), round(p.y()))
-
-
-def world(view, point) -> np.ndarray:
-    inv, _ = view.viewportTransform().inverted()
-    p = inv.map(QPointF(point))
-    return np.array([p.x(), p.y()])
 
 
 def moves(widget, a: QPoint, b: QPoint, steps=6):

@@ -10,9 +10,9 @@ import pytest
 from PySide6.QtCore import QPoint, QPointF, QRectF, QSettings, Qt
 from PySide6.QtGui import QAction, QImage, QKeySequence, QPainter
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication
 
 from fakes import FakeDialogs
+from windows import make_window, settle, px, world
 from rigeditor import edits
 from rigeditor.app.curves import NO_CHAIN
 from rigeditor.app.document import Document
@@ -32,36 +32,6 @@ def _no_paint_errors():
     del PAINT_ERRORS[:]
     yield
     assert not PAINT_ERRORS, PAINT_ERRORS[0]
-
-
-def make_window(qtbot, tmp_path, project=None, **answers):
-    doc = Document(project if project is not None else arm())
-    dialogs = FakeDialogs(**answers)
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.IniFormat)
-    w = MainWindow(doc, settings=settings, dialogs=dialogs, data_dir=tmp_path / "data", restore_layout=False)
-    qtbot.addWidget(w)
-    w.resize(1280, 800)
-    w.show()
-    qtbot.waitExposed(w)
-    w.activateWindow()
-    settle()
-    return w, doc, dialogs
-
-
-def settle():
-    for _ in range(3):
-        QApplication.processEvents()
-
-
-def px(view, world) -> QPoint:
-    p = view.viewportTransform().map(QPointF(float(world[0]), float(world[1])))
-    return QPoint(round(p.x()), round(p.y()))
-
-
-def world(view, point) -> np.ndarray:
-    inv, _ = view.viewportTransform().inverted()
-    p = inv.map(QPointF(point))
-    return np.array([p.x(), p.y()])
 
 
 def drag(widget, a: QPoint, b: QPoint, steps=6, modifiers=Qt.NoModifier):

@@ -7,15 +7,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QPoint, QPointF, QRectF, QSettings, Qt
+from PySide6.QtCore import QPoint, QPointF, QRectF, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from fakes import FakeDialogs
-from rigeditor.app.document import Document
-from rigeditor.app.main_window import MainWindow
+from windows import make_window, settle
 from rigeditor.app.scene.layers import PAINT_ERRORS
-from rigeditor.examples.rigs import arm
 from rigeditor.model.data.project import Project
 
 
@@ -24,25 +21,6 @@ def _no_paint_errors():
     del PAINT_ERRORS[:]
     yield
     assert not PAINT_ERRORS, PAINT_ERRORS[0]
-
-
-def make_window(qtbot, tmp_path, project=None, **answers):
-    doc = Document(project if project is not None else arm())
-    dialogs = FakeDialogs(**answers)
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.IniFormat)
-    w = MainWindow(doc, settings=settings, dialogs=dialogs, data_dir=tmp_path / "data", restore_layout=False)
-    qtbot.addWidget(w)
-    w.resize(1280, 800)
-    w.show()
-    qtbot.waitExposed(w)
-    w.activateWindow()
-    settle()
-    return w, doc, dialogs
-
-
-def settle():
-    for _ in range(3):
-        QApplication.processEvents()
 
 
 def device_box(view, pts) -> QRectF:
