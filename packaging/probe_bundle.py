@@ -33,7 +33,7 @@ root = sys.argv[1]
 sys.path[:] = [root, root + "/base_library.zip", root + "/python3.11/lib-dynload"]
 import numpy as np
 from rigeditor.io import dumps_project
-from rigeditor.io.examples import example_file, load_example
+from rigeditor.examples.files import example_file, load_example
 from rigeditor.io.art.images import read_rgba
 from rigeditor.examples.skin import SKIN_DIR, skinned_arm
 

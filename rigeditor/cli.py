@@ -51,7 +51,7 @@ from rigeditor.io.art.images import alpha_masks, image_problems
 from rigeditor.io.art.layers import unique_names
 from rigeditor.io.curves.world_csv import world_csv
 from rigeditor.io.progress import Progress
-from rigeditor.io.examples import ALL_DESCRIPTIONS, resolve_project
+from rigeditor.examples.files import ALL_DESCRIPTIONS, resolve_project
 from rigeditor.io.report import DEFAULT_GATES, GATES, build_report, format_report
 from rigeditor.model import evaluate
 from rigeditor.model.data import clips

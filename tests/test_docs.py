@@ -31,7 +31,7 @@ def test_every_relative_link_resolves():
 
 
 def _names_something(dotted: str) -> bool:
-    """``dotted`` is a module, or a module's attribute (``rigeditor.io.write_examples``)."""
+    """``dotted`` is a module, or a module's attribute (``rigeditor.examples.files.write_examples``)."""
     names = dotted.split(".")
     module = None
     for n in range(1, len(names) + 1):

@@ -109,7 +109,7 @@ def test_meshing_and_pictures_load_nothing_the_spec_leaves_out():
     assert "scipy.optimize" in excluded  # the list is read, not empty
     script = (
         "import sys\n"
-        "from rigeditor.io.examples import example_file\n"
+        "from rigeditor.examples.files import example_file\n"
         "from rigeditor.io.art.images import encode_png, read_rgba\n"
         "from rigeditor.examples.skin import SKIN_DIR, skinned_arm\n"
         "rgba = read_rgba(example_file('skinned_arm').parent / SKIN_DIR / 'arm.png')\n"

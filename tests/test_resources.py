@@ -19,7 +19,7 @@ try:
 except ImportError:  # Python 3.10: pip carries the same parser
     from pip._vendor import tomli as tomllib
 
-from rigeditor.io import load_example
+from rigeditor.examples.files import load_example
 from rigeditor.examples.rigs import EXAMPLES
 
 DRESSED = ("dressed_arm", "dressed_walk")  # examples with pictures, each in its own folder
@@ -105,7 +105,7 @@ def test_the_wheel_carries_every_resource_and_every_module(wheel):
 def test_the_installed_wheel_opens_every_example(wheel):
     # A pure-Python wheel imports straight from the zip: run from it, not from the repository.
     code = ("import rigeditor, sys\n"
-            "from rigeditor.io import load_example\n"
+            "from rigeditor.examples.files import load_example\n"
             "from rigeditor.examples.rigs import EXAMPLES\n"
             "print(rigeditor.__file__)\n"
             "for name in EXAMPLES: print(name, len(load_example(name).bones))\n")
@@ -120,7 +120,7 @@ def test_the_installed_wheel_opens_a_dressed_example_with_its_pictures(wheel, tm
     # Imported from the zip: the pictures are found (extracted), as the editor and the
     # commands find them, and read as the repository's files.
     code = ("import sys\n"
-            "from rigeditor.io.examples import resolve_project\n"
+            "from rigeditor.examples.files import resolve_project\n"
             "from rigeditor.io.art.images import image_problems, image_file\n"
             "for name in sys.argv[1:]:\n"
             "    project, folder = resolve_project(name)\n"

@@ -166,11 +166,11 @@ class FileController(Guarded, QObject):
         return True
 
     def new_from_example(self, name: str) -> bool:
-        """A copy of example ``name`` (see ``rigeditor.io.examples.EXAMPLE_NAMES``) as a
+        """A copy of example ``name`` (see ``rigeditor.examples.files.EXAMPLE_NAMES``) as a
         new, unsaved project, its pictures read from the packaged example until it is saved."""
         if not self.maybe_save():
             return False
-        from rigeditor.io.examples import example_folder, load_example
+        from rigeditor.examples.files import example_folder, load_example
 
         try:
             project, images = load_example(name), example_folder(name)

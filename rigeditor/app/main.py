@@ -43,7 +43,7 @@ def _load(spec: str | None, notes: list | None = None):
     PROJECT (a file, or an example by name: opened unsaved, its pictures read from the
     packaged example); raises with a message. ``notes``: receives what converting an
     older file changed."""
-    from rigeditor.io.examples import example_name, resolve_project
+    from rigeditor.examples.files import example_name, resolve_project
     from rigeditor.examples.rigs import arm
 
     if spec is None:

@@ -27,7 +27,7 @@ from rigeditor.app.scene import SceneView
 from rigeditor.app.shortcuts import KeysOverNumbers, set_standard_shortcuts
 from rigeditor.app.skin_menu import SkinMenu
 from rigeditor.app.timeline import TimelineWidget
-from rigeditor.io.examples import ALL_DESCRIPTIONS, EXAMPLE_NAMES
+from rigeditor.examples.files import ALL_DESCRIPTIONS, EXAMPLE_NAMES
 
 
 BOTTOM_DOCKS_SHARE = 0.4  # of the window's height for the timeline and curves: the scene keeps the rest

@@ -1,1 +1,2 @@
-"""The built-in example rigs, built from the edits (rigs, art, skin) and their picture files."""
+"""The built-in example rigs, built from the edits (rigs, art, skin), their picture files,
+and the example projects as files found by name (files)."""

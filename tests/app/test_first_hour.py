@@ -21,8 +21,8 @@ from rigeditor.app.scene import hint
 from rigeditor.app.scene.layers import PAINT_ERRORS
 from rigeditor.model import evaluate
 from rigeditor.examples.rigs import EXAMPLES, arm, door
-from rigeditor.io import load_example
-from rigeditor.io.examples import EXAMPLE_NAMES
+from rigeditor.examples.files import load_example
+from rigeditor.examples.files import EXAMPLE_NAMES
 from rigeditor.model.data.project import CHARACTER, Project
 from rigeditor.model.validation.project import problems
 

@@ -17,7 +17,7 @@ from rigeditor import edits
 from rigeditor.app.document import Document
 from rigeditor.app.main_window import MainWindow
 from rigeditor.app.scene.layers import PAINT_ERRORS
-from rigeditor.io.examples import example_folder, load_example
+from rigeditor.examples.files import example_folder, load_example
 
 
 @pytest.fixture(autouse=True)

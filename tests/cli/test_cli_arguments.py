@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from rigeditor.cli import main
-from rigeditor.io.examples import ALL_DESCRIPTIONS, EXAMPLE_NAMES
+from rigeditor.examples.files import ALL_DESCRIPTIONS, EXAMPLE_NAMES
 from rigeditor.examples.rigs import EXAMPLES
 
 REPO = Path(__file__).resolve().parents[2]

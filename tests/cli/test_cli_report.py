@@ -14,7 +14,7 @@ import pytest
 import rigeditor.cli as cli
 from rigeditor.cli import main
 from rigeditor.io import save_project
-from rigeditor.io.examples import example_file
+from rigeditor.examples.files import example_file
 from rigeditor.model import evaluate
 from rigeditor.model.evaluation.bake import CAUSES
 from rigeditor.examples.rigs import walk
@@ -38,7 +38,7 @@ def _ranges(frames):
 
 def _crack_frames(path) -> list[int]:
     """The frames the crack check says a gap opens, from the check itself."""
-    from rigeditor.io.examples import resolve_project
+    from rigeditor.examples.files import resolve_project
     from rigeditor.io.art.images import alpha_masks
     from rigeditor.model.diagnostics.cracks import crack_check
 

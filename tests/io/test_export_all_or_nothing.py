@@ -18,7 +18,7 @@ from rigeditor.cli import main
 from rigeditor.io import atomic, dumps_project, save_project
 from rigeditor.io.errors import ExportError
 from rigeditor.model.data import clips
-from rigeditor.io.examples import example_folder
+from rigeditor.examples.files import example_folder
 from rigeditor.examples.rigs import walk
 from rigeditor.examples.art import dressed_arm
 

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from rigeditor.cli import main
-from rigeditor.io.examples import resolve_project
+from rigeditor.examples.files import resolve_project
 from rigeditor.io.spine.write import export_spine_json
 from rigeditor.io.art.images import read_rgba
 from rigeditor.io.spine.read import import_spine

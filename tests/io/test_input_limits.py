@@ -145,7 +145,7 @@ def _bomb(path, w=20000, h=20000):
 
 def _dressed_with_a_bomb(tmp_path):
     from rigeditor.io import save_project
-    from rigeditor.io.examples import example_folder
+    from rigeditor.examples.files import example_folder
     from rigeditor.examples.art import dressed_arm
 
     project = dressed_arm()

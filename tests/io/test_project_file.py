@@ -11,9 +11,9 @@ import pytest
 
 from documents import assert_same_document
 from rigeditor.core.filters import Smoothing
+from rigeditor.examples.files import example_file, load_example
 from rigeditor.io import (
-    EXTENSION, SCHEMA_VERSION, ProjectFileError, dumps_project, example_file, load_example,
-    load_project, loads_project, save_project,
+    EXTENSION, SCHEMA_VERSION, ProjectFileError, dumps_project, load_project, loads_project, save_project,
 )
 from rigeditor.io.schema.convert import to_document
 from rigeditor.model import evaluate
@@ -44,12 +44,12 @@ def test_committed_example_files_are_what_the_code_builds():
     for name, build in EXAMPLES.items():
         committed = (folder / f"{name}{EXTENSION}").read_text(encoding="utf-8")
         assert_same_document(committed, dumps_project(build()),
-                             f"resources/examples/{name}{EXTENSION} is stale: run rigeditor.io.write_examples()")
+                             f"resources/examples/{name}{EXTENSION} is stale: run rigeditor.examples.files.write_examples()")
         assert example_file(name).read_text(encoding="utf-8") == committed  # what the program reads
 
 
 def test_write_examples_writes_the_committed_folder_by_default(tmp_path, monkeypatch):
-    from rigeditor.io import examples
+    from rigeditor.examples import files as examples
 
     assert examples.SOURCE_RESOURCES == Path(__file__).resolve().parents[2] / "resources"
     monkeypatch.setattr(examples, "SOURCE_RESOURCES", tmp_path)
