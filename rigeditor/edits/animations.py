@@ -87,6 +87,7 @@ def without_missing(project: Project) -> Project:
     """The stored animations without tracks of items that no longer exist (after a
     delete); draw-order keys drop slots that are gone."""
     present = {(kind, x.name) for kind in TRACKS for x in items(project, kind)}
+    present |= {("deform", s.name) for s in project.art.slots}  # deform tracks ride their slot
     slots = {s.name for s in project.art.slots}
 
     def kept(tracks):

@@ -10,6 +10,7 @@ import math
 import posixpath
 
 from rigeditor.model.data.attachments import NONE, Art
+from rigeditor.model.validation.deform import deform_problems
 from rigeditor.model.validation.mesh import mesh_problems
 
 _MAX = 1e9
@@ -58,6 +59,7 @@ def art_problems(art: Art, bone_names) -> list[str]:
         if previous is not None and key.frame <= previous:
             out.append(f"{where}.frame: keys must be in increasing frame order, got {key.frame:g} after {previous:g}")
         previous = key.frame
+    out.extend(deform_problems(art))
     return out
 
 
