@@ -70,6 +70,9 @@ def art_sections(project: Project, bake: Bake, root: str, bone_index: dict) -> t
     draw = _draw_order_keys([s.name for s in art.slots], bake.art.order, times)
     if draw:
         anim["drawOrder"] = draw
+    from rigeditor.io.spine.write_deform import deform_section
+
+    anim.update(deform_section(project, bake))
     return {"slots": slots, "skins": [{"name": name or "default", "attachments": entries}
                                       for name, entries in skins.items()]}, anim
 
