@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from rigeditor.io.spine.write_curves import key_time
+from rigeditor.model.data.linked_mesh import resolved
 from rigeditor.model.data.mesh_attachment import MeshAttachment
 
 
@@ -21,7 +22,8 @@ def deform_section(project, bake) -> dict:
     start, fps = float(bake.frames[0]), bake.fps
     for t in project.art.deforms:
         try:
-            mesh = project.art.slot(t.slot).find(t.attachment, t.skin)
+            slot = project.art.slot(t.slot)
+            mesh = resolved(slot, slot.find(t.attachment, t.skin))  # a linked mesh: its parent's geometry
         except KeyError:
             continue
         if not isinstance(mesh, MeshAttachment) or not t.keys:

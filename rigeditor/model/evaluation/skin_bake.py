@@ -20,6 +20,7 @@ import numpy as np
 from rigeditor.core import skinning as sk
 from rigeditor.core.geometry import Affine
 from rigeditor.model.data.mesh_attachment import MeshAttachment
+from rigeditor.model.data.linked_mesh import resolved
 from rigeditor.model.evaluation.deform_bake import sampler_for
 
 _OPERATORS: "weakref.WeakKeyDictionary[MeshAttachment, np.ndarray]" = weakref.WeakKeyDictionary()
@@ -157,6 +158,7 @@ def mesh_poses(project, bake, column: int, slot, codes: np.ndarray) -> list[Mesh
     for k, a in enumerate(slot.attachments):
         if not isinstance(a, MeshAttachment):
             continue
+        a = resolved(slot, a)  # a linked mesh on its parent's geometry
         if a.skinned:
             world = [inv_char.compose(bake.bone(b).world) for b in a.bones]
             bind = np.asarray(a.bind).reshape(-1, 6)[:, [0, 1, 4, 2, 3, 5]].reshape(-1, 2, 3)
