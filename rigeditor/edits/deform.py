@@ -12,7 +12,9 @@ from dataclasses import replace
 import numpy as np
 
 from rigeditor.edits.errors import EditError
-from rigeditor.model.data.deform import DEFORM_INTERPOLATIONS, LINEAR_CURVE, DeformKey, DeformTrack, find, sample
+from rigeditor.model.data.deform import (
+    DEFORM, DEFORM_INTERPOLATIONS, LINEAR_CURVE, DeformKey, DeformTrack, find, sample,
+)
 from rigeditor.model.data.mesh_attachment import MeshAttachment
 from rigeditor.model.data.project import Project
 from rigeditor.model.validation.deform import influences
@@ -94,4 +96,49 @@ def key_vertex(project: Project, pose, row: int, frame: float, index: int, world
     return set_deform_key(project, pose.slot, owner[0], frame, offsets, skin=owner[1])
 
 
-__all__ = ["delete_deform_key", "key_vertex", "set_deform_key"]
+
+
+def deform_keys_of(project: Project, path) -> tuple:
+    """The keys of deform track ``path`` = (DEFORM, slot, (skin, attachment)) (empty when none)."""
+    _, slot, (skin, attachment) = path
+    track = find(project.art.deforms, slot, skin, attachment)
+    return track.keys if track is not None else ()
+
+
+def with_deform_keys(project: Project, path, keys) -> Project:
+    """``project`` with deform track ``path``'s keys replaced (the generic key edits:
+    move, delete, paste, through ``edits.keys.put``)."""
+    _, slot, (skin, attachment) = path
+    keys = tuple(sorted(keys, key=lambda k: k.frame))
+    return _with_track(project, DeformTrack(slot, attachment, skin, keys))
+
+
+_ROW_TYPES: dict = {}
+
+
+def _row_type(track_type):
+    """A Track whose item is its slot (made once per track type)."""
+    if track_type not in _ROW_TYPES:
+        class DeformRow(track_type):
+            @property
+            def item(self):
+                return "slot", self.path[1]
+
+        _ROW_TYPES[track_type] = DeformRow
+    return _ROW_TYPES[track_type]
+
+
+def deform_rows(project: Project, track_type) -> list:
+    """A timeline row per keyed deform track, labelled as its slot's and selected with
+    it (``track_type``: edits.tracks.Track, passed in: tracks imports this module)."""
+
+    row = _row_type(track_type)
+    out = []
+    for t in project.art.deforms:
+        if t.keys:
+            label = f"{t.slot} · deform {t.attachment}" + (f" ({t.skin})" if t.skin else "")
+            out.append(row(label, (DEFORM, t.slot, (t.skin, t.attachment)), tuple(k.frame for k in t.keys)))
+    return out
+
+
+__all__ = ["deform_keys_of", "deform_rows", "delete_deform_key", "key_vertex", "set_deform_key", "with_deform_keys"]

@@ -16,6 +16,7 @@ from rigeditor.model import evaluate
 from rigeditor.model.data import clips
 from rigeditor.model.data.deform import DeformKey, DeformTrack, bezier_mix, sample
 from rigeditor.model.data.project import Animation
+from rigeditor.model.data.timeline import StepChannel
 from rigeditor.model.validation.project import problems
 
 from deform_rigs import QUAD, rig, world
@@ -150,3 +151,22 @@ def test_key_vertex_moves_the_vertex_by_the_world_drag_at_that_frame():
         expected[2] += [1.5, -0.5]
         np.testing.assert_allclose(after, expected, atol=1e-9)
         assert [k.frame for k in moved.art.deforms[0].keys] == [7.0]
+
+
+def test_deform_keys_are_a_row_under_their_slot_and_the_key_edits_move_and_delete_them():
+    from rigeditor.edits.tracks import delete_keys, keyed_tracks, move_keys
+
+    p = edits.set_deform_key(rig(), "s", "m", 2, np.ones((4, 2)))
+    p = edits.set_deform_key(p, "s", "m", 6, np.zeros((4, 2)))
+    p = replace(p, art=p.art.with_slot("s", attachment=StepChannel("m", ((0.0, "m"),))))
+    rows = keyed_tracks(p)
+    labels = [t.label for t in rows]
+    assert labels.index("s · deform m") == labels.index("s · attachment") + 1
+    row = rows[labels.index("s · deform m")]
+    assert row.item == ("slot", "s") and row.frames == (2.0, 6.0)
+    moved = move_keys(p, {row.path: [2]}, 2)
+    assert [k.frame for k in moved.art.deforms[0].keys] == [4.0, 6.0]
+    # the offsets moved with their key: frame 4 now shows the ones keyed at 2
+    np.testing.assert_allclose(sample(moved.art.deforms[0].keys, [4])[0], np.ones((4, 1, 2)))
+    gone = delete_keys(moved, {row.path: [4, 6]})
+    assert gone.art.deforms == () and problems(gone) == []
