@@ -142,3 +142,16 @@ def deform_rows(project: Project, track_type) -> list:
 
 
 __all__ = ["deform_keys_of", "deform_rows", "delete_deform_key", "key_vertex", "set_deform_key", "with_deform_keys"]
+
+
+def deforms_renamed_slot(deforms, old: str, new: str) -> tuple:
+    """Deform tracks with slot ``old`` named ``new`` (a slot rename carries its keys)."""
+    return tuple(replace(t, slot=new) if t.slot == old else t for t in deforms)
+
+
+def deforms_without_slot(deforms, slot: str) -> tuple:
+    """Deform tracks without those of ``slot`` (a deleted slot takes its keys)."""
+    return tuple(t for t in deforms if t.slot != slot)
+
+
+__all__ += ["deforms_renamed_slot", "deforms_without_slot"]

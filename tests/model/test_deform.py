@@ -170,3 +170,16 @@ def test_deform_keys_are_a_row_under_their_slot_and_the_key_edits_move_and_delet
     np.testing.assert_allclose(sample(moved.art.deforms[0].keys, [4])[0], np.ones((4, 1, 2)))
     gone = delete_keys(moved, {row.path: [4, 6]})
     assert gone.art.deforms == () and problems(gone) == []
+
+
+def test_renaming_or_deleting_a_slot_carries_its_deform_keys_in_every_animation():
+    p = edits.set_deform_key(rig(), "s", "m", 3, np.ones((4, 2)))
+    p = replace(p, animations=(Animation(p.animation, 0, 12), Animation("other", 0, 5)))
+    p = edits.switch_animation(edits.set_deform_key(edits.switch_animation(p, "other"), "s", "m", 1,
+                                                    np.ones((4, 2))), p.animation)
+    renamed = edits.rename(p, "slot", "s", "skin")
+    assert problems(renamed) == []
+    assert [t.slot for t in renamed.art.deforms] == ["skin"]
+    assert [t.slot for t in clips.switch(renamed, "other").art.deforms] == ["skin"]
+    gone = edits.delete(p, "slot", "s")
+    assert problems(gone) == [] and gone.art.deforms == () and clips.switch(gone, "other").art.deforms == ()
