@@ -183,3 +183,15 @@ def test_renaming_or_deleting_a_slot_carries_its_deform_keys_in_every_animation(
     assert [t.slot for t in clips.switch(renamed, "other").art.deforms] == ["skin"]
     gone = edits.delete(p, "slot", "s")
     assert problems(gone) == [] and gone.art.deforms == () and clips.switch(gone, "other").art.deforms == ()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.sampled_from(["linear", "stepped", "bezier"]), min_size=1, max_size=5),
+       st.lists(st.floats(-3, 30), min_size=1, max_size=12))
+def test_a_block_of_frames_samples_each_frame_as_alone(kinds, frames):
+    rng = np.random.default_rng(len(kinds))
+    keys = tuple(DeformKey(4.0 * n + 0.5, rng.normal(size=(3, 2, 2)), kind, (0.3, -0.2, 0.6, 1.4))
+                 for n, kind in enumerate(kinds))
+    block = sample(keys, frames)
+    for f, row in zip(frames, block):
+        np.testing.assert_array_equal(sample(keys, [f])[0], row)

@@ -112,31 +112,61 @@ def bezier_mix(curve, u) -> np.ndarray:
     return 3 * (1 - s) ** 2 * s * v1 + 3 * (1 - s) * s * s * v2 + s ** 3
 
 
-def mix_of(keys, frames) -> tuple[np.ndarray, np.ndarray]:
-    """((F,) index of the key at or before each frame, -1 before the first; (F,) the
-    mix from that key's offsets toward the next key's, 0 on and after the last)."""
-    frames = np.asarray(frames, float).reshape(-1)
+def key_arrays(keys) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(N,) key frames, (N,) interpolation codes (index into DEFORM_INTERPOLATIONS),
+    (N, 4) bezier handles: what sampling needs, kept by callers that sample often."""
     times = np.array([k.frame for k in keys], float)
+    codes = np.array([DEFORM_INTERPOLATIONS.index(k.interpolation) for k in keys], np.int64)
+    curves = np.array([k.curve for k in keys], float).reshape(-1, 4)
+    return times, codes, curves
+
+
+def mix_at(arrays, frames) -> tuple[np.ndarray, np.ndarray]:
+    """((F,) index of the key at or before each frame, -1 before the first; (F,) the
+    mix from that key's offsets toward the next key's, 0 on and after the last) for
+    keys given as ``key_arrays``."""
+    times, codes, curves = arrays
+    frames = np.asarray(frames, float).reshape(-1)
+    if len(frames) == 1:  # one frame (scrubbing): a dozen array calls cost more than the maths
+        return _one_mix(times, codes, curves, float(frames[0]))
     i = np.searchsorted(times, frames, side="right") - 1
-    mix = np.zeros(len(frames))
-    inside = (i >= 0) & (i < len(keys) - 1)
-    for j in np.unique(i[inside]):
-        k = keys[j]
-        if k.interpolation == "stepped":
-            continue
-        at = inside & (i == j)
-        u = (frames[at] - times[j]) / (times[j + 1] - times[j])
-        mix[at] = u if k.interpolation == "linear" else bezier_mix(k.curve, u)
+    inside = (i >= 0) & (i < len(times) - 1)
+    j = np.clip(i, 0, max(len(times) - 2, 0))
+    span = times[np.minimum(j + 1, len(times) - 1)] - times[j]
+    u = np.where(inside, (frames - times[j]) / np.where(span > 0, span, 1.0), 0.0)
+    code = np.where(inside, codes[j], 1)  # outside a segment: held
+    mix = np.where(code == 0, u, 0.0)
+    bez = code == 2
+    if bez.any():
+        mix[bez] = bezier_mix(tuple(curves[j[bez], c] for c in range(4)), u[bez])
     return i, mix
 
 
-def sample(keys, frames) -> np.ndarray:
-    """(F, V, K, 2) offsets of ``keys`` at ``frames`` (see the module)."""
+def _one_mix(times, codes, curves, f: float):
+    """``mix_at`` for a single frame, the same arithmetic on scalars."""
+    i = int(np.searchsorted(times, f, side="right")) - 1
+    if i < 0 or i >= len(times) - 1 or codes[i] == 1:
+        return np.array([i]), np.zeros(1)
+    u = (f - times[i]) / (times[i + 1] - times[i])
+    mix = u if codes[i] == 0 else float(bezier_mix(tuple(curves[i]), np.array([u]))[0])
+    return np.array([i]), np.array([mix])
+
+
+def mix_of(keys, frames) -> tuple[np.ndarray, np.ndarray]:
+    """``mix_at`` of ``keys``."""
+    return mix_at(key_arrays(keys), frames)
+
+
+def sample(keys, frames, stack=None, arrays=None) -> np.ndarray:
+    """(F, V, K, 2) offsets of ``keys`` at ``frames`` (see the module); ``stack``: the
+    keys' offsets stacked (N, V, K, 2) and ``arrays`` their ``key_arrays``, when the
+    caller keeps them."""
     frames = np.asarray(frames, float).reshape(-1)
     if not keys:
         return np.zeros((len(frames), 0, 1, 2))
-    stack = np.stack([k.offsets for k in keys])  # (N, V, K, 2)
-    i, mix = mix_of(keys, frames)
+    if stack is None:
+        stack = np.stack([k.offsets for k in keys])
+    i, mix = mix_at(arrays if arrays is not None else key_arrays(keys), frames)
     here = stack[np.maximum(i, 0)]
     ahead = stack[np.minimum(np.maximum(i, 0) + 1, len(keys) - 1)]
     out = here + mix[:, None, None, None] * (ahead - here)
@@ -144,8 +174,8 @@ def sample(keys, frames) -> np.ndarray:
     return out
 
 
-__all__ = ["DEFORM_INTERPOLATIONS", "LINEAR_CURVE", "DeformKey", "DeformTrack", "bezier_mix", "find", "mix_of",
-           "sample"]
+__all__ = ["DEFORM_INTERPOLATIONS", "LINEAR_CURVE", "DeformKey", "DeformTrack", "bezier_mix", "find", "key_arrays",
+           "mix_at", "mix_of", "sample"]
 
 DEFORM = "deform"
 """The kind of a deform track's path in ``Animation.tracks``: (DEFORM, slot, (skin,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rigeditor.model.data.deform import find, sample
+from rigeditor.model.data.deform import find, key_arrays, sample
 from rigeditor.model.data.mesh_attachment import MeshAttachment
 
 
@@ -20,10 +20,12 @@ class DeformSampler:
     """The frame-free part of one mesh's deform: its keys, influences and bind
     linear parts. ``moved(skins, frames)`` gives the offsets' motion."""
 
-    __slots__ = ("keys", "indices", "weights", "bind_linear")
+    __slots__ = ("keys", "stack", "arrays", "indices", "weights", "bind_linear")
 
     def __init__(self, keys, mesh: MeshAttachment):
         self.keys = tuple(keys)
+        self.stack = np.stack([k.offsets for k in self.keys])  # (N, V, K, 2), stacked once
+        self.arrays = key_arrays(self.keys)
         if mesh.skinned:
             self.indices, self.weights = mesh.indices, mesh.weights
             b = np.asarray(mesh.bind, float).reshape(-1, 6)
@@ -36,10 +38,11 @@ class DeformSampler:
     def moved(self, skins: np.ndarray, frames) -> np.ndarray:
         """(F, V, 2) motion in character space the offsets at ``frames`` (F,) add,
         ``skins`` (F, B, 2, 3) the mesh's skin transforms at those frames."""
-        d = sample(self.keys, frames)  # (F, V, K, 2)
-        lin = np.einsum("fbij,bjk->fbik", np.asarray(skins)[..., :2], self.bind_linear)  # (F, B, 2, 2)
+        d = sample(self.keys, frames, self.stack, self.arrays)  # (F, V, K, 2)
+        lin = np.asarray(skins)[..., :2] @ self.bind_linear  # (F, B, 2, 2)
         per = lin[:, self.indices]  # (F, V, K, 2, 2)
-        return np.einsum("fvkij,fvkj,vk->fvi", per, d, self.weights)
+        moved = (per @ d[..., None])[..., 0]  # (F, V, K, 2): each influence's offset in character space
+        return (moved * self.weights[None, :, :, None]).sum(axis=2)
 
 
 def deform_keys(art, slot: str, mesh: MeshAttachment) -> tuple:
