@@ -155,3 +155,51 @@ def deforms_without_slot(deforms, slot: str) -> tuple:
 
 
 __all__ += ["deforms_renamed_slot", "deforms_without_slot"]
+
+
+def carried_offsets(before: MeshAttachment, after: MeshAttachment, old_of_new, offsets: np.ndarray) -> np.ndarray:
+    """Offsets (V, K, 2) of ``before`` for mesh ``after`` whose vertex v' was vertex
+    ``old_of_new[v']`` (-1: new, offset 0); a weighted vertex's offsets follow their
+    bone (a vertex edit may reorder its influences)."""
+    old_of_new = np.asarray(old_of_new, np.int64)
+    out = np.zeros((len(after.vertices), influences(after), 2))
+    for v, old in enumerate(old_of_new):
+        if old < 0:
+            continue
+        if not (before.skinned and after.skinned):
+            if before.skinned == after.skinned:
+                out[v] = offsets[old]
+            continue
+        column = {before.bones[b]: k for k, (b, w) in enumerate(zip(before.indices[old], before.weights[old]))
+                  if w != 0}
+        for k, (b, w) in enumerate(zip(after.indices[v], after.weights[v])):
+            if w != 0 and after.bones[b] in column:
+                out[v, k] = offsets[old, column[after.bones[b]]]
+    return out
+
+
+def refit_after_vertex_edit(before: Project, after: Project, slot: str, attachment: str, old_of_new) -> Project:
+    """``after`` (a vertex added or deleted on mesh ``attachment`` of ``slot``) with that
+    mesh's deform keys carried over, in every animation: kept vertices keep their
+    offsets, a new vertex starts at 0."""
+    try:
+        a, b = before.art.slot(slot).find(attachment), after.art.slot(slot).find(attachment)
+    except KeyError:
+        return after
+    if not (isinstance(a, MeshAttachment) and isinstance(b, MeshAttachment)):
+        return after
+    path = (DEFORM, slot, (a.skin, attachment))
+
+    def keys_carried(keys):
+        return tuple(replace(k, offsets=carried_offsets(a, b, old_of_new, k.offsets)) for k in keys)
+
+    out = after
+    keys = deform_keys_of(after, path)
+    if keys:
+        out = with_deform_keys(out, path, keys_carried(keys))
+    animations = tuple(replace(x, tracks={**x.tracks, path: keys_carried(x.tracks[path])}) if path in x.tracks else x
+                       for x in out.animations)
+    return replace(out, animations=animations)
+
+
+__all__ += ["carried_offsets", "refit_after_vertex_edit"]

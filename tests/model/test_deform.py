@@ -195,3 +195,28 @@ def test_a_block_of_frames_samples_each_frame_as_alone(kinds, frames):
     block = sample(keys, frames)
     for f, row in zip(frames, block):
         np.testing.assert_array_equal(sample(keys, [f])[0], row)
+
+
+def test_adding_or_deleting_a_vertex_keeps_the_other_vertices_deform():
+    from rigeditor.model.data.mesh_attachment import MeshAttachment
+
+    for weighted in (False, True):
+        p = rig(weighted)
+        # a fifth vertex inside the quad to delete later, keyed with the rest
+        p = edits.add_vertex(p, "s", "m", [2.0, 1.0])
+        m = p.art.slots[0].attachments[0]
+        shape = (5, 4, 2) if weighted else (5, 2)
+        d = np.random.default_rng(2).normal(size=shape)
+        p = edits.set_deform_key(p, "s", "m", 6, d)
+        p = replace(p, animations=(Animation(p.animation, 0, 12), Animation("other", 0, 5)))
+        p = edits.switch_animation(edits.set_deform_key(edits.switch_animation(p, "other"), "s", "m", 2, d),
+                                   p.animation)
+        before = vertices(evaluate(p, [6]))
+        gone = edits.delete_vertex(p, "s", "m", 4)
+        assert problems(gone) == []
+        np.testing.assert_allclose(vertices(evaluate(gone, [6])), before[:4], atol=1e-9)
+        added = edits.add_vertex(p, "s", "m", [-3.0, -1.0])
+        assert problems(added) == [] and isinstance(added.art.slots[0].attachments[0], MeshAttachment)
+        np.testing.assert_allclose(vertices(evaluate(added, [6]))[:5], before, atol=1e-9)
+        other = clips.switch(gone, "other")
+        assert other.art.deforms[0].keys[0].offsets.shape[0] == 4
