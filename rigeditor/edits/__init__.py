@@ -42,6 +42,7 @@ from rigeditor.edits.art import (
     show_attachment,
 )
 from rigeditor.edits.skins import set_active_skins
+from rigeditor.edits.deform import delete_deform_key, key_vertex, set_deform_key
 from rigeditor.edits.meshes import (
     add_vertex, bind_point, default_bones, delete_vertex, make_mesh, move_vertex, paint_stroke,
     recompute_weights, vertex_to_image,
@@ -70,4 +71,5 @@ __all__ = [
     "show_attachment", "set_active_skins",
     "add_vertex", "bind_point", "default_bones", "delete_vertex", "make_mesh", "move_vertex",
     "paint_stroke", "recompute_weights", "vertex_to_image",
+    "delete_deform_key", "key_vertex", "set_deform_key",
 ]

@@ -74,7 +74,9 @@ def renamed_item(project: Project, kind: str, old: str, new: str) -> Project:
     """The stored animations' tracks of item ``old`` renamed to ``new`` (the open
     animation's keys move with the item itself)."""
     def moved(tracks):
-        out = {(k, new if (k, n) == (kind, old) else n, a): v for (k, n, a), v in tracks.items()}
+        # a slot's deform tracks ride their slot: ("deform", slot, (skin, attachment))
+        out = {(k, new if (k, n) == (kind, old) or (kind, k, n) == ("slot", "deform", old) else n, a): v
+               for (k, n, a), v in tracks.items()}
         if kind == "space":  # targets' space keys name spaces
             for path, keys in out.items():
                 if path[0] == "target" and path[2] == "space":
@@ -87,6 +89,7 @@ def without_missing(project: Project) -> Project:
     """The stored animations without tracks of items that no longer exist (after a
     delete); draw-order keys drop slots that are gone."""
     present = {(kind, x.name) for kind in TRACKS for x in items(project, kind)}
+    present |= {("deform", s.name) for s in project.art.slots}  # deform tracks ride their slot
     slots = {s.name for s in project.art.slots}
 
     def kept(tracks):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+from rigeditor.edits.deform import deforms_renamed_slot, deforms_without_slot
 from rigeditor.edits.errors import EditError
 from rigeditor.core.geometry import Affine
 from rigeditor.edits.art_bind import bind_to_bone, decompose
@@ -77,7 +78,7 @@ def renamed_slot(project: Project, old: str, new: str) -> Project:
     """Slot ``old`` named ``new`` (checked unique by the caller), in every draw-order key too."""
     art = project.art.with_slot(old, name=new)
     keys = tuple(replace(k, order=tuple(new if n == old else n for n in k.order)) for k in art.draw_order)
-    return replace(project, art=replace(art, draw_order=keys))
+    return replace(project, art=replace(art, draw_order=keys, deforms=deforms_renamed_slot(art.deforms, old, new)))
 
 
 def renamed_bone_in_slots(project: Project, old: str, new: str) -> Project:
@@ -134,4 +135,5 @@ def delete_slot(project: Project, slot: str) -> Project:
     _slot(project, slot)
     art = project.art
     keys = tuple(replace(k, order=tuple(n for n in k.order if n != slot)) for k in art.draw_order)
-    return replace(project, art=replace(art, slots=tuple(s for s in art.slots if s.name != slot), draw_order=keys))
+    return replace(project, art=replace(art, slots=tuple(s for s in art.slots if s.name != slot), draw_order=keys,
+                                        deforms=deforms_without_slot(art.deforms, slot)))

@@ -13,8 +13,10 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from rigeditor.edits.deform import deform_keys_of, with_deform_keys
 from rigeditor.edits.errors import EditError
 from rigeditor.model.data import clips
+from rigeditor.model.data.deform import DEFORM
 from rigeditor.model.data.project import Project
 from rigeditor.model.data.timeline import INTERPOLATIONS, Channel, StepChannel
 
@@ -23,12 +25,16 @@ Keys = Mapping[tuple, Iterable[float]]
 
 def get(project: Project, path):
     """The track at ``path`` (the draw order as its tuple of keys)."""
+    if path[0] == DEFORM:
+        return deform_keys_of(project, path)
     return project.art.draw_order if path == clips.DRAW_ORDER else clips.channel(project, path)
 
 
 def put(project: Project, path, track) -> Project:
     if path == clips.DRAW_ORDER:
         return replace(project, art=replace(project.art, draw_order=tuple(track)))
+    if path[0] == DEFORM:
+        return with_deform_keys(project, path, track)
     return clips.with_channel(project, path, track)
 
 

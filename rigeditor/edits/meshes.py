@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
+from rigeditor.edits.deform import refit_after_vertex_edit
 from rigeditor.edits.errors import EditError
 from rigeditor.edits import mesh_ops
 from rigeditor.model.data.mesh_attachment import MeshAttachment
@@ -118,12 +119,16 @@ def move_vertex(project: Project, slot: str, attachment: str, index: int, image_
 def add_vertex(project: Project, slot: str, attachment: str, image_xy) -> Project:
     """Add a vertex at ``image_xy`` (image frame, inside the outline); its weights blend
     those of the triangle it falls in, so the mesh deforms as before."""
-    return _guard(mesh_ops.add_vertex, project, slot, attachment, image_xy)
+    after = _guard(mesh_ops.add_vertex, project, slot, attachment, image_xy)
+    n = len(shown_mesh_by_name(project, slot, attachment)[1].vertices)
+    return refit_after_vertex_edit(project, after, slot, attachment, list(range(n)) + [-1])  # deform keys
 
 
 def delete_vertex(project: Project, slot: str, attachment: str, index: int) -> Project:
     """Delete vertex ``index`` (its weights go with it; later vertices shift down)."""
-    return _guard(mesh_ops.delete_vertex, project, slot, attachment, index)
+    after = _guard(mesh_ops.delete_vertex, project, slot, attachment, index)
+    n = len(shown_mesh_by_name(project, slot, attachment)[1].vertices)
+    return refit_after_vertex_edit(project, after, slot, attachment, [v for v in range(n) if v != index])
 
 
 def paint_stroke(project: Project, slot: str, attachment: str, bone: str, image_points, radius: float,

@@ -17,6 +17,7 @@ import numpy as np
 
 from rigeditor.model.data import clips
 from rigeditor.edits import keys as key_edits
+from rigeditor.edits.deform import deform_rows
 from rigeditor.edits.posing import key_channel, set_target_key
 from rigeditor.model.data.project import Project
 from rigeditor.model.data.timeline import Key, StepChannel
@@ -68,6 +69,9 @@ def keyed_tracks(project: Project) -> list[Track]:
                                  (kind, attr) in STEPPED, spaces if kind != "slot" else ()))
     if project.art.draw_order:
         out.append(Track("draw order", clips.DRAW_ORDER, tuple(k.frame for k in project.art.draw_order), True))
+    for row in deform_rows(project, Track):  # each under its slot's rows
+        after = [i for i, t in enumerate(out) if t.item == row.item]
+        out.insert(after[-1] + 1 if after else len(out), row)
     return out
 
 

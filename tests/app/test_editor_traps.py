@@ -226,6 +226,7 @@ def test_a_vertex_dragged_off_its_picture_stays_on_its_edge_said_once(qtbot, tmp
     path = example_project("skinned_arm")
     w, doc, dialogs = make_window(qtbot, tmp_path, load_project(path), path)
     doc.set_frame(0)
+    doc.set_mode("setup")  # the setup vertices (Animate mode's drag keys a deform, anywhere)
     view, vp = w.scene, w.scene.viewport()
     view.frame_all()
     doc.select([("slot", "arm")])

@@ -224,15 +224,15 @@ def test_what_cannot_be_imported_is_listed_once_per_kind(tmp_path):
     doc["skins"].append({"name": "red", "attachments": {}})
     doc["animations"]["walk"]["bones"]["tail"] = {"translate": [{"x": 1}], "scale": [{"x": 2}]}
     doc["animations"]["walk"]["events"] = [{"name": "step"}]
-    doc["animations"]["walk"]["deform"] = {"default": {}}  # 4.0's name for deform timelines
-    doc["animations"]["walk"]["attachments"] = {"default": {"shin": {}}}
+    doc["animations"]["walk"]["deform"] = {"default": {}}  # 4.0's name for deform timelines: imported
+    doc["animations"]["walk"]["attachments"] = {"default": {"shin": {"shin": {"sequence": [{"time": 0}]}}}}
     doc["animations"]["walk"]["future"] = [{"time": 0}]
     doc["animations"]["run"] = {}
     result, project, _ = _imported(tmp_path, doc)
     text = "\n".join(result.warnings)
     for kind in ("one-bone IK", "transform constraints", "path constraints", "physics constraints", "events",
                  "clipping attachments", "boundingbox attachments",
-                 "event keys", "deform and sequence timelines", "future timelines"):
+                 "event keys", "sequence timelines", "future timelines"):
         assert sum(line.startswith(kind) for line in result.warnings) == 1, (kind, text)
     assert "ph, ph2" in text
     assert len(result.warnings) == len({line.split(":")[0] for line in result.warnings})

@@ -1,6 +1,7 @@
 """The mesh tool and the weight brush in the scene (one undo step per gesture).
 
-Mesh tool: press on a vertex (within HANDLE_PX) of the mesh and drag it; Ctrl+click a
+Mesh tool: press on a vertex (within HANDLE_PX) of the mesh and drag it (in Animate
+mode the drag keys a deform at the current frame: ``deform_gestures``); Ctrl+click a
 vertex deletes it; a double-click inside the mesh adds one there. Weights tool: a drag
 paints the selected bone's weights (Shift: subtract, Ctrl: smooth) with the tool's
 brush radius and strength, dabs every quarter radius along the stroke. The mesh is the
@@ -14,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from rigeditor import edits
+from rigeditor.app.scene.deform_gestures import DeformDrag
 from rigeditor.app.scene.gestures import _DocDrag
 from rigeditor.app.scene.paint import DeviceMap
 from rigeditor.app.tools import EditTool
@@ -137,6 +139,8 @@ def press(view, pos, modifiers):
                 return None
             doc.apply(f"Delete vertex {i} of {attachment}", after)
             return None
+        if doc.mode == "animate":  # Animate mode keys a deform; Setup mode edits the mesh
+            return DeformDrag(view, slot, attachment, pose, i, world)
         return VertexDrag(view, slot, attachment, pose, i, world)
     m = pose.mesh
     bones = [b for b in doc.selected("bone") if b in m.bones]

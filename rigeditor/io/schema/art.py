@@ -25,7 +25,8 @@ Pair = Annotated[list[Int], Field(min_length=2, max_length=2)]
 Six = Annotated[list[Num], Field(min_length=6, max_length=6)]
 Four = Annotated[list[Num], Field(min_length=4, max_length=4)]
 FourInt = Annotated[list[Int], Field(min_length=4, max_length=4)]
-MESH_FIELDS = ("vertices", "uvs", "triangles", "edges", "bones", "bind", "indices", "weights", "blend_width")
+MESH_FIELDS = ("vertices", "uvs", "triangles", "edges", "bones", "bind", "indices", "weights", "blend_width",
+               "parent", "parent_skin", "timelines")
 
 
 class ImageAttachment(_Model):
@@ -54,6 +55,11 @@ class ImageAttachment(_Model):
     indices: Optional[list[FourInt]] = None
     weights: Optional[list[Four]] = None
     blend_width: Optional[NonNegative] = None
+    # a linked mesh (optional): the parent mesh in this slot whose geometry it shares,
+    # the parent's skin (none: the default skin), whether it plays the parent's deform keys
+    parent: Optional[Str] = None
+    parent_skin: Optional[Str] = None
+    timelines: Optional[bool] = None
 
     @model_validator(mode="after")
     def _mesh_fields(self):

@@ -8,11 +8,13 @@ same text.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from rigeditor.core.filters import Smoothing
 from rigeditor.io.schema import project as schema
 from rigeditor.io.schema.document import Document
 from rigeditor.io.schema.convert_art import art_data, to_art
+from rigeditor.io.schema.convert_deform import deforms_data, to_deforms
 from rigeditor.io.schema.convert_clips import animations_data, to_animations
 from rigeditor.io.schema.constraints import to_transform, transform_data
 from rigeditor.io.schema.convert_keys import file_degrees, file_value, keys_data, keys_from_file
@@ -38,7 +40,7 @@ def to_project(doc: Document) -> Project:
         targets=tuple(Target(t.name, _steps(t.space), _channel(t.position)) for t in doc.targets),
         chains=tuple(_chain(c) for c in doc.chains),
         transforms=tuple(to_transform(t) for t in doc.transforms),
-        art=to_art(doc.slots, doc.draw_order, doc.skins),
+        art=replace(to_art(doc.slots, doc.draw_order, doc.skins), deforms=to_deforms(doc.deforms)),
         animations=to_animations(doc.animations, doc.animation),
         animation=doc.animation,
     )
@@ -102,6 +104,7 @@ def to_document(project: Project) -> dict:
         "chains": [_chain_data(c) for c in project.chains],
         **({"transforms": [transform_data(t) for t in project.transforms]} if project.transforms else {}),
         **art_data(project.art, file_degrees),
+        **deforms_data(project.art.deforms),
         **animations_data(project),
     }
 

@@ -5,6 +5,7 @@ import math
 
 from rigeditor.io.schema import art as schema_art
 from rigeditor.model.data.attachments import Art, DrawOrderKey, ImageAttachment, Slot
+from rigeditor.model.data.linked_mesh import LinkedMesh
 from rigeditor.model.data.mesh_attachment import MeshAttachment
 from rigeditor.model.data.timeline import StepChannel
 from rigeditor.io.schema.project import frame_number
@@ -28,10 +29,12 @@ def _attachment(a: schema_art.ImageAttachment) -> ImageAttachment:
         tint=tuple(float(v) for v in a.tint), opacity=float(a.opacity), skin=a.skin or "")
     if a.type != "mesh":
         return ImageAttachment(**common, kind=a.type)
-    return MeshAttachment(**common, vertices=a.vertices, uvs=a.uvs if a.uvs is not None else [],
-                          triangles=a.triangles, edges=a.edges or [], bones=tuple(a.bones or ()),
-                          bind=a.bind or [], indices=a.indices or [], weights=a.weights or [],
-                          blend_width=float(a.blend_width or 0.0))
+    link = {} if a.parent is None else dict(parent=a.parent, parent_skin=a.parent_skin or "",
+                                            timelines=a.timelines is not False)
+    return (LinkedMesh if link else MeshAttachment)(
+        **common, vertices=a.vertices, uvs=a.uvs if a.uvs is not None else [], triangles=a.triangles,
+        edges=a.edges or [], bones=tuple(a.bones or ()), bind=a.bind or [], indices=a.indices or [],
+        weights=a.weights or [], blend_width=float(a.blend_width or 0.0), **link)
 
 
 def _pair(v) -> tuple[float, float]:
@@ -67,4 +70,7 @@ def _mesh_data(a) -> dict:
     if a.skinned:
         out.update(bones=list(a.bones), bind=a.bind.tolist(), indices=a.indices.tolist(), weights=a.weights.tolist(),
                    blend_width=float(a.blend_width))
+    if isinstance(a, LinkedMesh):
+        out.update(parent=a.parent, **({"parent_skin": a.parent_skin} if a.parent_skin else {}),
+                   **({} if a.timelines else {"timelines": False}))
     return out

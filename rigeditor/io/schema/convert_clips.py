@@ -5,7 +5,9 @@ from __future__ import annotations
 import math
 
 from rigeditor.io.schema import clips as schema_clips
+from rigeditor.io.schema.convert_deform import deforms_data, to_deforms
 from rigeditor.io.schema.convert_keys import keys_data, keys_from_file
+from rigeditor.model.data.deform import DEFORM, deform_tracks, deforms_of
 from rigeditor.model.data import clips
 from rigeditor.model.data.attachments import DrawOrderKey
 from rigeditor.model.data.project import Animation, Project
@@ -42,6 +44,7 @@ def _tracks(t: schema_clips.Tracks) -> dict:
                     out[(kind, name, attr)] = keys_from_file(raw, _DIM.get((kind, attr), 2), scale, interp)
     if t.draw_order:
         out[clips.DRAW_ORDER] = tuple(DrawOrderKey(k.frame, tuple(k.order)) for k in t.draw_order)
+    out.update(deform_tracks(to_deforms(t.deforms)))
     return out
 
 
@@ -60,6 +63,9 @@ def _entry(project: Project, a: Animation) -> dict:
         if path == clips.DRAW_ORDER:
             tracks["draw_order"] = [{"frame": frame_number(k.frame), "order": list(k.order)} for k in keys]
             continue
+        if path[0] == DEFORM:
+            tracks.update(deforms_data(deforms_of({**{p: k for p, k in a.tracks.items() if p[0] == DEFORM}})))
+            continue
         kind, name, attr = path
         if (kind, attr) in _STEPS:
             data = [{"frame": frame_number(f), "value": v} for f, v in keys]
@@ -70,5 +76,5 @@ def _entry(project: Project, a: Animation) -> dict:
 
 
 def _order(path):
-    kinds = list(_POOL) + ["art"]
+    kinds = list(_POOL) + ["art", DEFORM]
     return kinds.index(path[0]), path[1], path[2]

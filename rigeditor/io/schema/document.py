@@ -7,6 +7,7 @@ from pydantic import Field
 from rigeditor.io.schema.art import DrawOrder, Skins, Slot
 from rigeditor.io.schema.clips import Animation
 from rigeditor.io.schema.constraints import Transform
+from rigeditor.io.schema.deform import DeformTrack
 from rigeditor.io.schema.project import Bone, Chain, Int, Space, Str, Target, Timeline, _Model
 
 
@@ -23,5 +24,6 @@ class Document(_Model):
     slots: list[Slot]
     draw_order: DrawOrder
     skins: Skins = Field(default_factory=Skins)
+    deforms: list[DeformTrack] = []  # optional: the open animation's deform keys
     animation: Str
     animations: list[Animation]

@@ -36,6 +36,7 @@ import numpy as np
 
 from rigeditor.io.art.layers import file_stem, refuse_existing, relative, unique_names, write_import
 from rigeditor.io.spine.read_atlas import Atlas, cut_region, read_atlas
+from rigeditor.io.spine.read_linked import as_linked, linked_fields
 from rigeditor.io.spine.read_mesh import build_mesh, mesh_geometry, weight_bones
 from rigeditor.io.spine.read_sequence import frame_region, sequence_of
 from rigeditor.io.spine.skeleton import SpineError, SpineSkeleton, _Bad, color, read_spine
@@ -365,14 +366,16 @@ def _attachment(skel, pages, s, key, a, at, folder, files, images, notes):
     kind not imported (listed)."""
     kind = a.get("type", "region")
     geometry = None
+    link = None
     if kind == "linkedmesh":
+        link = linked_fields(a)
         a = _linked(skel, s.name, key, a)
         if a is None:
             notes.add("linked meshes whose parent mesh is missing", f"{s.name}/{key}")
             return None
         kind = "mesh"
     if kind == "mesh":
-        geometry = mesh_geometry(a)
+        geometry = {**mesh_geometry(a), **({"link": link} if link else {})}
     elif kind != "region":
         notes.add(f"{kind} attachments (not supported)", f"{s.name}/{key}")
         return None
@@ -452,6 +455,7 @@ def _meshes(project, skel, pending, notes):
                 built = [build_mesh(a, pending[(slot.name, a.skin, a.name)], slot.bone, spine_bones, pose, {},
                                     label) for pose in poses]
                 mesh, spread, dropped = min(built, key=lambda b: b[1])
+                mesh = as_linked(mesh, pending[(slot.name, a.skin, a.name)].get("link"))
                 for line in dropped + (["weighted meshes whose bones moved since binding (bound at the setup "
                                         "pose)"] if spread > 1e-3 else []):
                     notes.add(line, f"{slot.name}/{a.name}")

@@ -111,11 +111,14 @@ def apply_animation(project: Project, skel, name: str, chains: dict, notes, *, c
     from rigeditor.io.spine.read_transform import transform_timelines
 
     project = transform_timelines(project, anim, name, fps, notes, channel)
+    from rigeditor.io.spine.read_deform import deform_tracks
+
+    project = replace(project, art=replace(project.art, deforms=deform_tracks(project, skel, anim, name, fps, notes,
+                                                                              runtime=curves == "runtime")))
     labels = {"path": "path constraint timelines",
-              "physics": "physics timelines", "events": "event keys", "attachments": "deform and sequence timelines",
-              "deform": "deform and sequence timelines"}
+              "physics": "physics timelines", "events": "event keys"}
     for kind, value in anim.items():
-        if kind not in ("bones", "slots", "ik", "drawOrder", "transform") and value:
+        if kind not in ("bones", "slots", "ik", "drawOrder", "transform", "attachments", "deform") and value:
             notes.add(f"{labels.get(kind, kind + ' timelines')} (not supported)", name)
     return project
 

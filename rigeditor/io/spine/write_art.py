@@ -32,6 +32,8 @@ from rigeditor.io.spine.write_curves import key_time
 from rigeditor.io.art.images import encode_png, image_file, read_rgba
 from rigeditor.model.data.attachments import NONE, ImageAttachment
 from rigeditor.model.evaluation.bake import Bake
+from rigeditor.io.spine.write_linked import linked_entry
+from rigeditor.model.data.linked_mesh import LinkedMesh
 from rigeditor.model.data.mesh_attachment import MeshAttachment
 from rigeditor.model.data.project import Project
 from rigeditor.model.data.skins import DEFAULT as DEFAULT_SKIN
@@ -70,6 +72,9 @@ def art_sections(project: Project, bake: Bake, root: str, bone_index: dict) -> t
     draw = _draw_order_keys([s.name for s in art.slots], bake.art.order, times)
     if draw:
         anim["drawOrder"] = draw
+    from rigeditor.io.spine.write_deform import deform_section
+
+    anim.update(deform_section(project, bake))
     return {"slots": slots, "skins": [{"name": name or "default", "attachments": entries}
                                       for name, entries in skins.items()]}, anim
 
@@ -86,6 +91,8 @@ def _region(a: ImageAttachment) -> dict:
 
 
 def _mesh(a: MeshAttachment, bone_index: dict) -> dict:
+    if isinstance(a, LinkedMesh):
+        return linked_entry(a, region_name(a), _color(a))
     p = a.in_slot_frame()
     if a.skinned:
         in_bone = [Affine(*f).inverse().apply(p) for f in a.bind]  # (B) x (V, 2)

@@ -114,12 +114,14 @@ class DrawOrderKey:
 class Art:
     """slots: setup draw order, back to front. draw_order: stepped keys of whole orders.
     skins: the skins other than the default one, in order; active_skins: the ones
-    shown, combined in order over the default skin (``model.data.skins``)."""
+    shown, combined in order over the default skin (``model.data.skins``).
+    deforms: the open animation's deform keys per mesh (``model.data.deform``)."""
 
     slots: tuple[Slot, ...] = ()
     draw_order: tuple[DrawOrderKey, ...] = ()
     skins: tuple[str, ...] = ()
     active_skins: tuple[str, ...] = ()
+    deforms: tuple = ()
 
     def slot(self, name: str) -> Slot:
         for s in self.slots:

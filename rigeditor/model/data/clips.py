@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from rigeditor.model.data.constraints import MIXES
+from rigeditor.model.data.deform import DEFORM, deform_tracks, deforms_of
 from rigeditor.model.data.project import Animation, Project, Timeline
 
 TRACKS: dict[str, tuple[str, ...]] = {
@@ -27,6 +28,7 @@ TRACKS: dict[str, tuple[str, ...]] = {
 """Every animatable attribute per item kind."""
 DRAW_ORDER = ("art", "", "draw_order")
 """The path of the draw-order track (whole slot orders)."""
+# A deform track's path is (DEFORM, slot, (skin, attachment)): see model.data.deform.
 _POOLS = {"target": "targets", "chain": "chains", "space": "spaces", "bone": "bones", "transform": "transforms"}
 
 
@@ -74,6 +76,7 @@ def tracks_of(project: Project) -> dict:
                     out[(kind, item.name, attr)] = keys
     if project.art.draw_order:
         out[DRAW_ORDER] = project.art.draw_order
+    out.update(deform_tracks(project.art.deforms))
     return out
 
 
@@ -89,7 +92,7 @@ def with_tracks(project: Project, tracks: dict) -> Project:
 
     pools = {pool: tuple(rekeyed(kind, x) for x in getattr(project, pool)) for kind, pool in _POOLS.items()}
     art = replace(project.art, slots=tuple(rekeyed("slot", s) for s in project.art.slots),
-                  draw_order=tuple(tracks.get(DRAW_ORDER, ())))
+                  draw_order=tuple(tracks.get(DRAW_ORDER, ())), deforms=deforms_of(tracks))
     return replace(project, art=art, **pools)
 
 

@@ -20,6 +20,8 @@ import numpy as np
 from rigeditor.core import skinning as sk
 from rigeditor.core.geometry import Affine
 from rigeditor.model.data.mesh_attachment import MeshAttachment
+from rigeditor.model.data.linked_mesh import resolved
+from rigeditor.model.evaluation.deform_bake import sampler_for
 
 _OPERATORS: "weakref.WeakKeyDictionary[MeshAttachment, np.ndarray]" = weakref.WeakKeyDictionary()
 
@@ -44,10 +46,11 @@ class MeshStatic:
     away from joints) and the number of skin bones. Not a dataclass, so ``Bake.rows``
     (which cuts every dataclass array along frames) leaves it whole."""
 
-    __slots__ = ("mesh", "joint_of", "n_bones")
+    __slots__ = ("mesh", "joint_of", "n_bones", "deform")
 
-    def __init__(self, mesh: MeshAttachment, joint_of: tuple, n_bones: int):
+    def __init__(self, mesh: MeshAttachment, joint_of: tuple, n_bones: int, deform=None):
         self.mesh, self.joint_of, self.n_bones = mesh, joint_of, n_bones
+        self.deform = deform  # a deform_bake.DeformSampler, or None: no deform keys
 
 
 @dataclass(frozen=True, eq=False)
@@ -58,6 +61,7 @@ class MeshPose:
     the slot; static: the attachment and what else has no frame axis. skins: (F, B, 2,
     3) skin transforms in character space. character: the character space's world
     transform (fields (F,)). shown: (F,) whether the slot shows this attachment.
+    frames: (F,) the bake's frames (where deform keys are sampled).
     """
 
     slot: str
@@ -67,6 +71,7 @@ class MeshPose:
     skins: np.ndarray
     character: Affine
     shown: np.ndarray
+    frames: np.ndarray | None = None
 
     @property
     def mesh(self) -> MeshAttachment:
@@ -81,8 +86,15 @@ class MeshPose:
         return operator_of(self.mesh, self.skins.shape[1])
 
     def local_vertices(self, row: int) -> np.ndarray:
-        """(V, 2) deformed vertices at ``row`` in character space."""
-        return sk.deform(self.operator, self.skins[row])
+        """(V, 2) deformed vertices at ``row`` in character space (deform keys included)."""
+        return self.block_vertices(row, row + 1)[0]
+
+    def block_vertices(self, start: int, stop: int) -> np.ndarray:
+        """(stop - start, V, 2) deformed vertices of rows [start, stop) in character space."""
+        out = sk.deform(self.operator, self.skins[start:stop])
+        if self.static.deform is not None:
+            out = out + self.static.deform.moved(self.skins[start:stop], self.frames[start:stop])
+        return out
 
     def vertices(self, row: int) -> np.ndarray:
         """(V, 2) deformed vertices at ``row`` in world."""
@@ -97,6 +109,8 @@ class MeshPose:
         """((F,) smallest area ratio per frame, (F,) its triangle), walked in blocks."""
         if len(self.mesh.triangles) == 0:
             return np.ones(len(self.skins)), np.zeros(len(self.skins), np.int64)
+        if self.static.deform is not None:
+            return self._deformed_worst(self.mesh.triangles)
         worst, which = sk.worst_area_ratio(self.mesh.in_slot_frame(), self.mesh.triangles, self.operator,
                                            self.skins)
         worst.flags.writeable = which.flags.writeable = False
@@ -109,10 +123,25 @@ class MeshPose:
         names = np.array(self.joint_of, dtype=object)
         for j in dict.fromkeys(self.joint_of):
             tri = self.mesh.triangles[names == j]
-            w, _ = sk.worst_area_ratio(self.mesh.in_slot_frame(), tri, self.operator, self.skins)
+            w, _ = (self._deformed_worst(tri) if self.static.deform is not None
+                    else sk.worst_area_ratio(self.mesh.in_slot_frame(), tri, self.operator, self.skins))
             w.flags.writeable = False
             out[j] = w
         return out
+
+    def _deformed_worst(self, triangles, chunk_bytes=32 << 20):
+        """``worst`` for triangles ``triangles`` of a mesh with deform keys: the
+        vertices of a block of frames at a time (offsets are not linear in the skins)."""
+        n = len(self.skins)
+        worst, which = np.empty(n), np.empty(n, np.int64)
+        step = max(1, int(chunk_bytes // (len(self.mesh.vertices) * 4 * 2 * 8 * 4 + 1)))
+        bind = self.mesh.in_slot_frame()
+        for start in range(0, n, step):
+            r = sk.area_ratios(bind, self.block_vertices(start, min(n, start + step)), triangles)
+            which[start:start + len(r)] = np.argmin(r, axis=1)
+            worst[start:start + len(r)] = r[np.arange(len(r)), which[start:start + len(r)]]
+        worst.flags.writeable = which.flags.writeable = False
+        return worst, which
 
     def collapsed(self, threshold: float = sk.COLLAPSE_RATIO) -> np.ndarray:
         """(F,) True where a shown triangle shrank below ``threshold`` or flipped."""
@@ -129,6 +158,7 @@ def mesh_poses(project, bake, column: int, slot, codes: np.ndarray) -> list[Mesh
     for k, a in enumerate(slot.attachments):
         if not isinstance(a, MeshAttachment):
             continue
+        a = resolved(slot, a)  # a linked mesh on its parent's geometry
         if a.skinned:
             world = [inv_char.compose(bake.bone(b).world) for b in a.bones]
             bind = np.asarray(a.bind).reshape(-1, 6)[:, [0, 1, 4, 2, 3, 5]].reshape(-1, 2, 3)
@@ -139,8 +169,9 @@ def mesh_poses(project, bake, column: int, slot, codes: np.ndarray) -> list[Mesh
         rows = np.stack([np.broadcast_to(sk.affine_rows(w), (len(bake), 2, 3)) for w in world], axis=1)
         skins = sk.skin_transforms(rows, bind)
         skins.flags.writeable = False
-        static = MeshStatic(a, _triangle_joints(project, slot.bone, a), skins.shape[1])
-        out.append(MeshPose(slot.name, column, k, static, skins, character, codes == k))
+        static = MeshStatic(a, _triangle_joints(project, slot.bone, a), skins.shape[1],
+                            sampler_for(project.art, slot.name, a))
+        out.append(MeshPose(slot.name, column, k, static, skins, character, codes == k, bake.frames))
     return out
 
 

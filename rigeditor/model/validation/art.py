@@ -10,6 +10,8 @@ import math
 import posixpath
 
 from rigeditor.model.data.attachments import NONE, Art
+from rigeditor.model.data.linked_mesh import LinkedMesh, linked_problems
+from rigeditor.model.validation.deform import deform_problems
 from rigeditor.model.validation.mesh import mesh_problems
 
 _MAX = 1e9
@@ -33,6 +35,8 @@ def art_problems(art: Art, bone_names) -> list[str]:
             _attachment(out, f"{where}.attachments[{k}]", a, att_names, bone_names)
             if a.skin and a.skin not in art.skins:
                 out.append(f"{where}.attachments[{k}].skin: unknown skin {a.skin!r}")
+            if isinstance(a, LinkedMesh):
+                out.extend(linked_problems(slot, where, k, a))
         allowed = {name for name, _ in att_names} | {NONE}
         if slot.attachment.default not in allowed:
             out.append(f"{where}.attachment.default: unknown attachment {slot.attachment.default!r}")
@@ -58,6 +62,7 @@ def art_problems(art: Art, bone_names) -> list[str]:
         if previous is not None and key.frame <= previous:
             out.append(f"{where}.frame: keys must be in increasing frame order, got {key.frame:g} after {previous:g}")
         previous = key.frame
+    out.extend(deform_problems(art))
     return out
 
 

@@ -29,6 +29,7 @@ def clip_problems(project: Project, rig_problems) -> list[str]:
         return out
     base = None
     present = {(kind, x.name) for kind in clips.TRACKS for x in clips.items(project, kind)}
+    present |= {("deform", s.name) for s in project.art.slots}  # deform tracks ride their slot
     for i, a in enumerate(listed):
         where = f"animations[{i}] ({a.name!r})"
         if a.name == project.animation:
