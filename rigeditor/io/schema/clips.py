@@ -59,6 +59,13 @@ class SpaceTracks(_Model):
 
 class SlotTracks(_Model):
     attachment: list[StepKey] = []
+    red: _Keys1 = []  # the slot's colour channels (schema_slot_color)
+    green: _Keys1 = []
+    blue: _Keys1 = []
+    alpha: _Keys1 = []
+    dark_red: _Keys1 = []
+    dark_green: _Keys1 = []
+    dark_blue: _Keys1 = []
 
 
 class Tracks(_Model):

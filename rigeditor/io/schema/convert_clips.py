@@ -9,13 +9,15 @@ from rigeditor.io.schema.convert_keys import keys_data, keys_from_file
 from rigeditor.model.data import clips
 from rigeditor.model.data.attachments import DrawOrderKey
 from rigeditor.model.data.project import Animation, Project
+from rigeditor.model.data.slot_color import CHANNELS as SLOT_COLOR
 from rigeditor.io.schema.project import frame_number
 
 _POOL = {"bone": "bones", "target": "targets", "chain": "chains", "space": "spaces", "slot": "slots",
          "transform": "transforms"}
 _ANGLES = {("bone", "rotation"), ("space", "rotation"), ("bone", "shear")}
 _DIM = {("bone", "rotation"): 1, ("space", "rotation"): 1, ("chain", "bend"): 1, ("chain", "softness"): 1,
-        ("chain", "mix"): 1, **{("transform", m): 1 for m in clips.TRACKS["transform"]}}
+        ("chain", "mix"): 1, **{("transform", m): 1 for m in clips.TRACKS["transform"]},
+        **{("slot", c): 1 for c in SLOT_COLOR}}
 _STEPS = {("target", "space"), ("slot", "attachment"), ("bone", "inherit")}
 
 

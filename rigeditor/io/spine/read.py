@@ -37,6 +37,7 @@ import numpy as np
 from rigeditor.io.art.layers import file_stem, refuse_existing, relative, unique_names, write_import
 from rigeditor.io.spine.read_atlas import Atlas, cut_region, read_atlas
 from rigeditor.io.spine.read_mesh import build_mesh, mesh_geometry, weight_bones
+from rigeditor.io.spine.read_slot import slot_setup
 from rigeditor.io.spine.read_sequence import frame_region, sequence_of
 from rigeditor.io.spine.skeleton import SpineError, SpineSkeleton, _Bad, color, read_spine
 from rigeditor.model.data.attachments import NONE, Art, ImageAttachment, Slot
@@ -336,10 +337,6 @@ def _art(skel, pages, bones, root, folder, notes):
     pending: dict = {}  # (slot, skin, attachment) -> mesh geometry
     slots = []
     for s in skel.slots:
-        if s.blend != "normal":
-            notes.add("slot blend modes other than normal (drawn normal)", f"{s.name} ({s.blend})")
-        if s.dark:
-            notes.add("two-colour tint (dark colour dropped)", s.name)
         attachments = []
         for k, (skin_name, skin) in enumerate(skins.items()):
             ours = DEFAULT_SKIN if skin_name == "default" else skin_name
@@ -355,7 +352,7 @@ def _art(skel, pages, bones, root, folder, notes):
         names = {a.name for a in attachments}
         setup = s.attachment if s.attachment in names else NONE
         slots.append(Slot(s.name, None if s.bone == root else (s.bone if s.bone in bones else None),
-                          tuple(attachments), StepChannel(setup)))
+                          tuple(attachments), StepChannel(setup), **slot_setup(s, notes)))
     return Art(tuple(slots), skins=tuple(n for n in skins if n != "default")), images, pending
 
 
@@ -392,7 +389,7 @@ def _attachment(skel, pages, s, key, a, at, folder, files, images, notes):
     picture = images[files[region]]
     oh, ow = picture.shape[:2]
     try:
-        tint = np.multiply(s.color, color(a.get("color", "ffffffff"), f"{at}.color"))
+        tint = color(a.get("color", "ffffffff"), f"{at}.color")  # the slot's own colour multiplies it
     except _Bad as bad:
         raise SpineError(None, [str(bad)]) from None
     tint = tuple(float(v) for v in tint)

@@ -15,6 +15,7 @@ from dataclasses import replace
 
 from rigeditor.model.data.constraints import MIXES
 from rigeditor.model.data.project import Animation, Project, Timeline
+from rigeditor.model.data.slot_color import CHANNELS as SLOT_COLOR
 
 TRACKS: dict[str, tuple[str, ...]] = {
     "target": ("space", "position"),
@@ -22,7 +23,7 @@ TRACKS: dict[str, tuple[str, ...]] = {
     "transform": MIXES,
     "space": ("position", "rotation", "scale"),
     "bone": ("rotation", "translate", "scale", "shear", "inherit"),
-    "slot": ("attachment",),
+    "slot": ("attachment",) + SLOT_COLOR,
 }
 """Every animatable attribute per item kind."""
 DRAW_ORDER = ("art", "", "draw_order")
