@@ -195,8 +195,7 @@ def test_a_rig_using_what_the_import_does_not_take_yet_imports_with_one_warning_
     evaluate(result.project)
     kinds = ["skin-only bones",  # slot colour, dark colour and blend modes are imported
              "clipping attachments", "boundingbox attachments", "point attachments", "path attachments",
-             "event keys", "deform and sequence timelines",
-             "events (not supported)"]  # transform constraints and their timelines are imported
+             "deform and sequence timelines"]  # events are imported too  # transform constraints and their timelines are imported
     for kind in kinds:
         assert sum(line.startswith(kind) for line in result.warnings) == 1, (kind, result.warnings)
     assert len(result.warnings) == len(set(result.warnings))

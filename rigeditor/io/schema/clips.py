@@ -15,6 +15,7 @@ from rigeditor.io.schema.project import (
     BendChannel, Channel1, Channel2, Frame, MixChannel, SoftnessChannel, StepKey, Str, _Model,
 )
 from rigeditor.io.schema.art import DrawOrderKey
+from rigeditor.io.schema.events import EventKey
 
 _Keys1 = Channel1.model_fields["keys"].annotation
 _Keys2 = Channel2.model_fields["keys"].annotation
@@ -76,6 +77,7 @@ class Tracks(_Model):
     spaces: dict[Str, SpaceTracks] = {}
     slots: dict[Str, SlotTracks] = {}
     draw_order: list[DrawOrderKey] = []
+    events: list[EventKey] = []  # schema events
 
 
 class Animation(_Model):

@@ -13,6 +13,7 @@ from rigeditor.core.filters import Smoothing
 from rigeditor.io.schema import project as schema
 from rigeditor.io.schema.document import Document
 from rigeditor.io.schema.convert_art import art_data, to_art
+from rigeditor.io.schema.convert_events import events_data, to_events
 from rigeditor.io.schema.convert_clips import animations_data, to_animations
 from rigeditor.io.schema.constraints import to_transform, transform_data
 from rigeditor.io.schema.convert_keys import file_degrees, file_value, keys_data, keys_from_file
@@ -41,6 +42,7 @@ def to_project(doc: Document) -> Project:
         art=to_art(doc.slots, doc.draw_order, doc.skins),
         animations=to_animations(doc.animations, doc.animation),
         animation=doc.animation,
+        events=to_events(doc.events),
     )
 
 
@@ -103,6 +105,7 @@ def to_document(project: Project) -> dict:
         **({"transforms": [transform_data(t) for t in project.transforms]} if project.transforms else {}),
         **art_data(project.art, file_degrees),
         **animations_data(project),
+        **events_data(project.events),
     }
 
 

@@ -10,6 +10,8 @@ from rigeditor.model.data import clips
 from rigeditor.model.data.attachments import DrawOrderKey
 from rigeditor.model.data.project import Animation, Project
 from rigeditor.model.data.slot_color import CHANNELS as SLOT_COLOR
+from rigeditor.model.data.events import EVENTS
+from rigeditor.io.schema.convert_events import key_data, to_key
 from rigeditor.io.schema.project import frame_number
 
 _POOL = {"bone": "bones", "target": "targets", "chain": "chains", "space": "spaces", "slot": "slots",
@@ -44,6 +46,8 @@ def _tracks(t: schema_clips.Tracks) -> dict:
                     out[(kind, name, attr)] = keys_from_file(raw, _DIM.get((kind, attr), 2), scale, interp)
     if t.draw_order:
         out[clips.DRAW_ORDER] = tuple(DrawOrderKey(k.frame, tuple(k.order)) for k in t.draw_order)
+    if t.events:
+        out[EVENTS] = tuple(to_key(k) for k in t.events)
     return out
 
 
@@ -62,6 +66,9 @@ def _entry(project: Project, a: Animation) -> dict:
         if path == clips.DRAW_ORDER:
             tracks["draw_order"] = [{"frame": frame_number(k.frame), "order": list(k.order)} for k in keys]
             continue
+        if path == EVENTS:
+            tracks["events"] = [key_data(k) for k in keys]
+            continue
         kind, name, attr = path
         if (kind, attr) in _STEPS:
             data = [{"frame": frame_number(f), "value": v} for f, v in keys]
@@ -72,5 +79,5 @@ def _entry(project: Project, a: Animation) -> dict:
 
 
 def _order(path):
-    kinds = list(_POOL) + ["art"]
+    kinds = list(_POOL) + ["art", "events"]
     return kinds.index(path[0]), path[1], path[2]

@@ -38,6 +38,8 @@ from rigeditor.io.art.layers import file_stem, refuse_existing, relative, unique
 from rigeditor.io.spine.read_atlas import Atlas, cut_region, read_atlas
 from rigeditor.io.spine.read_mesh import build_mesh, mesh_geometry, weight_bones
 from rigeditor.io.spine.read_slot import slot_setup
+from rigeditor.io.spine.read_events import event_definitions
+from rigeditor.model.data.events import Events
 from rigeditor.io.spine.read_sequence import frame_region, sequence_of
 from rigeditor.io.spine.skeleton import SpineError, SpineSkeleton, _Bad, color, read_spine
 from rigeditor.model.data.attachments import NONE, Art, ImageAttachment, Slot
@@ -176,7 +178,8 @@ def spine_project(skel: SpineSkeleton, pages: AtlasPages | None, *, name: str = 
     transforms = transform_constraints(skel.other.get("transform"), bones, root.name, {}, notes, source,
                                        {c.order for c in skel.ik}, count)
     project = Project(name=name, spaces=(character,) + tuple(spaces.values()), bones=tuple(bones.values()),
-                      targets=tuple(targets.values()), chains=tuple(chains), transforms=transforms, art=art)
+                      targets=tuple(targets.values()), chains=tuple(chains), transforms=transforms, art=art,
+                      events=Events(event_definitions(skel.other.get("events"))))
     _check(project, source)  # before evaluating it: an invalid rig may not evaluate
     project = _meshes(project, skel, pending, notes)
     project = bake_target_spaces(project, spaces, {}, keyed=False)
@@ -185,8 +188,6 @@ def spine_project(skel: SpineSkeleton, pages: AtlasPages | None, *, name: str = 
                         ("physics constraints", skel.other.get("physics"))):
         for c in items or []:
             notes.add(f"{kind} (not supported)", str(c.get("name")))
-    if skel.other.get("events"):
-        notes.add("events (not supported)", ", ".join(skel.other["events"]))
     _check(project, source)
     return ImportResult(project, images, notes.lines(), chosen)
 

@@ -20,6 +20,7 @@ from rigeditor.core.geometry import Affine
 from rigeditor.model.validation.project import solvable_scale
 from rigeditor.io.spine.read_keys import (channel as _channel, duplicate_times, frame_of, key_times, rotated, scale_keys,
                                      step_channel)
+from rigeditor.io.spine.read_events import event_keys
 from rigeditor.io.spine.read_color import KINDS as COLOR_KINDS, color_timeline
 from rigeditor.model.data.attachments import NONE
 from rigeditor.model.data.project import CHARACTER, Project, Timeline
@@ -112,11 +113,13 @@ def apply_animation(project: Project, skel, name: str, chains: dict, notes, *, c
     from rigeditor.io.spine.read_transform import transform_timelines
 
     project = transform_timelines(project, anim, name, fps, notes, channel)
+    project = replace(project, events=replace(project.events, keys=event_keys(
+        anim.get("events") or [], project.events.definitions, fps, f"animations.{name}.events")))
     labels = {"path": "path constraint timelines",
-              "physics": "physics timelines", "events": "event keys", "attachments": "deform and sequence timelines",
+              "physics": "physics timelines", "attachments": "deform and sequence timelines",
               "deform": "deform and sequence timelines"}
     for kind, value in anim.items():
-        if kind not in ("bones", "slots", "ik", "drawOrder", "transform") and value:
+        if kind not in ("bones", "slots", "ik", "drawOrder", "transform", "events") and value:
             notes.add(f"{labels.get(kind, kind + ' timelines')} (not supported)", name)
     return project
 

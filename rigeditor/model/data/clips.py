@@ -16,6 +16,7 @@ from dataclasses import replace
 from rigeditor.model.data.constraints import MIXES
 from rigeditor.model.data.project import Animation, Project, Timeline
 from rigeditor.model.data.slot_color import CHANNELS as SLOT_COLOR
+from rigeditor.model.data.events import EVENTS
 
 TRACKS: dict[str, tuple[str, ...]] = {
     "target": ("space", "position"),
@@ -75,6 +76,8 @@ def tracks_of(project: Project) -> dict:
                     out[(kind, item.name, attr)] = keys
     if project.art.draw_order:
         out[DRAW_ORDER] = project.art.draw_order
+    if project.events.keys:
+        out[EVENTS] = project.events.keys
     return out
 
 
@@ -91,7 +94,8 @@ def with_tracks(project: Project, tracks: dict) -> Project:
     pools = {pool: tuple(rekeyed(kind, x) for x in getattr(project, pool)) for kind, pool in _POOLS.items()}
     art = replace(project.art, slots=tuple(rekeyed("slot", s) for s in project.art.slots),
                   draw_order=tuple(tracks.get(DRAW_ORDER, ())))
-    return replace(project, art=art, **pools)
+    events = replace(project.events, keys=tuple(tracks.get(EVENTS, ())))
+    return replace(project, art=art, events=events, **pools)
 
 
 def setup_pose(project: Project) -> Project:
