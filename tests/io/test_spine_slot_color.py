@@ -160,3 +160,21 @@ def test_a_colour_key_that_is_no_colour_is_refused_where_it_is():
     with pytest.raises(SpineError) as err:
         _import(doc)
     assert "animations.walk.slots.shin.rgb[1].color" in str(err.value)
+
+
+def test_two_keys_at_one_time_after_a_setup_hold_play_the_last_one():
+    # rgb2 keyed twice at 0.1 s (the first eased, the second stepped), then at 0.5 s: a
+    # runtime shows the setup colour before 0.1 s (32-bit: after frame 3), then the
+    # second key's colour held until 0.5 s. The first key used to land after the second.
+    doc = copy.deepcopy(LEG)
+    doc["slots"][0]["dark"] = "000000"
+    doc["animations"]["walk"]["slots"] = {"thigh": {"rgb2": [
+        {"time": 0.1, "light": "67a241", "dark": "03f711", "curve": [0.1, 0.2, 0.1, 0.5] * 6},
+        {"time": 0.1, "light": "e2f69c", "dark": "e4061b", "curve": "stepped"},
+        {"time": 0.5, "light": "41dfb6", "dark": "6de983"}]}}
+    art = evaluate(_import(doc).project, np.arange(0, 19.0)).art
+    second = np.array([0xe2, 0xf6, 0x9c]) / 255
+    np.testing.assert_allclose(art.color[:4, 0, :3], 1.0)
+    np.testing.assert_allclose(art.color[4:15, 0, :3], np.tile(second, (11, 1)))
+    np.testing.assert_allclose(art.dark[4:15, 0], np.tile(np.array([0xe4, 0x06, 0x1b]) / 255, (11, 1)))
+    np.testing.assert_allclose(art.color[15:, 0, :3], np.tile(np.array([0x41, 0xdf, 0xb6]) / 255, (4, 1)))
