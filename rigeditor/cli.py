@@ -303,8 +303,10 @@ def _curves(fmt, project, bake, target, args, progress) -> bytes:
             return world_csv(bake)
         if fmt == "csv":
             return curves_csv(bake, radians=args.radians, progress=progress)
+        from rigeditor.model.evaluation.events import fired_data, fired_events
+
         return curves_json(project.name, bake, radians=args.radians, tolerance_deg=args.tolerance,
-                           progress=progress)
+                           progress=progress, events=fired_data(fired_events(project, bake.frames), bake.fps))
     except ExportError as exc:
         raise ExportError(target, exc.problems) from None
 

@@ -5,7 +5,8 @@ from the Bake's ``image_world`` of that slot and frame and the view's world -> d
 map, with smooth (bilinear) sampling: full quality at any zoom. A picture whose file
 is missing or unreadable draws a dashed placeholder over its rectangle reading
 "missing: hand.png". Images are read once per (file, modification time) and tinted
-copies once per tint.
+copies once per 8-bit colour; each slot draws with its colour and blend mode
+(``app.blend``).
 
 A mesh attachment is drawn triangle by triangle: each triangle is filled with the
 picture as a texture brush whose transform maps the triangle's UVs (image pixels) onto
@@ -22,6 +23,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QImage, QImageReader, QPainter, QPen, QPolygonF, QTransform
 from shiboken6 import VoidPtr
 
+from rigeditor.app.blend import composition, quantised, slot_paint, tinted
 from rigeditor.io.art.images import size_problem
 
 PLACEHOLDER = QColor("#ff7a7a")
@@ -35,14 +37,17 @@ class ImageCache:
     def __init__(self):
         self._images: dict = {}
 
-    def get(self, path: Path | None, tint=(1.0, 1.0, 1.0, 1.0)) -> QImage | None:
+    def get(self, path: Path | None, tint=(1.0, 1.0, 1.0, 1.0), dark=None, alpha: float = 1.0) -> QImage | None:
+        """The picture at ``path`` with light RGB ``tint`` and dark RGB ``dark`` (None: no
+        two-colour tint) applied and ``alpha`` premultiplied in (``app.blend.tinted``),
+        cached per 8-bit colour."""
         if path is None:
             return None
         try:
             stamp = path.stat().st_mtime_ns
         except OSError:
             return None
-        key = (str(path), stamp, tuple(tint[:3]))
+        key = (str(path), stamp, quantised(tint[:3]), quantised(dark), quantised((alpha,)))
         image = self._images.get(key)
         if image is None:
             if len(self._images) > 512:
@@ -52,8 +57,8 @@ class ImageCache:
                 image = None
             else:
                 image = image.convertToFormat(QImage.Format.Format_ARGB32_Premultiplied)
-                if any(t != 1.0 for t in tint[:3]):
-                    image = _tinted(image, tint)
+                if key[2] != (255, 255, 255) or dark is not None or key[4] != (255,):
+                    image = tinted(image, tint, dark, key[4][0] / 255.0)
             self._images[key] = image
         return image
 
@@ -67,18 +72,6 @@ def _read(path: Path) -> QImage | None:
         return None
     reader.setAllocationLimit(1024)  # MB: MAX_PIXELS as ARGB32 is 256 MB, Qt's default limit
     return reader.read()
-
-
-def _tinted(image: QImage, tint) -> QImage:
-    """A copy with every channel multiplied by the tint (premultiplied: alpha kept)."""
-    out = image.copy()
-    ptr = out.bits()
-    px = np.frombuffer(ptr, dtype=np.uint8).reshape(out.height(), out.bytesPerLine())[:, :out.width() * 4]
-    px = px.reshape(out.height(), out.width(), 4)
-    # ARGB32 in memory on little-endian machines: B, G, R, A.
-    for channel, factor in ((2, tint[0]), (1, tint[1]), (0, tint[2])):
-        px[..., channel] = (px[..., channel] * float(factor)).astype(np.uint8)
-    return out
 
 
 def draw_art(painter: QPainter, project, row, to_device, base: Path | None,
@@ -101,20 +94,25 @@ def draw_art(painter: QPainter, project, row, to_device, base: Path | None,
             slot = project.art.slots[s]
             a = slot.attachments[int(row.attachment[s])]
             world = row.image_world[s].tolist()
-            image = cache.get(None if base is None else Path(base) / Path(*a.path.split("/")), a.tint)
-            opacity = a.tint[3] * a.opacity * (DIM_OPACITY if dim else 1.0)
+            light, dark, blend = slot_paint(row, s, a)  # slot colour x tint, two-colour tint, blend mode
+            opacity = light[3] * a.opacity * (DIM_OPACITY if dim else 1.0)
+            image = cache.get(None if base is None else Path(base) / Path(*a.path.split("/")), light, dark, opacity)
             if image is None:
                 _placeholder(painter, row.corners[s], to_device, a.path)
                 continue
-            painter.setOpacity(opacity)
+            painter.setOpacity(1.0)  # the opacity is premultiplied into the picture (app.blend)
+            painter.setCompositionMode(composition(blend))
             mesh = getattr(row, "meshes", {}).get(s)
             if mesh is not None:
                 draw_mesh(painter, image, a.uvs, a.triangles, to_device(mesh))
+                painter.setCompositionMode(composition("normal"))
                 continue
             painter.setTransform(_image_to_device(world, to_device, a, image))
             painter.drawImage(QPointF(0.0, 0.0), image)
             painter.resetTransform()
+            painter.setCompositionMode(composition("normal"))
         painter.setOpacity(1.0)
+        painter.setCompositionMode(composition("normal"))
     finally:
         painter.restore()
 

@@ -43,6 +43,10 @@ from rigeditor.edits.art import (
 )
 from rigeditor.edits.skins import set_active_skins
 from rigeditor.edits.deform import delete_deform_key, key_vertex, set_deform_key
+from rigeditor.edits.slot_color import key_slot_color, set_slot_color
+from rigeditor.edits.events import (
+    add_event, add_event_key, delete_event, delete_event_key, move_event_key, set_event, set_event_key,
+)
 from rigeditor.edits.meshes import (
     add_vertex, bind_point, default_bones, delete_vertex, make_mesh, move_vertex, paint_stroke,
     recompute_weights, vertex_to_image,
@@ -50,6 +54,9 @@ from rigeditor.edits.meshes import (
 
 __all__ = [
     "EditError",
+    "key_slot_color", "set_slot_color",
+    "add_event", "add_event_key", "delete_event", "delete_event_key", "move_event_key", "set_event",
+    "set_event_key",
     # names and deletion
     "add_transform", "delete_transform", "set_mix", "set_transform",
     "KINDS", "SELECTABLE", "names_of", "numbered_name", "rename", "unique_name", "delete", "delete_items",

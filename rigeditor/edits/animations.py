@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from rigeditor.edits.errors import EditError
-from rigeditor.model.data.clips import DRAW_ORDER, TRACKS, animations, clip, items, names, switch
+from rigeditor.model.data.clips import DRAW_ORDER, EVENTS, TRACKS, animations, clip, items, names, switch
 from rigeditor.model.data.project import Animation, Project
 
 __all__ = ["add", "duplicate", "rename", "delete", "switch", "renamed_item", "without_missing"]
@@ -97,7 +97,7 @@ def without_missing(project: Project) -> Project:
         for path, keys in tracks.items():
             if path == DRAW_ORDER:
                 keys = tuple(replace(k, order=tuple(n for n in k.order if n in slots)) for k in keys)
-            elif path[:2] not in present:
+            elif path[:2] not in present and path != EVENTS:  # events belong to no item
                 continue
             out[path] = keys
         return out

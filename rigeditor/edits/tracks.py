@@ -20,6 +20,7 @@ from rigeditor.edits import keys as key_edits
 from rigeditor.edits.deform import deform_rows
 from rigeditor.edits.posing import key_channel, set_target_key
 from rigeditor.model.data.project import Project
+from rigeditor.model.data.slot_color import CHANNELS as SLOT_COLOR, DEFAULTS as SLOT_DEFAULTS
 from rigeditor.model.data.timeline import Key, StepChannel
 
 Path = tuple[str, str, str]
@@ -144,7 +145,8 @@ def key_item(project: Project, item: tuple[str, str], frame: int) -> tuple[Proje
     bend, softness and mix. bone: its FK rotation, or, for a bone an IK chain
     drives, that chain (its rotation there is the solver's, not a key's); its
     translate and scale too once they are keyed or moved from the rest pose.
-    space: position, rotation and scale. Returns the project and the keyed paths.
+    space: position, rotation and scale. slot: its attachment, and its colour
+    channels once keyed or set. Returns the project and the keyed paths.
     """
     kind, name = item
     if kind not in ATTRIBUTES or not any(x.name == name for x in _items(project, kind)):
@@ -158,6 +160,10 @@ def key_item(project: Project, item: tuple[str, str], frame: int) -> tuple[Proje
         bone = project.bone(name)
         attrs = ("rotation",) + tuple(a for a, rest in (("translate", (0.0, 0.0)), ("scale", (1.0, 1.0)))
                                       if getattr(bone, a).keys or getattr(bone, a).default != rest)
+    if kind == "slot":  # its colour once it is keyed or set (model.data.slot_color)
+        slot = project.art.slot(name)
+        attrs = ("attachment",) + tuple(c for c in SLOT_COLOR if getattr(slot, c).keys
+                                        or getattr(slot, c).default[0] != SLOT_DEFAULTS[c])
     paths = [(kind, name, a) for a in attrs]
     for path in paths:
         project = set_key(project, path, frame, channel(project, path).value_at(frame))

@@ -230,9 +230,9 @@ def test_what_cannot_be_imported_is_listed_once_per_kind(tmp_path):
     doc["animations"]["run"] = {}
     result, project, _ = _imported(tmp_path, doc)
     text = "\n".join(result.warnings)
-    for kind in ("one-bone IK", "transform constraints", "path constraints", "physics constraints", "events",
+    for kind in ("one-bone IK", "transform constraints", "path constraints", "physics constraints",
                  "clipping attachments", "boundingbox attachments",
-                 "event keys", "sequence timelines", "future timelines"):
+                 "sequence timelines", "future timelines"):
         assert sum(line.startswith(kind) for line in result.warnings) == 1, (kind, text)
     assert "ph, ph2" in text
     assert len(result.warnings) == len({line.split(":")[0] for line in result.warnings})

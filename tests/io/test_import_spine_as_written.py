@@ -193,10 +193,10 @@ def test_a_rig_using_what_the_import_does_not_take_yet_imports_with_one_warning_
     w["transform"] = {"tc": [{"mixRotate": 0.5}]}
     result = spine_project(parse_spine(json.dumps(doc)), _Pages())
     evaluate(result.project)
-    kinds = ["skin-only bones", "slot blend modes", "two-colour tint",
+    kinds = ["skin-only bones",  # slot colour, dark colour and blend modes are imported
              "clipping attachments", "boundingbox attachments", "point attachments", "path attachments",
-             "slot colour timelines", "event keys", "sequence timelines",
-             "events (not supported)"]  # transform constraints and their timelines are imported
+             "sequence timelines",
+             ]  # events and slot colour timelines are imported  # transform constraints and their timelines are imported
     for kind in kinds:
         assert sum(line.startswith(kind) for line in result.warnings) == 1, (kind, result.warnings)
     assert len(result.warnings) == len(set(result.warnings))

@@ -13,6 +13,7 @@ from rigeditor.app.inspector.chain import chain_section
 from rigeditor.app.inspector.fields import Form
 from rigeditor.app.inspector.project import project_section
 from rigeditor.app.inspector.readouts import current_chain, readout_section
+from rigeditor.app.inspector.slot_color import slot_color_section
 from rigeditor.app.inspector.slot import slot_section
 from rigeditor.app.inspector.space import space_section
 from rigeditor.app.inspector.target import change_target_space, target_section
@@ -124,6 +125,7 @@ class Inspector(Guarded, QWidget):
                 space_section(f, name)
             elif kind == "slot" and any(s.name == name for s in p.art.slots):
                 slot_section(f, name)
+                slot_color_section(f, name)
             elif kind == "transform" and any(t.name == name for t in p.transforms):
                 transform_section(f, name)
         if chain in shown_chains:

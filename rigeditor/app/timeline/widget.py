@@ -24,6 +24,7 @@ from rigeditor.app.dialogs import Dialogs
 from rigeditor.app.guard import Guarded
 from rigeditor.app import style
 from rigeditor.app.timeline.edit import KeyEditing
+from rigeditor.app.timeline.events_row import EventRow
 from rigeditor.app.timeline.gestures import KeyGestures
 from rigeditor.app.timeline.items import _TrackView, _RulerView, _LoopBar, _Keys, _FrameAxis, _TrackAxis, _path_item
 from rigeditor.edits.tracks import (
@@ -295,8 +296,10 @@ class TimelineWidget(Guarded, KeyGestures, KeyEditing, QWidget):
         for plot in (self.ruler, self.track_plot):
             plot.layout.setContentsMargins(0, 0, 6, 0)
             plot.layout.setSpacing(0)
+        self.event_row = EventRow(self.doc, self.ruler, text)  # event keys, under the ruler
         ci.addItem(self.ruler, 0, 0)
-        ci.addItem(self.track_plot, 1, 0)
+        ci.addItem(self.event_row.plot, 1, 0)
+        ci.addItem(self.track_plot, 2, 0)
 
         self._stripes = _path_item(style.ROW_ALTERNATE, -30)
         self._highlight = _path_item(style.ROW_SELECTED, -25)
@@ -346,6 +349,7 @@ class TimelineWidget(Guarded, KeyGestures, KeyEditing, QWidget):
         self._fps_label.setText(f"{tl.fps:g} fps")
         if self.is_playing():
             self._timer.setInterval(max(1, int(500.0 / tl.fps)))
+        self.event_row.refresh()
         tracks = keyed_tracks(project)
         if resized or tracks != self._tracks:
             self._tracks = tracks
@@ -403,7 +407,7 @@ class TimelineWidget(Guarded, KeyGestures, KeyEditing, QWidget):
         self._label_axis.setTicks([[(i, s) for i, s in enumerate(labels)], []])
         fm = QFontMetrics(self._label_axis.style.get("tickFont") or self.font())
         width = max([fm.horizontalAdvance(s) for s in labels] + [fm.horizontalAdvance("no keys yet")]) + 20
-        for axis in (self._label_axis, self._ruler_blank):
+        for axis in (self._label_axis, self._ruler_blank, self.event_row.axis):
             axis.setWidth(width)
 
     def _draw_rows(self):

@@ -33,8 +33,10 @@ DEFAULT_TOLERANCE_DEG = 0.1
 
 
 def curves_json(name: str, bake: Bake, *, radians: bool = False,
-                tolerance_deg: float = DEFAULT_TOLERANCE_DEG, progress=None) -> bytes:
-    """The JSON text (bytes) of ``bake``'s curves for the project called ``name``."""
+                tolerance_deg: float = DEFAULT_TOLERANCE_DEG, progress=None, events=None) -> bytes:
+    """The JSON text (bytes) of ``bake``'s curves for the project called ``name``;
+    ``events``: the fired events as data (``model.evaluation.events.fired_data``), listed
+    under "events" when given."""
     if not (math.isfinite(tolerance_deg) and tolerance_deg > 0):
         raise ExportError(None, [f"tolerance: must be a number > 0 (degrees), got {tolerance_deg!r}"])
     table = curve_table(bake, radians=radians)
@@ -57,7 +59,11 @@ def curves_json(name: str, bake: Bake, *, radians: bool = False,
         parts.append(f'{"," if n else ""}\n  {json.dumps(table.columns[c], ensure_ascii=False)}: [\n   {text}]')
         if progress:
             progress((n + 1) / len(angles))
-    parts.append("\n }}\n}\n")
+    parts.append("\n }}")
+    if events is not None:
+        parts.append(',\n "events": [' + ",".join("\n  " + json.dumps(e, ensure_ascii=False) for e in events)
+                     + ("\n ]" if events else "]"))
+    parts.append("\n}\n")
     return "".join(parts).encode("utf-8")
 
 

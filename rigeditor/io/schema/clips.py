@@ -16,6 +16,7 @@ from rigeditor.io.schema.project import (
 )
 from rigeditor.io.schema.art import DrawOrderKey
 from rigeditor.io.schema.deform import DeformTrack
+from rigeditor.io.schema.events import EventKey
 
 _Keys1 = Channel1.model_fields["keys"].annotation
 _Keys2 = Channel2.model_fields["keys"].annotation
@@ -60,6 +61,13 @@ class SpaceTracks(_Model):
 
 class SlotTracks(_Model):
     attachment: list[StepKey] = []
+    red: _Keys1 = []  # the slot's colour channels (schema_slot_color)
+    green: _Keys1 = []
+    blue: _Keys1 = []
+    alpha: _Keys1 = []
+    dark_red: _Keys1 = []
+    dark_green: _Keys1 = []
+    dark_blue: _Keys1 = []
 
 
 class Tracks(_Model):
@@ -71,6 +79,7 @@ class Tracks(_Model):
     slots: dict[Str, SlotTracks] = {}
     draw_order: list[DrawOrderKey] = []
     deforms: list[DeformTrack] = []  # optional, as the document's
+    events: list[EventKey] = []  # schema events
 
 
 class Animation(_Model):

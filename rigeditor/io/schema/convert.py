@@ -15,6 +15,7 @@ from rigeditor.io.schema import project as schema
 from rigeditor.io.schema.document import Document
 from rigeditor.io.schema.convert_art import art_data, to_art
 from rigeditor.io.schema.convert_deform import deforms_data, to_deforms
+from rigeditor.io.schema.convert_events import events_data, to_events
 from rigeditor.io.schema.convert_clips import animations_data, to_animations
 from rigeditor.io.schema.constraints import to_transform, transform_data
 from rigeditor.io.schema.convert_keys import file_degrees, file_value, keys_data, keys_from_file
@@ -43,6 +44,7 @@ def to_project(doc: Document) -> Project:
         art=replace(to_art(doc.slots, doc.draw_order, doc.skins), deforms=to_deforms(doc.deforms)),
         animations=to_animations(doc.animations, doc.animation),
         animation=doc.animation,
+        events=to_events(doc.events),
     )
 
 
@@ -106,6 +108,7 @@ def to_document(project: Project) -> dict:
         **art_data(project.art, file_degrees),
         **deforms_data(project.art.deforms),
         **animations_data(project),
+        **events_data(project.events),
     }
 
 

@@ -9,13 +9,15 @@ from rigeditor.model.data.linked_mesh import LinkedMesh
 from rigeditor.model.data.mesh_attachment import MeshAttachment
 from rigeditor.model.data.timeline import StepChannel
 from rigeditor.io.schema.project import frame_number
+from rigeditor.io.schema.convert_slot_color import slot_color_data, slot_color_fields
 
 
 def to_art(slots: list[schema_art.Slot], draw_order: schema_art.DrawOrder, skins=None) -> Art:
     skins = skins or schema_art.Skins()
     return Art(
         slots=tuple(Slot(s.name, s.bone, tuple(_attachment(a) for a in s.attachments),
-                         StepChannel(s.attachment.default, tuple((k.frame, k.value) for k in s.attachment.keys)))
+                         StepChannel(s.attachment.default, tuple((k.frame, k.value) for k in s.attachment.keys)),
+                         **slot_color_fields(s))
                     for s in slots),
         draw_order=tuple(DrawOrderKey(k.frame, tuple(k.order)) for k in draw_order.keys),
         skins=tuple(skins.names), active_skins=tuple(skins.active),
@@ -47,7 +49,7 @@ def art_data(art: Art, deg) -> dict:
         "slots": [{"name": s.name, "bone": s.bone,
                    "attachment": {"default": s.attachment.default,
                                   "keys": [{"frame": frame_number(f), "value": v} for f, v in s.attachment.keys]},
-                   "attachments": [_attachment_data(a, deg) for a in s.attachments]}
+                   "attachments": [_attachment_data(a, deg) for a in s.attachments], **slot_color_data(s)}
                   for s in art.slots],
         "draw_order": {"keys": [{"frame": frame_number(k.frame), "order": list(k.order)} for k in art.draw_order]},
         **({"skins": {"names": list(art.skins), "active": list(art.active_skins)}} if art.skins else {}),

@@ -11,13 +11,17 @@ from rigeditor.model.data.deform import DEFORM, deform_tracks, deforms_of
 from rigeditor.model.data import clips
 from rigeditor.model.data.attachments import DrawOrderKey
 from rigeditor.model.data.project import Animation, Project
+from rigeditor.model.data.slot_color import CHANNELS as SLOT_COLOR
+from rigeditor.model.data.events import EVENTS
+from rigeditor.io.schema.convert_events import key_data, to_key
 from rigeditor.io.schema.project import frame_number
 
 _POOL = {"bone": "bones", "target": "targets", "chain": "chains", "space": "spaces", "slot": "slots",
          "transform": "transforms"}
 _ANGLES = {("bone", "rotation"), ("space", "rotation"), ("bone", "shear")}
 _DIM = {("bone", "rotation"): 1, ("space", "rotation"): 1, ("chain", "bend"): 1, ("chain", "softness"): 1,
-        ("chain", "mix"): 1, **{("transform", m): 1 for m in clips.TRACKS["transform"]}}
+        ("chain", "mix"): 1, **{("transform", m): 1 for m in clips.TRACKS["transform"]},
+        **{("slot", c): 1 for c in SLOT_COLOR}}
 _STEPS = {("target", "space"), ("slot", "attachment"), ("bone", "inherit")}
 
 
@@ -45,6 +49,8 @@ def _tracks(t: schema_clips.Tracks) -> dict:
     if t.draw_order:
         out[clips.DRAW_ORDER] = tuple(DrawOrderKey(k.frame, tuple(k.order)) for k in t.draw_order)
     out.update(deform_tracks(to_deforms(t.deforms)))
+    if t.events:
+        out[EVENTS] = tuple(to_key(k) for k in t.events)
     return out
 
 
@@ -66,6 +72,9 @@ def _entry(project: Project, a: Animation) -> dict:
         if path[0] == DEFORM:
             tracks.update(deforms_data(deforms_of({**{p: k for p, k in a.tracks.items() if p[0] == DEFORM}})))
             continue
+        if path == EVENTS:
+            tracks["events"] = [key_data(k) for k in keys]
+            continue
         kind, name, attr = path
         if (kind, attr) in _STEPS:
             data = [{"frame": frame_number(f), "value": v} for f, v in keys]
@@ -76,5 +85,5 @@ def _entry(project: Project, a: Animation) -> dict:
 
 
 def _order(path):
-    kinds = list(_POOL) + ["art", DEFORM]
+    kinds = list(_POOL) + ["art", DEFORM, "events"]
     return kinds.index(path[0]), path[1], path[2]

@@ -2,8 +2,11 @@
 (``art``) and the stored animations (``clips``) in one document, validated in one go."""
 from __future__ import annotations
 
+from typing import Optional
+
 from pydantic import Field
 
+from rigeditor.io.schema.events import Events
 from rigeditor.io.schema.art import DrawOrder, Skins, Slot
 from rigeditor.io.schema.clips import Animation
 from rigeditor.io.schema.constraints import Transform
@@ -27,3 +30,4 @@ class Document(_Model):
     deforms: list[DeformTrack] = []  # optional: the open animation's deform keys
     animation: Str
     animations: list[Animation]
+    events: Optional[Events] = None  # optional (schema events): definitions and the open animation's keys

@@ -38,6 +38,9 @@ from rigeditor.io.art.layers import file_stem, refuse_existing, relative, unique
 from rigeditor.io.spine.read_atlas import Atlas, cut_region, read_atlas
 from rigeditor.io.spine.read_linked import as_linked, linked_fields
 from rigeditor.io.spine.read_mesh import build_mesh, mesh_geometry, weight_bones
+from rigeditor.io.spine.read_slot import slot_setup
+from rigeditor.io.spine.read_events import event_definitions
+from rigeditor.model.data.events import Events
 from rigeditor.io.spine.read_sequence import frame_region, sequence_of
 from rigeditor.io.spine.skeleton import SpineError, SpineSkeleton, _Bad, color, read_spine
 from rigeditor.model.data.attachments import NONE, Art, ImageAttachment, Slot
@@ -176,7 +179,8 @@ def spine_project(skel: SpineSkeleton, pages: AtlasPages | None, *, name: str = 
     transforms = transform_constraints(skel.other.get("transform"), bones, root.name, {}, notes, source,
                                        {c.order for c in skel.ik}, count)
     project = Project(name=name, spaces=(character,) + tuple(spaces.values()), bones=tuple(bones.values()),
-                      targets=tuple(targets.values()), chains=tuple(chains), transforms=transforms, art=art)
+                      targets=tuple(targets.values()), chains=tuple(chains), transforms=transforms, art=art,
+                      events=Events(event_definitions(skel.other.get("events"))))
     _check(project, source)  # before evaluating it: an invalid rig may not evaluate
     project = _meshes(project, skel, pending, notes)
     project = bake_target_spaces(project, spaces, {}, keyed=False)
@@ -185,8 +189,6 @@ def spine_project(skel: SpineSkeleton, pages: AtlasPages | None, *, name: str = 
                         ("physics constraints", skel.other.get("physics"))):
         for c in items or []:
             notes.add(f"{kind} (not supported)", str(c.get("name")))
-    if skel.other.get("events"):
-        notes.add("events (not supported)", ", ".join(skel.other["events"]))
     _check(project, source)
     return ImportResult(project, images, notes.lines(), chosen)
 
@@ -337,10 +339,6 @@ def _art(skel, pages, bones, root, folder, notes):
     pending: dict = {}  # (slot, skin, attachment) -> mesh geometry
     slots = []
     for s in skel.slots:
-        if s.blend != "normal":
-            notes.add("slot blend modes other than normal (drawn normal)", f"{s.name} ({s.blend})")
-        if s.dark:
-            notes.add("two-colour tint (dark colour dropped)", s.name)
         attachments = []
         for k, (skin_name, skin) in enumerate(skins.items()):
             ours = DEFAULT_SKIN if skin_name == "default" else skin_name
@@ -356,7 +354,7 @@ def _art(skel, pages, bones, root, folder, notes):
         names = {a.name for a in attachments}
         setup = s.attachment if s.attachment in names else NONE
         slots.append(Slot(s.name, None if s.bone == root else (s.bone if s.bone in bones else None),
-                          tuple(attachments), StepChannel(setup)))
+                          tuple(attachments), StepChannel(setup), **slot_setup(s, notes)))
     return Art(tuple(slots), skins=tuple(n for n in skins if n != "default")), images, pending
 
 
@@ -395,7 +393,7 @@ def _attachment(skel, pages, s, key, a, at, folder, files, images, notes):
     picture = images[files[region]]
     oh, ow = picture.shape[:2]
     try:
-        tint = np.multiply(s.color, color(a.get("color", "ffffffff"), f"{at}.color"))
+        tint = color(a.get("color", "ffffffff"), f"{at}.color")  # the slot's own colour multiplies it
     except _Bad as bad:
         raise SpineError(None, [str(bad)]) from None
     tint = tuple(float(v) for v in tint)

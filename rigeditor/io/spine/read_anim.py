@@ -20,6 +20,8 @@ from rigeditor.core.geometry import Affine
 from rigeditor.model.validation.project import solvable_scale
 from rigeditor.io.spine.read_keys import (channel as _channel, duplicate_times, frame_of, key_times, rotated, scale_keys,
                                      step_channel)
+from rigeditor.io.spine.read_events import event_keys
+from rigeditor.io.spine.read_color import KINDS as COLOR_KINDS, color_timeline
 from rigeditor.model.data.attachments import NONE
 from rigeditor.model.data.project import CHARACTER, Project, Timeline
 from rigeditor.model.data.timeline import Channel, Key
@@ -105,7 +107,7 @@ def apply_animation(project: Project, skel, name: str, chains: dict, notes, *, c
                                                for b in project.bones))
     if approx:
         notes.add("curves whose x and y ease with different timing (approximated)", ", ".join(approx))
-    project = _slots(project, anim, fps, notes)
+    project = _slots(project, anim, fps, notes, channel, name)
     project = _draw_order(project, skel, anim, fps)
     project = _ik(project, skel, anim, fps, chains, notes, channel)
     from rigeditor.io.spine.read_transform import transform_timelines
@@ -115,10 +117,12 @@ def apply_animation(project: Project, skel, name: str, chains: dict, notes, *, c
 
     project = replace(project, art=replace(project.art, deforms=deform_tracks(project, skel, anim, name, fps, notes,
                                                                               runtime=curves == "runtime")))
+    project = replace(project, events=replace(project.events, keys=event_keys(
+        anim.get("events") or [], project.events.definitions, fps, f"animations.{name}.events")))
     labels = {"path": "path constraint timelines",
-              "physics": "physics timelines", "events": "event keys"}
+              "physics": "physics timelines"}
     for kind, value in anim.items():
-        if kind not in ("bones", "slots", "ik", "drawOrder", "transform", "attachments", "deform") and value:
+        if kind not in ("bones", "slots", "ik", "drawOrder", "transform", "attachments", "deform", "events") and value:
             notes.add(f"{labels.get(kind, kind + ' timelines')} (not supported)", name)
     return project
 
@@ -186,12 +190,17 @@ def _root(project, root, kind, keys, fps, channel):
     return project.with_space(CHARACTER, scale=ch), exact
 
 
-def _slots(project, anim, fps, notes):
+def _slots(project, anim, fps, notes, channel, name=""):
     art = project.art
     for slot_name, timelines in anim.get("slots", {}).items():
         for kind, keys in timelines.items():
+            if kind in COLOR_KINDS:
+                art = art.with_slot(slot_name, **color_timeline(
+                    art.slot(slot_name), kind, keys, fps, channel, f"animations.{name}.slots.{slot_name}.{kind}",
+                    notes))
+                continue
             if kind != "attachment":
-                notes.add("slot colour timelines (not supported)", slot_name)
+                notes.add(f"slot {kind} timelines (not supported)", slot_name)
                 continue
             slot = art.slot(slot_name)
             names = {a.name for a in slot.attachments}

@@ -125,7 +125,12 @@ def channel(keys: list[dict], fields: tuple[str, ...], spine_default: float, fps
         t = float(key.get("time", 0.0))
         raw = np.array([float(key.get(f, spine_default)) for f in fields])
         step = (keys[i - 1].get("curve") == "stepped") if i else t > 0
-        model.append((frame_of(t, fps, step), t, raw, key.get("curve")))
+        frame = frame_of(t, fps, step)
+        if model and np.float32(t) == np.float32(model[-1][1]):
+            # A second key at one time sits where the first does (whether a step
+            # arrives at it or not), so the two play as one time (see _merged).
+            frame = model[-1][0]
+        model.append((frame, t, raw, key.get("curve")))
     out: list[Key] = []
     if model and model[0][0] > 0:
         out.append(Key(0, tuple(float(v) for v in setup), "constant"))
@@ -234,8 +239,11 @@ def _merged(keys: list[Key], setup) -> Channel:
     out = []
     for f in sorted(groups):
         same = groups[f]
-        if len(same) > 1 and (not out or out[-1].frame < f - DUPLICATE_GAP):
-            out.append(replace(same[0], frame=f - DUPLICATE_GAP, interp="linear", out_handle=None))
+        # Keys a hair after a frame (a 32-bit time past it) keep the first one after the
+        # frame too: the frame itself still shows what came before, as in the runtimes.
+        gap = DUPLICATE_GAP if f == math.floor(f) else min(DUPLICATE_GAP, (f - math.floor(f)) / 2)
+        if len(same) > 1 and (not out or out[-1].frame < f - gap):
+            out.append(replace(same[0], frame=f - gap, interp="linear", out_handle=None))
         out.append(same[-1])
     # The default is the setup value (what every animation of the rig starts from).
     return Channel(default=tuple(float(v) for v in setup), keys=tuple(out))

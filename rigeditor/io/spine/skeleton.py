@@ -59,6 +59,7 @@ class SpineSlot:
     color: tuple[float, float, float, float] = (1.0, 1.0, 1.0, 1.0)
     dark: bool = False
     blend: str = "normal"
+    dark_color: tuple[float, float, float] = (0.0, 0.0, 0.0)  # rgb, when ``dark``
 
 
 @dataclass(frozen=True)
@@ -228,7 +229,8 @@ def _slots(items, bones) -> tuple[SpineSlot, ...]:
         if attachment is not None and not isinstance(attachment, str):
             raise _Bad(f"{where}.attachment: must be a name, got {_kind(attachment)}")
         out.append(SpineSlot(name, s["bone"], attachment, color(s.get("color", "ffffffff"), f"{where}.color"),
-                             s.get("dark") is not None, str(s.get("blend", "normal"))))
+                             s.get("dark") is not None, str(s.get("blend", "normal")),
+                             color(s["dark"], f"{where}.dark")[:3] if s.get("dark") is not None else (0.0, 0.0, 0.0)))
     return tuple(out)
 
 

@@ -159,6 +159,11 @@ def spine_document(project: Project, bake: Bake, *, animation: str | None = None
     art, art_anim = art_sections(project, bake, root, {b["name"]: i for i, b in enumerate(bones)})
     doc.update(art)
     anim.update(art_anim)
+    from rigeditor.io.spine.write_events import event_definitions, event_timeline
+
+    doc.update(event_definitions(project.events))
+    if len(bake.frames):
+        anim.update(event_timeline(project.events, float(bake.frames[0]), float(bake.frames[-1]), bake.fps))
     return doc
 
 

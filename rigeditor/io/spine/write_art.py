@@ -29,6 +29,7 @@ from rigeditor.core.geometry import Affine
 from rigeditor.io.art.atlas import MAX_PAGE, PADDING, atlas_text, compose_pages, shelf_pack
 from rigeditor.io.errors import ExportError, ProjectFileError
 from rigeditor.io.spine.write_curves import key_time
+from rigeditor.io.spine.write_color import color_timelines, slot_setup
 from rigeditor.io.art.images import encode_png, image_file, read_rgba
 from rigeditor.model.data.attachments import NONE, ImageAttachment
 from rigeditor.model.evaluation.bake import Bake
@@ -57,6 +58,7 @@ def art_sections(project: Project, bake: Bake, root: str, bone_index: dict) -> t
         entry = {"name": slot.name, "bone": slot.bone or root}
         if slot.attachment.default != NONE:
             entry["attachment"] = slot.attachment.default
+        entry.update(slot_setup(slot))  # colour, dark colour, blend (write_color)
         slots.append(entry)
         for a in slot.attachments:  # each attachment in its own skin
             skins[a.skin].setdefault(slot.name, {})[a.name] = (
@@ -67,6 +69,10 @@ def art_sections(project: Project, bake: Bake, root: str, bone_index: dict) -> t
         keys = _attachment_keys(slot, bake.frames, times)
         if keys:
             timelines[slot.name] = {"attachment": keys}
+        if len(bake.frames):
+            color = color_timelines(slot, int(bake.frames[0]), int(bake.frames[-1]), bake.fps)
+            if color:
+                timelines.setdefault(slot.name, {}).update(color)
     if timelines:
         anim["slots"] = timelines
     draw = _draw_order_keys([s.name for s in art.slots], bake.art.order, times)

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from rigeditor.core.geometry import Affine
-from rigeditor.model.data.timeline import StepChannel
+from rigeditor.model.data.timeline import Channel, StepChannel
 
 NONE = ""
 """The attachment name that shows nothing."""
@@ -84,6 +84,17 @@ class Slot:
     bone: str | None
     attachments: tuple[ImageAttachment, ...] = ()
     attachment: StepChannel = field(default_factory=lambda: StepChannel(NONE))
+    # Colour (model.data.slot_color): light RGBA and dark RGB, one channel a component;
+    # dark: two-colour tint on; blend: normal, additive, multiply or screen.
+    red: Channel = field(default_factory=lambda: Channel((1.0,)))
+    green: Channel = field(default_factory=lambda: Channel((1.0,)))
+    blue: Channel = field(default_factory=lambda: Channel((1.0,)))
+    alpha: Channel = field(default_factory=lambda: Channel((1.0,)))
+    dark_red: Channel = field(default_factory=lambda: Channel((0.0,)))
+    dark_green: Channel = field(default_factory=lambda: Channel((0.0,)))
+    dark_blue: Channel = field(default_factory=lambda: Channel((0.0,)))
+    dark: bool = False
+    blend: str = "normal"
 
     def find(self, name: str, skin: str = "") -> ImageAttachment:
         """The attachment ``name`` of skin ``skin`` (default: the default skin's, else

@@ -16,6 +16,8 @@ from dataclasses import replace
 from rigeditor.model.data.constraints import MIXES
 from rigeditor.model.data.deform import DEFORM, deform_tracks, deforms_of
 from rigeditor.model.data.project import Animation, Project, Timeline
+from rigeditor.model.data.slot_color import CHANNELS as SLOT_COLOR
+from rigeditor.model.data.events import EVENTS
 
 TRACKS: dict[str, tuple[str, ...]] = {
     "target": ("space", "position"),
@@ -23,7 +25,7 @@ TRACKS: dict[str, tuple[str, ...]] = {
     "transform": MIXES,
     "space": ("position", "rotation", "scale"),
     "bone": ("rotation", "translate", "scale", "shear", "inherit"),
-    "slot": ("attachment",),
+    "slot": ("attachment",) + SLOT_COLOR,
 }
 """Every animatable attribute per item kind."""
 DRAW_ORDER = ("art", "", "draw_order")
@@ -77,6 +79,8 @@ def tracks_of(project: Project) -> dict:
     if project.art.draw_order:
         out[DRAW_ORDER] = project.art.draw_order
     out.update(deform_tracks(project.art.deforms))
+    if project.events.keys:
+        out[EVENTS] = project.events.keys
     return out
 
 
@@ -93,7 +97,8 @@ def with_tracks(project: Project, tracks: dict) -> Project:
     pools = {pool: tuple(rekeyed(kind, x) for x in getattr(project, pool)) for kind, pool in _POOLS.items()}
     art = replace(project.art, slots=tuple(rekeyed("slot", s) for s in project.art.slots),
                   draw_order=tuple(tracks.get(DRAW_ORDER, ())), deforms=deforms_of(tracks))
-    return replace(project, art=art, **pools)
+    events = replace(project.events, keys=tuple(tracks.get(EVENTS, ())))
+    return replace(project, art=art, events=events, **pools)
 
 
 def setup_pose(project: Project) -> Project:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
+from rigeditor.model.data.events import Events
 from rigeditor.core.filters import Smoothing
 from rigeditor.core.limits import LIMIT_STRATEGIES
 from rigeditor.model.data.attachments import Art
@@ -191,6 +192,7 @@ class Project:
     art: Art = field(default_factory=Art)  # images on bones, slots, draw order
     animations: tuple[Animation, ...] = ()
     animation: str = "animation"
+    events: Events = field(default_factory=Events)  # definitions, the open animation's keys (model.data.events)
 
     # ---- look-ups (names are unique per kind; validation guarantees it)
     def bone(self, name: str) -> Bone:

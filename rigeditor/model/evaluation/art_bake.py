@@ -14,6 +14,7 @@ from rigeditor.core.geometry import Affine
 from rigeditor.model.evaluation.bake import Bake, frozen
 from rigeditor.model.data.skins import pick as skin_pick
 from rigeditor.model.data.project import CHARACTER, Project
+from rigeditor.model.data.slot_color import sample_colors
 from rigeditor.model.evaluation.skin_bake import mesh_poses
 
 
@@ -26,6 +27,9 @@ class ArtBake:
     fields (N, S); identity where nothing shows. corners: (N, S, 4, 2) world corners,
     bottom-left, top-left, top-right, bottom-right (zero where nothing shows).
     order: (N, S) slot columns back to front.
+    color: (N, S, 4) each slot's light colour (RGBA in [0, 1]); dark: (N, S, 3) its dark
+    colour (zero without two-colour tint); blend: per slot, its blend mode
+    (``model.data.slot_color``). The attachment's tint multiplies ``color`` when drawn.
     meshes: a ``skin_bake.MeshPose`` per mesh attachment (deformed vertices on demand,
     worst area ratio per frame); a mesh's ``corners`` are its picture's rigid rectangle.
     """
@@ -36,6 +40,9 @@ class ArtBake:
     corners: np.ndarray
     order: np.ndarray
     meshes: tuple = ()
+    color: np.ndarray | None = None
+    dark: np.ndarray | None = None
+    blend: tuple[str, ...] = ()
 
     def mesh(self, column: int, code: int):
         """The MeshPose of attachment ``code`` of slot ``column``, or None (an image)."""
@@ -56,7 +63,8 @@ class ArtBake:
         return ArtRow(self.attachment[i], np.stack([np.broadcast_to(np.asarray(f)[i], (len(self.slots),))
                                                     for f in self.image_world.fields()], axis=-1),
                       self.corners[i], self.order[i],
-                      {m.column: m.vertices(i) for m in self.meshes if m.shown[i]})
+                      {m.column: m.vertices(i) for m in self.meshes if m.shown[i]},
+                      *((self.color[i], self.dark[i], self.blend) if self.color is not None else ()))
 
 
 @dataclass(frozen=True)
@@ -70,6 +78,9 @@ class ArtRow:
     corners: np.ndarray
     order: np.ndarray
     meshes: dict = field(default_factory=dict)
+    color: np.ndarray | None = None  # (S, 4) light, (S, 3) dark, blend modes: as ArtBake
+    dark: np.ndarray | None = None
+    blend: tuple[str, ...] = ()
 
     def drawn(self) -> list[int]:
         return [int(s) for s in self.order if self.attachment[s] >= 0]
@@ -104,6 +115,7 @@ def bake_art(project: Project, bake: Bake) -> ArtBake:
         placed = world_points(world, local_corners)
         corners[:, s] = np.where(shown[:, None, None], placed, 0.0)
         meshes += mesh_poses(project, bake, s, slot, codes[:, s])
+    light, dark = sample_colors(art.slots, bake.frames)
     return ArtBake(
         slots=tuple(s.name for s in art.slots),
         attachment=frozen(codes),
@@ -111,6 +123,7 @@ def bake_art(project: Project, bake: Bake) -> ArtBake:
         corners=frozen(corners),
         order=frozen(art.order_codes(bake.frames)),
         meshes=tuple(meshes),
+        color=frozen(light), dark=frozen(dark), blend=tuple(s.blend for s in art.slots),
     )
 
 

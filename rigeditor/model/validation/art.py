@@ -13,6 +13,7 @@ from rigeditor.model.data.attachments import NONE, Art
 from rigeditor.model.data.linked_mesh import LinkedMesh, linked_problems
 from rigeditor.model.validation.deform import deform_problems
 from rigeditor.model.validation.mesh import mesh_problems
+from rigeditor.model.validation.slot_color import slot_color_problems
 
 _MAX = 1e9
 
@@ -48,6 +49,7 @@ def art_problems(art: Art, bone_names) -> list[str]:
                 out.append(f"{where}.attachment.keys[{k}].frame: keys must be in increasing frame order, "
                            f"got {frame:g} after {previous:g}")
             previous = frame
+        out += slot_color_problems(slot, where)
     for k, skin in enumerate(art.skins):
         if not isinstance(skin, str) or not skin.strip() or skin in art.skins[:k]:
             out.append(f"skins.names[{k}]: must be a non-empty name listed once, got {skin!r}")

@@ -39,7 +39,7 @@ def clip_problems(project: Project, rig_problems) -> list[str]:
         if a.end < a.start:
             out.append(f"{where}.end: must be >= start ({a.start}), got {a.end}")
             continue
-        unknown = [p for p in a.tracks if p != clips.DRAW_ORDER and p[:2] not in present]
+        unknown = [p for p in a.tracks if p not in (clips.DRAW_ORDER, clips.EVENTS) and p[:2] not in present]
         out.extend(f"{where}.tracks: unknown {kind} {name!r}" for kind, name, _ in unknown)
         if base is None:
             base = set(rig_problems(project))

@@ -21,6 +21,7 @@ from rigeditor.model.evaluation.inherit import INHERIT_MODES
 from rigeditor.model.data.project import CHARACTER, SOFT_REACH, SOLVERS, SPINE_SCALE, WORLD, Project
 from rigeditor.model.data.timeline import INTERPOLATIONS, Channel, StepChannel
 from rigeditor.model.validation.art import art_problems
+from rigeditor.model.validation.events import event_problems
 from rigeditor.model.validation.clips import clip_problems
 from rigeditor.model.validation.constraints import transform_problems
 
@@ -111,6 +112,7 @@ def _rig_problems(project: Project) -> list[str]:
         _chain(out, f"chains[{i}]", c, project, bone_names, target_names, used)
     out.extend(transform_problems(project, _channel))
     out.extend(_art_problems(project.art, frozenset(bone_names)))
+    out.extend(event_problems(project.events))
     return out
 
 

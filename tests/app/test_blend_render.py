@@ -1,0 +1,85 @@
+"""Slot colour and blend modes drawn as Spine's runtimes draw them, in `rigeditor render`
+and the editor (one drawing module): a picture of a known colour over a known
+background, each pixel checked against the colour worked out by hand from the blend
+functions (premultiplied alpha) and the two-colour tint shader."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from rigeditor import edits
+from rigeditor.app.render import _fit, render_image
+from rigeditor.io.art.images import encode_png
+from rigeditor.model.data.attachments import Art, ImageAttachment, Slot
+from rigeditor.model.data.project import Bone, Project, Timeline
+from rigeditor.model.data.timeline import StepChannel
+from rigeditor.model.evaluation.evaluate import evaluate
+
+TOP = np.array([200, 100, 50])  # the picture's colour (opaque)
+BACK = np.array([40, 80, 160])  # the picture behind it (opaque)
+W, H = 400, 300
+
+
+def _project(tmp_path, **color) -> Project:
+    for name, rgb in (("top", TOP), ("back", BACK)):
+        px = np.zeros((40, 40, 4), dtype=np.uint8)
+        px[..., :3], px[..., 3] = rgb, 255
+        (tmp_path / f"{name}.png").write_bytes(encode_png(px))
+    art = Art((Slot("back", "arm", (ImageAttachment("back", "back.png", 200, 200),), StepChannel("back")),
+               Slot("top", "arm", (ImageAttachment("top", "top.png", 60, 60, x=50, y=50),), StepChannel("top"))))
+    p = Project(name="b", bones=(Bone("arm", None, 10.0),), timeline=Timeline(30.0, 0, 0), art=art)
+    return edits.set_slot_color(p, "top", **color) if color else p
+
+
+def _pixel(project, tmp_path, at=(50.0, 50.0)) -> np.ndarray:
+    bake = evaluate(project)
+    image = render_image(bake, 0, (W, H), project, tmp_path)
+    q = _fit(bake, 0, W, H)(np.array(at))
+    c = image.pixelColor(int(q.x()), int(q.y()))
+    return np.array([c.red(), c.green(), c.blue()])
+
+
+def _over(top, back, alpha=1.0):
+    return alpha * top + (1 - alpha) * back
+
+
+CASES = {
+    "normal": (dict(), TOP),
+    "normal at half alpha": (dict(light=(1, 1, 1, 0.5)), _over(TOP, BACK, 0.5)),
+    "additive": (dict(blend="additive"), np.minimum(TOP + BACK, 255)),
+    "additive at half alpha": (dict(blend="additive", light=(1, 1, 1, 0.5)), np.minimum(0.5 * TOP + BACK, 255)),
+    "multiply": (dict(blend="multiply"), TOP * BACK / 255),
+    "multiply at half alpha": (dict(blend="multiply", light=(1, 1, 1, 0.5)),
+                               0.5 * TOP * BACK / 255 + (1 - 0.5) * BACK),
+    "screen": (dict(blend="screen"), TOP + BACK - TOP * BACK / 255),
+    "light colour": (dict(light=(0.5, 1.0, 0.25, 1.0)), TOP * [0.5, 1.0, 0.25]),
+    # two-colour tint: (1 - c) * dark + c * light, c the picture's colour in [0, 1]
+    "dark tint": (dict(light=(0.5, 1.0, 1.0, 1.0), dark=(0.2, 0.4, 0.6)),
+                  ((1 - TOP / 255) * [0.2, 0.4, 0.6] + TOP / 255 * [0.5, 1.0, 1.0]) * 255),
+    "dark tint, additive, half alpha": (
+        dict(light=(0.5, 1.0, 1.0, 0.5), dark=(0.2, 0.4, 0.6), blend="additive"),
+        np.minimum(0.5 * ((1 - TOP / 255) * [0.2, 0.4, 0.6] + TOP / 255 * [0.5, 1.0, 1.0]) * 255 + BACK, 255)),
+}
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_a_slot_draws_as_the_runtime_blends_it(qapp, tmp_path, case):
+    color, expected = CASES[case]
+    got = _pixel(_project(tmp_path, **color), tmp_path)
+    np.testing.assert_allclose(got, expected, atol=2.0, err_msg=case)
+    # Beside the picture the background is untouched by the slot's mode.
+    np.testing.assert_allclose(_pixel(_project(tmp_path, **color), tmp_path, at=(-50.0, -50.0)), BACK, atol=1)
+
+
+def test_an_animated_colour_is_drawn_on_its_frame(qapp, tmp_path):
+    p = _project(tmp_path)
+    p = edits.key_slot_color(p, "top", 0, (1.0, 1.0, 1.0, 1.0))
+    p = edits.key_slot_color(p, "top", 10, (0.0, 1.0, 1.0, 1.0))
+    p = replace(p, timeline=Timeline(30.0, 0, 10))
+    bake = evaluate(p)
+    image = render_image(bake, 5, (W, H), p, tmp_path)
+    q = _fit(bake, 5, W, H)(np.array([50.0, 50.0]))
+    c = image.pixelColor(int(q.x()), int(q.y()))
+    assert abs(c.red() - 100) <= 2 and (c.green(), c.blue()) == (100, 50)  # red halfway to 0
