@@ -25,7 +25,7 @@ Path = tuple[str, str, str]
 
 # Every animatable attribute per kind, in the order rows are listed.
 ATTRIBUTES: dict[str, tuple[str, ...]] = clips.TRACKS
-STEPPED = {("target", "space"), ("chain", "bend"), ("slot", "attachment"), ("bone", "inherit")}
+STEPPED = {("target", "space"), ("chain", "bend"), ("slot", "attachment"), ("slot", "sequence"), ("bone", "inherit")}
 """Tracks whose value holds from key to key (their keys are always ``constant``)."""
 
 _items = clips.items

@@ -194,9 +194,13 @@ def test_a_rig_using_what_the_import_does_not_take_yet_imports_with_one_warning_
     result = spine_project(parse_spine(json.dumps(doc)), _Pages())
     evaluate(result.project)
     kinds = ["skin-only bones", "slot blend modes", "two-colour tint",
-             "clipping attachments", "boundingbox attachments", "point attachments", "path attachments",
+             "path attachments",
              "slot colour timelines", "event keys", "deform and sequence timelines",
              "events (not supported)"]  # transform constraints and their timelines are imported
     for kind in kinds:
         assert sum(line.startswith(kind) for line in result.warnings) == 1, (kind, result.warnings)
     assert len(result.warnings) == len(set(result.warnings))
+    # Boxes, clipping polygons and points are imported (tests/io/test_spine_shapes.py), not listed.
+    assert [result.project.art.slot(n).attachments[0].kind for n in ("clip", "box", "pt")] == \
+        ["clipping", "box", "point"]
+    assert not any(k in line for line in result.warnings for k in ("clipping", "boundingbox", "point attach"))

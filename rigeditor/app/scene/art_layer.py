@@ -11,6 +11,10 @@ from rigeditor.app.scene.layers import Layer
 from rigeditor.app.scene.paint import pen, polygon
 
 
+SHAPE_MARGIN = 20.0
+"""Device pixels around a shape's vertices that its outline or point marks may cover."""
+
+
 class ArtLayer(Layer):
     """Pictures from the FrameState's ``art`` row (the Bake places them). ``base()``
     gives the project file's folder (None while unsaved: placeholders). ``dim``:
@@ -35,6 +39,13 @@ class ArtLayer(Layer):
             box = dm(np.array([v.min(axis=0), v.max(axis=0)]))
             d[s] = [box[0], box[1], box[0], box[1]]
             corners[s] = [*v.min(axis=0), *v.max(axis=0), *v.sum(axis=0), *(v * v).sum(axis=0)]
+        for s, pose in getattr(row, "shapes", {}).items():  # a box, clipping polygon or point: its vertices
+            v = pose.vertices(row.index)
+            box = dm(np.array([v.min(axis=0), v.max(axis=0)]))
+            lo, hi = box.min(axis=0) - SHAPE_MARGIN, box.max(axis=0) + SHAPE_MARGIN  # a point's cross and tick
+            d[s] = [lo, hi, lo, hi]
+            turn = pose.rotation(row.index) if v.shape[0] == 1 else 0.0
+            corners[s] = [*v.min(axis=0), *v.max(axis=0), *v.sum(axis=0), (v * v).sum(), turn]
         place = np.empty(n)
         place[row.order] = np.arange(n)
         slots = self.ctx.project.art.slots if self.ctx.project is not None else ()

@@ -12,6 +12,7 @@ import numpy as np
 
 from rigeditor.io.errors import ProjectFileError
 from rigeditor.model.data.project import Project
+from rigeditor.model.data.shapes import is_shape
 
 
 def image_file(base: Path, rel: str) -> Path:
@@ -24,6 +25,8 @@ def missing_images(project: Project, base) -> list[str]:
     out = []
     for i, slot in enumerate(project.art.slots):
         for k, a in enumerate(slot.attachments):
+            if is_shape(a):
+                continue  # no picture
             if not image_file(base, a.path).is_file():
                 out.append(f"slots[{i}].attachments[{k}].path: image not found: {a.path} "
                            f"(slot {slot.name!r} draws a placeholder; the reference is kept)")
@@ -110,7 +113,7 @@ def image_problems(project: Project, base) -> list[str]:
     for i, slot in enumerate(project.art.slots):
         for k, a in enumerate(slot.attachments):
             file = image_file(base, a.path)
-            if file.is_file():
+            if file.is_file() and not is_shape(a):
                 try:
                     read_rgba(file)
                 except ProjectFileError as exc:
@@ -124,6 +127,8 @@ def alpha_masks(project: Project, base, threshold: int = 128) -> dict:
     out = {}
     for slot in project.art.slots:
         for a in slot.attachments:
+            if is_shape(a):
+                continue
             try:
                 out[(slot.name, a.name)] = read_rgba(image_file(base, a.path))[..., 3] >= threshold
             except ProjectFileError:
@@ -159,7 +164,7 @@ def plan_pictures(project: Project, source, target) -> tuple[Project, dict[Path,
     if source.resolve() == target.resolve():
         return project, {}
     moved, copies = {}, {}
-    for rel in dict.fromkeys(a.path for s in project.art.slots for a in s.attachments):
+    for rel in dict.fromkeys(a.path for s in project.art.slots for a in s.attachments if not is_shape(a)):
         src = image_file(source, rel).resolve()
         if not src.is_file():
             continue

@@ -38,6 +38,7 @@ from rigeditor.io.art.layers import file_stem, refuse_existing, relative, unique
 from rigeditor.io.spine.read_atlas import Atlas, cut_region, read_atlas
 from rigeditor.io.spine.read_mesh import build_mesh, mesh_geometry, weight_bones
 from rigeditor.io.spine.read_sequence import frame_region, sequence_of
+from rigeditor.io.spine.read_shapes import SPINE_KINDS, read_shape
 from rigeditor.io.spine.skeleton import SpineError, SpineSkeleton, _Bad, color, read_spine
 from rigeditor.model.data.attachments import NONE, Art, ImageAttachment, Slot
 from rigeditor.model.data.skins import DEFAULT as DEFAULT_SKIN
@@ -373,6 +374,8 @@ def _attachment(skel, pages, s, key, a, at, folder, files, images, notes):
         kind = "mesh"
     if kind == "mesh":
         geometry = mesh_geometry(a)
+    elif kind in SPINE_KINDS:  # a box, clipping polygon or point: no picture
+        return read_shape(a, key, at, [b.name for b in skel.bones], {x.name for x in skel.slots}), None
     elif kind != "region":
         notes.add(f"{kind} attachments (not supported)", f"{s.name}/{key}")
         return None

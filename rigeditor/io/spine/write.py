@@ -404,7 +404,7 @@ def _pictures(project: Project, images) -> dict:
     if images is None:
         return {}
     return {image_file(images, a.path): f"the project's picture {a.path}"
-            for s in project.art.slots for a in s.attachments}
+            for s in project.art.slots for a in s.attachments if a.path}  # shapes have none
 
 
 def _refuse_replacing(outputs, protected: dict) -> None:

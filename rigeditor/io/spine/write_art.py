@@ -35,6 +35,8 @@ from rigeditor.model.evaluation.bake import Bake
 from rigeditor.model.data.mesh_attachment import MeshAttachment
 from rigeditor.model.data.project import Project
 from rigeditor.model.data.skins import DEFAULT as DEFAULT_SKIN
+from rigeditor.model.data.shapes import is_shape
+from rigeditor.io.spine.write_shapes import shape_json
 
 
 def region_name(a: ImageAttachment) -> str:
@@ -58,7 +60,8 @@ def art_sections(project: Project, bake: Bake, root: str, bone_index: dict) -> t
         slots.append(entry)
         for a in slot.attachments:  # each attachment in its own skin
             skins[a.skin].setdefault(slot.name, {})[a.name] = (
-                _mesh(a, bone_index) if isinstance(a, MeshAttachment) else _region(a))
+                shape_json(a, bone_index, root) if is_shape(a)
+                else _mesh(a, bone_index) if isinstance(a, MeshAttachment) else _region(a))
     anim: dict = {}
     timelines = {}
     for s, slot in enumerate(art.slots):
@@ -160,7 +163,8 @@ def atlas_files(project: Project, base, stem: str, *, max_size: int = MAX_PAGE,
     problems = []
     for slot in project.art.slots:
         for a in slot.attachments:
-            regions.setdefault(region_name(a), a)
+            if not is_shape(a):  # boxes, clipping polygons and points have no picture
+                regions.setdefault(region_name(a), a)
     images = []
     for name, a in regions.items():
         try:

@@ -22,7 +22,7 @@ TRACKS: dict[str, tuple[str, ...]] = {
     "transform": MIXES,
     "space": ("position", "rotation", "scale"),
     "bone": ("rotation", "translate", "scale", "shear", "inherit"),
-    "slot": ("attachment",),
+    "slot": ("attachment", "sequence"),
 }
 """Every animatable attribute per item kind."""
 DRAW_ORDER = ("art", "", "draw_order")
