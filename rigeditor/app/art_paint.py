@@ -128,10 +128,12 @@ def draw_art(painter: QPainter, project, row, to_device, base: Path | None,
 def _picture(painter: QPainter, a, row, s: int, to_device, base, cache: ImageCache, dim: bool) -> None:
     """Draw the picture (image or mesh) ``a`` of slot column ``s`` of ``row``."""
     world = row.image_world[s].tolist()
-    image = cache.get(None if base is None else Path(base) / Path(*a.path.split("/")), a.tint)
+    shown = getattr(row, "sequence", None)
+    path = a.path if a.sequence is None or shown is None else a.sequence.paths[int(shown[s])]  # its frame's picture
+    image = cache.get(None if base is None else Path(base) / Path(*path.split("/")), a.tint)
     opacity = a.tint[3] * a.opacity * (DIM_OPACITY if dim else 1.0)
     if image is None:
-        _placeholder(painter, row.corners[s], to_device, a.path)
+        _placeholder(painter, row.corners[s], to_device, path)
         return
     painter.setOpacity(opacity)
     mesh = getattr(row, "meshes", {}).get(s)

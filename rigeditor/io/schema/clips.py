@@ -59,6 +59,7 @@ class SpaceTracks(_Model):
 
 class SlotTracks(_Model):
     attachment: list[StepKey] = []
+    sequence: list[StepKey] = []  # sequence keys (io.schema.sequences)
 
 
 class Tracks(_Model):

@@ -114,10 +114,25 @@ def apply_animation(project: Project, skel, name: str, chains: dict, notes, *, c
     labels = {"path": "path constraint timelines",
               "physics": "physics timelines", "events": "event keys", "attachments": "deform and sequence timelines",
               "deform": "deform and sequence timelines"}
+    from rigeditor.io.spine.read_sequence import sequence_keys
+
+    project = sequence_keys(project, anim, fps, notes, name)
     for kind, value in anim.items():
+        if kind == "attachments" and not _besides_sequences(value):
+            continue  # sequence timelines only: imported above
         if kind not in ("bones", "slots", "ik", "drawOrder", "transform") and value:
             notes.add(f"{labels.get(kind, kind + ' timelines')} (not supported)", name)
     return project
+
+
+def _besides_sequences(attachments) -> bool:
+    """Whether an animation's ``attachments`` section holds timelines other than sequences."""
+    if not isinstance(attachments, dict):
+        return bool(attachments)
+    return any(k != "sequence" and v for slots in attachments.values() if isinstance(slots, dict)
+               for atts in slots.values() if isinstance(atts, dict)
+               for tl in atts.values() if isinstance(tl, dict) for k, v in tl.items()) or \
+        any(not isinstance(slots, dict) for slots in attachments.values())
 
 
 def _duplicates(notes, keys, what: str) -> None:
