@@ -153,3 +153,22 @@ def test_sequences_export_back_as_written(imported):
     assert wrote == read
     atlas = atlas_files(project, folder, "out")["out.atlas"].decode()
     assert all(f"\n{r}\n" in atlas for r in regions), atlas
+
+
+def test_a_linked_meshs_own_sequence_is_read_and_its_parents_keys_are_listed(tmp_path):
+    doc = sequence_doc()
+    skin = doc["skins"][0]["attachments"]["wing"]
+    skin["cape"] = {"type": "mesh", "path": "wing", "uvs": [0, 1, 1, 1, 1, 0, 0, 0], "triangles": [0, 1, 2, 2, 3, 0],
+                    "hull": 4, "vertices": [0, 0, 20, 0, 20, 30, 0, 30], "width": 24, "height": 40,
+                    "sequence": {"count": 4, "start": 1, "digits": 2}}
+    skin["cape2"] = {"type": "linkedmesh", "parent": "cape", "path": "wing", "sequence": {"count": 2, "start": 3,
+                                                                                          "digits": 2}}
+    doc["animations"]["flap"]["attachments"]["default"]["wing"]["cape"] = {"sequence": [{"mode": "loop", "delay": 0.1}]}
+    src = write_rig(tmp_path / "src", doc)
+    atlas = src.with_suffix(".atlas")
+    atlas.write_text(atlas.read_text() + "".join(FRAME.format(f"wing{i:02d}") for i in range(1, 5)))
+    result = import_spine(src, tmp_path / "leg.rigproj")
+    seq = load_project(tmp_path / "leg.rigproj").art.slot("wing").find("cape2").sequence
+    assert (seq.count, seq.start) == (2, 3)  # its own, not its parent's 4 from 1
+    assert any(w.startswith("sequence keys a linked mesh takes from its parent") and "wing/cape2" in w
+               for w in result.warnings)

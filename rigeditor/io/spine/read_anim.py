@@ -116,7 +116,7 @@ def apply_animation(project: Project, skel, name: str, chains: dict, notes, *, c
               "deform": "deform and sequence timelines"}
     from rigeditor.io.spine.read_sequence import sequence_keys
 
-    project = sequence_keys(project, anim, fps, notes, name)
+    project = sequence_keys(project, anim, fps, notes, name, skel.skins)
     for kind, value in anim.items():
         if kind == "attachments" and not _besides_sequences(value):
             continue  # sequence timelines only: imported above
