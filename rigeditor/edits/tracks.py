@@ -150,6 +150,8 @@ def key_item(project: Project, item: tuple[str, str], frame: int) -> tuple[Proje
         if chain is not None:
             kind, name = "chain", chain.name
     attrs = ("position",) if kind == "target" else ATTRIBUTES[kind]
+    if kind == "slot":  # a sequence key needs a mode and a frame: keyed where it is chosen, not by K
+        attrs = ("attachment",)
     if kind == "bone":  # translate and scale once they are used (squash, stretch, hops)
         bone = project.bone(name)
         attrs = ("rotation",) + tuple(a for a, rest in (("translate", (0.0, 0.0)), ("scale", (1.0, 1.0)))

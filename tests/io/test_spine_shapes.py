@@ -149,3 +149,19 @@ def test_bad_shapes_are_refused_naming_the_field(tmp_path, change, message):
     with pytest.raises(SpineError) as err:
         _imported(tmp_path, doc)
     assert f"skins[0].attachments.clip.mask.{message}" in str(err.value)
+
+
+def test_a_box_moves_with_its_placement_and_exports_where_it_shows(tmp_path):
+    from rigeditor import edits
+
+    _, project = _imported(tmp_path)
+    moved = edits.set_placement(project, "hitbox", "hit", x=5.0, rotation=math.radians(90))
+    origin, r = _frames(0.0)[2]
+    local = np.reshape(BOX, (-1, 2)) @ _rot(90).T + [5.0, 0.0]  # turned a quarter, then 5 along the thigh
+    bake = evaluate(moved, np.zeros(1))
+    assert np.allclose(bake.art.shape(bake.art.column("hitbox"), 0).vertices(0), origin + local @ r.T, atol=1e-9)
+    out = spine_document(moved, evaluate(moved))
+    wrote = next(s for s in out["skins"] if s["name"] == "default")["attachments"]["hitbox"]["hit"]["vertices"]
+    assert np.allclose(np.reshape(wrote, (-1, 2)), local, atol=1e-6)
+    save_project(moved, tmp_path / "moved.rigproj")
+    assert load_project(tmp_path / "moved.rigproj").art == moved.art

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPointF, Qt
 
 from rigeditor.app import style
 from rigeditor.app.art_paint import ImageCache, draw_art
@@ -68,7 +68,14 @@ class ArtLayer(Layer):
         meshes = getattr(state.art, "meshes", {})
         for s in state.art.drawn():
             if mask[s] and project.art.slots[s].name in chosen:
-                if s in meshes:  # a mesh: its deformed outline
+                if s in getattr(state.art, "shapes", {}):  # a box, clipping polygon or point: its vertices
+                    v = state.art.shapes[s].vertices(state.art.index)
+                    if len(v) > 1:
+                        painter.drawPolygon(polygon(dm(v)))
+                    else:
+                        c = dm(v)[0]
+                        painter.drawEllipse(QPointF(float(c[0]), float(c[1])), 8.0, 8.0)
+                elif s in meshes:  # a mesh: its deformed outline
                     a = project.art.slots[s].attachments[int(state.art.attachment[s])]
                     painter.drawPolygon(polygon(dm(meshes[s][:a.hull_count()])))
                 else:

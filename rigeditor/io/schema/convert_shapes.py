@@ -10,6 +10,7 @@ def to_shape(a) -> ShapeAttachment:
     """The model's shape of schema attachment ``a`` (type box, clipping or point)."""
     return ShapeAttachment(
         name=a.name, kind=a.type, x=float(a.x), y=float(a.y), rotation=math.radians(a.rotation),
+        scale=(float(a.scale[0]), float(a.scale[1])),
         tint=tuple(float(v) for v in a.tint), skin=a.skin or "",
         vertices=tuple((float(x), float(y)) for x, y in a.vertices or ()),
         bones=tuple(a.bones or ()),
@@ -28,6 +29,7 @@ def shape_data(a: ShapeAttachment, deg) -> dict:
                                                     for v in a.influences])
     else:
         out["vertices"] = [[float(x), float(y)] for x, y in a.vertices]
+        out.update(x=float(a.x), y=float(a.y), rotation=deg(a.rotation), scale=[float(v) for v in a.scale])
     if a.end:
         out["end"] = a.end
     return out

@@ -3,13 +3,15 @@
 A box is a ``boundingbox``, a clipping polygon a ``clipping`` (``end``: its end slot,
 left out when it clips to the end of the draw order), a point a ``point`` (x, y,
 rotation in degrees); ``color`` is the shape's tint. A rigid polygon's ``vertices``
-are x, y pairs in its slot bone's frame; a weighted one's are Spine's weighted list
+are x, y pairs in its slot bone's frame (its own placement applied); a weighted one's are Spine's weighted list
 (per vertex its influence count, then bone index, x, y, weight), the character space
 being the root bone.
 """
 from __future__ import annotations
 
 import math
+
+import numpy as np
 
 from rigeditor.model.data.project import CHARACTER
 from rigeditor.model.data.shapes import BOX, POINT, ShapeAttachment
@@ -30,7 +32,7 @@ def shape_json(a: ShapeAttachment, bone_index: dict, root: str) -> dict:
             for b, x, y, w in vertex:
                 flat += [index[b], _r(x), _r(y), _r(w)]
     else:
-        flat = [_r(v) for xy in a.vertices for v in xy]
+        flat = [_r(v) for xy in a.local().apply(np.asarray(a.vertices, float).reshape(-1, 2)) for v in xy]
     out.update(vertexCount=a.count, vertices=flat)
     if a.end:
         out["end"] = a.end

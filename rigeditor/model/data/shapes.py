@@ -11,10 +11,12 @@ stepped attachment track and skins, and draw no picture:
 - a **point** (``kind = "point"``) is a position and a direction in its slot bone's
   frame (``x``, ``y``, ``rotation`` of the attachment, radians): a muzzle, a hand's grip.
 
-A polygon is either rigid, ``vertices`` (V, 2) in its slot bone's frame (model units,
-y up), or weighted, as Spine keeps it: ``influences`` per vertex, each influence
+A polygon is either rigid, ``vertices`` (V, 2) placed in its slot bone's frame by the
+attachment's ``local()`` (x, y, rotation, scale, as a picture is; the identity as
+imported from Spine, so the inspector's placement moves a box like a picture), model
+units, y up, or weighted, as Spine keeps it: ``influences`` per vertex, each influence
 ``(bone, x, y, weight)`` with the vertex in that bone's frame; its world position is
-Σ weight · M_bone · (x, y). ``bones`` names the bones the indices refer to
+Σ weight · M_bone · (x, y) (its placement unused). ``bones`` names the bones the indices refer to
 (``model.data.project.CHARACTER`` for the character space, Spine's root). Weighted
 polygons keep Spine's form rather than a bind pose: they have no picture to bind, and
 the form is exact whatever the setup pose. ``tint`` is the editor colour of the outline.

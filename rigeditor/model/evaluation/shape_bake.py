@@ -77,9 +77,9 @@ def shape_poses(project, bake, column: int, slot, codes: np.ndarray) -> list[Sha
                                for b in a.bones])
             idx, w, p = a.padded()
             out.append(ShapePose(column, k, a.kind, shown, frames, p, idx, w))
-        else:
+        else:  # placed in the bone frame by its own x, y, rotation, scale (identity as imported)
             out.append(ShapePose(column, k, a.kind, shown, _fields(holder, n)[None],
-                                 np.asarray(a.vertices, dtype=float).reshape(-1, 2)))
+                                 a.local().apply(np.asarray(a.vertices, dtype=float).reshape(-1, 2))))
     return out
 
 

@@ -30,6 +30,13 @@ def shape_problems(a, where: str, bone_names, slot_names) -> list[str]:
         return out
     if a.kind not in POLYGON_KINDS:
         return [f"{where}.type: unknown attachment type {a.kind!r}"]
+    if not a.weighted:
+        for name, v in (("x", a.x), ("y", a.y), ("rotation", a.rotation), ("scale[0]", a.scale[0]),
+                        ("scale[1]", a.scale[1])):
+            if not _finite(v):
+                out.append(f"{where}.{name}: must be a finite number of magnitude <= {_MAX:g}, got {v!r}")
+        if 0.0 in a.scale:
+            out.append(f"{where}.scale: a scale of zero collapses the polygon")
     if a.weighted and a.vertices:
         out.append(f"{where}.vertices: a weighted polygon keeps its vertices in influences, not both")
     if a.count < 3:
