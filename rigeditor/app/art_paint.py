@@ -13,7 +13,8 @@ its deformed corners (device pixels), one affine per triangle solved for all at 
 A brush fill needs no clip path; a hairline pen of the same brush covers the seams
 between neighbours, which the rasteriser would otherwise leave one pixel apart.
 
-Boxes, clipping polygons and points draw as outlines (``shape_paint``); the slots a
+Boxes, clipping polygons and points draw as outlines over all the pictures
+(``shape_paint``: guides, a game draws none of them); the slots a
 clipping polygon masks (``model.evaluation.clipping``) draw through its polygon as the
 painter's clip path.
 """
@@ -103,13 +104,14 @@ def draw_art(painter: QPainter, project, row, to_device, base: Path | None,
         # their edges, so the (costly) antialiased image edges are not needed.
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         clips = clipped_by(project.art, row) if getattr(row, "shapes", None) else {}
+        shapes = []  # outlines go over every picture, as guides (they draw nothing in a game)
         for s in row.drawn():
             if slots is not None and s not in slots:
                 continue
             slot = project.art.slots[s]
             a = slot.attachments[int(row.attachment[s])]
             if is_shape(a):  # a box, clipping polygon or point: its outline, never clipped
-                draw_shape(painter, a, row.shapes[s], row.index, to_device, dim)
+                shapes.append((a, row.shapes[s]))
                 continue
             if s not in clips:
                 _picture(painter, a, row, s, to_device, base, cache, dim)
@@ -120,6 +122,8 @@ def draw_art(painter: QPainter, project, row, to_device, base: Path | None,
                 _picture(painter, a, row, s, to_device, base, cache, dim)
             finally:
                 painter.restore()
+        for a, pose in shapes:
+            draw_shape(painter, a, pose, row.index, to_device, dim)
         painter.setOpacity(1.0)
     finally:
         painter.restore()
