@@ -165,3 +165,23 @@ def test_a_box_moves_with_its_placement_and_exports_where_it_shows(tmp_path):
     assert np.allclose(np.reshape(wrote, (-1, 2)), local, atol=1e-6)
     save_project(moved, tmp_path / "moved.rigproj")
     assert load_project(tmp_path / "moved.rigproj").art == moved.art
+
+
+def test_renames_and_deletes_keep_shapes_pointing_at_what_they_name(tmp_path):
+    from rigeditor import edits
+
+    _, project = _imported(tmp_path)
+    renamed = edits.rename(edits.rename(project, "slot", "shin", "calf"), "bone", "thigh", "femur")
+    clip = renamed.art.slot("clip").attachments[0]
+    assert clip.end == "calf" and "femur" in clip.bones and "thigh" not in clip.bones
+    assert renamed.art == load_or_same(renamed, tmp_path)
+    bake, before = evaluate(renamed, np.zeros(1)), evaluate(project, np.zeros(1))
+    assert np.allclose(bake.art.shape(bake.art.column("clip"), 0).vertices(0),
+                       before.art.shape(before.art.column("clip"), 0).vertices(0))
+    gone = edits.delete(renamed, "slot", "calf")
+    assert gone.art.slot("clip").attachments[0].end == ""  # clips to the end of the draw order, as Spine does
+
+
+def load_or_same(project, folder):
+    save_project(project, folder / "renamed.rigproj")  # valid: saved and read back
+    return load_project(folder / "renamed.rigproj").art
