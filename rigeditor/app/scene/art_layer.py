@@ -52,8 +52,10 @@ class ArtLayer(Layer):
         # The attachment's own data (tint, opacity, file) changes the picture too.
         looks = [hash(slots[s].attachments[c]) % 1_000_003 if c >= 0 and s < len(slots) else -1
                  for s, c in enumerate(row.attachment.tolist())]
+        shown = getattr(row, "sequence", None)  # a sequence's frame changes the picture in place
+        frames = np.full(n, -1.0) if shown is None else np.asarray(shown, dtype=float)
         sig = np.concatenate([corners, row.attachment[:, None], place[:, None],
-                              np.array(looks, dtype=float)[:, None]], axis=1)
+                              np.array(looks, dtype=float)[:, None], frames[:, None]], axis=1)
         return sig, d.min(axis=1) - 2.0, d.max(axis=1) + 2.0
 
     def draw(self, painter, dm, mask):
