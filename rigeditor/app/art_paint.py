@@ -13,6 +13,11 @@ picture as a texture brush whose transform maps the triangle's UVs (image pixels
 its deformed corners (device pixels), one affine per triangle solved for all at once.
 A brush fill needs no clip path; a hairline pen of the same brush covers the seams
 between neighbours, which the rasteriser would otherwise leave one pixel apart.
+
+Boxes, clipping polygons and points draw as outlines over all the pictures
+(``shape_paint``: guides, a game draws none of them); the slots a
+clipping polygon masks (``model.evaluation.clipping``) draw through its polygon as the
+painter's clip path.
 """
 from __future__ import annotations
 
@@ -24,7 +29,10 @@ from PySide6.QtGui import QBrush, QColor, QFont, QImage, QImageReader, QPainter,
 from shiboken6 import VoidPtr
 
 from rigeditor.app.blend import composition, quantised, slot_paint, tinted
+from rigeditor.app.shape_paint import clip_to, draw_shape
 from rigeditor.io.art.images import size_problem
+from rigeditor.model.data.shapes import is_shape
+from rigeditor.model.evaluation.clipping import clipped_by
 
 PLACEHOLDER = QColor("#ff7a7a")
 DIM_OPACITY = 0.35
@@ -88,33 +96,57 @@ def draw_art(painter: QPainter, project, row, to_device, base: Path | None,
         # Bilinear sampling smooths the pictures; their own transparent margins smooth
         # their edges, so the (costly) antialiased image edges are not needed.
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        clips = clipped_by(project.art, row) if getattr(row, "shapes", None) else {}
+        shapes = []  # outlines go over every picture, as guides (they draw nothing in a game)
         for s in row.drawn():
             if slots is not None and s not in slots:
                 continue
             slot = project.art.slots[s]
             a = slot.attachments[int(row.attachment[s])]
-            world = row.image_world[s].tolist()
-            light, dark, blend = slot_paint(row, s, a)  # slot colour x tint, two-colour tint, blend mode
-            opacity = light[3] * a.opacity * (DIM_OPACITY if dim else 1.0)
-            image = cache.get(None if base is None else Path(base) / Path(*a.path.split("/")), light, dark, opacity)
-            if image is None:
-                _placeholder(painter, row.corners[s], to_device, a.path)
+            if is_shape(a):  # a box, clipping polygon or point: its outline, never clipped
+                shapes.append((a, row.shapes[s]))
                 continue
-            painter.setOpacity(1.0)  # the opacity is premultiplied into the picture (app.blend)
-            painter.setCompositionMode(composition(blend))
-            mesh = getattr(row, "meshes", {}).get(s)
-            if mesh is not None:
-                draw_mesh(painter, image, a.uvs, a.triangles, to_device(mesh))
-                painter.setCompositionMode(composition("normal"))
+            if s not in clips:
+                _picture(painter, a, row, s, to_device, base, cache, dim)
                 continue
-            painter.setTransform(_image_to_device(world, to_device, a, image))
-            painter.drawImage(QPointF(0.0, 0.0), image)
-            painter.resetTransform()
-            painter.setCompositionMode(composition("normal"))
+            painter.save()
+            try:
+                clip_to(painter, row.shapes[clips[s]].vertices(row.index), to_device)
+                _picture(painter, a, row, s, to_device, base, cache, dim)
+            finally:
+                painter.restore()
+        for a, pose in shapes:
+            draw_shape(painter, a, pose, row.index, to_device, dim)
         painter.setOpacity(1.0)
         painter.setCompositionMode(composition("normal"))
     finally:
         painter.restore()
+
+
+def _picture(painter: QPainter, a, row, s: int, to_device, base, cache: ImageCache, dim: bool) -> None:
+    """Draw the picture (image or mesh) ``a`` of slot column ``s`` of ``row``, in its
+    slot's colour, two-colour tint and blend mode (app.blend)."""
+    world = row.image_world[s].tolist()
+    shown = getattr(row, "sequence", None)
+    path = a.path if a.sequence is None or shown is None else a.sequence.paths[int(shown[s])]  # its frame's picture
+    light, dark, blend = slot_paint(row, s, a)  # slot colour x tint, two-colour tint, blend mode
+    opacity = light[3] * a.opacity * (DIM_OPACITY if dim else 1.0)
+    image = cache.get(None if base is None else Path(base) / Path(*path.split("/")), light, dark, opacity)
+    if image is None:
+        _placeholder(painter, row.corners[s], to_device, path)
+        return
+    painter.setOpacity(1.0)  # the opacity is premultiplied into the picture (app.blend)
+    painter.setCompositionMode(composition(blend))
+    try:
+        mesh = getattr(row, "meshes", {}).get(s)
+        if mesh is not None:
+            draw_mesh(painter, image, a.uvs, a.triangles, to_device(mesh))
+            return
+        painter.setTransform(_image_to_device(world, to_device, a, image))
+        painter.drawImage(QPointF(0.0, 0.0), image)
+        painter.resetTransform()
+    finally:
+        painter.setCompositionMode(composition("normal"))
 
 
 def triangle_affines(src, dst):

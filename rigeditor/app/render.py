@@ -99,6 +99,8 @@ def _fit(bake, index, w, h, extra=()):
     if bake.art is not None:
         shown = bake.art.attachment >= 0
         points.append(bake.art.corners[shown].reshape(-1, 2))
+        # Boxes, clipping polygons and points: where they stand first and last.
+        points += [m.vertices(int(i)) for m in bake.art.shapes for i in np.flatnonzero(m.shown)[[0, -1]]]
     pts = np.concatenate(points)
     lo, hi = pts.min(axis=0), pts.max(axis=0)
     span = np.maximum(hi - lo, 1e-9)

@@ -11,6 +11,7 @@ import math
 from dataclasses import replace
 
 from rigeditor.edits.deform import deforms_renamed_slot, deforms_without_slot
+from rigeditor.edits.shapes import deleted_end_slot, renamed_bone_in_shapes, renamed_end_slot
 from rigeditor.edits.errors import EditError
 from rigeditor.core.geometry import Affine
 from rigeditor.edits.art_bind import bind_to_bone, decompose
@@ -78,13 +79,15 @@ def renamed_slot(project: Project, old: str, new: str) -> Project:
     """Slot ``old`` named ``new`` (checked unique by the caller), in every draw-order key too."""
     art = project.art.with_slot(old, name=new)
     keys = tuple(replace(k, order=tuple(new if n == old else n for n in k.order)) for k in art.draw_order)
-    return replace(project, art=replace(art, draw_order=keys, deforms=deforms_renamed_slot(art.deforms, old, new)))
+    return renamed_end_slot(replace(project, art=replace(art, draw_order=keys,
+                                                         deforms=deforms_renamed_slot(art.deforms, old, new))), old, new)
 
 
 def renamed_bone_in_slots(project: Project, old: str, new: str) -> Project:
     """Slots and meshes that named bone ``old`` name ``new`` (the bone itself is renamed by ``rename``)."""
     slots = tuple(replace(s, bone=new) if s.bone == old else s for s in project.art.slots)
-    return renamed_bone_in_meshes(replace(project, art=replace(project.art, slots=slots)), old, new)
+    project = renamed_bone_in_meshes(replace(project, art=replace(project.art, slots=slots)), old, new)
+    return renamed_bone_in_shapes(project, old, new)
 
 
 def rehome_slots(project: Project, gone: set) -> Project:
@@ -135,5 +138,6 @@ def delete_slot(project: Project, slot: str) -> Project:
     _slot(project, slot)
     art = project.art
     keys = tuple(replace(k, order=tuple(n for n in k.order if n != slot)) for k in art.draw_order)
-    return replace(project, art=replace(art, slots=tuple(s for s in art.slots if s.name != slot), draw_order=keys,
-                                        deforms=deforms_without_slot(art.deforms, slot)))
+    return deleted_end_slot(replace(project, art=replace(art, slots=tuple(s for s in art.slots if s.name != slot),
+                                                           draw_order=keys, deforms=deforms_without_slot(art.deforms, slot))),
+                            slot)

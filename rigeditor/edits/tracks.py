@@ -27,7 +27,7 @@ Path = tuple[str, str, str]
 
 # Every animatable attribute per kind, in the order rows are listed.
 ATTRIBUTES: dict[str, tuple[str, ...]] = clips.TRACKS
-STEPPED = {("target", "space"), ("chain", "bend"), ("slot", "attachment"), ("bone", "inherit")}
+STEPPED = {("target", "space"), ("chain", "bend"), ("slot", "attachment"), ("slot", "sequence"), ("bone", "inherit")}
 """Tracks whose value holds from key to key (their keys are always ``constant``)."""
 
 _items = clips.items
@@ -156,6 +156,8 @@ def key_item(project: Project, item: tuple[str, str], frame: int) -> tuple[Proje
         if chain is not None:
             kind, name = "chain", chain.name
     attrs = ("position",) if kind == "target" else ATTRIBUTES[kind]
+    if kind == "slot":  # a sequence key needs a mode and a frame: keyed where it is chosen, not by K
+        attrs = ("attachment",)
     if kind == "bone":  # translate and scale once they are used (squash, stretch, hops)
         bone = project.bone(name)
         attrs = ("rotation",) + tuple(a for a, rest in (("translate", (0.0, 0.0)), ("scale", (1.0, 1.0)))

@@ -219,8 +219,7 @@ def test_what_cannot_be_imported_is_listed_once_per_kind(tmp_path):
     doc["path"] = [{"name": "pc", "bones": ["tail2"], "target": "thigh"}]
     doc["physics"] = [{"name": "ph", "bone": "tail"}, {"name": "ph2", "bone": "tail2"}]
     doc["events"] = {"step": {}}
-    doc["skins"][0]["attachments"]["thigh"]["clip"] = {"type": "clipping", "end": "shin", "vertices": [0, 0, 1, 0, 0, 1]}
-    doc["skins"][0]["attachments"]["shin"]["box"] = {"type": "boundingbox", "vertexCount": 3, "vertices": [0, 0, 1, 0, 0, 1]}
+    doc["skins"][0]["attachments"]["thigh"]["pth"] = {"type": "path", "vertexCount": 3, "vertices": [0, 0, 1, 0, 0, 1]}
     doc["skins"].append({"name": "red", "attachments": {}})
     doc["animations"]["walk"]["bones"]["tail"] = {"translate": [{"x": 1}], "scale": [{"x": 2}]}
     doc["animations"]["walk"]["events"] = [{"name": "step"}]
@@ -231,8 +230,7 @@ def test_what_cannot_be_imported_is_listed_once_per_kind(tmp_path):
     result, project, _ = _imported(tmp_path, doc)
     text = "\n".join(result.warnings)
     for kind in ("one-bone IK", "transform constraints", "path constraints", "physics constraints",
-                 "clipping attachments", "boundingbox attachments",
-                 "sequence timelines", "future timelines"):
+                 "path attachments", "future timelines"):  # events, boxes, clipping, deform and sequences are imported
         assert sum(line.startswith(kind) for line in result.warnings) == 1, (kind, text)
     assert "ph, ph2" in text
     assert len(result.warnings) == len({line.split(":")[0] for line in result.warnings})

@@ -72,8 +72,9 @@ def test_a_sequence_shows_its_setup_frame_by_the_frame_suffix(tmp_path):
                           "sequence": {"count": 3, "start": 1, "digits": 2, "setup": 1}})
     src = write_rig(tmp_path / "src", doc)
     atlas = src.with_suffix(".atlas")
-    # The page's "thigh" picture is also frame 02 of the sequence (start 1 + setup 1).
-    atlas.write_text(atlas.read_text() + _THIGH_AS.format("thigh02"))
+    # The page's "thigh" picture is also every frame (01..03) of the sequence; 02 is the
+    # setup frame (start 1 + setup 1). Spine's atlas loader needs every frame's region.
+    atlas.write_text(atlas.read_text() + "".join(_THIGH_AS.format(f"thigh0{i}") for i in (1, 2, 3)))
     out = tmp_path / "leg.rigproj"
     result = import_spine(src, out)
     project = load_project(out)
@@ -82,15 +83,18 @@ def test_a_sequence_shows_its_setup_frame_by_the_frame_suffix(tmp_path):
 
     shown = read_rgba(out.parent / frame.path)
     assert np.array_equal(shown, pictures()["thigh"])
-    assert any("sequence" in line for line in result.warnings)  # the other frames: listed, not silent
+    assert not any("sequence" in line for line in result.warnings)  # every frame imported
+    assert frame.sequence.count == 3 and frame.path == frame.sequence.paths[1]
 
 
 def test_a_sequence_without_digits_or_start_counts_from_one(tmp_path):
     doc = _rig(tmp_path, {"path": "thigh", "width": 18, "height": 54, "sequence": {"count": 12}})
     src = write_rig(tmp_path / "src", doc)
     atlas = src.with_suffix(".atlas")
-    atlas.write_text(atlas.read_text() + _THIGH_AS.format("thigh1"))
-    import_spine(src, tmp_path / "leg.rigproj")  # region "thigh1": start 1, setup 0, no padding
+    atlas.write_text(atlas.read_text() + "".join(_THIGH_AS.format(f"thigh{i}") for i in range(1, 13)))
+    import_spine(src, tmp_path / "leg.rigproj")  # regions "thigh1".."thigh12": start 1, setup 0, no padding
+    seq = load_project(tmp_path / "leg.rigproj").art.slot("patch").attachments[0].sequence
+    assert seq.count == 12 and (seq.start, seq.digits, seq.setup) == (1, 0, 0)
 
 
 def _thigh_frame():
@@ -193,10 +197,12 @@ def test_a_rig_using_what_the_import_does_not_take_yet_imports_with_one_warning_
     w["transform"] = {"tc": [{"mixRotate": 0.5}]}
     result = spine_project(parse_spine(json.dumps(doc)), _Pages())
     evaluate(result.project)
-    kinds = ["skin-only bones",  # slot colour, dark colour and blend modes are imported
-             "clipping attachments", "boundingbox attachments", "point attachments", "path attachments",
-             "sequence timelines",
-             ]  # events and slot colour timelines are imported  # transform constraints and their timelines are imported
+    kinds = ["skin-only bones",  # slot colour, dark colour, blend, events, boxes, clipping, deform, sequences are imported
+             "path attachments"]  # transform constraints and their timelines are imported
     for kind in kinds:
         assert sum(line.startswith(kind) for line in result.warnings) == 1, (kind, result.warnings)
     assert len(result.warnings) == len(set(result.warnings))
+    # Boxes, clipping polygons and points are imported (tests/io/test_spine_shapes.py), not listed.
+    assert [result.project.art.slot(n).attachments[0].kind for n in ("clip", "box", "pt")] == \
+        ["clipping", "box", "point"]
+    assert not any(k in line for line in result.warnings for k in ("clipping", "boundingbox", "point attach"))

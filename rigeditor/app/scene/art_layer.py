@@ -3,12 +3,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPointF, Qt
 
 from rigeditor.app import style
 from rigeditor.app.art_paint import ImageCache, draw_art
 from rigeditor.app.scene.layers import Layer
 from rigeditor.app.scene.paint import pen, polygon
+
+
+SHAPE_MARGIN = 20.0
+"""Device pixels around a shape's vertices that its outline or point marks may cover."""
 
 
 class ArtLayer(Layer):
@@ -35,14 +39,23 @@ class ArtLayer(Layer):
             box = dm(np.array([v.min(axis=0), v.max(axis=0)]))
             d[s] = [box[0], box[1], box[0], box[1]]
             corners[s] = [*v.min(axis=0), *v.max(axis=0), *v.sum(axis=0), *(v * v).sum(axis=0)]
+        for s, pose in getattr(row, "shapes", {}).items():  # a box, clipping polygon or point: its vertices
+            v = pose.vertices(row.index)
+            box = dm(np.array([v.min(axis=0), v.max(axis=0)]))
+            lo, hi = box.min(axis=0) - SHAPE_MARGIN, box.max(axis=0) + SHAPE_MARGIN  # a point's cross and tick
+            d[s] = [lo, hi, lo, hi]
+            turn = pose.rotation(row.index) if v.shape[0] == 1 else 0.0
+            corners[s] = [*v.min(axis=0), *v.max(axis=0), *v.sum(axis=0), (v * v).sum(), turn]
         place = np.empty(n)
         place[row.order] = np.arange(n)
         slots = self.ctx.project.art.slots if self.ctx.project is not None else ()
         # The attachment's own data (tint, opacity, file) changes the picture too.
         looks = [hash(slots[s].attachments[c]) % 1_000_003 if c >= 0 and s < len(slots) else -1
                  for s, c in enumerate(row.attachment.tolist())]
+        shown = getattr(row, "sequence", None)  # a sequence's frame changes the picture in place
+        frames = np.full(n, -1.0) if shown is None else np.asarray(shown, dtype=float)
         sig = np.concatenate([corners, row.attachment[:, None], place[:, None],
-                              np.array(looks, dtype=float)[:, None]], axis=1)
+                              np.array(looks, dtype=float)[:, None], frames[:, None]], axis=1)
         return sig, d.min(axis=1) - 2.0, d.max(axis=1) + 2.0
 
     def draw(self, painter, dm, mask):
@@ -57,7 +70,14 @@ class ArtLayer(Layer):
         meshes = getattr(state.art, "meshes", {})
         for s in state.art.drawn():
             if mask[s] and project.art.slots[s].name in chosen:
-                if s in meshes:  # a mesh: its deformed outline
+                if s in getattr(state.art, "shapes", {}):  # a box, clipping polygon or point: its vertices
+                    v = state.art.shapes[s].vertices(state.art.index)
+                    if len(v) > 1:
+                        painter.drawPolygon(polygon(dm(v)))
+                    else:
+                        c = dm(v)[0]
+                        painter.drawEllipse(QPointF(float(c[0]), float(c[1])), 8.0, 8.0)
+                elif s in meshes:  # a mesh: its deformed outline
                     a = project.art.slots[s].attachments[int(state.art.attachment[s])]
                     painter.drawPolygon(polygon(dm(meshes[s][:a.hull_count()])))
                 else:

@@ -12,6 +12,7 @@ import numpy as np
 
 from rigeditor.io.errors import ProjectFileError
 from rigeditor.model.data.project import Project
+from rigeditor.model.data.shapes import is_shape
 
 
 def image_file(base: Path, rel: str) -> Path:
@@ -24,9 +25,12 @@ def missing_images(project: Project, base) -> list[str]:
     out = []
     for i, slot in enumerate(project.art.slots):
         for k, a in enumerate(slot.attachments):
-            if not image_file(base, a.path).is_file():
-                out.append(f"slots[{i}].attachments[{k}].path: image not found: {a.path} "
-                           f"(slot {slot.name!r} draws a placeholder; the reference is kept)")
+            if is_shape(a):
+                continue  # no picture
+            for where, path in _pictures(a, f"slots[{i}].attachments[{k}]"):
+                if not image_file(base, path).is_file():
+                    out.append(f"{where}: image not found: {path} "
+                               f"(slot {slot.name!r} draws a placeholder; the reference is kept)")
     return out
 
 
@@ -104,17 +108,25 @@ def encode_png(rgba: np.ndarray) -> bytes:
     return buf.getvalue()
 
 
+def _pictures(a, where: str) -> list[tuple[str, str]]:
+    """[(where, path)] of every picture attachment ``a`` shows (a sequence: each frame's)."""
+    if a.sequence is None:
+        return [(f"{where}.path", a.path)]
+    return [(f"{where}.sequence.paths[{k}]", p) for k, p in enumerate(a.sequence.paths)]
+
+
 def image_problems(project: Project, base) -> list[str]:
     """Missing images, then images that exist but cannot be read, one line each."""
     out = missing_images(project, base)
     for i, slot in enumerate(project.art.slots):
         for k, a in enumerate(slot.attachments):
-            file = image_file(base, a.path)
-            if file.is_file():
-                try:
-                    read_rgba(file)
-                except ProjectFileError as exc:
-                    out.append(f"slots[{i}].attachments[{k}].path: {a.path}: {exc.problems[0]}")
+            for where, path in ([] if is_shape(a) else _pictures(a, f"slots[{i}].attachments[{k}]")):
+                file = image_file(base, path)
+                if file.is_file():
+                    try:
+                        read_rgba(file)
+                    except ProjectFileError as exc:
+                        out.append(f"{where}: {path}: {exc.problems[0]}")
     return out
 
 
@@ -124,6 +136,8 @@ def alpha_masks(project: Project, base, threshold: int = 128) -> dict:
     out = {}
     for slot in project.art.slots:
         for a in slot.attachments:
+            if is_shape(a):
+                continue
             try:
                 out[(slot.name, a.name)] = read_rgba(image_file(base, a.path))[..., 3] >= threshold
             except ProjectFileError:
@@ -159,7 +173,8 @@ def plan_pictures(project: Project, source, target) -> tuple[Project, dict[Path,
     if source.resolve() == target.resolve():
         return project, {}
     moved, copies = {}, {}
-    for rel in dict.fromkeys(a.path for s in project.art.slots for a in s.attachments):
+    for rel in dict.fromkeys(p for s in project.art.slots for a in s.attachments if not is_shape(a)
+                             for p in (a.path,) + (a.sequence.paths if a.sequence is not None else ())):
         src = image_file(source, rel).resolve()
         if not src.is_file():
             continue
@@ -229,6 +244,9 @@ def _with_paths(project: Project, moved: dict) -> Project:
         return project
     from dataclasses import replace
 
-    slots = tuple(replace(s, attachments=tuple(replace(a, path=moved.get(a.path, a.path)) for a in s.attachments))
-                  for s in project.art.slots)
+    def renamed(a):
+        seq = a.sequence and replace(a.sequence, paths=tuple(moved.get(p, p) for p in a.sequence.paths))
+        return replace(a, path=moved.get(a.path, a.path), sequence=seq)
+
+    slots = tuple(replace(s, attachments=tuple(renamed(a) for a in s.attachments)) for s in project.art.slots)
     return replace(project, art=replace(project.art, slots=slots))

@@ -26,16 +26,19 @@ Pair = Annotated[list[Int], Field(min_length=2, max_length=2)]
 Six = Annotated[list[Num], Field(min_length=6, max_length=6)]
 Four = Annotated[list[Num], Field(min_length=4, max_length=4)]
 FourInt = Annotated[list[Int], Field(min_length=4, max_length=4)]
+from rigeditor.io.schema.shapes import SHAPE_TYPES, Influence, shape_fields  # noqa: E402
+from rigeditor.io.schema.sequences import Sequence  # noqa: E402
+
 MESH_FIELDS = ("vertices", "uvs", "triangles", "edges", "bones", "bind", "indices", "weights", "blend_width",
                "parent", "parent_skin", "timelines")
 
 
 class ImageAttachment(_Model):
     name: Str
-    type: Literal["image", "mesh"] = "image"
-    path: Str
-    width: Positive
-    height: Positive
+    type: Literal["image", "mesh", "box", "clipping", "point"] = "image"
+    path: Optional[Str] = None  # a picture's (image, mesh); a shape has none
+    width: Optional[Positive] = None
+    height: Optional[Positive] = None
     x: Num = 0.0
     y: Num = 0.0
     rotation: Num = 0.0
@@ -61,9 +64,26 @@ class ImageAttachment(_Model):
     parent: Optional[Str] = None
     parent_skin: Optional[Str] = None
     timelines: Optional[bool] = None
+    # box and clipping only (io.schema.shapes): weighted vertices, the clipping's end slot
+    influences: Optional[list[list[Influence]]] = None
+    end: Optional[Str] = None
+    # image and mesh only: frame-by-frame pictures (io.schema.sequences)
+    sequence: Optional[Sequence] = None
 
     @model_validator(mode="after")
     def _mesh_fields(self):
+        if self.type in SHAPE_TYPES:
+            if self.sequence is not None:
+                raise PydanticCustomError("shape", "{message}", {
+                    "message": f"a {self.type} attachment has no sequence (only a picture has)"})
+            return shape_fields(self)
+        missing = [f for f in ("path", "width", "height") if getattr(self, f) is None]
+        extra = [f for f in ("influences", "end") if getattr(self, f) is not None]
+        if missing or extra:
+            raise PydanticCustomError("picture", "{message}", {
+                "message": f"a picture attachment ({self.type}) needs path, width and height"
+                           + (f", it has no {', '.join(missing)}" if missing else "")
+                           + (f"; it has no {', '.join(extra)} (only a box or clipping polygon has)" if extra else "")})
         if self.type == "image":
             extra = [f for f in MESH_FIELDS if getattr(self, f) is not None]
             if extra:
@@ -83,6 +103,7 @@ class Slot(_Model):
     attachment: StepChannel = Field(default_factory=lambda: StepChannel(default=""))
     color: Optional[SlotColor] = None  # optional: white, no dark colour (schema_slot_color)
     blend: Blend = "normal"
+    sequence: StepChannel = Field(default_factory=lambda: StepChannel(default=""))  # sequence keys
 
 
 class DrawOrderKey(_Model):

@@ -68,6 +68,7 @@ class SlotTracks(_Model):
     dark_red: _Keys1 = []
     dark_green: _Keys1 = []
     dark_blue: _Keys1 = []
+    sequence: list[StepKey] = []  # sequence keys (io.schema.sequences)
 
 
 class Tracks(_Model):

@@ -7,6 +7,8 @@ from rigeditor.io.schema import art as schema_art
 from rigeditor.model.data.attachments import Art, DrawOrderKey, ImageAttachment, Slot
 from rigeditor.model.data.linked_mesh import LinkedMesh
 from rigeditor.model.data.mesh_attachment import MeshAttachment
+from rigeditor.io.schema.convert_shapes import shape_data, to_shape
+from rigeditor.io.schema.sequences import sequence_data, to_sequence
 from rigeditor.model.data.timeline import StepChannel
 from rigeditor.io.schema.project import frame_number
 from rigeditor.io.schema.convert_slot_color import slot_color_data, slot_color_fields
@@ -17,6 +19,7 @@ def to_art(slots: list[schema_art.Slot], draw_order: schema_art.DrawOrder, skins
     return Art(
         slots=tuple(Slot(s.name, s.bone, tuple(_attachment(a) for a in s.attachments),
                          StepChannel(s.attachment.default, tuple((k.frame, k.value) for k in s.attachment.keys)),
+                         StepChannel(s.sequence.default, tuple((k.frame, k.value) for k in s.sequence.keys)),
                          **slot_color_fields(s))
                     for s in slots),
         draw_order=tuple(DrawOrderKey(k.frame, tuple(k.order)) for k in draw_order.keys),
@@ -25,10 +28,13 @@ def to_art(slots: list[schema_art.Slot], draw_order: schema_art.DrawOrder, skins
 
 
 def _attachment(a: schema_art.ImageAttachment) -> ImageAttachment:
+    if a.type in schema_art.SHAPE_TYPES:
+        return to_shape(a)
     common = dict(
         name=a.name, path=a.path, width=float(a.width), height=float(a.height), x=float(a.x), y=float(a.y),
         rotation=math.radians(a.rotation), scale=_pair(a.scale), pivot=_pair(a.pivot),
-        tint=tuple(float(v) for v in a.tint), opacity=float(a.opacity), skin=a.skin or "")
+        tint=tuple(float(v) for v in a.tint), opacity=float(a.opacity), skin=a.skin or "",
+        sequence=to_sequence(a.sequence))
     if a.type != "mesh":
         return ImageAttachment(**common, kind=a.type)
     link = {} if a.parent is None else dict(parent=a.parent, parent_skin=a.parent_skin or "",
@@ -49,7 +55,11 @@ def art_data(art: Art, deg) -> dict:
         "slots": [{"name": s.name, "bone": s.bone,
                    "attachment": {"default": s.attachment.default,
                                   "keys": [{"frame": frame_number(f), "value": v} for f, v in s.attachment.keys]},
-                   "attachments": [_attachment_data(a, deg) for a in s.attachments], **slot_color_data(s)}
+                   "attachments": [_attachment_data(a, deg) for a in s.attachments],
+                   **({"sequence": {"default": s.sequence.default,
+                                    "keys": [{"frame": frame_number(f), "value": v} for f, v in s.sequence.keys]}}
+                      if s.sequence.keys or s.sequence.default else {}),
+                   **slot_color_data(s)}
                   for s in art.slots],
         "draw_order": {"keys": [{"frame": frame_number(k.frame), "order": list(k.order)} for k in art.draw_order]},
         **({"skins": {"names": list(art.skins), "active": list(art.active_skins)}} if art.skins else {}),
@@ -57,11 +67,13 @@ def art_data(art: Art, deg) -> dict:
 
 
 def _attachment_data(a: ImageAttachment, deg) -> dict:
+    if a.kind in schema_art.SHAPE_TYPES:
+        return shape_data(a, deg)
     return {"name": a.name, "type": a.kind, "path": a.path, "width": float(a.width), "height": float(a.height),
             "x": float(a.x), "y": float(a.y), "rotation": deg(a.rotation),
             "scale": [float(v) for v in a.scale], "pivot": [float(v) for v in a.pivot],
             "tint": [float(v) for v in a.tint], "opacity": float(a.opacity), **({"skin": a.skin} if a.skin else {}),
-            **_mesh_data(a)}
+            **_mesh_data(a), **sequence_data(a.sequence)}
 
 
 def _mesh_data(a) -> dict:

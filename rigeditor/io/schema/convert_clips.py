@@ -22,7 +22,7 @@ _ANGLES = {("bone", "rotation"), ("space", "rotation"), ("bone", "shear")}
 _DIM = {("bone", "rotation"): 1, ("space", "rotation"): 1, ("chain", "bend"): 1, ("chain", "softness"): 1,
         ("chain", "mix"): 1, **{("transform", m): 1 for m in clips.TRACKS["transform"]},
         **{("slot", c): 1 for c in SLOT_COLOR}}
-_STEPS = {("target", "space"), ("slot", "attachment"), ("bone", "inherit")}
+_STEPS = {("target", "space"), ("slot", "attachment"), ("slot", "sequence"), ("bone", "inherit")}
 
 
 def to_animations(entries: list[schema_clips.Animation], open_name: str) -> tuple[Animation, ...]:

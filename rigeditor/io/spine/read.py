@@ -42,8 +42,10 @@ from rigeditor.io.spine.read_slot import slot_setup
 from rigeditor.io.spine.read_events import event_definitions
 from rigeditor.model.data.events import Events
 from rigeditor.io.spine.read_sequence import frame_region, sequence_of
+from rigeditor.io.spine.read_shapes import SPINE_KINDS, read_shape
 from rigeditor.io.spine.skeleton import SpineError, SpineSkeleton, _Bad, color, read_spine
 from rigeditor.model.data.attachments import NONE, Art, ImageAttachment, Slot
+from rigeditor.model.data.sequences import Sequence
 from rigeditor.model.data.skins import DEFAULT as DEFAULT_SKIN
 from rigeditor.model.data.project import CHARACTER, WORLD, Bone, Chain, LimitStrategy, Project, Space, Target
 from rigeditor.model.data.timeline import StepChannel, constant
@@ -374,23 +376,30 @@ def _attachment(skel, pages, s, key, a, at, folder, files, images, notes):
         kind = "mesh"
     if kind == "mesh":
         geometry = {**mesh_geometry(a), **({"link": link} if link else {})}
+    elif kind in SPINE_KINDS:  # a box, clipping polygon or point: no picture
+        return read_shape(a, key, at, [b.name for b in skel.bones], {x.name for x in skel.slots}), None
     elif kind != "region":
         notes.add(f"{kind} attachments (not supported)", f"{s.name}/{key}")
         return None
     region = a.get("path", a.get("name", key))
     seq = sequence_of(a, at)
-    if seq is not None:  # the region is the setup frame's: the path plus its number
-        region = frame_region(region, seq, seq["setup"])
-        notes.add("sequences (the setup frame only; other frames and sequence keys not imported)",
-                  f"{s.name}/{key}")
     if pages is None:
         raise SpineError(None, ["atlas: the skeleton has pictures but no atlas was given"])
-    if region not in files:
-        # The region's own name, without its folders (Spine names regions by their
-        # image path: "images/head").
-        files[region] = unique_names(list(files.values()) + [file_stem(region.rsplit("/", 1)[-1]) + ".png"])[-1]
-        images[files[region]] = pages.picture(region)
-    picture = images[files[region]]
+
+    def cut(region):  # the region's picture file, cut once
+        if region not in files:
+            # The region's own name, without its folders (Spine names regions by their
+            # image path: "images/head").
+            files[region] = unique_names(list(files.values()) + [file_stem(region.rsplit("/", 1)[-1]) + ".png"])[-1]
+            images[files[region]] = pages.picture(region)
+        return files[region]
+
+    sequence = None
+    if seq is not None:  # every frame's region: the path plus its number; the setup frame's is the picture
+        sequence = Sequence(tuple(f"{folder}/{cut(frame_region(region, seq, i))}" for i in range(seq["count"])),
+                            seq["start"], seq["digits"], seq["setup"])
+        region = frame_region(region, seq, seq["setup"])
+    picture = images[cut(region)]
     oh, ow = picture.shape[:2]
     try:
         tint = color(a.get("color", "ffffffff"), f"{at}.color")  # the slot's own colour multiplies it
@@ -398,11 +407,13 @@ def _attachment(skel, pages, s, key, a, at, folder, files, images, notes):
         raise SpineError(None, [str(bad)]) from None
     tint = tuple(float(v) for v in tint)
     if geometry is not None:
-        return ImageAttachment(key, f"{folder}/{files[region]}", float(ow), float(oh), tint=tint), geometry
+        return ImageAttachment(key, f"{folder}/{files[region]}", float(ow), float(oh), tint=tint,
+                               sequence=sequence), geometry
     return ImageAttachment(
         key, f"{folder}/{files[region]}", float(ow), float(oh), float(a.get("x", 0.0)),
         float(a.get("y", 0.0)), math.radians(float(a.get("rotation", 0.0))),
-        (_picture_scale(a, "X", "width", ow, at), _picture_scale(a, "Y", "height", oh, at)), tint=tint), None
+        (_picture_scale(a, "X", "width", ow, at), _picture_scale(a, "Y", "height", oh, at)), tint=tint,
+        sequence=sequence), None
 
 def _picture_scale(a: dict, axis: str, size: str, pixels: int, at: str) -> float:
     """The picture's scale along ``axis``: Spine's scale times its drawn size over the
@@ -423,8 +434,9 @@ def _linked(skel, slot: str, key: str, a: dict) -> dict | None:
     parent = (skin.get(slot) or {}).get(a.get("parent"))
     if not isinstance(parent, dict) or parent.get("type") != "mesh":
         return None
-    own = {k: v for k, v in a.items() if k in ("path", "name", "color")}
-    return {**parent, "path": own.get("path", own.get("name", key)), **({"color": own["color"]} if "color" in own else {})}
+    own = {k: v for k, v in a.items() if k in ("path", "name", "color", "sequence")}
+    return {**{k: v for k, v in parent.items() if k != "sequence"}, "path": own.get("path", own.get("name", key)),
+            **{k: own[k] for k in ("color", "sequence") if k in own}}  # its own sequence, as Spine reads it
 
 
 def _meshes(project, skel, pending, notes):

@@ -121,6 +121,9 @@ def apply_animation(project: Project, skel, name: str, chains: dict, notes, *, c
         anim.get("events") or [], project.events.definitions, fps, f"animations.{name}.events")))
     labels = {"path": "path constraint timelines",
               "physics": "physics timelines"}
+    from rigeditor.io.spine.read_sequence import sequence_keys
+
+    project = sequence_keys(project, anim, fps, notes, name, skel.skins)
     for kind, value in anim.items():
         if kind not in ("bones", "slots", "ik", "drawOrder", "transform", "attachments", "deform", "events") and value:
             notes.add(f"{labels.get(kind, kind + ' timelines')} (not supported)", name)

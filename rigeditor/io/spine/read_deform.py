@@ -73,9 +73,7 @@ def deform_tracks(project, skel, anim: dict, name: str, fps: float, notes, *, ru
     tracks = []
     bones = [b.name for b in skel.bones]
     kept = {b.name for b in project.bones}
-    found, sequences = timelines(anim)
-    if sequences:
-        notes.add("sequence timelines (not supported)", name)
+    found, _ = timelines(anim)  # sequence timelines: io.spine.read_sequence
     for skin, slot_name, att, keys, at in found:
         at = f"animations.{name}.{at}"
         ours = DEFAULT_SKIN if skin == "default" else skin

@@ -58,14 +58,16 @@ def weighted(vertices: list, count: int):
 
 
 def weight_bones(skel) -> set[str]:
-    """Bones the weighted meshes of every skin hang on."""
+    """Bones the weighted meshes (boxes, clipping polygons) of every skin hang on."""
     out = set()
     for slot in (slot for skin in skel.skins.values() for slot in (skin.get("attachments") or {}).values()):
         for a in slot.values():
             if a.get("type") == "mesh":
                 influences = weighted(list(a["vertices"]), len(a["uvs"]) // 2) or []
                 out |= {skel.bones[b].name for inf in influences for b, *_ in inf}
-    return out
+    from rigeditor.io.spine.read_shapes import weighted_bones
+
+    return out | weighted_bones(skel)
 
 
 def build_mesh(image, geometry: dict, slot_bone: str | None, spine_bones: list[str], setup, turns: dict,
@@ -89,7 +91,7 @@ def build_mesh(image, geometry: dict, slot_bone: str | None, spine_bones: list[s
     uvs = geometry["uvs"]
     influences = weighted(geometry["vertices"], len(uvs))
     common = dict(uvs=uvs, edges=geometry["edges"])
-    fields = {f: getattr(image, f) for f in ("name", "path", "width", "height", "tint", "opacity", "skin")}
+    fields = {f: getattr(image, f) for f in ("name", "path", "width", "height", "tint", "opacity", "skin", "sequence")}
     if influences is None:
         # Spine's x, y are in the slot bone's frame; ours differs by the frame's turn
         # only (no inverse: the slot bone may be scaled to 0 at setup, as Spine allows).

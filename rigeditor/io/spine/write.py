@@ -408,8 +408,9 @@ def spine_files(project: Project, bake: Bake, path, *, animation: str | None = N
 def _pictures(project: Project, images) -> dict:
     if images is None:
         return {}
-    return {image_file(images, a.path): f"the project's picture {a.path}"
-            for s in project.art.slots for a in s.attachments}
+    return {image_file(images, path): f"the project's picture {path}"
+            for s in project.art.slots for a in s.attachments if a.path  # shapes have none
+            for path in (a.sequence.paths if a.sequence is not None else (a.path,))}
 
 
 def _refuse_replacing(outputs, protected: dict) -> None:

@@ -38,6 +38,9 @@ from rigeditor.model.data.linked_mesh import LinkedMesh
 from rigeditor.model.data.mesh_attachment import MeshAttachment
 from rigeditor.model.data.project import Project
 from rigeditor.model.data.skins import DEFAULT as DEFAULT_SKIN
+from rigeditor.model.data.shapes import is_shape
+from rigeditor.io.spine.write_shapes import shape_json
+from rigeditor.io.spine.write_sequences import frame_regions, merged, sequence_timelines, with_sequence
 
 
 def region_name(a: ImageAttachment) -> str:
@@ -62,7 +65,8 @@ def art_sections(project: Project, bake: Bake, root: str, bone_index: dict) -> t
         slots.append(entry)
         for a in slot.attachments:  # each attachment in its own skin
             skins[a.skin].setdefault(slot.name, {})[a.name] = (
-                _mesh(a, bone_index) if isinstance(a, MeshAttachment) else _region(a))
+                shape_json(a, bone_index, root) if is_shape(a)
+                else with_sequence(_mesh(a, bone_index) if isinstance(a, MeshAttachment) else _region(a), a))
     anim: dict = {}
     timelines = {}
     for s, slot in enumerate(art.slots):
@@ -75,6 +79,9 @@ def art_sections(project: Project, bake: Bake, root: str, bone_index: dict) -> t
                 timelines.setdefault(slot.name, {}).update(color)
     if timelines:
         anim["slots"] = timelines
+    sequences = sequence_timelines(project, bake)
+    if sequences:
+        anim["attachments"] = merged(anim.get("attachments", {}), sequences)
     draw = _draw_order_keys([s.name for s in art.slots], bake.art.order, times)
     if draw:
         anim["drawOrder"] = draw
@@ -173,7 +180,11 @@ def atlas_files(project: Project, base, stem: str, *, max_size: int = MAX_PAGE,
     problems = []
     for slot in project.art.slots:
         for a in slot.attachments:
-            regions.setdefault(region_name(a), a)
+            if a.sequence is not None:  # every frame's picture, under its numbered region name
+                for name, frame in frame_regions(a):
+                    regions.setdefault(name, frame)
+            elif not is_shape(a):  # boxes, clipping polygons and points have no picture
+                regions.setdefault(region_name(a), a)
     images = []
     for name, a in regions.items():
         try:

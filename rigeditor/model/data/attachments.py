@@ -57,6 +57,7 @@ class ImageAttachment:
     opacity: float = 1.0
     kind: str = "image"
     skin: str = ""  # the skin it belongs to ("": the default skin; see model.data.skins)
+    sequence: object = None  # a model.data.sequences.Sequence: frame-by-frame pictures
 
     def local(self) -> Affine:
         """The image frame (origin at its centre) in the bone frame, as one affine."""
@@ -78,12 +79,14 @@ class ImageAttachment:
 @dataclass(frozen=True)
 class Slot:
     """One layer on a bone. bone: None = rides the character space (not bound yet).
-    attachment: stepped track of the attachment name shown ("" = none)."""
+    attachment: stepped track of the attachment name shown ("" = none). sequence:
+    stepped track of sequence keys (``model.data.sequences``; "" = the setup frame)."""
 
     name: str
     bone: str | None
     attachments: tuple[ImageAttachment, ...] = ()
     attachment: StepChannel = field(default_factory=lambda: StepChannel(NONE))
+    sequence: StepChannel = field(default_factory=lambda: StepChannel(NONE))  # model.data.sequences
     # Colour (model.data.slot_color): light RGBA and dark RGB, one channel a component;
     # dark: two-colour tint on; blend: normal, additive, multiply or screen.
     red: Channel = field(default_factory=lambda: Channel((1.0,)))

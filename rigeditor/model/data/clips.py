@@ -25,7 +25,7 @@ TRACKS: dict[str, tuple[str, ...]] = {
     "transform": MIXES,
     "space": ("position", "rotation", "scale"),
     "bone": ("rotation", "translate", "scale", "shear", "inherit"),
-    "slot": ("attachment",) + SLOT_COLOR,
+    "slot": ("attachment", "sequence") + SLOT_COLOR,
 }
 """Every animatable attribute per item kind."""
 DRAW_ORDER = ("art", "", "draw_order")

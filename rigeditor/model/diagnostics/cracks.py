@@ -102,7 +102,10 @@ def mesh_cover(mesh: MeshAttachment, deformed: np.ndarray, points: np.ndarray, m
 def covered(points: np.ndarray, mask: np.ndarray | None, width: float, height: float) -> np.ndarray:
     """Whether image-frame points (..., 2) (origin at the image centre, y up, pixels of
     a ``width`` x ``height`` image) fall on an opaque pixel of ``mask`` ((rows, cols)
-    bool, row 0 at the top; None = the whole rectangle is opaque)."""
+    bool, row 0 at the top; None = the whole rectangle is opaque). A shape (a box,
+    clipping polygon or point: no picture, size 0) covers nothing."""
+    if not (width > 0 and height > 0):
+        return np.zeros(np.shape(points)[:-1], dtype=bool)
     u = points[..., 0] / width + 0.5  # 0..1 left to right
     v = 0.5 - points[..., 1] / height  # 0..1 top to bottom
     inside = (u >= 0) & (u < 1) & (v >= 0) & (v < 1)
@@ -200,6 +203,8 @@ class _Joint:
         self.bind_a, self.bind_b = bind_a, bind_b
         self.radius = float(min(min(bind_a.width * abs(bind_a.scale[0]), bind_a.height * abs(bind_a.scale[1])),
                                 min(bind_b.width * abs(bind_b.scale[0]), bind_b.height * abs(bind_b.scale[1]))))
+        if not self.radius > 0:
+            return None  # a shape shows at setup (no picture): nothing to crack
         self.cell = 2.0 * self.radius / GRID
         ticks = (np.arange(GRID) + 0.5) * self.cell - self.radius
         gx, gy = np.meshgrid(ticks, ticks)

@@ -16,6 +16,8 @@ from rigeditor.model.data.skins import pick as skin_pick
 from rigeditor.model.data.project import CHARACTER, Project
 from rigeditor.model.data.slot_color import sample_colors
 from rigeditor.model.evaluation.skin_bake import mesh_poses
+from rigeditor.model.evaluation.shape_bake import shape_poses
+from rigeditor.model.evaluation.sequence_bake import sequence_frames
 
 
 @dataclass(frozen=True)
@@ -32,6 +34,8 @@ class ArtBake:
     (``model.data.slot_color``). The attachment's tint multiplies ``color`` when drawn.
     meshes: a ``skin_bake.MeshPose`` per mesh attachment (deformed vertices on demand,
     worst area ratio per frame); a mesh's ``corners`` are its picture's rigid rectangle.
+    shapes: a ``shape_bake.ShapePose`` per box, clipping polygon or point shown.
+    sequence: (N, S) the sequence frame each slot shows (-1: its attachment has none).
     """
 
     slots: tuple[str, ...]
@@ -43,6 +47,15 @@ class ArtBake:
     color: np.ndarray | None = None
     dark: np.ndarray | None = None
     blend: tuple[str, ...] = ()
+    shapes: tuple = ()
+    sequence: np.ndarray | None = None
+
+    def shape(self, column: int, code: int):
+        """The ShapePose of attachment ``code`` of slot ``column``, or None (a picture)."""
+        for m in self.shapes:
+            if m.column == column and m.code == code:
+                return m
+        return None
 
     def mesh(self, column: int, code: int):
         """The MeshPose of attachment ``code`` of slot ``column``, or None (an image)."""
@@ -64,6 +77,8 @@ class ArtBake:
                                                     for f in self.image_world.fields()], axis=-1),
                       self.corners[i], self.order[i],
                       {m.column: m.vertices(i) for m in self.meshes if m.shown[i]},
+                      {m.column: m for m in self.shapes if m.shown[i]}, i,
+                      None if self.sequence is None else self.sequence[i],
                       *((self.color[i], self.dark[i], self.blend) if self.color is not None else ()))
 
 
@@ -71,13 +86,18 @@ class ArtBake:
 class ArtRow:
     """One frame of an ArtBake: attachment (S,), image_world (S, 6) affine fields
     (a, b, c, d, tx, ty), corners (S, 4, 2), order (S,) back to front; meshes:
-    {slot column: (V, 2) world vertices} of the slots showing a mesh."""
+    {slot column: (V, 2) world vertices} of the slots showing a mesh; shapes: {slot
+    column: ShapePose} of the slots showing a box, clipping polygon or point, and
+    ``index`` the row (``shapes[s].vertices(row.index)``)."""
 
     attachment: np.ndarray
     image_world: np.ndarray
     corners: np.ndarray
     order: np.ndarray
     meshes: dict = field(default_factory=dict)
+    shapes: dict = field(default_factory=dict)
+    index: int = 0
+    sequence: np.ndarray | None = None  # (S,) the sequence frame shown, -1: none
     color: np.ndarray | None = None  # (S, 4) light, (S, 3) dark, blend modes: as ArtBake
     dark: np.ndarray | None = None
     blend: tuple[str, ...] = ()
@@ -94,7 +114,8 @@ def bake_art(project: Project, bake: Bake) -> ArtBake:
     fields = [np.zeros((n, ns)) for _ in range(6)]
     fields[0][:] = fields[3][:] = 1.0
     corners = np.zeros((n, ns, 4, 2))
-    meshes = []
+    meshes, shapes = [], []
+    sequence = np.full((n, ns), -1, dtype=np.int64)
     for s, slot in enumerate(art.slots):
         # The track's values mapped to attachment indices through the active skins
         # ("" or a name no active or default skin has -> -1).
@@ -115,6 +136,8 @@ def bake_art(project: Project, bake: Bake) -> ArtBake:
         placed = world_points(world, local_corners)
         corners[:, s] = np.where(shown[:, None, None], placed, 0.0)
         meshes += mesh_poses(project, bake, s, slot, codes[:, s])
+        shapes += shape_poses(project, bake, s, slot, codes[:, s])
+        sequence[:, s] = sequence_frames(slot, codes[:, s], np.asarray(bake.frames, float))
     light, dark = sample_colors(art.slots, bake.frames)
     return ArtBake(
         slots=tuple(s.name for s in art.slots),
@@ -124,6 +147,8 @@ def bake_art(project: Project, bake: Bake) -> ArtBake:
         order=frozen(art.order_codes(bake.frames)),
         meshes=tuple(meshes),
         color=frozen(light), dark=frozen(dark), blend=tuple(s.blend for s in art.slots),
+        shapes=tuple(shapes),
+        sequence=frozen(sequence),
     )
 
 

@@ -12,8 +12,11 @@ import posixpath
 from rigeditor.model.data.attachments import NONE, Art
 from rigeditor.model.data.linked_mesh import LinkedMesh, linked_problems
 from rigeditor.model.validation.deform import deform_problems
-from rigeditor.model.validation.mesh import mesh_problems
 from rigeditor.model.validation.slot_color import slot_color_problems
+from rigeditor.model.data.shapes import is_shape
+from rigeditor.model.validation.mesh import mesh_problems
+from rigeditor.model.validation.shapes import shape_problems
+from rigeditor.model.validation.sequences import sequence_key_problems, sequence_problems
 
 _MAX = 1e9
 
@@ -33,11 +36,12 @@ def art_problems(art: Art, bone_names) -> list[str]:
             out.append(f"{where}.bone: unknown bone {slot.bone!r}")
         att_names: set = set()
         for k, a in enumerate(slot.attachments):
-            _attachment(out, f"{where}.attachments[{k}]", a, att_names, bone_names)
+            _attachment(out, f"{where}.attachments[{k}]", a, att_names, bone_names, names)
             if a.skin and a.skin not in art.skins:
                 out.append(f"{where}.attachments[{k}].skin: unknown skin {a.skin!r}")
             if isinstance(a, LinkedMesh):
                 out.extend(linked_problems(slot, where, k, a))
+        out.extend(sequence_key_problems(slot, where))
         allowed = {name for name, _ in att_names} | {NONE}
         if slot.attachment.default not in allowed:
             out.append(f"{where}.attachment.default: unknown attachment {slot.attachment.default!r}")
@@ -68,13 +72,18 @@ def art_problems(art: Art, bone_names) -> list[str]:
     return out
 
 
-def _attachment(out, where, a, names: set, bone_names) -> None:
+def _attachment(out, where, a, names: set, bone_names, slot_names=()) -> None:
     if not isinstance(a.name, str) or not a.name.strip():
         out.append(f"{where}.name: must be a non-empty name, got {a.name!r}")
     elif (a.name, a.skin) in names:
         skin = f" of skin {a.skin!r}" if a.skin else ""
         out.append(f"{where}.name: duplicate name {a.name!r}{skin} in this slot")
     names.add((a.name, a.skin))
+    if is_shape(a):  # no picture: its own checks (model.validation.shapes)
+        out.extend(shape_problems(a, where, bone_names, slot_names))
+        return
+    if a.sequence is not None:
+        out.extend(sequence_problems(a.sequence, where))
     if a.kind == "mesh":
         out.extend(mesh_problems(a, where, bone_names))
     elif a.kind != "image":
