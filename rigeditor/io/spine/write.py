@@ -25,7 +25,9 @@ Mapping (Spine is y-up with degrees counter-clockwise, like the model):
   and bend keyed per frame when any changes. Chains of more than two bones have no
   Spine IK constraint (Spine's IK drives one or two bones); their baked rotations play.
 
-Artwork (slots, skin, atlas): see ``export_spine_art``.
+Artwork (slots, skin, atlas): see ``export_spine_art``. What Spine lacks (spaces,
+switches, limits, strategies, smoothing, curves as authored) rides along in
+``skeleton.rigeditor`` for import-spine: see ``write_roundtrip``.
 
 Times are seconds from the first baked frame, each at or before its frame as a
 32-bit float reads it (``key_time``). Reads setup data from the Project and
@@ -47,7 +49,7 @@ from rigeditor.io.spine.write_art import art_sections, atlas_files
 from rigeditor.io.art.images import image_file
 from rigeditor.io.spine.write_curves import curve_keys, key_time
 from rigeditor.model.evaluation.bake import Bake
-from rigeditor.io.spine import write_ik
+from rigeditor.io.spine import write_ik, write_roundtrip
 from rigeditor.model.data.project import CHARACTER, WORLD, Project
 
 SPINE_VERSION = "4.2.0"
@@ -378,10 +380,12 @@ def spine_files(project: Project, bake: Bake, path, *, animation: str | None = N
     ``bake_ik`` and ``notes``: see ``spine_document``."""
     path = Path(path)
     try:
+        items = [(animation or project.name, project, bake), *more]
         if more:
-            doc = spine_document_many([(animation or project.name, project, bake), *more], bake_ik=bake_ik, notes=notes)
+            doc = spine_document_many(items, bake_ik=bake_ik, notes=notes)
         else:
             doc = spine_document(project, bake, animation=animation, bake_ik=bake_ik, notes=notes)
+        write_roundtrip.attach(doc, items, notes)  # what Spine lacks, for import-spine
         text = json.dumps(doc, allow_nan=False, ensure_ascii=False, separators=(",", ":"))
         files = {}
         if project.art.slots:
