@@ -72,19 +72,30 @@ def test_a_timeline_that_starts_later_keeps_its_frames_and_its_art_keys(tmp_path
     assert back.timeline.start == 6 and back.art.draw_order == late.art.draw_order
 
 
-def test_curves_cut_for_the_runtimes_are_named_and_come_back_whole(tmp_path):
+def test_curves_cut_for_the_runtimes_come_back_whole_and_sampled_ones_are_named(tmp_path):
     # The walk's spine sway: 5 authored bezier keys; Spine holds them cut where its
-    # ten chords would stray from the curve (more keys), and the export says so.
-    walk, folder = resolve_project("walk")
+    # ten chords would stray from the curve (the same curve in more keys, silently).
+    # The door's hand switches spaces: Spine holds it per frame, and the export says so.
+    walk, _ = resolve_project("walk")
     notes = []
     skeleton = tmp_path / "walk.json"
     export_spine_json(walk, evaluate(walk), skeleton, notes=notes)
     doc = json.loads(skeleton.read_text(encoding="utf-8"))
-    written = len(doc["animations"]["walk"]["bones"]["spine"]["rotate"])
-    assert len(walk.bone("spine").rotation.keys) == 5 < written
-    assert any(f"spine rotation 5 -> {written}" in line for line in notes)
+    assert len(walk.bone("spine").rotation.keys) == 5 < len(doc["animations"]["walk"]["bones"]["spine"]["rotate"])
+    assert not any("spine" in line for line in notes)
     import_spine(skeleton, tmp_path / "back.rigproj")
     assert load_project(tmp_path / "back.rigproj").bone("spine").rotation == walk.bone("spine").rotation
+
+    door, _ = resolve_project("door")
+    notes = []
+    export_spine_json(door, evaluate(door), tmp_path / "door.json", notes=notes)
+    doc = json.loads((tmp_path / "door.json").read_text(encoding="utf-8"))
+    frames = door.timeline.end - door.timeline.start + 1
+    assert len(doc["animations"]["door"]["bones"]["hand"]["translate"]) == frames
+    assert [line for line in notes if "a key per frame" in line] == [
+        "animation door: a key per frame instead of the authored keys (Spine cannot hold them as they are: a "
+        "target switching spaces is carried into its first space frame by frame): hand position (4 keys); "
+        "import-spine gives back the authored keys"]
 
 
 def test_an_export_edited_since_is_imported_from_its_spine_data_with_a_warning(tmp_path):
@@ -118,3 +129,63 @@ def test_carried_data_out_of_range_is_refused_naming_its_place(tmp_path):
     assert "skeleton.rigeditor.animations[0].chains.0.mix.default" in str(err.value)
     assert "between 0 and 1" in str(err.value)
     assert not (tmp_path / "back.rigproj").exists()
+
+
+def test_a_target_space_spine_cannot_hold_is_refused_naming_the_chain_and_frames(tmp_path):
+    # The character turned and squashed: the door (in world) seen from the root shears
+    # on every frame, and a Spine bone cannot shear: the refusal says which chain needs
+    # it, which frames and why; nothing is written.
+    from rigeditor.io.errors import ExportError
+    from rigeditor.model.data.timeline import StepChannel, constant
+
+    door, _ = resolve_project("door")
+    squashed = door.with_space("character", rotation=constant(0.3), scale=constant(2.0, 1.0)) \
+        .with_target("hand", space=StepChannel("door_handle"))
+    out = tmp_path / "door.json"
+    with pytest.raises(ExportError) as err:
+        export_spine_json(squashed, evaluate(squashed), out)
+    text = str(err.value)
+    assert "the space door in the character space, where chain arm's target hand is declared" in text
+    assert f"is sheared at frames {door.timeline.start}-{door.timeline.end}" in text
+    assert "Spine bones cannot shear" in text and not out.exists()
+
+
+def test_a_bake_that_is_not_finite_is_refused_naming_the_chain_and_frames(tmp_path):
+    from dataclasses import replace
+
+    from rigeditor.io.errors import ExportError
+
+    arm, _ = resolve_project("arm")
+    bake = evaluate(arm)
+    k = bake.column("forearm")
+    rotation = np.array(bake.bone_bakes[k].local_rotation)
+    rotation[10:13] = np.nan
+    items = list(bake.bone_bakes)
+    items[k] = replace(items[k], local_rotation=rotation)
+    broken = replace(bake, bone_bakes=tuple(items))
+    out = tmp_path / "arm.json"
+    out.write_bytes(b"previous")
+    with pytest.raises(ExportError) as err:
+        export_spine_json(arm, broken, out, bake_ik=True)  # (baked: the rotations are written)
+    assert err.value.problems == ["chain arm: not finite at frames 10-12; nothing was written"]
+    assert out.read_bytes() == b"previous"
+
+
+def test_a_target_starting_in_another_space_in_another_animation_is_refused_naming_chain_and_frame(tmp_path):
+    from rigeditor.edits import animations
+    from rigeditor.io.errors import ExportError
+    from rigeditor.model.data import clips
+    from rigeditor.model.data.timeline import StepChannel
+
+    door, _ = resolve_project("door")
+    first = clips.names(door)[0]
+    project = animations.duplicate(door, first, "held")
+    held = clips.switch(project, "held").with_target("hand", space=StepChannel("world", ((0.0, "door_handle"),)))
+    whole = clips.switch(held, first)
+    p0, p1 = clips.switch(whole, first), clips.switch(whole, "held")
+    with pytest.raises(ExportError) as err:
+        export_spine_json(p0, evaluate(p0), tmp_path / "door.json", animation=first,
+                          more=[("held", p1, evaluate(p1))])
+    text = str(err.value)
+    assert "animations.held: chain arm: target bone 'hand' starts (frame 0) in another space ('door_handle')" in text
+    assert "than in the first animation ('world')" in text

@@ -76,7 +76,7 @@ def spine_document(project: Project, bake: Bake, *, animation: str | None = None
     if span is not None and space.parent == WORLD:  # the root is the character space: its own keys
         _channel_timelines(space, span, bake, times, timelines.setdefault(root, {}), bones[0])
     else:
-        _trs_keys(char, n, times, timelines.setdefault(root, {}), f"the {CHARACTER} space")
+        _trs_keys(char, bake.frames, times, timelines.setdefault(root, {}), f"the {CHARACTER} space")
 
     baked = write_ik.baked_rows(project, bake, bake_ik=bake_ik)
     for chain in project.chains:
@@ -180,7 +180,7 @@ def _space_bones(project, bake, root, span, times, taken, bones, timelines) -> t
         keys = {}
         try:
             if not still:  # (a still character needs no keys: the bone names the space)
-                _trs_keys(char.inverse(), n, times, keys, f"the inverse of the {CHARACTER} space")
+                _trs_keys(char.inverse(), bake.frames, times, keys, f"the inverse of the {CHARACTER} space")
         except ExportError:
             # A rotated character with unequal scales has no unsheared inverse: the
             # world bone stays on the root, and what is in world is carried into the
@@ -196,7 +196,8 @@ def _space_bones(project, bake, root, span, times, taken, bones, timelines) -> t
         bones.append({"name": name, "parent": out[s.parent]})
         mine = timelines.setdefault(name, {})
         if s.parent in carried:  # under a world bone that stays on the root: the space per frame
-            _trs_keys(char.inverse().compose(bake.spaces[space]), n, times, mine, f"the space {space}")
+            _trs_keys(char.inverse().compose(bake.spaces[space]), bake.frames, times, mine,
+                      f"the space {space} in the {CHARACTER} space{write_ik.aimed_in(project, space, bake.frames[0])}")
             continue
         _channel_timelines(s, span, bake, times, mine, bones[-1])
     return out, carried
@@ -287,7 +288,7 @@ def spine_document_many(items, *, bake_ik: bool = False, notes: list | None = No
     setup = {b["name"]: b for b in doc["bones"]}
     sk = doc["skeleton"]
     lo, hi = [sk["x"], sk["y"]], [sk["x"] + sk["width"], sk["y"] + sk["height"]]
-    for other in docs[1:]:
+    for other, (_, _, other_bake) in zip(docs[1:], items[1:]):
         (name, anim), = other["animations"].items()
         for bone in other["bones"]:
             if bone["name"] not in setup:  # a space bone only this animation's targets use
@@ -296,9 +297,12 @@ def spine_document_many(items, *, bake_ik: bool = False, notes: list | None = No
                 continue
             first = setup[bone["name"]]
             if bone.get("parent") != first.get("parent"):
-                raise ExportError(None, [f"animations.{name}: target bone {bone['name']!r} starts in another "
-                                         f"space ({bone.get('parent')!r}) than in the first animation "
-                                         f"({first.get('parent')!r}); key it in one space at the start"])
+                aiming = [c["name"] for c in other.get("ik") or [] if c["target"] == bone["name"]]
+                who = f"chain {', '.join(aiming)}: " if aiming else ""
+                raise ExportError(None, [f"animations.{name}: {who}target bone {bone['name']!r} starts (frame "
+                                         f"{other_bake.frames[0]:g}) in another space ({bone.get('parent')!r}) "
+                                         f"than in the first animation ({first.get('parent')!r}); a Spine bone has "
+                                         "one parent in every animation: key it in one space at the start"])
             d = (bone.get("x", 0.0) - first.get("x", 0.0), bone.get("y", 0.0) - first.get("y", 0.0))
             if d != (0.0, 0.0):
                 tl = anim.setdefault("bones", {}).setdefault(bone["name"], {})
@@ -379,8 +383,8 @@ def spine_files(project: Project, bake: Bake, path, *, animation: str | None = N
     the export must not replace (the project file); the project's pictures never are.
     ``bake_ik`` and ``notes``: see ``spine_document``."""
     path = Path(path)
+    items = [(animation or project.name, project, bake), *more]
     try:
-        items = [(animation or project.name, project, bake), *more]
         if more:
             doc = spine_document_many(items, bake_ik=bake_ik, notes=notes)
         else:
@@ -398,7 +402,8 @@ def spine_files(project: Project, bake: Bake, path, *, animation: str | None = N
     except ExportError as exc:
         raise ExportError(Path(path), exc.problems) from None
     except ValueError:
-        raise ExportError(Path(path), ["bake: holds values that are not finite; nothing was written"]) from None
+        where = [line for name, p, b in items for line in write_ik.not_finite(p, b, name if more else None)]
+        raise ExportError(Path(path), where or ["bake: holds values that are not finite; nothing was written"]) from None
     if progress:
         progress(1.0)
     return out
@@ -445,17 +450,18 @@ def _animated(ch, rest) -> bool:
     return bool(ch.keys) or tuple(ch.default) != rest
 
 
-def _trs_keys(char, n, times, out: dict, what: str) -> None:
-    """Translate, rotate and scale timelines per frame of the transform ``char`` (the
-    character space's for the root bone); ``what`` names it in a refusal."""
+def _trs_keys(char, frames, times, out: dict, what: str) -> None:
+    """Translate, rotate and scale timelines per frame (``frames``) of the transform
+    ``char`` (the character space's for the root bone); ``what`` names it in a refusal."""
+    n = len(frames)
     a, b, c, d, tx, ty = (np.broadcast_to(np.asarray(v, dtype=float), (n,)) for v in char.fields())
     angle = np.arctan2(c, a)
     sx = np.hypot(a, c)
     sy = (a * d - b * c) / sx
     sheared = np.hypot(b + np.sin(angle) * sy, d - np.cos(angle) * sy) > 1e-9 * np.maximum(np.abs(sy), 1.0)
     if sheared.any():
-        frame = int(np.flatnonzero(sheared)[0])
-        raise ExportError(None, [f"spaces: {what} is sheared at frame {frame} "
+        shown = ", ".join(f"{a}-{b}" if a != b else f"{a}" for a, b in write_ik.frame_ranges(sheared, frames))
+        raise ExportError(None, [f"spaces: {what} is sheared at frames {shown} "
                                  "(a rotated parent with unequal scales); Spine bones cannot shear"])
     if max(np.abs(tx).max(), np.abs(ty).max()) > _STILL:
         out["translate"] = _keys2(times, np.stack([tx, ty], axis=-1))

@@ -117,3 +117,43 @@ def ik_keys(project: Project, bake: Bake, chain, rows: np.ndarray, times) -> lis
     return [{"time": t, "mix": r(m), "softness": r(s), "bendPositive": bool(b)}
             for t, m, s, b in zip(times, mix, soft, bend)]
 
+
+
+def aimed_in(project: Project, space: str, first: float) -> str:
+    """", where chain C's target T is declared" for the chains whose targets start in
+    ``space`` or a space below it (for a refusal that names them); "" for none."""
+    def under(s):
+        while s not in (WORLD, CHARACTER):
+            if s == space:
+                return True
+            s = project.space(s).parent
+        return s == space
+
+    named = [f"chain {c.name}'s target {c.target}" for c in project.chains
+             if under(project.target(c.target).space.value_at(first))]
+    return f", where {' and '.join(named)} {'is' if len(named) == 1 else 'are'} declared" if named else ""
+
+
+def not_finite(project: Project, bake: Bake, animation: str | None = None) -> list[str]:
+    """Where ``bake`` holds a value that is not finite, one line per chain (or bone
+    outside chains, or space) with the frame ranges: a refusal that says where."""
+    where = f"animation {animation}: " if animation else ""
+    bad = {}
+    for k, bone in enumerate(bake.bones):
+        rows = np.zeros(len(bake), dtype=bool)
+        for table in (bake.local_rotation[:, k, None], bake.joint_world[:, k], bake.tip_world[:, k],
+                      bake.translate[:, k], bake.scale[:, k]):
+            rows |= ~np.isfinite(table).all(axis=-1)
+        if rows.any():
+            chain = project.chain_of_bone(bone)
+            key = f"chain {chain.name}" if chain is not None else f"bone {bone}"
+            bad[key] = bad.get(key, rows) | rows
+    for name, space in bake.spaces.items():
+        rows = ~np.all([np.isfinite(np.broadcast_to(f, (len(bake),))) for f in space.fields()], axis=0)
+        if rows.any():
+            bad[f"space {name}"] = rows
+    out = []
+    for key, rows in bad.items():
+        shown = ", ".join(f"{a}-{b}" if a != b else f"{a}" for a, b in frame_ranges(rows, bake.frames))
+        out.append(f"{where}{key}: not finite at frames {shown}; nothing was written")
+    return out

@@ -28,7 +28,7 @@ _CHANNELS = ("rotation", "translate", "scale", "shear")
 def attach(doc: dict, items, notes: list | None = None) -> None:
     """Add ``skeleton.rigeditor`` to the finished skeleton ``doc`` of ``items`` =
     [(animation name, project opened on it, bake)], one per Spine animation in order.
-    ``notes``: one line per animation whose curves Spine holds with more keys."""
+    ``notes``: one line per animation whose curves Spine holds sampled per frame."""
     entries = []
     for (spine_name, (_, project, bake)) in zip(doc["animations"], items):
         data = to_document(project)
@@ -40,26 +40,38 @@ def attach(doc: dict, items, notes: list | None = None) -> None:
             "bones": [{k: b[k] for k in ("name", *_CHANNELS) if k in b} for b in data["bones"]],
         })
         if notes is not None:
-            _note_cut(doc["animations"][spine_name], project, spine_name, notes)
+            _note_sampled(doc, doc["animations"][spine_name], project, len(bake), spine_name, notes)
     tints = {f"{s.name}/{a.skin}/{a.name}": [*map(float, a.tint), float(a.opacity)]
              for s in items[0][1].art.slots for a in s.attachments}
     doc["skeleton"][KEY] = {"format": FORMAT, "version": VERSION, "fps": float(items[0][1].timeline.fps),
                             "animations": entries, **({"tints": tints} if tints else {}), "digest": digest(doc)}
 
 
-def _note_cut(anim: dict, project, name: str, notes: list) -> None:
-    """One line naming the bone curves Spine holds as more keys than were authored."""
-    spine_field = {"rotation": "rotate", "translate": "translate", "scale": "scale", "shear": "shear"}
-    grown = []
-    for bone in project.bones:
-        timelines = (anim.get("bones") or {}).get(bone.name) or {}
-        for attr, field in spine_field.items():
-            authored = len(getattr(bone, attr).keys)
-            written = len(timelines.get(field) or [])
-            if authored and written > authored:
-                grown.append(f"{bone.name} {attr} {authored} -> {written}")
-    if grown:
-        shown = ", ".join(grown[:8]) + (f" and {len(grown) - 8} more" if len(grown) > 8 else "")
-        notes.append(f"animation {name}: curves written with more keys than authored (Spine's runtimes play a "
-                     f"Bézier as ten chords: cut where they would stray, or a key per frame where a chain "
-                     f"is baked): {shown}; import-spine gives back the authored keys")
+def _note_sampled(doc: dict, anim: dict, project, frames: int, name: str, notes: list) -> None:
+    """One line naming the curves (targets', spaces', bones' outside chains) that Spine
+    holds as a key per frame instead of their authored keys. (A curve cut where Spine's
+    chords would stray is the same curve, exactly, in more keys: not named. A chain's
+    bones keyed per frame where it is baked are named by the chain's own note.)"""
+    timelines = anim.get("bones") or {}
+    aimed = {c["name"]: c["target"] for c in doc.get("ik") or []}
+    channels = [(b.name, b.name, attr, getattr(b, attr)) for b in project.bones
+                if project.chain_of_bone(b.name) is None for attr in ("rotation", "translate", "scale", "shear")]
+    channels += [(aimed[c.name], c.target, "position", project.target(c.target).position)
+                 for c in project.chains if c.name in aimed]
+    ours = {b.name for b in project.bones}
+    channels += [(s.name, s.name, attr, getattr(s, attr)) for s in project.spaces
+                 if s.name not in ours for attr in ("position", "rotation", "scale")]
+    sampled = []
+    for bone, item, attr, ch in dict.fromkeys(channels):
+        written = len((timelines.get(bone) or {}).get(_SPINE_FIELD[attr]) or [])
+        if ch.keys and written == frames > len(ch.keys):
+            sampled.append(f"{item} {attr} ({len(ch.keys)} keys)")
+    if sampled:
+        shown = ", ".join(sampled[:8]) + (f" and {len(sampled) - 8} more" if len(sampled) > 8 else "")
+        notes.append(f"animation {name}: a key per frame instead of the authored keys (Spine cannot hold them as "
+                     f"they are: a target switching spaces is carried into its first space frame by frame): "
+                     f"{shown}; import-spine gives back the authored keys")
+
+
+_SPINE_FIELD = {"rotation": "rotate", "translate": "translate", "scale": "scale", "shear": "shear",
+                "position": "translate"}
