@@ -6,8 +6,9 @@ data (``write_roundtrip``) and the rest of the file is still what it was written
 spaces (scene objects, switches), targets, chains (limits, strategy, smoothing, solver,
 soft reach) and the bones' channels as authored, per animation; the bones that only
 stood for spaces and targets in Spine are dropped. Spine's own data keeps the rest:
-setup pose, inherit modes, transform constraints, slots, skins, meshes, slot and draw
-order keys (those keys moved by the animation's first exported frame). An edited file
+setup pose, inherit modes, transform constraints, slots, skins, meshes, and the
+transform constraints' keys (moved by the animation's first exported frame); the slots'
+attachment keys and the draw-order keys are carried at their own frames. An edited file
 is imported from its Spine data alone, with a warning.
 """
 from __future__ import annotations
@@ -24,8 +25,8 @@ from rigeditor.model.data import clips
 from rigeditor.model.data.attachments import Art
 from rigeditor.model.data.project import Animation, Project, Timeline
 
-_OURS = ("bone", "target", "chain", "space")  # the kinds of track the carried data holds
-_SPINE = ("slot", "transform", "art")  # Spine's own (moved by the first exported frame)
+_OURS = ("bone", "target", "chain", "space", "slot", "art")  # the kinds of track the carried data holds
+_SPINE = ("transform",)  # Spine's own (moved by the first exported frame)
 
 
 def restore(project: Project, skel, notes, chosen: str | None) -> tuple[Project, str | None]:
@@ -79,7 +80,7 @@ def _rig(project: Project, entry, fps, where: str) -> Project:
     project file is (SpineError at ``where``)."""
     if not isinstance(entry, dict):
         raise SpineError(None, [f"{where}: not an object"])
-    base = to_document(replace(project, art=Art(), animations=(), transforms=()))
+    base = to_document(replace(project, animations=(), transforms=()))
     imported = {b["name"]: b for b in base["bones"]}
     try:
         channels = {b["name"]: b for b in entry["bones"]}
@@ -87,6 +88,10 @@ def _rig(project: Project, entry, fps, where: str) -> Project:
         if missing:
             raise SpineError(None, [f"{where}.bones: {missing[0]!r} is not a bone of the skeleton"])
         bones = [{**imported[name], **ch} for name, ch in channels.items()]
+        keys = entry.get("attachments") or {}
+        for slot in base["slots"]:  # the attachment keys as set (none: none)
+            slot["attachment"]["keys"] = keys.get(slot["name"], [])
+        base["draw_order"] = {"keys": entry.get("draw_order") or []}
         doc = {**base, "timeline": {"fps": fps, "start": entry["start"], "end": entry["end"]},
                "spaces": entry["spaces"], "bones": bones, "targets": entry["targets"], "chains": entry["chains"],
                "animation": entry["name"],

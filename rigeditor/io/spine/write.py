@@ -18,8 +18,9 @@ Mapping (Spine is y-up with degrees counter-clockwise, like the model):
   Stretch itself is not a Spine scale: the scale would be inherited by the children.
 - Shear (degrees) and the inherit mode: a still value as the bone's setup
   (``shearX``/``shearY``, ``inherit``), keys as ``shear`` and 4.2 ``inherit`` timelines.
-- Live IK: per two-bone analytic chain an ``ik`` constraint (bendPositive, softness in
-  model units, mix) on one target bone per IK target (named like the target, or
+- Live IK: per two-bone analytic chain and one-bone aim chain an ``ik`` constraint
+  (bendPositive, softness in model units, mix, Spine's stretch, compress and uniform
+  flags as the chain's ``spine_scale``) on one target bone per IK target (named like the target, or
   "NAME_target" if a bone has its name) under the bone of the target's declared space
   (``_space_bones``), keyed with the target's own keys; mix (0 where baked), softness
   and bend keyed per frame when any changes. Chains of more than two bones have no
@@ -38,6 +39,7 @@ from __future__ import annotations
 import json
 import math
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -116,8 +118,8 @@ def spine_document(project: Project, bake: Bake, *, animation: str | None = None
         _shear_and_inherit(bone, span, bake, times, mine, bones[-1])
         if span is not None and _animated(bone.scale, (1.0, 1.0)):
             mine["scale"] = curve_keys(bone.scale, *span, bake.fps, ("x", "y"), 1.0, 1e-6)
-        elif bake.scale is not None and np.abs(bake.scale[:, k] - 1.0).max() > _STILL:
-            mine["scale"] = _keys2(times, bake.scale[:, k])
+        elif bake.scale is not None and np.abs(write_ik.scale_rows(project, bake, name, baked) - 1.0).max() > _STILL:
+            mine["scale"] = _keys2(times, write_ik.scale_rows(project, bake, name, baked))
 
     space_bone, carried = _space_bones(project, bake, root, span, times, taken, bones, timelines)
     ik, ik_keys, target_bone = [], {}, {}
@@ -126,14 +128,15 @@ def spine_document(project: Project, bake: Bake, *, animation: str | None = None
         if chain.target not in target_bone:
             target_bone[chain.target] = _target_bone(project, bake, chain.target, span, times, taken,
                                                      space_bone, carried, bones, timelines)
-        if len(chain.bones) != 2:
+        if not write_ik.live(project, chain):
             continue  # Spine's IK drives one or two bones; the baked rotations play
         rows = baked[name]
         # The constraint's setup values are the chain's own (its channels' defaults).
-        length = sum(project.bone(b).length for b in chain.bones)
+        length = sum(project.bone(b).length for b in chain.bones) if len(chain.bones) == 2 else 0.0
         ik.append({"name": name, "order": len(ik), "bones": list(chain.bones),
                    "target": target_bone[chain.target], "mix": _r(chain.mix.default[0]),
-                   "softness": _r(chain.softness.default[0] * length), "bendPositive": chain.bend.default[0] > 0})
+                   "softness": _r(chain.softness.default[0] * length), "bendPositive": chain.bend.default[0] > 0,
+                   **write_ik.flags(chain)})
         keys = write_ik.ik_keys(project, bake, chain, rows, times)
         if keys is not None:
             ik_keys[name] = keys
@@ -192,6 +195,10 @@ def _space_bones(project, bake, root, span, times, taken, bones, timelines) -> t
         timelines[name] = keys
     for space in spaces:
         s = project.space(space)
+        followed = write_ik.followed_bone(project, bake, space)
+        if followed is not None:  # (an imported Spine target's parent bone: its targets go back under it)
+            out[space] = followed
+            continue
         out[space] = name = _unique(space, taken)
         bones.append({"name": name, "parent": out[s.parent]})
         mine = timelines.setdefault(name, {})
@@ -204,16 +211,22 @@ def _space_bones(project, bake, root, span, times, taken, bones, timelines) -> t
 
 
 def _shear_and_inherit(bone, span, bake, times, out: dict, entry: dict) -> None:
-    """A bone's shear (degrees; a still value is its setup ``shearX``/``shearY``, keys
-    are offsets from a zero setup) and inherit mode (setup ``inherit``, 4.2 ``inherit``
+    """A bone's shear (degrees; its still value is its setup ``shearX``/``shearY``, keys
+    are offsets from it) and inherit mode (setup ``inherit``, 4.2 ``inherit``
     keys where it is keyed, stepped)."""
     if _animated(bone.shear, (0.0, 0.0)):
-        if not bone.shear.keys:
-            entry["shearX"], entry["shearY"] = _r(np.degrees(bone.shear.default))
+        # The still value is the setup (every animation's: Spine's shear keys are
+        # offsets from it, as the import reads them), the keys offsets from it.
+        setup = np.asarray(bone.shear.default, dtype=float)
+        if setup.any():
+            entry["shearX"], entry["shearY"] = _r(np.degrees(setup))
+        offsets = _less(bone.shear, setup)
+        if not offsets.keys:
+            pass
         elif span is not None:
-            out["shear"] = curve_keys(bone.shear, *span, bake.fps, ("x", "y"), math.degrees(1.0), 1e-4)
+            out["shear"] = curve_keys(offsets, *span, bake.fps, ("x", "y"), math.degrees(1.0), 1e-4)
         else:
-            out["shear"] = _keys2(times, np.degrees(bone.shear.sample(bake.frames)))
+            out["shear"] = _keys2(times, np.degrees(offsets.sample(bake.frames)))
     if bone.inherit.default != "normal":
         entry["inherit"] = bone.inherit.default
     if bone.inherit.keys:
@@ -263,10 +276,21 @@ def _target_bone(project, bake, target, span, times, taken, space_bone, carried,
         if np.abs(local).max() > _STILL:
             mine["translate"] = _keys2(times, local)
     elif t.position.keys:
-        mine["translate"] = curve_keys(t.position, *span, bake.fps, ("x", "y"), 1.0, 1e-5)
+        # The still value is the bone's setup, the keys offsets from it (Spine's
+        # translate keys are: the import reads a target bone's so)
+        if any(t.position.default):
+            entry["x"], entry["y"] = _r(t.position.default)
+        mine["translate"] = curve_keys(_less(t.position, t.position.default), *span, bake.fps, ("x", "y"), 1.0, 1e-5)
     else:  # a still target is the bone's setup position
         entry["x"], entry["y"] = _r(t.position.default)
     return name
+
+
+def _less(ch, setup):
+    """Channel ``ch`` with ``setup`` taken from its keys' values (handles are offsets
+    from their keys: unchanged): a Spine timeline of offsets from a setup value."""
+    return replace(ch, default=tuple(0.0 for _ in ch.default),
+                   keys=tuple(replace(k, value=tuple(np.subtract(k.value, setup).tolist())) for k in ch.keys))
 
 
 def _declared_world(project, bake, target) -> np.ndarray:

@@ -24,8 +24,27 @@ this from RigEditor's bake is baked."""
 
 def live(project: Project, chain) -> bool:
     """Whether the chain can be a Spine IK constraint at all (Spine's IK drives one or
-    two bones; RigEditor's law-of-cosines solver is the one Spine's matches)."""
-    return len(chain.bones) == 2 and chain.solver == "analytic"
+    two bones; RigEditor's law-of-cosines solver and its aim solver are the ones
+    Spine's match)."""
+    return (len(chain.bones) == 2 and chain.solver == "analytic") or (len(chain.bones) == 1 and chain.solver == "aim")
+
+
+def flags(chain) -> dict:
+    """The constraint's Spine scaling flags (``stretch``, ``compress``, ``uniform``),
+    as the chain's ``spine_scale`` says: only those set are written."""
+    return {flag: True for flag in ("stretch", "compress", "uniform") if flag in chain.spine_scale}
+
+
+def scale_rows(project: Project, bake: Bake, bone: str, baked: dict) -> np.ndarray:
+    """(N, 2) the scale keys of ``bone`` for Spine: the bake's, except where a live
+    chain's Spine stretch scales it (the constraint does that in Spine): there its own
+    scale channel."""
+    k = bake.column(bone)
+    chain = project.chain_of_bone(bone)
+    if chain is None or not chain.spine_scale or not live(project, chain) or chain.bones[0] != bone:
+        return bake.scale[:, k]
+    own = project.bone(bone).scale.sample(bake.frames)
+    return np.where(baked[chain.name][:, None], bake.scale[:, k], own)
 
 
 def as_spine_plays(project: Project) -> Project:
@@ -105,7 +124,7 @@ def switches(project: Project, target: str) -> bool:
 def ik_keys(project: Project, bake: Bake, chain, rows: np.ndarray, times) -> list[dict] | None:
     """The IK timeline of a live chain: per frame its mix (0 on baked frames), softness
     (model units) and bend side; None when none of them changes (the setup values play)."""
-    length = sum(project.bone(b).length for b in chain.bones)
+    length = sum(project.bone(b).length for b in chain.bones) if len(chain.bones) == 2 else 0.0
     mix = np.where(rows, 0.0, np.clip(chain.mix.sample(bake.frames)[:, 0], 0.0, 1.0))
     soft = chain.softness.sample(bake.frames)[:, 0] * length
     bend = chain.bend.sample(bake.frames)[:, 0] > 0
@@ -157,3 +176,25 @@ def not_finite(project: Project, bake: Bake, animation: str | None = None) -> li
         shown = ", ".join(f"{a}-{b}" if a != b else f"{a}" for a, b in frame_ranges(rows, bake.frames))
         out.append(f"{where}{key}: not finite at frames {shown}; nothing was written")
     return out
+
+
+FOLLOWS = 1e-6
+"""Model units (and matrix entries): a space whose frame is a bone's this closely on
+every exported frame stands for that bone."""
+
+
+def followed_bone(project: Project, bake: Bake, space: str) -> str | None:
+    """The bone a scene space stands for, or None: a space directly in the character
+    named like a bone whose frame it is on every frame (what import-spine makes of a
+    Spine target's parent bone). Its targets are then written under that bone, as they
+    were read, rather than under a bone of their own keyed to follow it."""
+    s = project.space(space)
+    if s.parent != CHARACTER or space not in bake.bones:
+        return None
+    ours = bake.spaces[space].fields()
+    bone = bake.bone_world.take((slice(None), bake.column(space))).fields()
+    n = len(bake)
+    if all(np.allclose(np.broadcast_to(a, (n,)), np.broadcast_to(b, (n,)), rtol=0.0, atol=FOLLOWS)
+           for a, b in zip(ours, bone)):
+        return space
+    return None

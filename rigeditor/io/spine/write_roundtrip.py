@@ -10,7 +10,8 @@ hold are written beside them, in one object the runtimes and Spine's editor do n
   (declared space and its switches, the authored position keys), chain (solver, bend,
   softness, mix, limits, strategy, smoothing, soft reach, order, tolerance) and every
   bone's channels as authored (Spine's timelines hold them cut where the runtimes'
-  chords would stray, or per frame where a chain is baked);
+  chords would stray, or per frame where a chain is baked), the slots' attachment keys
+  and the draw-order keys at their own frames;
 - each attachment's tint and opacity exactly (Spine's colour has 8 bits a channel);
 - ``digest``: SHA-256 of the rest of the file as written (every section but
   ``skeleton``), so an import takes these only when the Spine data is the data they
@@ -38,6 +39,10 @@ def attach(doc: dict, items, notes: list | None = None) -> None:
             "first": frame_number(bake.frames[0]),
             "spaces": data["spaces"], "targets": data["targets"], "chains": data["chains"],
             "bones": [{k: b[k] for k in ("name", *_CHANNELS) if k in b} for b in data["bones"]],
+            # Spine's attachment and draw-order keys are the frames the bake changes on
+            # (a key read between frames comes back on the next frame): these as set.
+            "attachments": {sl["name"]: sl["attachment"]["keys"] for sl in data["slots"] if sl["attachment"]["keys"]},
+            "draw_order": data["draw_order"]["keys"],
         })
         if notes is not None:
             _note_sampled(doc, doc["animations"][spine_name], project, len(bake), spine_name, notes)
