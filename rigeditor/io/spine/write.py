@@ -104,7 +104,8 @@ def spine_document(project: Project, bake: Bake, *, animation: str | None = None
         rows = baked[chain.name] if chain is not None else np.zeros(n, dtype=bool)
         exact = span is not None and not rows.any()
         if exact:
-            mine["rotate"] = curve_keys(bone.rotation, *span, bake.fps, ("value",), math.degrees(1.0), 1e-4)
+            if _animated(bone.rotation, (0.0,)):  # (none: the setup rotation holds, as read)
+                mine["rotate"] = curve_keys(bone.rotation, *span, bake.fps, ("value",), math.degrees(1.0), 1e-4)
         else:
             fk = bone.rest_rotation + bone.rotation.sample(bake.frames)[:, 0]
             mine["rotate"] = _keys1(times, _offset_deg(np.where(rows, bake.local_rotation[:, k], fk), bone.rest_rotation))

@@ -125,6 +125,9 @@ def ik_keys(project: Project, bake: Bake, chain, rows: np.ndarray, times) -> lis
     """The IK timeline of a live chain: per frame its mix (0 on baked frames), softness
     (model units) and bend side; None when none of them changes (the setup values play)."""
     length = sum(project.bone(b).length for b in chain.bones) if len(chain.bones) == 2 else 0.0
+    authored = _authored_ik_keys(chain, bake, rows, length)
+    if authored is not None:
+        return authored or None
     mix = np.where(rows, 0.0, np.clip(chain.mix.sample(bake.frames)[:, 0], 0.0, 1.0))
     soft = chain.softness.sample(bake.frames)[:, 0] * length
     bend = chain.bend.sample(bake.frames)[:, 0] > 0
@@ -198,3 +201,50 @@ def followed_bone(project: Project, bake: Bake, space: str) -> str | None:
            for a, b in zip(ours, bone)):
         return space
     return None
+
+
+def _authored_ik_keys(chain, bake: Bake, rows: np.ndarray, length: float) -> list[dict] | None:
+    """The IK timeline as the chain's own keys of mix, softness and bend (one Spine key
+    at each frame any of them is keyed, linear or stepped as authored), [] when none is
+    keyed; None when that cannot be exact: the chain is baked somewhere, a Bézier, mix
+    and softness moving with different interpolations in one segment (a Spine key
+    has one curve for both), or the bake is not whole frames (then a key per frame)."""
+    from rigeditor.io.spine.write_curves import key_time
+
+    f = bake.frames
+    if rows.any() or not (len(f) and np.array_equal(f, np.arange(f[0], f[0] + len(f)))):
+        return None
+    first, last = float(f[0]), float(f[-1])
+    keyed = sorted({float(k.frame) for ch in (chain.mix, chain.softness, chain.bend) for k in ch.keys
+                    if first < k.frame <= last})
+    if not keyed and not (chain.mix.keys or chain.softness.keys or chain.bend.keys):
+        return []
+    frames = [first] + keyed
+    at = np.asarray(frames)
+    mix = np.clip(chain.mix.sample(at)[:, 0], 0.0, 1.0)
+    soft = chain.softness.sample(at)[:, 0] * length
+    bend = chain.bend.sample(at)[:, 0] > 0
+    out = []
+    for i, frame in enumerate(frames):
+        key = {"time": key_time(frame - first, bake.fps), "mix": round(float(mix[i]), 6) + 0.0,
+               "softness": round(float(soft[i]), 6) + 0.0, "bendPositive": bool(bend[i])}
+        if i + 1 < len(frames):
+            kinds = set()
+            for ch, values in ((chain.mix, mix), (chain.softness, soft)):
+                if values[i] != values[i + 1] or _interp(ch, frame) == "bezier":
+                    kinds.add(_interp(ch, frame))
+            if "bezier" in kinds or len(kinds) > 1:
+                return None
+            if kinds == {"constant"}:
+                key["curve"] = "stepped"
+        out.append(key)
+    return out
+
+
+def _interp(ch, frame: float) -> str:
+    """The interpolation of ``ch``'s segment leaving ``frame`` (before its first key it
+    holds: constant)."""
+    before = [k for k in ch.keys if k.frame <= frame]
+    if not before or before[-1] is ch.keys[-1]:
+        return "constant"
+    return before[-1].interp
