@@ -12,7 +12,10 @@ import math
 
 TOP = {"skeleton", "bones", "slots", "ik", "transform", "path", "physics", "skins", "events", "animations"}
 SKELETON = {"hash": str, "spine": str, "x": float, "y": float, "width": float, "height": float,
-            "referenceScale": float, "fps": float, "images": str, "audio": str}
+            "referenceScale": float, "fps": float, "images": str, "audio": str,
+            # Not Spine's: RigEditor's own data for the way back, one namespaced object
+            # (docs/file-format.md); the runtimes read fields by name and skip it.
+            "rigeditor": dict}
 BONE = {"name": str, "parent": str, "length": float, "rotation": float, "x": float, "y": float,
         "scaleX": float, "scaleY": float, "shearX": float, "shearY": float, "inherit": str,
         "skin": bool, "color": str, "icon": str, "visible": bool}

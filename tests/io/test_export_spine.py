@@ -134,9 +134,12 @@ def test_keyed_mix_bend_and_softness_play_as_authored():
     doc = spine_document(project, bake)
     keys = doc["animations"][project.name]["ik"]["arm"]
     length = sum(project.bone(b).length for b in project.chain("arm").bones)
-    assert [k["mix"] for k in keys] == pytest.approx(project.chain("arm").mix.sample(bake.frames)[:, 0])
-    assert [k["softness"] for k in keys] == pytest.approx(0.05 * bake.frames / 48 * length, abs=1e-6)
-    assert [k["bendPositive"] for k in keys] == list(bake.frames < 30)
+    # One Spine key where any of the three is keyed (linear between, as authored).
+    frames = np.array([0, 20, 30, 40, 48])
+    assert [round(k["time"] * bake.fps, 4) for k in keys] == list(frames)
+    assert [k["mix"] for k in keys] == pytest.approx(project.chain("arm").mix.sample(frames)[:, 0])
+    assert [k["softness"] for k in keys] == pytest.approx(0.05 * frames / 48 * length, abs=1e-6)
+    assert [k["bendPositive"] for k in keys] == list(frames < 30)
     for i in range(len(bake)):
         pose = _spine_pose(doc, (bake.frames[i] - bake.frames[0]) / bake.fps)
         for k, bone in enumerate(bake.bones):

@@ -24,6 +24,9 @@ Mapping (docs/file-format.md has the table):
   (``constraints/segments.py``); a stretching chain's child is placed on the axis at
   its x, as Spine's stretching IK places it.
 
+A RigEditor export carries what Spine lacks in ``skeleton.rigeditor``: its spaces,
+targets, chains and authored keys are rebuilt from there (``read_roundtrip``).
+
 Whatever cannot be imported is listed, one warning per kind (``ImportResult.warnings``).
 """
 from __future__ import annotations
@@ -191,6 +194,9 @@ def spine_project(skel: SpineSkeleton, pages: AtlasPages | None, *, name: str = 
                         ("physics constraints", skel.other.get("physics"))):
         for c in items or []:
             notes.add(f"{kind} (not supported)", str(c.get("name")))
+    from rigeditor.io.spine.read_roundtrip import restore
+
+    project, chosen = restore(project, skel, notes, chosen)  # a RigEditor export: what Spine lacks
     _check(project, source)
     return ImportResult(project, images, notes.lines(), chosen)
 

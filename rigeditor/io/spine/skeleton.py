@@ -17,6 +17,7 @@ from pathlib import Path
 
 from rigeditor.io import json_limits
 from rigeditor.io.art.layers import ImportError_
+from rigeditor.io.spine.extras import carried
 from rigeditor.model.evaluation.inherit import INHERIT_MODES
 from rigeditor.model.validation.mesh import MIN_WEIGHT
 from rigeditor.model.validation.project import MAX_MAGNITUDE, MIN_LENGTH
@@ -176,6 +177,7 @@ def _skeleton(doc) -> SpineSkeleton:
     for name, anim in animations.items():
         _animation(f"animations.{name}", anim, names, slot_names, {c.name for c in ik})
     other = {k: doc[k] for k in ("transform", "path", "physics", "events") if doc.get(k)}
+    other.update(carried(doc))  # RigEditor's own data beside Spine's (write_roundtrip)
     return SpineSkeleton(version, fps, bones, slots, skins, ik, animations, other)
 
 

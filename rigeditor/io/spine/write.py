@@ -18,14 +18,17 @@ Mapping (Spine is y-up with degrees counter-clockwise, like the model):
   Stretch itself is not a Spine scale: the scale would be inherited by the children.
 - Shear (degrees) and the inherit mode: a still value as the bone's setup
   (``shearX``/``shearY``, ``inherit``), keys as ``shear`` and 4.2 ``inherit`` timelines.
-- Live IK: per two-bone analytic chain an ``ik`` constraint (bendPositive, softness in
-  model units, mix) on one target bone per IK target (named like the target, or
+- Live IK: per two-bone analytic chain and one-bone aim chain an ``ik`` constraint
+  (bendPositive, softness in model units, mix, Spine's stretch, compress and uniform
+  flags as the chain's ``spine_scale``) on one target bone per IK target (named like the target, or
   "NAME_target" if a bone has its name) under the bone of the target's declared space
   (``_space_bones``), keyed with the target's own keys; mix (0 where baked), softness
   and bend keyed per frame when any changes. Chains of more than two bones have no
   Spine IK constraint (Spine's IK drives one or two bones); their baked rotations play.
 
-Artwork (slots, skin, atlas): see ``export_spine_art``.
+Artwork (slots, skin, atlas): see ``export_spine_art``. What Spine lacks (spaces,
+switches, limits, strategies, smoothing, curves as authored) rides along in
+``skeleton.rigeditor`` for import-spine: see ``write_roundtrip``.
 
 Times are seconds from the first baked frame, each at or before its frame as a
 32-bit float reads it (``key_time``). Reads setup data from the Project and
@@ -36,6 +39,7 @@ from __future__ import annotations
 import json
 import math
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -47,7 +51,7 @@ from rigeditor.io.spine.write_art import art_sections, atlas_files
 from rigeditor.io.art.images import image_file
 from rigeditor.io.spine.write_curves import curve_keys, key_time
 from rigeditor.model.evaluation.bake import Bake
-from rigeditor.io.spine import write_ik
+from rigeditor.io.spine import write_ik, write_roundtrip
 from rigeditor.model.data.project import CHARACTER, WORLD, Project
 
 SPINE_VERSION = "4.2.0"
@@ -74,7 +78,7 @@ def spine_document(project: Project, bake: Bake, *, animation: str | None = None
     if span is not None and space.parent == WORLD:  # the root is the character space: its own keys
         _channel_timelines(space, span, bake, times, timelines.setdefault(root, {}), bones[0])
     else:
-        _trs_keys(char, n, times, timelines.setdefault(root, {}), f"the {CHARACTER} space")
+        _trs_keys(char, bake.frames, times, timelines.setdefault(root, {}), f"the {CHARACTER} space")
 
     baked = write_ik.baked_rows(project, bake, bake_ik=bake_ik)
     for chain in project.chains:
@@ -100,7 +104,8 @@ def spine_document(project: Project, bake: Bake, *, animation: str | None = None
         rows = baked[chain.name] if chain is not None else np.zeros(n, dtype=bool)
         exact = span is not None and not rows.any()
         if exact:
-            mine["rotate"] = curve_keys(bone.rotation, *span, bake.fps, ("value",), math.degrees(1.0), 1e-4)
+            if _animated(bone.rotation, (0.0,)):  # (none: the setup rotation holds, as read)
+                mine["rotate"] = curve_keys(bone.rotation, *span, bake.fps, ("value",), math.degrees(1.0), 1e-4)
         else:
             fk = bone.rest_rotation + bone.rotation.sample(bake.frames)[:, 0]
             mine["rotate"] = _keys1(times, _offset_deg(np.where(rows, bake.local_rotation[:, k], fk), bone.rest_rotation))
@@ -114,8 +119,8 @@ def spine_document(project: Project, bake: Bake, *, animation: str | None = None
         _shear_and_inherit(bone, span, bake, times, mine, bones[-1])
         if span is not None and _animated(bone.scale, (1.0, 1.0)):
             mine["scale"] = curve_keys(bone.scale, *span, bake.fps, ("x", "y"), 1.0, 1e-6)
-        elif bake.scale is not None and np.abs(bake.scale[:, k] - 1.0).max() > _STILL:
-            mine["scale"] = _keys2(times, bake.scale[:, k])
+        elif bake.scale is not None and np.abs(write_ik.scale_rows(project, bake, name, baked) - 1.0).max() > _STILL:
+            mine["scale"] = _keys2(times, write_ik.scale_rows(project, bake, name, baked))
 
     space_bone, carried = _space_bones(project, bake, root, span, times, taken, bones, timelines)
     ik, ik_keys, target_bone = [], {}, {}
@@ -124,14 +129,15 @@ def spine_document(project: Project, bake: Bake, *, animation: str | None = None
         if chain.target not in target_bone:
             target_bone[chain.target] = _target_bone(project, bake, chain.target, span, times, taken,
                                                      space_bone, carried, bones, timelines)
-        if len(chain.bones) != 2:
+        if not write_ik.live(project, chain):
             continue  # Spine's IK drives one or two bones; the baked rotations play
         rows = baked[name]
         # The constraint's setup values are the chain's own (its channels' defaults).
-        length = sum(project.bone(b).length for b in chain.bones)
+        length = sum(project.bone(b).length for b in chain.bones) if len(chain.bones) == 2 else 0.0
         ik.append({"name": name, "order": len(ik), "bones": list(chain.bones),
                    "target": target_bone[chain.target], "mix": _r(chain.mix.default[0]),
-                   "softness": _r(chain.softness.default[0] * length), "bendPositive": chain.bend.default[0] > 0})
+                   "softness": _r(chain.softness.default[0] * length), "bendPositive": chain.bend.default[0] > 0,
+                   **write_ik.flags(chain)})
         keys = write_ik.ik_keys(project, bake, chain, rows, times)
         if keys is not None:
             ik_keys[name] = keys
@@ -183,7 +189,7 @@ def _space_bones(project, bake, root, span, times, taken, bones, timelines) -> t
         keys = {}
         try:
             if not still:  # (a still character needs no keys: the bone names the space)
-                _trs_keys(char.inverse(), n, times, keys, f"the inverse of the {CHARACTER} space")
+                _trs_keys(char.inverse(), bake.frames, times, keys, f"the inverse of the {CHARACTER} space")
         except ExportError:
             # A rotated character with unequal scales has no unsheared inverse: the
             # world bone stays on the root, and what is in world is carried into the
@@ -195,27 +201,38 @@ def _space_bones(project, bake, root, span, times, taken, bones, timelines) -> t
         timelines[name] = keys
     for space in spaces:
         s = project.space(space)
+        followed = write_ik.followed_bone(project, bake, space)
+        if followed is not None:  # (an imported Spine target's parent bone: its targets go back under it)
+            out[space] = followed
+            continue
         out[space] = name = _unique(space, taken)
         bones.append({"name": name, "parent": out[s.parent]})
         mine = timelines.setdefault(name, {})
         if s.parent in carried:  # under a world bone that stays on the root: the space per frame
-            _trs_keys(char.inverse().compose(bake.spaces[space]), n, times, mine, f"the space {space}")
+            _trs_keys(char.inverse().compose(bake.spaces[space]), bake.frames, times, mine,
+                      f"the space {space} in the {CHARACTER} space{write_ik.aimed_in(project, space, bake.frames[0])}")
             continue
         _channel_timelines(s, span, bake, times, mine, bones[-1])
     return out, carried
 
 
 def _shear_and_inherit(bone, span, bake, times, out: dict, entry: dict) -> None:
-    """A bone's shear (degrees; a still value is its setup ``shearX``/``shearY``, keys
-    are offsets from a zero setup) and inherit mode (setup ``inherit``, 4.2 ``inherit``
+    """A bone's shear (degrees; its still value is its setup ``shearX``/``shearY``, keys
+    are offsets from it) and inherit mode (setup ``inherit``, 4.2 ``inherit``
     keys where it is keyed, stepped)."""
     if _animated(bone.shear, (0.0, 0.0)):
-        if not bone.shear.keys:
-            entry["shearX"], entry["shearY"] = _r(np.degrees(bone.shear.default))
+        # The still value is the setup (every animation's: Spine's shear keys are
+        # offsets from it, as the import reads them), the keys offsets from it.
+        setup = np.asarray(bone.shear.default, dtype=float)
+        if setup.any():
+            entry["shearX"], entry["shearY"] = _r(np.degrees(setup))
+        offsets = _less(bone.shear, setup)
+        if not offsets.keys:
+            pass
         elif span is not None:
-            out["shear"] = curve_keys(bone.shear, *span, bake.fps, ("x", "y"), math.degrees(1.0), 1e-4)
+            out["shear"] = curve_keys(offsets, *span, bake.fps, ("x", "y"), math.degrees(1.0), 1e-4)
         else:
-            out["shear"] = _keys2(times, np.degrees(bone.shear.sample(bake.frames)))
+            out["shear"] = _keys2(times, np.degrees(offsets.sample(bake.frames)))
     if bone.inherit.default != "normal":
         entry["inherit"] = bone.inherit.default
     if bone.inherit.keys:
@@ -265,10 +282,21 @@ def _target_bone(project, bake, target, span, times, taken, space_bone, carried,
         if np.abs(local).max() > _STILL:
             mine["translate"] = _keys2(times, local)
     elif t.position.keys:
-        mine["translate"] = curve_keys(t.position, *span, bake.fps, ("x", "y"), 1.0, 1e-5)
+        # The still value is the bone's setup, the keys offsets from it (Spine's
+        # translate keys are: the import reads a target bone's so)
+        if any(t.position.default):
+            entry["x"], entry["y"] = _r(t.position.default)
+        mine["translate"] = curve_keys(_less(t.position, t.position.default), *span, bake.fps, ("x", "y"), 1.0, 1e-5)
     else:  # a still target is the bone's setup position
         entry["x"], entry["y"] = _r(t.position.default)
     return name
+
+
+def _less(ch, setup):
+    """Channel ``ch`` with ``setup`` taken from its keys' values (handles are offsets
+    from their keys: unchanged): a Spine timeline of offsets from a setup value."""
+    return replace(ch, default=tuple(0.0 for _ in ch.default),
+                   keys=tuple(replace(k, value=tuple(np.subtract(k.value, setup).tolist())) for k in ch.keys))
 
 
 def _declared_world(project, bake, target) -> np.ndarray:
@@ -290,7 +318,7 @@ def spine_document_many(items, *, bake_ik: bool = False, notes: list | None = No
     setup = {b["name"]: b for b in doc["bones"]}
     sk = doc["skeleton"]
     lo, hi = [sk["x"], sk["y"]], [sk["x"] + sk["width"], sk["y"] + sk["height"]]
-    for other in docs[1:]:
+    for other, (_, _, other_bake) in zip(docs[1:], items[1:]):
         (name, anim), = other["animations"].items()
         for bone in other["bones"]:
             if bone["name"] not in setup:  # a space bone only this animation's targets use
@@ -299,9 +327,12 @@ def spine_document_many(items, *, bake_ik: bool = False, notes: list | None = No
                 continue
             first = setup[bone["name"]]
             if bone.get("parent") != first.get("parent"):
-                raise ExportError(None, [f"animations.{name}: target bone {bone['name']!r} starts in another "
-                                         f"space ({bone.get('parent')!r}) than in the first animation "
-                                         f"({first.get('parent')!r}); key it in one space at the start"])
+                aiming = [c["name"] for c in other.get("ik") or [] if c["target"] == bone["name"]]
+                who = f"chain {', '.join(aiming)}: " if aiming else ""
+                raise ExportError(None, [f"animations.{name}: {who}target bone {bone['name']!r} starts (frame "
+                                         f"{other_bake.frames[0]:g}) in another space ({bone.get('parent')!r}) "
+                                         f"than in the first animation ({first.get('parent')!r}); a Spine bone has "
+                                         "one parent in every animation: key it in one space at the start"])
             d = (bone.get("x", 0.0) - first.get("x", 0.0), bone.get("y", 0.0) - first.get("y", 0.0))
             if d != (0.0, 0.0):
                 tl = anim.setdefault("bones", {}).setdefault(bone["name"], {})
@@ -382,11 +413,13 @@ def spine_files(project: Project, bake: Bake, path, *, animation: str | None = N
     the export must not replace (the project file); the project's pictures never are.
     ``bake_ik`` and ``notes``: see ``spine_document``."""
     path = Path(path)
+    items = [(animation or project.name, project, bake), *more]
     try:
         if more:
-            doc = spine_document_many([(animation or project.name, project, bake), *more], bake_ik=bake_ik, notes=notes)
+            doc = spine_document_many(items, bake_ik=bake_ik, notes=notes)
         else:
             doc = spine_document(project, bake, animation=animation, bake_ik=bake_ik, notes=notes)
+        write_roundtrip.attach(doc, items, notes)  # what Spine lacks, for import-spine
         text = json.dumps(doc, allow_nan=False, ensure_ascii=False, separators=(",", ":"))
         files = {}
         if project.art.slots:
@@ -399,7 +432,8 @@ def spine_files(project: Project, bake: Bake, path, *, animation: str | None = N
     except ExportError as exc:
         raise ExportError(Path(path), exc.problems) from None
     except ValueError:
-        raise ExportError(Path(path), ["bake: holds values that are not finite; nothing was written"]) from None
+        where = [line for name, p, b in items for line in write_ik.not_finite(p, b, name if more else None)]
+        raise ExportError(Path(path), where or ["bake: holds values that are not finite; nothing was written"]) from None
     if progress:
         progress(1.0)
     return out
@@ -447,17 +481,18 @@ def _animated(ch, rest) -> bool:
     return bool(ch.keys) or tuple(ch.default) != rest
 
 
-def _trs_keys(char, n, times, out: dict, what: str) -> None:
-    """Translate, rotate and scale timelines per frame of the transform ``char`` (the
-    character space's for the root bone); ``what`` names it in a refusal."""
+def _trs_keys(char, frames, times, out: dict, what: str) -> None:
+    """Translate, rotate and scale timelines per frame (``frames``) of the transform
+    ``char`` (the character space's for the root bone); ``what`` names it in a refusal."""
+    n = len(frames)
     a, b, c, d, tx, ty = (np.broadcast_to(np.asarray(v, dtype=float), (n,)) for v in char.fields())
     angle = np.arctan2(c, a)
     sx = np.hypot(a, c)
     sy = (a * d - b * c) / sx
     sheared = np.hypot(b + np.sin(angle) * sy, d - np.cos(angle) * sy) > 1e-9 * np.maximum(np.abs(sy), 1.0)
     if sheared.any():
-        frame = int(np.flatnonzero(sheared)[0])
-        raise ExportError(None, [f"spaces: {what} is sheared at frame {frame} "
+        shown = ", ".join(f"{a}-{b}" if a != b else f"{a}" for a, b in write_ik.frame_ranges(sheared, frames))
+        raise ExportError(None, [f"spaces: {what} is sheared at frames {shown} "
                                  "(a rotated parent with unequal scales); Spine bones cannot shear"])
     if max(np.abs(tx).max(), np.abs(ty).max()) > _STILL:
         out["translate"] = _keys2(times, np.stack([tx, ty], axis=-1))
