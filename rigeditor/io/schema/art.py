@@ -14,6 +14,7 @@ from typing import Annotated, Literal, Optional
 from pydantic import Field, model_validator
 from pydantic_core import PydanticCustomError
 
+from rigeditor.io.schema.paths import PathFile
 from rigeditor.io.schema.project import Frame, Int, KeyTime, Num, NonNegative, Positive, StepChannel, Str, Vec2, _Model, _rule
 
 Unit = Annotated[Num, _rule("must be between 0 and 1", lambda v: 0 <= v <= 1)]
@@ -74,6 +75,7 @@ class Slot(_Model):
     bone: Optional[Str] = None
     attachments: list[ImageAttachment] = []
     attachment: StepChannel = Field(default_factory=lambda: StepChannel(default=""))
+    paths: list[PathFile] = []  # path attachments (io.schema.paths), optional
 
 
 class DrawOrderKey(_Model):

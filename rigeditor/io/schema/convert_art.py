@@ -4,6 +4,7 @@ from __future__ import annotations
 import math
 
 from rigeditor.io.schema import art as schema_art
+from rigeditor.io.schema.paths import path_attachment_data, to_path_attachment
 from rigeditor.model.data.attachments import Art, DrawOrderKey, ImageAttachment, Slot
 from rigeditor.model.data.mesh_attachment import MeshAttachment
 from rigeditor.model.data.timeline import StepChannel
@@ -14,7 +15,8 @@ def to_art(slots: list[schema_art.Slot], draw_order: schema_art.DrawOrder, skins
     skins = skins or schema_art.Skins()
     return Art(
         slots=tuple(Slot(s.name, s.bone, tuple(_attachment(a) for a in s.attachments),
-                         StepChannel(s.attachment.default, tuple((k.frame, k.value) for k in s.attachment.keys)))
+                         StepChannel(s.attachment.default, tuple((k.frame, k.value) for k in s.attachment.keys)),
+                         paths=tuple(to_path_attachment(p) for p in s.paths))
                     for s in slots),
         draw_order=tuple(DrawOrderKey(k.frame, tuple(k.order)) for k in draw_order.keys),
         skins=tuple(skins.names), active_skins=tuple(skins.active),
@@ -44,7 +46,8 @@ def art_data(art: Art, deg) -> dict:
         "slots": [{"name": s.name, "bone": s.bone,
                    "attachment": {"default": s.attachment.default,
                                   "keys": [{"frame": frame_number(f), "value": v} for f, v in s.attachment.keys]},
-                   "attachments": [_attachment_data(a, deg) for a in s.attachments]}
+                   "attachments": [_attachment_data(a, deg) for a in s.attachments],
+                   **({"paths": [path_attachment_data(p) for p in s.paths]} if s.paths else {})}
                   for s in art.slots],
         "draw_order": {"keys": [{"frame": frame_number(k.frame), "order": list(k.order)} for k in art.draw_order]},
         **({"skins": {"names": list(art.skins), "active": list(art.active_skins)}} if art.skins else {}),

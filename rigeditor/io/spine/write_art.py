@@ -30,6 +30,7 @@ from rigeditor.io.art.atlas import MAX_PAGE, PADDING, atlas_text, compose_pages,
 from rigeditor.io.errors import ExportError, ProjectFileError
 from rigeditor.io.spine.write_curves import key_time
 from rigeditor.io.art.images import encode_png, image_file, read_rgba
+from rigeditor.io.spine.write_path import path_attachment_map
 from rigeditor.model.data.attachments import NONE, ImageAttachment
 from rigeditor.model.evaluation.bake import Bake
 from rigeditor.model.data.mesh_attachment import MeshAttachment
@@ -59,6 +60,8 @@ def art_sections(project: Project, bake: Bake, root: str, bone_index: dict) -> t
         for a in slot.attachments:  # each attachment in its own skin
             skins[a.skin].setdefault(slot.name, {})[a.name] = (
                 _mesh(a, bone_index) if isinstance(a, MeshAttachment) else _region(a))
+        for p in slot.paths:  # io.spine.write_path
+            skins[p.skin].setdefault(slot.name, {})[p.name] = path_attachment_map(p, bone_index, bone_index[root])
     anim: dict = {}
     timelines = {}
     for s, slot in enumerate(art.slots):

@@ -84,6 +84,7 @@ class Slot:
     bone: str | None
     attachments: tuple[ImageAttachment, ...] = ()
     attachment: StepChannel = field(default_factory=lambda: StepChannel(NONE))
+    paths: tuple = ()  # path attachments the track may show (model.data.path_attachment)
 
     def find(self, name: str, skin: str = "") -> ImageAttachment:
         """The attachment ``name`` of skin ``skin`` (default: the default skin's, else

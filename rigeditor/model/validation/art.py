@@ -33,7 +33,7 @@ def art_problems(art: Art, bone_names) -> list[str]:
             _attachment(out, f"{where}.attachments[{k}]", a, att_names, bone_names)
             if a.skin and a.skin not in art.skins:
                 out.append(f"{where}.attachments[{k}].skin: unknown skin {a.skin!r}")
-        allowed = {name for name, _ in att_names} | {NONE}
+        allowed = {name for name, _ in att_names} | {NONE} | {p.name for p in slot.paths}
         if slot.attachment.default not in allowed:
             out.append(f"{where}.attachment.default: unknown attachment {slot.attachment.default!r}")
         previous = None
