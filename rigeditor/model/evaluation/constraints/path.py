@@ -330,3 +330,35 @@ def _curve_lengths(pts, curve_count):
 def _segments(q):
     """(n, 10) cumulative lengths of ten steps along each frame's curve q (n, 4, 2)."""
     return _polyline(q, 10)
+
+
+def path_curves(project, bake, row: int, steps: int = 24) -> list[tuple[str, np.ndarray]]:
+    """[(slot name, (K, 2) world points)]: each path a slot shows at ``row`` of
+    ``bake``, as a polyline of ``steps`` points a curve (what the scene draws)."""
+    from rigeditor.model.data.project import CHARACTER
+
+    out = []
+    frame = bake.frames[row:row + 1]
+    character = bake.spaces[CHARACTER].take(slice(row, row + 1))
+    for slot in project.art.slots:
+        for path, mask in shown_paths(project, slot, frame):
+            def frame_of(bone):
+                if bone is None or bone not in bake.bones:
+                    return character
+                return bake.bone_bakes[bake.column(bone)].world.take(slice(row, row + 1))
+            v = path.world_vertices(lambda b: _frame_one(frame_of(b)), slot.bone, 1)[0]
+            count = v.shape[0] // 3 if path.closed else v.shape[0] // 3 - 1
+            t = np.linspace(0.0, 1.0, steps)[:, None]
+            pts = []
+            for k in range(count):
+                p0, c0, c1, p1 = (v[(3 * k + j) % v.shape[0]] for j in (1, 2, 3, 4))
+                pts.append((1 - t) ** 3 * p0 + 3 * (1 - t) ** 2 * t * c0 + 3 * (1 - t) * t * t * c1 + t ** 3 * p1)
+            if pts:
+                curve = np.concatenate(pts)
+                if np.all(np.isfinite(curve)):  # nothing not finite reaches the screen
+                    out.append((slot.name, curve))
+    return out
+
+
+def _frame_one(w: Affine) -> Affine:
+    return Affine(*(np.broadcast_to(np.asarray(v, float), (1,)) for v in w.fields()))
