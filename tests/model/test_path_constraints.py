@@ -222,3 +222,24 @@ def test_on_a_straight_path_consecutive_origins_are_their_spacing_apart(position
     xs = [float(np.dot(world(bake, f"b{i}")[0, 4:], d)) for i in range(3)]
     gaps = [spacing + 30.0, spacing + 25.0] if mode == "length" else [spacing, spacing]
     assert np.diff(xs) == pytest.approx(gaps, abs=1e-7)
+
+
+@pytest.mark.parametrize("path_first", [True, False])
+def test_path_and_transform_constraints_run_in_their_order(path_first):
+    """A transform constraint pinning a bone onto b1: run after the path constraint it
+    sees b1 on the path; run before, b1 where its own pose puts it."""
+    from rigeditor import edits
+
+    vertices, d = straight()
+    p = rig(vertices, position=constant(0.2), order=0 if path_first else 1)
+    p = replace(p, bones=p.bones + (Bone("pin", None, 5.0, (300.0, 300.0)),))
+    p = edits.add_transform(p, ["pin"], "b1", name="tc")
+    p = edits.set_transform(p, "tc", order=1 if path_first else 0)
+    bake = evaluate(p)
+    pin = world(bake, "pin")[0]
+    if path_first:
+        assert pin == pytest.approx(world(bake, "b1")[0], abs=1e-9)
+    else:
+        own = world(evaluate(replace(p, paths=(), transforms=())), "b1")[0]
+        assert pin == pytest.approx(own, abs=1e-9)
+        assert not np.allclose(pin, world(bake, "b1")[0])
