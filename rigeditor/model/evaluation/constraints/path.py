@@ -203,9 +203,11 @@ def _positions(c, path, world, spaces, position, tangents, n) -> np.ndarray:
         else:
             pts = world[:, 1:v - 1]
             curve_count = v // 3 - 1
-        cum = np.cumsum(_curve_lengths(pts, curve_count), axis=1)
-        total = cum[:, -1]
         quads = np.arange(curve_count)[:, None] * 3 + np.arange(4)[None, :]
+        cum = np.cumsum(_polyline(pts[:, quads], 4)[..., -1], axis=1)
+        total = cum[:, -1]
+        # every curve's ten steps at once (Spine measures the one a position falls on)
+        steps = _polyline(pts[:, quads], 10)  # (n, C, 10)
         before, after = pts[:, [0, 1]], pts[:, [-2, -1]]
         world = pts
     if c.position_mode == "percent":
@@ -239,7 +241,7 @@ def _positions(c, path, world, spaces, position, tangents, n) -> np.ndarray:
         if path.constant_speed:
             fresh = inside & (curve != prev_curve)
             if fresh.any():
-                seg = np.where(fresh[:, None], _segments(q), seg)
+                seg = np.where(fresh[:, None], steps[rows, curve], seg)
                 segment = np.where(fresh, 0, segment)
             prev_curve = np.where(inside, curve, prev_curve)
             t = t * seg[:, 9]
@@ -310,26 +312,20 @@ def _polyline(q, steps):
     """(..., steps) cumulative lengths of the polyline through the cubic's points at
     ``steps`` equal parameter steps (forward differences, as Spine sums them)."""
     d, dd, ddd = _differences(q, steps)
-    out = []
-    total = np.hypot(d[..., 0], d[..., 1])
-    out.append(total)
-    for _ in range(steps - 1):
-        d = d + dd
-        dd = dd + ddd
-        total = total + np.hypot(d[..., 0], d[..., 1])
-        out.append(total)
-    return np.stack(out, axis=-1)
+    dx, dy, ddx, ddy, dddx, dddy = (np.ascontiguousarray(v[..., k]) for v in (d, dd, ddd) for k in (0, 1))
+    out = np.empty(dx.shape + (steps,))
+    total = np.sqrt(dx * dx + dy * dy)
+    out[..., 0] = total
+    for k in range(1, steps):
+        dx += ddx
+        dy += ddy
+        ddx += dddx
+        ddy += dddy
+        total = total + np.sqrt(dx * dx + dy * dy)
+        out[..., k] = total
+    return out
 
 
-def _curve_lengths(pts, curve_count):
-    """(n, C) each curve's length as Spine measures it (four steps)."""
-    idx = np.arange(curve_count)[:, None] * 3 + np.arange(4)[None, :]
-    return _polyline(pts[:, idx], 4)[..., -1]
-
-
-def _segments(q):
-    """(n, 10) cumulative lengths of ten steps along each frame's curve q (n, 4, 2)."""
-    return _polyline(q, 10)
 
 
 def path_curves(project, bake, row: int, steps: int = 24) -> list[tuple[str, np.ndarray]]:
