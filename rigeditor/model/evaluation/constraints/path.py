@@ -263,15 +263,17 @@ def _count_below(cum, p):
 
 def _line(out, i, ends, p, mask, start: bool) -> None:
     """Beyond an end: along the end handle's line (``ends``: (n, 2, 2) the two
-    vertices that give it, the point second for the end, first for the start)."""
-    if not mask.any():
+    vertices that give it, the point second for the end, first for the start); only
+    the frames in ``mask`` are computed."""
+    k = np.flatnonzero(mask)
+    if not k.size:
         return
-    a, b = ends[:, 0], ends[:, 1]
+    a, b = ends[k, 0], ends[k, 1]
     origin = a if start else b
     r = np.arctan2(b[:, 1] - a[:, 1], b[:, 0] - a[:, 0])
-    out[:, i, 0] = np.where(mask, origin[:, 0] + p * np.cos(r), out[:, i, 0])
-    out[:, i, 1] = np.where(mask, origin[:, 1] + p * np.sin(r), out[:, i, 1])
-    out[:, i, 2] = np.where(mask, r, out[:, i, 2])
+    out[k, i, 0] = origin[:, 0] + p[k] * np.cos(r)
+    out[k, i, 1] = origin[:, 1] + p[k] * np.sin(r)
+    out[k, i, 2] = r
 
 
 def _curve_point(out, i, q, t, mask, want) -> None:
