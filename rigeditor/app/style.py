@@ -32,6 +32,7 @@ CAUSE_LABELS = {
 BONE_FK = QColor("#c9ced6")
 BONE_IK = QColor("#f2c14e")
 CONSTRAINT_LINK = QColor("#b58cf0")  # transform constraints: bone to target, dashed
+PATH_CURVE = QColor("#5ec8e5")  # path attachments: the curve path constraints follow
 BONE_OUTLINE = QColor("#2b2f36")
 SELECTION = QColor("#ff5d8f")
 PARENT = QColor("#4cc2ff")  # the bone tool's parent-to-be, while a new bone is drawn

@@ -385,7 +385,7 @@ def test_overlays_toggle(qtbot):
             assert view.layer("art").dim is (not on)
         else:
             assert view.layer(name).isVisible() is (not on)
-    initially = [True] * 6 + [False, True, False, True, True, False, False, False, False]  # constraints: on
+    initially = [True] * 6 + [False, True, False, True, True, True, False, False, False, False]  # constraints, paths: on
     assert seen == [(n, not on) for n, on in zip(OVERLAY_NAMES, initially)]
     view.overlays["reach"] = True  # a copy: writing it changes nothing
     assert view.overlays["reach"] is False

@@ -54,7 +54,8 @@ class SceneContext:
         self.structure = None
         self.state = None
         self.project = None
-        self.selected = {"bone": set(), "target": set(), "chain": set(), "slot": set(), "transform": set()}
+        self.selected = {"bone": set(), "target": set(), "chain": set(), "slot": set(), "transform": set(),
+                         "path": set()}
         self.hover = None
         self.active_chain = None
         self.emphasized: set = set()

@@ -59,6 +59,8 @@ class NavigationMixin:
             parts.append(bake.art.corners[bake.art.attachment >= 0].reshape(-1, 2))
         if self.ctx.state is not None and self.ctx.state.handle.size:
             parts.append(self.ctx.state.handle)
+        if self.ctx.state is not None:  # the paths shown at this frame
+            parts += [pts for _, pts in self.ctx.state.paths]
         self._frame_points(np.concatenate(parts))
 
     def frame_selection(self) -> None:

@@ -136,12 +136,14 @@ class FrameState:
     onion: tuple[tuple[int, np.ndarray, np.ndarray], ...]
     space_origin: dict = field(default_factory=dict)
     art: object = None  # ArtRow of this frame (rigeditor.model.evaluation.art_bake) or None
+    paths: tuple = ()  # (slot name, (K, 2) world polyline) per path shown (constraints.path.path_curves)
 
     def bounds(self) -> np.ndarray | None:
         """(2, 2) min/max corner of everything drawn at this frame, or None if empty."""
         parts = [a for a in (self.joints, self.tips, self.handle, self.target, self.end) if a.size]
         if self.art is not None and self.art.drawn():
             parts.append(self.art.corners[self.art.drawn()])
+        parts += [pts for _, pts in self.paths]
         if not parts:
             return None
         pts = np.concatenate([a.reshape(-1, 2) for a in parts])
@@ -197,6 +199,12 @@ def _chain_row(cb, chain, bake, row, structure):
     scalars = (float(cb.residual[row]), float(cb.sensitivity[row]), float(cb.softness[row]),
                int(cb.cause[row]), bool(cb.limited[row]))
     return vectors, scalars, cb.reach, ring, limits
+
+
+def path_curves(project, bake, row):
+    from rigeditor.model.evaluation.constraints.path import path_curves as curves
+
+    return curves(project, bake, row)
 
 
 def gather(project, bake, frame, structure: Structure, onion: bool = False, cache: RowCache | None = None) -> FrameState:
@@ -259,6 +267,8 @@ def gather(project, bake, frame, structure: Structure, onion: bool = False, cach
         reach=reach, soft=soft, ring=ring, targets=structure.targets, handle=handle, space=tuple(space),
         limits=tuple(limits), onion=tuple(onion_rows), space_origin=origins,
         art=None if bake.art is None else bake.art.row(row),
+        paths=tuple(path_curves(project, bake, row)) if project.paths or any(s.paths for s in project.art.slots)
+        else (),
     )
 
 

@@ -27,6 +27,7 @@ from rigeditor.app.scene.layers import (
     BoneLayer, LabelLayer, OnionLayer, SceneContext, TargetLayer, report_paint_error,
 )
 from rigeditor.app.scene.constraint_layer import ConstraintLayer
+from rigeditor.app.scene.path_layer import PathLayer
 from rigeditor.app.scene.overlays import (
     GhostLayer, JitterLayer, LimitLayer, ReachLayer, ResidualLayer, SpaceLayer,
 )
@@ -64,6 +65,7 @@ class SceneView(Guarded, InteractionMixin, NavigationMixin, QGraphicsView):
         "art_dim": "Dim Artwork",
         "bones": "Bones",
         "constraints": "Constraint Links",
+        "paths": "Paths",
         "cracks": "Cracks at Joints",
         "mesh": "Mesh Wireframe",
         "weights": "Weight Heat Map",
@@ -119,6 +121,7 @@ class SceneView(Guarded, InteractionMixin, NavigationMixin, QGraphicsView):
             "ghost": GhostLayer(ctx, 4),
             "bones": BoneLayer(ctx, 5),
             "constraints": ConstraintLayer(ctx, 5.5),
+            "paths": PathLayer(ctx, 5.4),
             "jitter": JitterLayer(ctx, 6),
             "residual": ResidualLayer(ctx, 7),
             "targets": TargetLayer(ctx, 8),
@@ -302,7 +305,7 @@ class SceneView(Guarded, InteractionMixin, NavigationMixin, QGraphicsView):
         self._update_hud()
 
     def _on_selection_changed(self) -> None:
-        sel = {"bone": set(), "target": set(), "chain": set(), "slot": set(), "transform": set()}
+        sel = {"bone": set(), "target": set(), "chain": set(), "slot": set(), "transform": set(), "path": set()}
         for kind, name in self.doc.selection:
             if kind in sel:
                 sel[kind].add(name)

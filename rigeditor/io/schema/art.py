@@ -15,6 +15,7 @@ from pydantic import Field, model_validator
 from pydantic_core import PydanticCustomError
 
 from rigeditor.io.schema.slot_color import Blend, SlotColor
+from rigeditor.io.schema.paths import PathFile
 from rigeditor.io.schema.project import Frame, Int, KeyTime, Num, NonNegative, Positive, StepChannel, Str, Vec2, _Model, _rule
 
 Unit = Annotated[Num, _rule("must be between 0 and 1", lambda v: 0 <= v <= 1)]
@@ -104,6 +105,7 @@ class Slot(_Model):
     color: Optional[SlotColor] = None  # optional: white, no dark colour (schema_slot_color)
     blend: Blend = "normal"
     sequence: StepChannel = Field(default_factory=lambda: StepChannel(default=""))  # sequence keys
+    paths: list[PathFile] = []  # path attachments (io.schema.paths), optional
 
 
 class DrawOrderKey(_Model):

@@ -53,6 +53,14 @@ class TransformTracks(_Model):
     mix_shear_y: _Keys1 = []
 
 
+class PathTracks(_Model):
+    position: _Keys1 = []
+    spacing: _Keys1 = []
+    mix_rotate: _Keys1 = []
+    mix_x: _Keys1 = []
+    mix_y: _Keys1 = []
+
+
 class SpaceTracks(_Model):
     position: _Keys2 = []
     rotation: _Keys1 = []
@@ -76,6 +84,7 @@ class Tracks(_Model):
     targets: dict[Str, TargetTracks] = {}
     chains: dict[Str, ChainTracks] = {}
     transforms: dict[Str, TransformTracks] = {}  # schema 6 on
+    paths: dict[Str, PathTracks] = {}  # path constraints, optional
     spaces: dict[Str, SpaceTracks] = {}
     slots: dict[Str, SlotTracks] = {}
     draw_order: list[DrawOrderKey] = []

@@ -4,6 +4,7 @@ from __future__ import annotations
 import math
 
 from rigeditor.io.schema import art as schema_art
+from rigeditor.io.schema.paths import path_attachment_data, to_path_attachment
 from rigeditor.model.data.attachments import Art, DrawOrderKey, ImageAttachment, Slot
 from rigeditor.model.data.linked_mesh import LinkedMesh
 from rigeditor.model.data.mesh_attachment import MeshAttachment
@@ -20,7 +21,7 @@ def to_art(slots: list[schema_art.Slot], draw_order: schema_art.DrawOrder, skins
         slots=tuple(Slot(s.name, s.bone, tuple(_attachment(a) for a in s.attachments),
                          StepChannel(s.attachment.default, tuple((k.frame, k.value) for k in s.attachment.keys)),
                          StepChannel(s.sequence.default, tuple((k.frame, k.value) for k in s.sequence.keys)),
-                         **slot_color_fields(s))
+                         paths=tuple(to_path_attachment(p) for p in s.paths), **slot_color_fields(s))
                     for s in slots),
         draw_order=tuple(DrawOrderKey(k.frame, tuple(k.order)) for k in draw_order.keys),
         skins=tuple(skins.names), active_skins=tuple(skins.active),
@@ -59,6 +60,7 @@ def art_data(art: Art, deg) -> dict:
                    **({"sequence": {"default": s.sequence.default,
                                     "keys": [{"frame": frame_number(f), "value": v} for f, v in s.sequence.keys]}}
                       if s.sequence.keys or s.sequence.default else {}),
+                   **({"paths": [path_attachment_data(p) for p in s.paths]} if s.paths else {}),
                    **slot_color_data(s)}
                   for s in art.slots],
         "draw_order": {"keys": [{"frame": frame_number(k.frame), "order": list(k.order)} for k in art.draw_order]},

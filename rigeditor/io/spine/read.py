@@ -44,6 +44,7 @@ from rigeditor.io.spine.read_mesh import build_mesh, mesh_geometry, weight_bones
 from rigeditor.io.spine.read_slot import slot_setup
 from rigeditor.io.spine.read_events import event_definitions
 from rigeditor.model.data.events import Events
+from rigeditor.io.spine.read_path import path_attachment, path_bones, path_constraints
 from rigeditor.io.spine.read_sequence import frame_region, sequence_of
 from rigeditor.io.spine.read_shapes import SPINE_KINDS, read_shape
 from rigeditor.io.spine.skeleton import SpineError, SpineSkeleton, _Bad, color, read_spine
@@ -183,15 +184,16 @@ def spine_project(skel: SpineSkeleton, pages: AtlasPages | None, *, name: str = 
     count = len(skel.ik) + sum(len(skel.other.get(k) or []) for k in ("transform", "path", "physics"))
     transforms = transform_constraints(skel.other.get("transform"), bones, root.name, {}, notes, source,
                                        {c.order for c in skel.ik}, count)
+    paths = path_constraints(skel.other.get("path"), bones, root.name, {s.name: s for s in art.slots}, notes,
+                             source, {c.order for c in skel.ik} | {t.order for t in transforms}, count)
     project = Project(name=name, spaces=(character,) + tuple(spaces.values()), bones=tuple(bones.values()),
-                      targets=tuple(targets.values()), chains=tuple(chains), transforms=transforms, art=art,
-                      events=Events(event_definitions(skel.other.get("events"))))
+                      targets=tuple(targets.values()), chains=tuple(chains), transforms=transforms, paths=paths,
+                      art=art, events=Events(event_definitions(skel.other.get("events"))))
     _check(project, source)  # before evaluating it: an invalid rig may not evaluate
     project = _meshes(project, skel, pending, notes)
     project = bake_target_spaces(project, spaces, {}, keyed=False)
     project, chosen = _animations(project, skel, animation, target_of, notes, curves, spaces, source)
-    for kind, items in (("path constraints", skel.other.get("path")),
-                        ("physics constraints", skel.other.get("physics"))):
+    for kind, items in (("physics constraints", skel.other.get("physics")),):
         for c in items or []:
             notes.add(f"{kind} (not supported)", str(c.get("name")))
     from rigeditor.io.spine.read_roundtrip import restore
@@ -205,7 +207,7 @@ def target_only(skel: SpineSkeleton, slot_bones) -> set[str]:
     """IK target bones that carry nothing: no child bones, no slots, in no IK chain."""
     parents = {b.parent for b in skel.bones}
     driven = {b for c in skel.ik for b in c.bones}
-    carried = weight_bones(skel) | {b for c in skel.other.get("transform") or [] if isinstance(c, dict)
+    carried = weight_bones(skel) | path_bones(skel) | {b for c in skel.other.get("transform") or [] if isinstance(c, dict)
                                     for b in [c.get("target"), *(c.get("bones") or [])] if isinstance(b, str)}
     return {c.target for c in skel.ik if c.target not in parents and c.target not in slot_bones
             and c.target not in driven and c.target not in carried and c.target != skel.bones[0].name}
@@ -222,7 +224,7 @@ def world_bones(skel: SpineSkeleton, slot_bones) -> set[str]:
         children.setdefault(b.parent, []).append(b.name)
     return {b.name for b in skel.bones[1:]
             if b.name == WORLD and b.parent == root and b.length == 0 and (b.x, b.y, b.rotation) == (0, 0, 0)
-            and b.scale == (1.0, 1.0) and b.name not in slot_bones and b.name not in weight_bones(skel)
+            and b.scale == (1.0, 1.0) and b.name not in slot_bones and b.name not in weight_bones(skel) | path_bones(skel)
             and children.get(b.name) and all(c in only for c in children[b.name])}
 
 
@@ -347,10 +349,14 @@ def _art(skel, pages, bones, root, folder, notes):
     pending: dict = {}  # (slot, skin, attachment) -> mesh geometry
     slots = []
     for s in skel.slots:
-        attachments = []
+        attachments, paths = [], []
         for k, (skin_name, skin) in enumerate(skins.items()):
             ours = DEFAULT_SKIN if skin_name == "default" else skin_name
             for key, a in ((skin.get("attachments") or {}).get(s.name) or {}).items():
+                if isinstance(a, dict) and a.get("type") == "path":  # io.spine.read_path
+                    paths.append(path_attachment(key, a, f"skins[{k}].attachments.{s.name}.{key}",
+                                                 [b.name for b in skel.bones], root, ours, notes))
+                    continue
                 made = _attachment(skel, pages, s, key, a, f"skins[{k}].attachments.{s.name}.{key}", folder, files,
                                    images, notes)
                 if made is None:
@@ -359,10 +365,10 @@ def _art(skel, pages, bones, root, folder, notes):
                 if geometry is not None:  # placed after the rig exists (its setup pose binds it)
                     pending[(s.name, ours, key)] = geometry
                 attachments.append(replace(picture, skin=ours))
-        names = {a.name for a in attachments}
+        names = {a.name for a in attachments} | {p.name for p in paths}
         setup = s.attachment if s.attachment in names else NONE
         slots.append(Slot(s.name, None if s.bone == root else (s.bone if s.bone in bones else None),
-                          tuple(attachments), StepChannel(setup), **slot_setup(s, notes)))
+                          tuple(attachments), StepChannel(setup), paths=tuple(paths), **slot_setup(s, notes)))
     return Art(tuple(slots), skins=tuple(n for n in skins if n != "default")), images, pending
 
 

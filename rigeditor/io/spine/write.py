@@ -89,11 +89,13 @@ def spine_document(project: Project, bake: Bake, *, animation: str | None = None
                    else "Spine's IK cannot follow it there (joint limit, strategy, soft reach or smoothing)")
             where = f"animation {animation}: " if animation else ""
             notes.append(f"{where}chain {chain.name}: baked at frames {shown}: {why}")
+    from rigeditor.io.spine.write_path import bone_length
+
     for k, name in enumerate(bake.bones):
         bone = project.bone(name)
         ox, oy = (float(v) for v in bone.rest_offset)
         setup = math.degrees(bone.rest_rotation)
-        bones.append({"name": name, "parent": bone.parent or root, "length": bone.length,
+        bones.append({"name": name, "parent": bone.parent or root, "length": bone_length(project, bone),
                       "x": ox, "y": oy, "rotation": _r(setup)})
         mine = timelines.setdefault(name, {})
         stretch = bake.stretch[:, bake.column(bone.parent)] if bone.parent else np.ones(n)
@@ -154,12 +156,20 @@ def spine_document(project: Project, bake: Bake, *, animation: str | None = None
         renumber(ik, transforms, project)
     if transform_keys:
         anim["transform"] = transform_keys
+    from rigeditor.io.spine.write_path import path_sections, renumber as renumber_paths
+
+    paths, path_keys = path_sections(project, bake, times, set(bake.bones), {s.name for s in project.art.slots})
+    if paths:
+        renumber_paths(ik, transforms, paths, project)
+    if path_keys:
+        anim["path"] = path_keys
     doc = {
         "skeleton": {"spine": SPINE_VERSION, "x": _r(lo[0]), "y": _r(lo[1]),
                      "width": _r(hi[0] - lo[0]), "height": _r(hi[1] - lo[1]), "fps": bake.fps},
         "bones": bones,
         "ik": ik,
         **({"transform": transforms} if transforms else {}),
+        **({"path": paths} if paths else {}),
         "animations": {animation or project.name or "baked": anim},
     }
     art, art_anim = art_sections(project, bake, root, {b["name"]: i for i, b in enumerate(bones)})

@@ -31,6 +31,7 @@ from rigeditor.io.errors import ExportError, ProjectFileError
 from rigeditor.io.spine.write_curves import key_time
 from rigeditor.io.spine.write_color import color_timelines, slot_setup
 from rigeditor.io.art.images import encode_png, image_file, read_rgba
+from rigeditor.io.spine.write_path import path_attachment_map
 from rigeditor.model.data.attachments import NONE, ImageAttachment
 from rigeditor.model.evaluation.bake import Bake
 from rigeditor.io.spine.write_linked import linked_entry
@@ -67,6 +68,8 @@ def art_sections(project: Project, bake: Bake, root: str, bone_index: dict) -> t
             skins[a.skin].setdefault(slot.name, {})[a.name] = (
                 shape_json(a, bone_index, root) if is_shape(a)
                 else with_sequence(_mesh(a, bone_index) if isinstance(a, MeshAttachment) else _region(a), a))
+        for p in slot.paths:  # io.spine.write_path
+            skins[p.skin].setdefault(slot.name, {})[p.name] = path_attachment_map(p, bone_index, bone_index[root])
     anim: dict = {}
     timelines = {}
     for s, slot in enumerate(art.slots):

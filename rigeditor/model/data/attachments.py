@@ -98,6 +98,7 @@ class Slot:
     dark_blue: Channel = field(default_factory=lambda: Channel((0.0,)))
     dark: bool = False
     blend: str = "normal"
+    paths: tuple = ()  # path attachments the track may show (model.data.path_attachment)
 
     def find(self, name: str, skin: str = "") -> ImageAttachment:
         """The attachment ``name`` of skin ``skin`` (default: the default skin's, else

@@ -15,6 +15,7 @@ from dataclasses import replace
 
 from rigeditor.model.data.constraints import MIXES
 from rigeditor.model.data.deform import DEFORM, deform_tracks, deforms_of
+from rigeditor.model.data.path_constraint import CHANNELS as PATH_CHANNELS
 from rigeditor.model.data.project import Animation, Project, Timeline
 from rigeditor.model.data.slot_color import CHANNELS as SLOT_COLOR
 from rigeditor.model.data.events import EVENTS
@@ -23,6 +24,7 @@ TRACKS: dict[str, tuple[str, ...]] = {
     "target": ("space", "position"),
     "chain": ("bend", "softness", "mix"),
     "transform": MIXES,
+    "path": PATH_CHANNELS,
     "space": ("position", "rotation", "scale"),
     "bone": ("rotation", "translate", "scale", "shear", "inherit"),
     "slot": ("attachment", "sequence") + SLOT_COLOR,
@@ -31,7 +33,7 @@ TRACKS: dict[str, tuple[str, ...]] = {
 DRAW_ORDER = ("art", "", "draw_order")
 """The path of the draw-order track (whole slot orders)."""
 # A deform track's path is (DEFORM, slot, (skin, attachment)): see model.data.deform.
-_POOLS = {"target": "targets", "chain": "chains", "space": "spaces", "bone": "bones", "transform": "transforms"}
+_POOLS = {"target": "targets", "chain": "chains", "space": "spaces", "bone": "bones", "transform": "transforms", "path": "paths"}
 
 
 def items(project: Project, kind: str):

@@ -14,6 +14,7 @@ from rigeditor.core.filters import Smoothing
 from rigeditor.core.limits import LIMIT_STRATEGIES
 from rigeditor.model.data.attachments import Art
 from rigeditor.model.data.constraints import TransformConstraint
+from rigeditor.model.data.path_constraint import PathConstraint
 from rigeditor.model.data.timeline import Channel, StepChannel, constant
 
 WORLD = "world"
@@ -189,6 +190,7 @@ class Project:
     targets: tuple[Target, ...] = ()
     chains: tuple[Chain, ...] = ()
     transforms: tuple[TransformConstraint, ...] = ()  # transform constraints (model.data.constraints)
+    paths: tuple[PathConstraint, ...] = ()  # path constraints (model.data.path_constraint)
     art: Art = field(default_factory=Art)  # images on bones, slots, draw order
     animations: tuple[Animation, ...] = ()
     animation: str = "animation"
@@ -210,12 +212,15 @@ class Project:
     def transform(self, name: str) -> TransformConstraint:
         return self._lookup("transform", name)
 
+    def path(self, name: str) -> PathConstraint:
+        return self._lookup("path", name)
+
     @cached_property
     def _by_name(self) -> dict:
         # Built on first look-up: an evaluation looks bones up thousands of times.
         # (Reversed: with a duplicate name the first item wins, as validation reports.)
         return {kind: {item.name: item for item in reversed(getattr(self, kind + "s"))}
-                for kind in ("bone", "space", "target", "chain", "transform")}
+                for kind in ("bone", "space", "target", "chain", "transform", "path")}
 
     def _lookup(self, kind: str, name: str):
         try:
@@ -258,6 +263,9 @@ class Project:
     def with_transform(self, name: str, /, **changes) -> "Project":
         return replace(self, transforms=_replaced(self.transforms, name, changes, "transform"))
 
+    def with_path(self, name: str, /, **changes) -> "Project":
+        return replace(self, paths=_replaced(self.paths, name, changes, "path"))
+
 
 def _find(items, name, kind):
     for item in items:
@@ -273,5 +281,5 @@ def _replaced(items, name, changes, kind):
 
 __all__ = [
     "WORLD", "CHARACTER", "SOLVERS", "SPINE_SCALE", "LIMIT_STRATEGIES", "Animation", "Timeline", "Space", "Bone", "Target",
-    "LimitStrategy", "Chain", "TransformConstraint", "Project", "Smoothing",
+    "LimitStrategy", "Chain", "TransformConstraint", "PathConstraint", "Project", "Smoothing",
 ]

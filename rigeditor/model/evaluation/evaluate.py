@@ -18,8 +18,10 @@ from rigeditor.model.evaluation.art_bake import with_art
 from rigeditor.model.evaluation.bake import Bake, BoneBake, frozen
 from rigeditor.model.evaluation.kinematics import (ROWS_BELOW, ROWS_MIN, Pose, bone_order, fk_rotation, fk_rotations,
                                         world_rotations)
+from rigeditor.model.data.path_constraint import PathConstraint
 from rigeditor.model.data.project import CHARACTER, Chain, Project
 from rigeditor.model.evaluation.constraints.ik import group_chains, solve_chains
+from rigeditor.model.evaluation.constraints.path import apply_paths
 from rigeditor.model.evaluation.constraints.transform import Applied, apply_transforms
 from rigeditor.model.evaluation.spaces import space_transforms
 
@@ -43,7 +45,7 @@ def evaluate(project: Project, frames=None, *, previous: Bake | None = None,
     chains = sorted(project.chains, key=lambda c: order.index(c.bones[0]))
     dirty, fk_bones = _dirty(project, chains, order, frames, previous, changed)
 
-    stages = constraint_stages(chains, project.transforms)
+    stages = constraint_stages(chains, project.transforms, project.paths)
     if dirty is None:
         spaces = space_transforms(project, frames)
         pose = Pose(project, order, frames.shape[0], spaces[CHARACTER], frames)
@@ -103,6 +105,9 @@ def evaluate(project: Project, frames=None, *, previous: Bake | None = None,
     run = run_tasks if n >= PARALLEL_FRAMES else (lambda fn, items: [fn(x) for x in items])
     applied = Applied(pose)
     for stage in stages or [[]]:
+        if stage and isinstance(stage[0], PathConstraint):
+            apply_paths(project, pose, frames, stage, applied)
+            continue
         if stage and not isinstance(stage[0], Chain):  # transform constraints
             pose.constrained = True
             apply_transforms(project, pose, frames, stage, applied)
@@ -122,21 +127,24 @@ def evaluate(project: Project, frames=None, *, previous: Bake | None = None,
     return with_art(project, bake)  # images ride the bones: bake.art
 
 
-def constraint_stages(chains, transforms) -> list[list]:
+def constraint_stages(chains, transforms, paths=()) -> list[list]:
     """The order constraints run in, as stages: runs of chains (solved parents first,
-    in waves) and runs of transform constraints, by ``order`` as Spine sorts them (a
-    chain before a transform constraint of the same order). [] without transforms:
-    the chains alone."""
-    if not transforms:
+    in waves), of transform constraints and of path constraints, by ``order`` as Spine
+    sorts them (of one order: a chain, then a transform, then a path constraint). []
+    without transform or path constraints: the chains alone."""
+    if not transforms and not paths:
         return []
     entries = sorted([(c.order, 0, i, c) for i, c in enumerate(chains)]
-                     + [(t.order, 1, i, t) for i, t in enumerate(transforms)], key=lambda e: e[:3])
+                     + [(t.order, 1, i, t) for i, t in enumerate(transforms)]
+                     + [(p.order, 2, i, p) for i, p in enumerate(paths)], key=lambda e: e[:3])
     stages: list[list] = []
+    kinds: list[int] = []
     for _, kind, _, item in entries:
-        if stages and (kind == 0) == isinstance(stages[-1][0], Chain):
+        if stages and kinds[-1] == kind:
             stages[-1].append(item)
         else:
             stages.append([item])
+            kinds.append(kind)
     # chains of a run keep their dependency order (parents first)
     return [sorted(s, key=chains.index) if isinstance(s[0], Chain) else s for s in stages]
 
@@ -165,8 +173,8 @@ def _ancestors(project, bone):
 def _dirty(project, chains, order, frames, previous, changed):
     """(chains to solve again, bones whose FK changed), or (None, None) for a full
     evaluation."""
-    if previous is None or changed is None or project.transforms:
-        return None, None  # transform constraints: every bone may move (a full evaluation)
+    if previous is None or changed is None or project.transforms or project.paths:
+        return None, None  # transform or path constraints: every bone may move (a full evaluation)
     if (previous.bones != tuple(order) or list(previous.chains) != [c.name for c in chains]
             or previous.frames.shape != frames.shape or not np.array_equal(previous.frames, frames)):
         return None, None

@@ -42,7 +42,7 @@ def art_problems(art: Art, bone_names) -> list[str]:
             if isinstance(a, LinkedMesh):
                 out.extend(linked_problems(slot, where, k, a))
         out.extend(sequence_key_problems(slot, where))
-        allowed = {name for name, _ in att_names} | {NONE}
+        allowed = {name for name, _ in att_names} | {NONE} | {p.name for p in slot.paths}
         if slot.attachment.default not in allowed:
             out.append(f"{where}.attachment.default: unknown attachment {slot.attachment.default!r}")
         previous = None

@@ -24,6 +24,7 @@ from rigeditor.model.validation.art import art_problems
 from rigeditor.model.validation.events import event_problems
 from rigeditor.model.validation.clips import clip_problems
 from rigeditor.model.validation.constraints import transform_problems
+from rigeditor.model.validation.paths import path_attachment_problems, path_problems
 
 
 MAX_MAGNITUDE = 1e9
@@ -111,6 +112,8 @@ def _rig_problems(project: Project) -> list[str]:
     for i, c in enumerate(project.chains):
         _chain(out, f"chains[{i}]", c, project, bone_names, target_names, used)
     out.extend(transform_problems(project, _channel))
+    out.extend(path_problems(project, _channel))
+    out.extend(path_attachment_problems(project.art, frozenset(bone_names)))
     out.extend(_art_problems(project.art, frozenset(bone_names)))
     out.extend(event_problems(project.events))
     return out

@@ -1,0 +1,75 @@
+"""Path attachments: a curve a slot carries, for path constraints to follow (pure data).
+
+A path is a chain of cubic Bezier curves given as Spine writes it: per point three
+vertices (the handle before the point, the point, the handle after it), so V = 3 * P
+vertices. An open path of P points has P - 1 curves (the first vertex and the last
+one, the outer handles, are not used); a closed path has P curves, the last one from
+the last point back to the first.
+
+- ``vertices`` ((x, y), ...): unweighted vertices in the slot bone's frame (the
+  character space's for a slot on no bone), model units.
+- ``bones`` and ``influences``: a weighted path instead: per vertex a tuple of
+  (bone index into ``bones``, x, y, weight), x, y in that bone's own frame. A bone
+  None is the character space (Spine's root).
+- ``closed``: the last point joins the first. ``constant_speed``: positions along the
+  path are measured by arc length (as the path is now); otherwise by ``lengths``.
+- ``lengths``: cumulative arc length at the end of each curve (P entries, model
+  units), as the path was authored; used when ``constant_speed`` is off.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from rigeditor.core.geometry import Affine
+
+
+@dataclass(frozen=True)
+class PathAttachment:
+    """A Bezier path on a slot (see module)."""
+
+    name: str
+    vertices: tuple[tuple[float, float], ...] = ()
+    closed: bool = False
+    constant_speed: bool = True
+    lengths: tuple[float, ...] = ()
+    bones: tuple[str | None, ...] = ()
+    influences: tuple[tuple[tuple[int, float, float, float], ...], ...] = ()
+    skin: str = ""  # the skin it belongs to ("": the default skin)
+    kind: str = "path"
+
+    @property
+    def weighted(self) -> bool:
+        return bool(self.influences)
+
+    @property
+    def vertex_count(self) -> int:
+        return len(self.influences) if self.weighted else len(self.vertices)
+
+    def world_vertices(self, frame_of, slot_bone: str | None, n: int) -> np.ndarray:
+        """(n, V, 2) vertices in world per frame. ``frame_of(bone)``: that bone's world
+        Affine over the n frames (None: the character space); ``slot_bone``: the bone
+        an unweighted path rides."""
+        if not self.weighted:
+            return _apply(frame_of(slot_bone), np.asarray(self.vertices, float).reshape(-1, 2), n)
+        out = np.zeros((n, len(self.influences), 2))
+        frames = {}
+        for v, inf in enumerate(self.influences):
+            for b, x, y, w in inf:
+                bone = self.bones[b]
+                if bone not in frames:
+                    frames[bone] = frame_of(bone)
+                out[:, v] += w * _apply(frames[bone], np.array([[x, y]]), n)[:, 0]
+        return out
+
+
+def _apply(m: Affine, p: np.ndarray, n: int) -> np.ndarray:
+    """(n, V, 2) of the V points ``p`` under the n transforms ``m``."""
+    f = [np.broadcast_to(np.asarray(v, float), (n,))[:, None] for v in (m.a, m.b, m.c, m.d, m.tx, m.ty)]
+    a, b, c, d, tx, ty = f
+    x, y = p[None, :, 0], p[None, :, 1]
+    return np.stack([a * x + b * y + tx, c * x + d * y + ty], axis=-1)
+
+
+__all__ = ["PathAttachment"]
