@@ -26,6 +26,7 @@ from rigeditor.edits.chains import (
     set_chain_solver, set_solver_settings, set_spine_scale, solvers_for,
 )
 from rigeditor.edits.transforms import add_transform, delete_transform, set_mix, set_transform
+from rigeditor.edits.physics import add_physics, delete_physics, set_physics, set_physics_value
 from rigeditor.edits.spaces import (
     add_space, remove_space, reparent_space, space_children, space_descendants, targets_in_space,
 )
@@ -51,6 +52,7 @@ __all__ = [
     "EditError",
     # names and deletion
     "add_transform", "delete_transform", "set_mix", "set_transform",
+    "add_physics", "delete_physics", "set_physics", "set_physics_value",
     "KINDS", "SELECTABLE", "names_of", "numbered_name", "rename", "unique_name", "delete", "delete_items",
     # the rig
     "add_bone", "add_bone_between", "chains_using_bones", "delete_bone", "delete_bone_message",

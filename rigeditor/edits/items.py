@@ -14,6 +14,7 @@ from rigeditor.edits.errors import EditError
 from rigeditor.edits.names import KINDS, SELECTABLE, _check_new_name, names_of
 from rigeditor.edits.spaces import remove_space, space_descendants
 from rigeditor.edits import transforms as transform_edits
+from rigeditor.edits import physics as physics_edits
 from rigeditor.model.data.project import CHARACTER, Project
 from rigeditor.model.data.timeline import StepChannel
 
@@ -47,11 +48,14 @@ def _rename(project: Project, kind: str, old: str, new: str) -> Project:
         chains = tuple(replace(c, bones=tuple(new if n == old else n for n in c.bones))
                        for c in project.chains)
         project = transform_edits.renamed_bone(replace(project, bones=bones, chains=chains), old, new)
+        project = physics_edits.renamed_bone(project, old, new)
         return renamed_bone_in_slots(project, old, new)
     if kind == "slot":
         return renamed_slot(project, old, new)
     if kind == "transform":
         return project.with_transform(old, name=new)
+    if kind == "physics":
+        return project.with_physics(old, name=new)
     if kind == "chain":
         return replace(project, chains=tuple(replace(c, name=new) if c.name == old else c
                                              for c in project.chains))
@@ -95,7 +99,7 @@ def set_default(project: Project, path, value) -> Project:
     return tracks.with_channel(project, path, replace(ch, default=value))
 
 
-_DELETE_ORDER = {"slot": 0, "chain": 0, "transform": 0, "bone": 1, "target": 2, "space": 3}
+_DELETE_ORDER = {"slot": 0, "chain": 0, "transform": 0, "physics": 0, "bone": 1, "target": 2, "space": 3}
 
 
 def delete_items(project: Project, items) -> tuple[Project, list, list]:
@@ -143,6 +147,8 @@ def _delete(project: Project, kind: str, name: str, *, with_chains: bool = False
         return delete_bone(project, name, with_chains=with_chains)
     if kind == "transform":
         return transform_edits.delete_transform(project, name)
+    if kind == "physics":
+        return physics_edits.delete_physics(project, name)
     if kind == "chain":
         return delete_chain(project, name)
     if kind == "target":

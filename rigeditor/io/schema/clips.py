@@ -51,6 +51,17 @@ class TransformTracks(_Model):
     mix_shear_y: _Keys1 = []
 
 
+class PhysicsTracks(_Model):  # model.data.physics.TRACKS
+    inertia: _Keys1 = []
+    strength: _Keys1 = []
+    damping: _Keys1 = []
+    mass: _Keys1 = []
+    wind: _Keys1 = []
+    gravity: _Keys1 = []
+    mix: _Keys1 = []
+    reset: _Keys1 = []
+
+
 class SpaceTracks(_Model):
     position: _Keys2 = []
     rotation: _Keys1 = []
@@ -66,6 +77,7 @@ class Tracks(_Model):
     targets: dict[Str, TargetTracks] = {}
     chains: dict[Str, ChainTracks] = {}
     transforms: dict[Str, TransformTracks] = {}  # schema 6 on
+    physics: dict[Str, PhysicsTracks] = {}  # optional (physics constraints)
     spaces: dict[Str, SpaceTracks] = {}
     slots: dict[Str, SlotTracks] = {}
     draw_order: list[DrawOrderKey] = []

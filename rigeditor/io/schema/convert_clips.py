@@ -12,10 +12,11 @@ from rigeditor.model.data.project import Animation, Project
 from rigeditor.io.schema.project import frame_number
 
 _POOL = {"bone": "bones", "target": "targets", "chain": "chains", "space": "spaces", "slot": "slots",
-         "transform": "transforms"}
+         "transform": "transforms", "physics": "physics"}
 _ANGLES = {("bone", "rotation"), ("space", "rotation"), ("bone", "shear")}
 _DIM = {("bone", "rotation"): 1, ("space", "rotation"): 1, ("chain", "bend"): 1, ("chain", "softness"): 1,
-        ("chain", "mix"): 1, **{("transform", m): 1 for m in clips.TRACKS["transform"]}}
+        ("chain", "mix"): 1, **{("transform", m): 1 for m in clips.TRACKS["transform"]},
+        **{("physics", m): 1 for m in clips.TRACKS["physics"]}}
 _STEPS = {("target", "space"), ("slot", "attachment"), ("bone", "inherit")}
 
 

@@ -7,6 +7,7 @@ from pydantic import Field
 from rigeditor.io.schema.art import DrawOrder, Skins, Slot
 from rigeditor.io.schema.clips import Animation
 from rigeditor.io.schema.constraints import Transform
+from rigeditor.io.schema.physics import Physics
 from rigeditor.io.schema.project import Bone, Chain, Int, Space, Str, Target, Timeline, _Model
 
 
@@ -20,6 +21,7 @@ class Document(_Model):
     targets: list[Target]
     chains: list[Chain]
     transforms: list[Transform] = []  # schema 6 on
+    physics: list[Physics] = []  # optional (physics constraints)
     slots: list[Slot]
     draw_order: DrawOrder
     skins: Skins = Field(default_factory=Skins)

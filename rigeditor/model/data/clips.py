@@ -14,12 +14,14 @@ from __future__ import annotations
 from dataclasses import replace
 
 from rigeditor.model.data.constraints import MIXES
+from rigeditor.model.data.physics import TRACKS as PHYSICS_TRACKS
 from rigeditor.model.data.project import Animation, Project, Timeline
 
 TRACKS: dict[str, tuple[str, ...]] = {
     "target": ("space", "position"),
     "chain": ("bend", "softness", "mix"),
     "transform": MIXES,
+    "physics": PHYSICS_TRACKS,
     "space": ("position", "rotation", "scale"),
     "bone": ("rotation", "translate", "scale", "shear", "inherit"),
     "slot": ("attachment",),
@@ -27,7 +29,8 @@ TRACKS: dict[str, tuple[str, ...]] = {
 """Every animatable attribute per item kind."""
 DRAW_ORDER = ("art", "", "draw_order")
 """The path of the draw-order track (whole slot orders)."""
-_POOLS = {"target": "targets", "chain": "chains", "space": "spaces", "bone": "bones", "transform": "transforms"}
+_POOLS = {"target": "targets", "chain": "chains", "space": "spaces", "bone": "bones", "transform": "transforms",
+          "physics": "physics"}
 
 
 def items(project: Project, kind: str):

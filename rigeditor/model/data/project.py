@@ -13,6 +13,7 @@ from rigeditor.core.filters import Smoothing
 from rigeditor.core.limits import LIMIT_STRATEGIES
 from rigeditor.model.data.attachments import Art
 from rigeditor.model.data.constraints import TransformConstraint
+from rigeditor.model.data.physics import PhysicsConstraint
 from rigeditor.model.data.timeline import Channel, StepChannel, constant
 
 WORLD = "world"
@@ -188,6 +189,7 @@ class Project:
     targets: tuple[Target, ...] = ()
     chains: tuple[Chain, ...] = ()
     transforms: tuple[TransformConstraint, ...] = ()  # transform constraints (model.data.constraints)
+    physics: tuple[PhysicsConstraint, ...] = ()  # physics constraints (model.data.physics)
     art: Art = field(default_factory=Art)  # images on bones, slots, draw order
     animations: tuple[Animation, ...] = ()
     animation: str = "animation"
@@ -208,12 +210,17 @@ class Project:
     def transform(self, name: str) -> TransformConstraint:
         return self._lookup("transform", name)
 
+    def physics_constraint(self, name: str) -> PhysicsConstraint:
+        return self._lookup("physics", name)
+
     @cached_property
     def _by_name(self) -> dict:
         # Built on first look-up: an evaluation looks bones up thousands of times.
         # (Reversed: with a duplicate name the first item wins, as validation reports.)
-        return {kind: {item.name: item for item in reversed(getattr(self, kind + "s"))}
-                for kind in ("bone", "space", "target", "chain", "transform")}
+        out = {kind: {item.name: item for item in reversed(getattr(self, kind + "s"))}
+               for kind in ("bone", "space", "target", "chain", "transform")}
+        out["physics"] = {item.name: item for item in reversed(self.physics)}
+        return out
 
     def _lookup(self, kind: str, name: str):
         try:
@@ -256,6 +263,9 @@ class Project:
     def with_transform(self, name: str, /, **changes) -> "Project":
         return replace(self, transforms=_replaced(self.transforms, name, changes, "transform"))
 
+    def with_physics(self, name: str, /, **changes) -> "Project":
+        return replace(self, physics=_replaced(self.physics, name, changes, "physics"))
+
 
 def _find(items, name, kind):
     for item in items:
@@ -271,5 +281,5 @@ def _replaced(items, name, changes, kind):
 
 __all__ = [
     "WORLD", "CHARACTER", "SOLVERS", "SPINE_SCALE", "LIMIT_STRATEGIES", "Animation", "Timeline", "Space", "Bone", "Target",
-    "LimitStrategy", "Chain", "TransformConstraint", "Project", "Smoothing",
+    "LimitStrategy", "Chain", "TransformConstraint", "PhysicsConstraint", "Project", "Smoothing",
 ]

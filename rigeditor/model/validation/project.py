@@ -23,6 +23,7 @@ from rigeditor.model.data.timeline import INTERPOLATIONS, Channel, StepChannel
 from rigeditor.model.validation.art import art_problems
 from rigeditor.model.validation.clips import clip_problems
 from rigeditor.model.validation.constraints import transform_problems
+from rigeditor.model.validation.physics import physics_problems
 
 
 MAX_MAGNITUDE = 1e9
@@ -110,6 +111,7 @@ def _rig_problems(project: Project) -> list[str]:
     for i, c in enumerate(project.chains):
         _chain(out, f"chains[{i}]", c, project, bone_names, target_names, used)
     out.extend(transform_problems(project, _channel))
+    out.extend(physics_problems(project, _channel))
     out.extend(_art_problems(project.art, frozenset(bone_names)))
     return out
 
