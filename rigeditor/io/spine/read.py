@@ -174,14 +174,19 @@ def spine_project(skel: SpineSkeleton, pages: AtlasPages | None, *, name: str = 
     count = len(skel.ik) + sum(len(skel.other.get(k) or []) for k in ("transform", "path", "physics"))
     transforms = transform_constraints(skel.other.get("transform"), bones, root.name, {}, notes, source,
                                        {c.order for c in skel.ik}, count)
+    from rigeditor.io.spine.read_physics import physics_constraints
+
+    physics = physics_constraints(skel.other.get("physics"), bones, root.name, notes, source,
+                                  {c.order for c in skel.ik} | {t.order for t in transforms}, count,
+                                  skel.other.get("referenceScale", 100.0))
     project = Project(name=name, spaces=(character,) + tuple(spaces.values()), bones=tuple(bones.values()),
-                      targets=tuple(targets.values()), chains=tuple(chains), transforms=transforms, art=art)
+                      targets=tuple(targets.values()), chains=tuple(chains), transforms=transforms, art=art,
+                      physics=physics)
     _check(project, source)  # before evaluating it: an invalid rig may not evaluate
     project = _meshes(project, skel, pending, notes)
     project = bake_target_spaces(project, spaces, {}, keyed=False)
     project, chosen = _animations(project, skel, animation, target_of, notes, curves, spaces, source)
-    for kind, items in (("path constraints", skel.other.get("path")),
-                        ("physics constraints", skel.other.get("physics"))):
+    for kind, items in (("path constraints", skel.other.get("path")),):
         for c in items or []:
             notes.add(f"{kind} (not supported)", str(c.get("name")))
     if skel.other.get("events"):
@@ -196,6 +201,7 @@ def target_only(skel: SpineSkeleton, slot_bones) -> set[str]:
     driven = {b for c in skel.ik for b in c.bones}
     carried = weight_bones(skel) | {b for c in skel.other.get("transform") or [] if isinstance(c, dict)
                                     for b in [c.get("target"), *(c.get("bones") or [])] if isinstance(b, str)}
+    carried |= {c.get("bone") for c in skel.other.get("physics") or [] if isinstance(c, dict)}
     return {c.target for c in skel.ik if c.target not in parents and c.target not in slot_bones
             and c.target not in driven and c.target not in carried and c.target != skel.bones[0].name}
 

@@ -111,11 +111,14 @@ def apply_animation(project: Project, skel, name: str, chains: dict, notes, *, c
     from rigeditor.io.spine.read_transform import transform_timelines
 
     project = transform_timelines(project, anim, name, fps, notes, channel)
+    from rigeditor.io.spine.read_physics import physics_timelines
+
+    project = physics_timelines(project, anim, name, fps, notes, channel)
     labels = {"path": "path constraint timelines",
-              "physics": "physics timelines", "events": "event keys", "attachments": "deform and sequence timelines",
+              "events": "event keys", "attachments": "deform and sequence timelines",
               "deform": "deform and sequence timelines"}
     for kind, value in anim.items():
-        if kind not in ("bones", "slots", "ik", "drawOrder", "transform") and value:
+        if kind not in ("bones", "slots", "ik", "drawOrder", "transform", "physics") and value:
             notes.add(f"{labels.get(kind, kind + ' timelines')} (not supported)", name)
     return project
 
