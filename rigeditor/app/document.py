@@ -517,7 +517,8 @@ class Document(Guarded, QObject):
 def _exists(project: Project, item) -> bool:
     kind, name = item
     pool = {"bone": project.bones, "chain": project.chains, "target": project.targets,
-            "space": project.spaces, "slot": project.art.slots, "transform": project.transforms}.get(kind, ())
+            "space": project.spaces, "slot": project.art.slots, "transform": project.transforms,
+            "physics": project.physics}.get(kind, ())
     return any(x.name == name for x in pool)
 
 

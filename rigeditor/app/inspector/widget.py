@@ -17,6 +17,7 @@ from rigeditor.app.inspector.slot import slot_section
 from rigeditor.app.inspector.space import space_section
 from rigeditor.app.inspector.target import change_target_space, target_section
 from rigeditor.app.inspector.transform import transform_section
+from rigeditor.app.inspector.physics import physics_section
 
 SHOWN_ITEMS = 4
 """Sections shown for a multiple selection (the first items)."""
@@ -95,7 +96,8 @@ class Inspector(Guarded, QWidget):
                 tuple((c.name, c.bones, c.solver, c.target) for c in p.chains),
                 tuple(t.name for t in p.targets), tuple((s.name, s.parent) for s in p.spaces),
                 tuple((s.name, s.bone, s.attachment) for s in p.art.slots),
-                tuple((t.name, t.bones, t.target, t.local, t.relative) for t in p.transforms))
+                tuple((t.name, t.bones, t.target, t.local, t.relative) for t in p.transforms),
+                tuple((c.name, c.bone) for c in p.physics))
 
     def _rebuild(self) -> None:
         # The same items shown again (a solver switch, an undo): keep the scroll position.
@@ -126,6 +128,8 @@ class Inspector(Guarded, QWidget):
                 slot_section(f, name)
             elif kind == "transform" and any(t.name == name for t in p.transforms):
                 transform_section(f, name)
+            elif kind == "physics" and any(c.name == name for c in p.physics):
+                physics_section(f, name)
         if chain in shown_chains:
             c = p.chain(chain)
             if ("target", c.target) not in self.doc.selection:
