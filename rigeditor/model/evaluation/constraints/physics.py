@@ -44,6 +44,7 @@ the bone's position remembered (u), where the bone ended (c) and its tip vector 
 the offsets and velocities of x, y, rotation and scale, the time not yet stepped, the
 game time of its last update and the game time now (seconds)."""
 _AT = {name: i for i, name in enumerate(_FIELDS)}
+_TIME = _AT["time"]
 _KEEP = 8  # projects whose states are remembered
 _histories: dict[int, tuple] = {}
 _lock = threading.Lock()  # the editor evaluates ranges on a worker thread too
@@ -60,10 +61,6 @@ def rest_state(time: float = 0.0, last: float = 0.0) -> tuple:
 def _reset(s) -> tuple:
     """Back to rest; the time already run stays (stepping starts again from here)."""
     return rest_state(s[_AT["time"]], s[_AT["time"]])
-
-
-def _clamp(v, q):
-    return q if v > q else -q if v < -q else v
 
 
 def update(c, length: float, s, time: float, k, w) -> tuple[tuple, list[float]]:
@@ -88,10 +85,12 @@ def update(c, length: float, s, time: float, k, w) -> tuple[tuple, list[float]]:
         keep = None
         if on_x or on_y:
             if on_x:
-                xo += _clamp((ux - x) * inertia, q)
+                u = (ux - x) * inertia
+                xo += q if u > q else -q if u < -q else u
                 ux = x
             if on_y:
-                yo += _clamp((uy - y) * inertia, q)
+                u = (uy - y) * inertia
+                yo += q if u > q else -q if u < -q else u
                 uy = y
             if left >= step:
                 keep = damping ** (60 * step)
@@ -114,7 +113,9 @@ def update(c, length: float, s, time: float, k, w) -> tuple[tuple, list[float]]:
                 y += yo * mix * c.y
         if on_turn or on_scale:
             base = math.atan2(cc, a)
-            dx, dy = _clamp(cx - x, q), _clamp(cy - y, q)
+            dx, dy = cx - x, cy - y
+            dx = q if dx > q else -q if dx < -q else dx  # the bone's own motion, limited
+            dy = q if dy > q else -q if dy < -q else dy
             turn = (c.rotate + c.shear_x) * mix
             angle = base
             if on_turn:
@@ -262,14 +263,17 @@ def apply_physics(project, pose, frames: np.ndarray, constraints, applied, evalu
         world = [np.broadcast_to(np.asarray(v, float), (n,)).tolist() for v in (w.a, w.b, w.c, w.d, w.tx, w.ty)]
         settings = _settings(c, frames)
         length = float(project.bone(name).length)
-        out = [[0.0] * n for _ in range(6)]
+        frames_in = list(zip(*world))
+        resets = bool(c.reset.keys)
+        out = []
         kept = []
         s = rest_state()
+        dt = 1.0 / fps
         for i in range(n):
             f = float(frames[i])
             if grid:
-                time = 0.0 if i == 0 else s[_AT["time"]] + 1.0 / fps
-                if i > 0 and _resets(c, frames[i - 1], f):
+                time = 0.0 if i == 0 else s[_TIME] + dt
+                if resets and i > 0 and _resets(c, frames[i - 1], f):
                     s = _reset(s)
             else:
                 g = math.ceil(f - _EPS) - 1  # the grid frame before
@@ -277,14 +281,14 @@ def apply_physics(project, pose, frames: np.ndarray, constraints, applied, evalu
                     s, time = rest_state(), 0.0
                 else:
                     s = past[c.name][int(g - start)]
-                    time = s[_AT["time"]] + (f - g) / fps
-                    if _resets(c, g, f):
+                    time = s[_TIME] + (f - g) / fps
+                    if resets and _resets(c, g, f):
                         s = _reset(s)
-            s, moved = update(c, length, s, time, settings[i], [col[i] for col in world])
+            s, moved = update(c, length, s, time, settings[i], frames_in[i])
             if grid:
                 kept.append(s)
-            for j in range(6):
-                out[j][i] = moved[j]
+            out.append(moved)
+        out = list(zip(*out))
         if grid:
             states[c.name] = kept
         below = _below(project, pose, name)
