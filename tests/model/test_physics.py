@@ -126,3 +126,29 @@ def test_a_single_frame_or_another_rate_is_the_grid_stepped_from_the_start():
         assert tail_world(doubled, 2 * f) == pytest.approx(tail_world(whole, f), abs=1e-12)
     # a half frame lies between its neighbours' motion: one update over half a frame
     assert np.all(np.isfinite([tail_world(doubled, i) for i in range(41)]))
+
+
+@settings(max_examples=20, deadline=None)
+@given(shift=st.tuples(st.floats(-500.0, 500.0), st.floats(-500.0, 500.0)), gravity=st.floats(-50.0, 50.0),
+       wind=st.floats(-50.0, 50.0), jump=st.tuples(st.floats(-80.0, 80.0), st.floats(-80.0, 80.0)))
+def test_the_motion_does_not_depend_on_where_the_rig_stands(shift, gravity, wind, jump):
+    # physics reads the bones' motion, never their place: the whole rig moved by a
+    # constant moves every frame by that constant
+    def rigged(offset):
+        hip = Bone("hip", None, 30.0, offset, 0.4, translate=keyed([(0, (0.0, 0.0)), (3, jump)], interp="constant"))
+        tail = Bone("tail", "hip", 25.0, (30.0, 0.0))
+        p = Project(timeline=Timeline(fps=FPS, start=0, end=30), bones=(hip, tail))
+        p = edits.add_physics(p, "hip", name="a", x=1.0, y=0.5)
+        p = edits.add_physics(p, "tail", name="b", rotate=0.8, shear_x=0.2, scale_x=0.5)
+        for name in ("a", "b"):
+            p = edits.set_physics_value(p, name, "gravity", gravity)
+            p = edits.set_physics_value(p, name, "wind", wind)
+            p = edits.set_physics_value(p, name, "damping", 0.8)
+        return evaluate(p)
+
+    here, there = rigged((0.0, 0.0)), rigged(shift)
+    for k in range(2):
+        a, b = here.bone_bakes[k].world, there.bone_bakes[k].world
+        assert np.broadcast_to(b.tx, (31,)) - shift[0] == pytest.approx(np.broadcast_to(a.tx, (31,)), abs=1e-7)
+        assert np.broadcast_to(b.ty, (31,)) - shift[1] == pytest.approx(np.broadcast_to(a.ty, (31,)), abs=1e-7)
+        assert np.broadcast_to(b.c, (31,)) == pytest.approx(np.broadcast_to(a.c, (31,)), abs=1e-9)
