@@ -124,3 +124,17 @@ def test_the_export_carries_the_constraints_and_plays_back_the_same(tmp_path):
     back = evaluate(again)
     for bone in ("hip", "tail", "tip", "tip2"):
         assert np.abs(_world(back, bone) - _world(bake, bone)).max() < 1e-4, bone
+
+
+def test_another_rate_or_one_frame_is_the_grid_stepped_from_the_start(tmp_path):
+    # physics constraints on both sides of an IK chain (three runs of constraints):
+    # the grid frames of a bake at 60 fps, or one frame alone, are the 30 fps bake's
+    data = json.loads((FIXTURES / "combined.json").read_text())
+    project = _import(tmp_path, data["rig"]).project
+    whole = evaluate(project)
+    doubled = evaluate(project, np.arange(0.0, 48.5, 0.5))
+    alone = evaluate(project, [31.0])
+    for bone in ("hip", "tail", "tip", "tip2"):
+        assert _world(doubled, bone)[::2] == pytest.approx(_world(whole, bone), abs=1e-12), bone
+        assert _world(alone, bone)[0] == pytest.approx(_world(whole, bone)[31], abs=1e-12), bone
+        assert np.isfinite(_world(doubled, bone)).all()

@@ -200,13 +200,18 @@ def history(project, end: float, evaluate) -> dict:
 
 
 def _remember(project, end: float, states: dict) -> None:
+    """Keep the states of one run of constraints; an evaluation's runs (constraints
+    between IK chains or transform constraints) add to one entry."""
     with _lock:
         hit = _histories.get(id(project))
-        if hit is not None and hit[0] is project and hit[1] >= end:
+        if hit is not None and hit[0] is project and hit[1] == end:
+            hit[2].update(states)
             return
+        if hit is not None and hit[0] is project and hit[1] > end:
+            return  # a longer grid is remembered already
         if len(_histories) >= _KEEP:
             _histories.pop(next(iter(_histories)))
-        _histories[id(project)] = (project, end, states)
+        _histories[id(project)] = (project, end, dict(states))
 
 
 def _below(project, pose, name) -> list[str]:
