@@ -35,7 +35,7 @@ import threading
 import numpy as np
 
 from rigeditor.core.geometry import Affine
-from rigeditor.model.evaluation.inherit import bone_world
+from rigeditor.model.evaluation.constraints.placement import below, kept, place_below
 
 _FIELDS = ("fresh", "ux", "uy", "cx", "cy", "tx", "ty", "xo", "xv", "yo", "yv", "ro", "rv", "so", "sv",
            "remaining", "last", "time")
@@ -214,41 +214,6 @@ def _remember(project, end: float, states: dict) -> None:
         _histories[id(project)] = (project, end, dict(states))
 
 
-def _below(project, pose, name) -> list[str]:
-    """The bones below ``name``, parents first."""
-    out, stack = [], [c.name for c in reversed(project.children(name))]
-    while stack:
-        d = stack.pop()
-        out.append(d)
-        stack.extend(c.name for c in reversed(project.children(d)))
-    return out
-
-
-def _place_below(pose, applied, below, kept_local) -> None:
-    """Place ``below`` (parents first) again after their ancestor moved: from the local
-    values an earlier constraint left (``kept_local``), else from their own."""
-    if not below:
-        return
-    if not kept_local:
-        before = set(pose.touched)
-        pose.touched.clear()
-        pose.update([d for d in below if pose.project.bone(d).parent not in below])
-        applied.forget(pose.touched)
-        pose.touched |= before
-        return
-    for d in below:
-        k = pose.column[d]
-        if d in kept_local:
-            codes = pose.spine[k][1] if pose.spine[k] is not None else 0
-            pose.world[k] = bone_world(pose.parent_frame(d), *kept_local[d], codes)
-            applied.set[d] = kept_local[d]
-            applied.moved.discard(d)
-            pose.touched.add(d)
-        else:
-            pose.update([d], stop_at={c.name for c in pose.project.children(d)})
-            applied.forget([d])
-
-
 def apply_physics(project, pose, frames: np.ndarray, constraints, applied, evaluate) -> None:
     """Apply ``constraints`` (already in their order) to ``pose`` in place, at
     ``frames``: stepped through them when they are the timeline's grid from its start
@@ -271,7 +236,7 @@ def apply_physics(project, pose, frames: np.ndarray, constraints, applied, evalu
         frames_in = list(zip(*world))
         resets = bool(c.reset.keys)
         out = []
-        kept = []
+        stepped = []  # the states after each grid frame
         s = rest_state()
         dt = 1.0 / fps
         for i in range(n):
@@ -291,19 +256,17 @@ def apply_physics(project, pose, frames: np.ndarray, constraints, applied, evalu
                         s = _reset(s)
             s, moved = update(c, length, s, time, settings[i], frames_in[i])
             if grid:
-                kept.append(s)
+                stepped.append(s)
             out.append(moved)
         out = list(zip(*out))
         if grid:
-            states[c.name] = kept
-        below = _below(project, pose, name)
-        # Bones below that an earlier constraint moved keep what it did, as local
-        # values (Spine's applied pose): read them before their parents move.
-        kept_local = {d: applied.of(d) for d in below if d in applied.set or d in applied.moved}
+            states[c.name] = stepped
+        under = below(project, [name])
+        kept_local = kept(applied, under)  # before the bone moves
         pose.world[k] = Affine(*(np.array(col) for col in out))
         pose.touched.add(name)
         applied.set.pop(name, None)
         applied.moved.add(name)
-        _place_below(pose, applied, below, kept_local)
+        place_below(pose, applied, under, kept_local)
     if grid:
         _remember(project, float(frames[-1]), states)
