@@ -518,7 +518,8 @@ def _exists(project: Project, item) -> bool:
     kind, name = item
     pool = {"bone": project.bones, "chain": project.chains, "target": project.targets,
             "space": project.spaces, "slot": project.art.slots, "transform": project.transforms,
-            "path": project.paths}.get(kind, ())
+            "path": project.paths,
+            "physics": project.physics}.get(kind, ())
     return any(x.name == name for x in pool)
 
 

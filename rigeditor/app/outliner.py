@@ -1,4 +1,4 @@
-"""The outliner: bones (as a hierarchy), IK chains, transform constraints, targets and
+"""The outliner: bones (as a hierarchy), IK chains, transform and physics constraints, targets and
 scene objects (spaces).
 
 Selection follows ``doc.select`` / ``selectionChanged`` both ways. Renaming an item
@@ -25,7 +25,7 @@ from rigeditor.model import CAUSES
 from rigeditor.model.data.project import CHARACTER, WORLD
 
 GROUPS = (("bone", "Bones"), ("chain", "IK chains"), ("transform", "Transform constraints"),
-          ("path", "Path constraints"), ("target", "Targets"),
+          ("path", "Path constraints"), ("physics", "Physics constraints"), ("target", "Targets"),
           ("space", "Scene objects"), ("slot", "Slots"))
 ROLE = Qt.UserRole
 INDENT_PX = 14  # per level: a ten-bone arm stays 140 px deep, not 200
@@ -127,7 +127,8 @@ class Outliner(Guarded, QTreeWidget):
                 tuple((t.name, t.space) for t in p.targets), tuple((s.name, s.parent) for s in p.spaces),
                 tuple((s.name, s.bone) for s in p.art.slots),
                 tuple((t.name, t.bones, t.target, t.order, t.local, t.relative) for t in p.transforms),
-                tuple((c.name, c.bones, c.target, c.order, c.rotate_mode) for c in p.paths))
+                tuple((c.name, c.bones, c.target, c.order, c.rotate_mode) for c in p.paths),
+                tuple((c.name, c.bone, c.order) for c in p.physics))
 
     def rebuild(self) -> None:
         sig = self._make_signature()
@@ -177,6 +178,10 @@ class Outliner(Guarded, QTreeWidget):
                 it = self._make("path", c.name, self._groups["path"])
                 it.setToolTip(0, f"{', '.join(c.bones)} along the path of slot {c.target} · {c.position_mode} "
                                  f"position, {c.spacing_mode} spacing, {c.rotate_mode} · order {c.order}")
+            for c in sorted(p.physics, key=lambda c: c.order):  # in the order they run
+                it = self._make("physics", c.name, self._groups["physics"])
+                moved = ", ".join(w for w in ("x", "y", "rotate", "scale_x", "shear_x") if getattr(c, w))
+                it.setToolTip(0, f"{c.bone} sways ({moved or 'nothing'}) · order {c.order}")
             for t in p.targets:
                 it = self._make("target", t.name, self._groups["target"])
                 space = t.space.default

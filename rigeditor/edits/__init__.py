@@ -27,6 +27,7 @@ from rigeditor.edits.chains import (
 )
 from rigeditor.edits.transforms import add_transform, delete_transform, set_mix, set_transform
 from rigeditor.edits.paths import add_path, delete_path, set_path, set_path_value
+from rigeditor.edits.physics import add_physics, delete_physics, set_physics, set_physics_value
 from rigeditor.edits.spaces import (
     add_space, remove_space, reparent_space, space_children, space_descendants, targets_in_space,
 )
@@ -61,6 +62,7 @@ __all__ = [
     # names and deletion
     "add_transform", "delete_transform", "set_mix", "set_transform",
     "add_path", "delete_path", "set_path", "set_path_value",
+    "add_physics", "delete_physics", "set_physics", "set_physics_value",
     "KINDS", "SELECTABLE", "names_of", "numbered_name", "rename", "unique_name", "delete", "delete_items",
     # the rig
     "add_bone", "add_bone_between", "chains_using_bones", "delete_bone", "delete_bone_message",

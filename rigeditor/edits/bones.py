@@ -11,6 +11,7 @@ from rigeditor.edits.chains import delete_chain
 from rigeditor.edits.errors import EditError
 from rigeditor.edits.paths import without_bones as paths_without_bones
 from rigeditor.edits.transforms import without_bones
+from rigeditor.edits.physics import without_bones as without_physics_bones
 from rigeditor.edits.names import _check_new_name, names_of, numbered_name
 from rigeditor.core.geometry import Affine
 from rigeditor.model.data.project import CHARACTER, Bone, Project
@@ -155,6 +156,7 @@ def delete_bone(project: Project, bone: str, *, with_chains: bool = False) -> Pr
     project = rehome_slots(project, gone)  # pictures on those bones stay where they are
     project = without_bones(project, gone)  # transform constraints let go of them
     project = paths_without_bones(project, gone)  # and path constraints
+    project = without_physics_bones(project, gone)  # physics constraints on them go
     return replace(project, bones=tuple(b for b in project.bones if b.name not in gone))
 
 

@@ -15,6 +15,7 @@ from rigeditor.edits.names import KINDS, SELECTABLE, _check_new_name, names_of
 from rigeditor.edits.spaces import remove_space, space_descendants
 from rigeditor.edits import paths as path_edits
 from rigeditor.edits import transforms as transform_edits
+from rigeditor.edits import physics as physics_edits
 from rigeditor.model.data.project import CHARACTER, Project
 from rigeditor.model.data.timeline import StepChannel
 
@@ -48,6 +49,7 @@ def _rename(project: Project, kind: str, old: str, new: str) -> Project:
         chains = tuple(replace(c, bones=tuple(new if n == old else n for n in c.bones))
                        for c in project.chains)
         project = transform_edits.renamed_bone(replace(project, bones=bones, chains=chains), old, new)
+        project = physics_edits.renamed_bone(project, old, new)
         return path_edits.renamed_bone(renamed_bone_in_slots(project, old, new), old, new)
     if kind == "slot":
         return path_edits.renamed_slot(renamed_slot(project, old, new), old, new)
@@ -55,6 +57,8 @@ def _rename(project: Project, kind: str, old: str, new: str) -> Project:
         return project.with_transform(old, name=new)
     if kind == "path":
         return project.with_path(old, name=new)
+    if kind == "physics":
+        return project.with_physics(old, name=new)
     if kind == "chain":
         return replace(project, chains=tuple(replace(c, name=new) if c.name == old else c
                                              for c in project.chains))
@@ -98,7 +102,7 @@ def set_default(project: Project, path, value) -> Project:
     return tracks.with_channel(project, path, replace(ch, default=value))
 
 
-_DELETE_ORDER = {"slot": 0, "chain": 0, "transform": 0, "path": 0, "bone": 1, "target": 2, "space": 3}
+_DELETE_ORDER = {"slot": 0, "chain": 0, "transform": 0, "path": 0, "physics": 0, "bone": 1, "target": 2, "space": 3}
 
 
 def delete_items(project: Project, items) -> tuple[Project, list, list]:
@@ -148,6 +152,8 @@ def _delete(project: Project, kind: str, name: str, *, with_chains: bool = False
         return transform_edits.delete_transform(project, name)
     if kind == "path":
         return path_edits.delete_path(project, name)
+    if kind == "physics":
+        return physics_edits.delete_physics(project, name)
     if kind == "chain":
         return delete_chain(project, name)
     if kind == "target":

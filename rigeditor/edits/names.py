@@ -6,9 +6,10 @@ import re
 from rigeditor.edits.errors import EditError
 from rigeditor.model.data.project import WORLD, Project
 
-KINDS = ("bone", "chain", "target", "space", "slot", "transform", "path")
+KINDS = ("bone", "chain", "target", "space", "slot", "transform", "path", "physics")
 """Kinds of item: each can be selected and renamed (``slot``: a layer of pictures on a bone;
-``transform``: a transform constraint; ``path``: a path constraint)."""
+``transform``: a transform constraint; ``path``: a path constraint; ``physics``: a physics
+constraint)."""
 SELECTABLE = KINDS
 
 
@@ -16,7 +17,8 @@ def names_of(project: Project, kind: str) -> list[str]:
     """The names of every item of ``kind`` (one of :data:`KINDS`), in the project's order."""
     pool = {"bone": project.bones, "chain": project.chains, "target": project.targets,
             "space": project.spaces, "slot": project.art.slots, "transform": project.transforms,
-            "path": project.paths}[kind]
+            "path": project.paths,
+            "physics": project.physics}[kind]
     return [x.name for x in pool]
 
 

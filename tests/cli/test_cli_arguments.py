@@ -71,8 +71,8 @@ def test_examples_lists_each_example_with_a_line_of_description(capsys):
                    "forearm_l, thigh_l, shin_l, thigh_r, shin_r)"),
     ("target:hand", "--select target:hand: no target named 'hand' in walk (targets: foot_l, foot_r, "
                     "hand_on_hip)"),
-    ("arm_l", "--select arm_l: expected KIND:NAME with KIND one of bone, chain, target, space, slot, transform, path"),
-    ("limb:arm_l", "--select limb:arm_l: expected KIND:NAME with KIND one of bone, chain, target, space, slot, transform, path"),
+    ("arm_l", "--select arm_l: expected KIND:NAME with KIND one of bone, chain, target, space, slot, transform, path, physics"),
+    ("limb:arm_l", "--select limb:arm_l: expected KIND:NAME with KIND one of bone, chain, target, space, slot, transform, path, physics"),
 ])
 def test_selecting_an_unknown_item_is_an_error_naming_what_exists(item, message, capsys, monkeypatch):
     monkeypatch.setenv("QT_QPA_PLATFORM", "offscreen")

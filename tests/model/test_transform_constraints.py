@@ -176,3 +176,20 @@ def test_after_the_chain_it_carries_the_solved_chain_along():
     x, y = shin_tip(unturned)
     assert shin_tip(first) == pytest.approx([c * x - s * y, s * x + c * y], abs=1e-9)
     assert np.hypot(*(shin_tip(first) - [14.0, -6.0])) > 1.0
+
+
+def test_a_bone_keeps_what_an_earlier_constraint_did_when_a_later_one_moves_its_parent():
+    # T1 (order 0) turns the arm halfway to the lamp in world; T2 (order 1) then turns
+    # the hip onto a second lamp: the arm rides the hip with what T1 gave it (its pose
+    # relative to the hip after T1, as Spine's applied pose), not its own pose again.
+    p = rig(arm_turn=0.3, lamp_turn=1.1)
+    p = replace(p, bones=p.bones + (Bone("lamp2", None, 1.0, (0.0, -4.0), -0.6),))
+    p = edits.add_transform(p, ["arm"], "lamp", name="t1", order=0)
+    p = edits.add_transform(p, ["hip"], "lamp2", name="t2", order=1)
+    for m in ("mix_x", "mix_y", "mix_scale_x", "mix_scale_y", "mix_shear_y"):
+        p = edits.set_mix(edits.set_mix(p, "t1", m, 0.0), "t2", m, 0.0)
+    p = edits.set_mix(p, "t1", "mix_rotate", 0.5)
+    arm = world(evaluate(p), "arm")
+    # by hand: after T1 the arm's world angle is 0.5 + 0.5 * (1.1 - 0.5) = 0.8, 0.6 past
+    # the hip's 0.2; T2 turns the hip to -0.6, so the arm ends at -0.6 + 0.6 = 0.0
+    assert np.arctan2(arm[:, 2], arm[:, 0]) == pytest.approx(np.zeros(5), abs=1e-12)

@@ -19,6 +19,7 @@ from rigeditor.app.inspector.space import space_section
 from rigeditor.app.inspector.target import change_target_space, target_section
 from rigeditor.app.inspector.path import path_section
 from rigeditor.app.inspector.transform import transform_section
+from rigeditor.app.inspector.physics import physics_section
 
 SHOWN_ITEMS = 4
 """Sections shown for a multiple selection (the first items)."""
@@ -98,7 +99,8 @@ class Inspector(Guarded, QWidget):
                 tuple(t.name for t in p.targets), tuple((s.name, s.parent) for s in p.spaces),
                 tuple((s.name, s.bone, s.attachment) for s in p.art.slots),
                 tuple((t.name, t.bones, t.target, t.local, t.relative) for t in p.transforms),
-                tuple((c.name, c.bones, c.target, c.position_mode, c.spacing_mode, c.rotate_mode) for c in p.paths))
+                tuple((c.name, c.bones, c.target, c.position_mode, c.spacing_mode, c.rotate_mode) for c in p.paths),
+                tuple((c.name, c.bone) for c in p.physics))
 
     def _rebuild(self) -> None:
         # The same items shown again (a solver switch, an undo): keep the scroll position.
@@ -132,6 +134,8 @@ class Inspector(Guarded, QWidget):
                 transform_section(f, name)
             elif kind == "path" and any(c.name == name for c in p.paths):
                 path_section(f, name)
+            elif kind == "physics" and any(c.name == name for c in p.physics):
+                physics_section(f, name)
         if chain in shown_chains:
             c = p.chain(chain)
             if ("target", c.target) not in self.doc.selection:

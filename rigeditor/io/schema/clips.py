@@ -61,6 +61,17 @@ class PathTracks(_Model):
     mix_y: _Keys1 = []
 
 
+class PhysicsTracks(_Model):  # model.data.physics.TRACKS
+    inertia: _Keys1 = []
+    strength: _Keys1 = []
+    damping: _Keys1 = []
+    mass: _Keys1 = []
+    wind: _Keys1 = []
+    gravity: _Keys1 = []
+    mix: _Keys1 = []
+    reset: _Keys1 = []
+
+
 class SpaceTracks(_Model):
     position: _Keys2 = []
     rotation: _Keys1 = []
@@ -85,6 +96,7 @@ class Tracks(_Model):
     chains: dict[Str, ChainTracks] = {}
     transforms: dict[Str, TransformTracks] = {}  # schema 6 on
     paths: dict[Str, PathTracks] = {}  # path constraints, optional
+    physics: dict[Str, PhysicsTracks] = {}  # optional (physics constraints)
     spaces: dict[Str, SpaceTracks] = {}
     slots: dict[Str, SlotTracks] = {}
     draw_order: list[DrawOrderKey] = []

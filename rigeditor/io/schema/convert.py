@@ -19,6 +19,7 @@ from rigeditor.io.schema.convert_events import events_data, to_events
 from rigeditor.io.schema.convert_clips import animations_data, to_animations
 from rigeditor.io.schema.constraints import to_transform, transform_data
 from rigeditor.io.schema.paths import path_constraint_data, to_path_constraint
+from rigeditor.io.schema.physics import physics_data, to_physics
 from rigeditor.io.schema.convert_keys import file_degrees, file_value, keys_data, keys_from_file
 from rigeditor.io.schema.project import FORMAT, SCHEMA_VERSION, frame_number
 from rigeditor.model.data.project import (
@@ -42,6 +43,7 @@ def to_project(doc: Document) -> Project:
         targets=tuple(Target(t.name, _steps(t.space), _channel(t.position)) for t in doc.targets),
         chains=tuple(_chain(c) for c in doc.chains),
         transforms=tuple(to_transform(t) for t in doc.transforms),
+        physics=tuple(to_physics(p) for p in doc.physics),
         paths=tuple(to_path_constraint(p) for p in doc.paths),
         art=replace(to_art(doc.slots, doc.draw_order, doc.skins), deforms=to_deforms(doc.deforms)),
         animations=to_animations(doc.animations, doc.animation),
@@ -108,6 +110,7 @@ def to_document(project: Project) -> dict:
         "chains": [_chain_data(c) for c in project.chains],
         **({"transforms": [transform_data(t) for t in project.transforms]} if project.transforms else {}),
         **({"paths": [path_constraint_data(p) for p in project.paths]} if project.paths else {}),
+        **({"physics": [physics_data(p) for p in project.physics]} if project.physics else {}),
         **art_data(project.art, file_degrees),
         **deforms_data(project.art.deforms),
         **animations_data(project),

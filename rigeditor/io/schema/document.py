@@ -12,6 +12,7 @@ from rigeditor.io.schema.clips import Animation
 from rigeditor.io.schema.constraints import Transform
 from rigeditor.io.schema.deform import DeformTrack
 from rigeditor.io.schema.paths import PathConstraintFile
+from rigeditor.io.schema.physics import Physics
 from rigeditor.io.schema.project import Bone, Chain, Int, Space, Str, Target, Timeline, _Model
 
 
@@ -26,6 +27,7 @@ class Document(_Model):
     chains: list[Chain]
     transforms: list[Transform] = []  # schema 6 on
     paths: list[PathConstraintFile] = []  # path constraints (io.schema.paths), optional
+    physics: list[Physics] = []  # optional (physics constraints)
     slots: list[Slot]
     draw_order: DrawOrder
     skins: Skins = Field(default_factory=Skins)

@@ -186,16 +186,19 @@ def spine_project(skel: SpineSkeleton, pages: AtlasPages | None, *, name: str = 
                                        {c.order for c in skel.ik}, count)
     paths = path_constraints(skel.other.get("path"), bones, root.name, {s.name: s for s in art.slots}, notes,
                              source, {c.order for c in skel.ik} | {t.order for t in transforms}, count)
+    from rigeditor.io.spine.read_physics import physics_constraints
+
+    physics = physics_constraints(skel.other.get("physics"), bones, root.name, notes, source,
+                                  {c.order for c in skel.ik} | {t.order for t in transforms} | {p.order for p in paths}, count,
+                                  skel.other.get("referenceScale", 100.0))
     project = Project(name=name, spaces=(character,) + tuple(spaces.values()), bones=tuple(bones.values()),
                       targets=tuple(targets.values()), chains=tuple(chains), transforms=transforms, paths=paths,
-                      art=art, events=Events(event_definitions(skel.other.get("events"))))
+                      art=art, events=Events(event_definitions(skel.other.get("events"))),
+                      physics=physics)
     _check(project, source)  # before evaluating it: an invalid rig may not evaluate
     project = _meshes(project, skel, pending, notes)
     project = bake_target_spaces(project, spaces, {}, keyed=False)
     project, chosen = _animations(project, skel, animation, target_of, notes, curves, spaces, source)
-    for kind, items in (("physics constraints", skel.other.get("physics")),):
-        for c in items or []:
-            notes.add(f"{kind} (not supported)", str(c.get("name")))
     from rigeditor.io.spine.read_roundtrip import restore
 
     project, chosen = restore(project, skel, notes, chosen)  # a RigEditor export: what Spine lacks
@@ -209,6 +212,7 @@ def target_only(skel: SpineSkeleton, slot_bones) -> set[str]:
     driven = {b for c in skel.ik for b in c.bones}
     carried = weight_bones(skel) | path_bones(skel) | {b for c in skel.other.get("transform") or [] if isinstance(c, dict)
                                     for b in [c.get("target"), *(c.get("bones") or [])] if isinstance(b, str)}
+    carried |= {c.get("bone") for c in skel.other.get("physics") or [] if isinstance(c, dict)}
     return {c.target for c in skel.ik if c.target not in parents and c.target not in slot_bones
             and c.target not in driven and c.target not in carried and c.target != skel.bones[0].name}
 

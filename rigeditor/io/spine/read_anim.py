@@ -122,13 +122,16 @@ def apply_animation(project: Project, skel, name: str, chains: dict, notes, *, c
     from rigeditor.io.spine.read_path import path_timelines
 
     project = path_timelines(project, anim, name, fps, notes, channel)
+    from rigeditor.io.spine.read_physics import physics_timelines
+
+    project = physics_timelines(project, anim, name, fps, notes, channel)
     labels = {"path": "path constraint timelines",
               "physics": "physics timelines"}
     from rigeditor.io.spine.read_sequence import sequence_keys
 
     project = sequence_keys(project, anim, fps, notes, name, skel.skins)
     for kind, value in anim.items():
-        if kind not in ("bones", "slots", "ik", "drawOrder", "transform", "attachments", "deform", "events", "path") and value:
+        if kind not in ("bones", "slots", "ik", "drawOrder", "transform", "attachments", "deform", "events", "path", "physics") and value:
             notes.add(f"{labels.get(kind, kind + ' timelines')} (not supported)", name)
     return project
 

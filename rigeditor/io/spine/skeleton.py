@@ -178,6 +178,8 @@ def _skeleton(doc) -> SpineSkeleton:
         _animation(f"animations.{name}", anim, names, slot_names, {c.name for c in ik})
     other = {k: doc[k] for k in ("transform", "path", "physics", "events") if doc.get(k)}
     other.update(carried(doc))  # RigEditor's own data beside Spine's (write_roundtrip)
+    if _is_number(doc["skeleton"].get("referenceScale")) and doc["skeleton"]["referenceScale"] > 0:
+        other["referenceScale"] = float(doc["skeleton"]["referenceScale"])  # physics' wind and gravity
     return SpineSkeleton(version, fps, bones, slots, skins, ik, animations, other)
 
 

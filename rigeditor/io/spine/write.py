@@ -149,27 +149,28 @@ def spine_document(project: Project, bake: Bake, *, animation: str | None = None
     anim = {"bones": {b: t for b, t in timelines.items() if t}}
     if ik_keys:
         anim["ik"] = ik_keys
-    from rigeditor.io.spine.write_transform import renumber, transform_sections
+    from rigeditor.io.spine.write_transform import transform_sections
+    from rigeditor.io.spine.write_path import path_sections
+    from rigeditor.io.spine.write_physics import physics_sections, reference_scale
+    from rigeditor.io.spine.write_order import renumber
 
     transforms, transform_keys = transform_sections(project, bake, times, len(ik), set(bake.bones))
-    if transforms:
-        renumber(ik, transforms, project)
-    if transform_keys:
-        anim["transform"] = transform_keys
-    from rigeditor.io.spine.write_path import path_sections, renumber as renumber_paths
-
     paths, path_keys = path_sections(project, bake, times, set(bake.bones), {s.name for s in project.art.slots})
-    if paths:
-        renumber_paths(ik, transforms, paths, project)
-    if path_keys:
-        anim["path"] = path_keys
+    physics, physics_keys = physics_sections(project, bake, times, set(bake.bones))
+    if transforms or paths or physics:
+        renumber(project, ik, transforms, paths, physics)
+    for kind, keys in (("transform", transform_keys), ("path", path_keys), ("physics", physics_keys)):
+        if keys:
+            anim[kind] = keys
     doc = {
         "skeleton": {"spine": SPINE_VERSION, "x": _r(lo[0]), "y": _r(lo[1]),
-                     "width": _r(hi[0] - lo[0]), "height": _r(hi[1] - lo[1]), "fps": bake.fps},
+                     "width": _r(hi[0] - lo[0]), "height": _r(hi[1] - lo[1]), "fps": bake.fps,
+                     **({"referenceScale": reference_scale(project)} if physics else {})},
         "bones": bones,
         "ik": ik,
         **({"transform": transforms} if transforms else {}),
         **({"path": paths} if paths else {}),
+        **({"physics": physics} if physics else {}),
         "animations": {animation or project.name or "baked": anim},
     }
     art, art_anim = art_sections(project, bake, root, {b["name"]: i for i, b in enumerate(bones)})

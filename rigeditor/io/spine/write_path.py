@@ -45,7 +45,7 @@ def path_attachment_map(p, bone_index: dict, root_index: int = 0) -> dict:
 def path_sections(project, bake, times, bone_names, slot_names) -> tuple[list, dict]:
     """(the ``path`` array, {constraint: timelines}) for ``project``'s path constraints
     whose bones are exported bones and whose slot is exported; orders as RigEditor's
-    (:func:`renumber` makes them Spine's)."""
+    (`write_order.renumber` makes them Spine's)."""
     out, keys = [], {}
     for c in sorted(project.paths, key=lambda c: c.order):
         if c.target not in slot_names or not all(b in bone_names for b in c.bones):
@@ -73,16 +73,4 @@ def path_sections(project, bake, times, bone_names, slot_names) -> tuple[list, d
     return out, keys
 
 
-def renumber(ik: list, transforms: list, paths: list, project) -> None:
-    """Spine's orders 0..N-1 over every exported constraint, in the order RigEditor
-    runs them (by ``order``; of one order a chain, a transform, then a path
-    constraint), in place."""
-    entries = sorted([((project.chain(c["name"]).order, 0, i), c) for i, c in enumerate(ik)]
-                     + [((project.transform(t["name"]).order, 1, i), t) for i, t in enumerate(transforms)]
-                     + [((project.path(p["name"]).order, 2, i), p) for i, p in enumerate(paths)],
-                     key=lambda e: e[0])
-    for rank, (_, entry) in enumerate(entries):
-        entry["order"] = rank
-
-
-__all__ = ["path_attachment_map", "path_sections", "renumber"]
+__all__ = ["path_attachment_map", "path_sections"]

@@ -36,14 +36,3 @@ def transform_sections(project, bake, times, first_order: int, bone_names) -> tu
             keys[t.name] = [{"time": time, **{s: round(float(v[i]), 9) for s, v in zip(SPINE_MIXES, sampled)}}
                             for i, time in enumerate(times)]
     return out, keys
-
-
-def renumber(ik: list, transforms: list, project) -> None:
-    """Spine's orders 0..N-1 over the exported IK and transform constraints, in the
-    order RigEditor runs them (by ``order``, a chain before a transform constraint of
-    the same order), in place."""
-    entries = sorted([((project.chain(c["name"]).order, 0, i), c) for i, c in enumerate(ik)]
-                     + [((project.transform(t["name"]).order, 1, i), t) for i, t in enumerate(transforms)],
-                     key=lambda e: e[0])
-    for rank, (_, entry) in enumerate(entries):
-        entry["order"] = rank

@@ -16,6 +16,7 @@ from dataclasses import replace
 from rigeditor.model.data.constraints import MIXES
 from rigeditor.model.data.deform import DEFORM, deform_tracks, deforms_of
 from rigeditor.model.data.path_constraint import CHANNELS as PATH_CHANNELS
+from rigeditor.model.data.physics import TRACKS as PHYSICS_TRACKS
 from rigeditor.model.data.project import Animation, Project, Timeline
 from rigeditor.model.data.slot_color import CHANNELS as SLOT_COLOR
 from rigeditor.model.data.events import EVENTS
@@ -25,6 +26,7 @@ TRACKS: dict[str, tuple[str, ...]] = {
     "chain": ("bend", "softness", "mix"),
     "transform": MIXES,
     "path": PATH_CHANNELS,
+    "physics": PHYSICS_TRACKS,
     "space": ("position", "rotation", "scale"),
     "bone": ("rotation", "translate", "scale", "shear", "inherit"),
     "slot": ("attachment", "sequence") + SLOT_COLOR,
@@ -33,7 +35,8 @@ TRACKS: dict[str, tuple[str, ...]] = {
 DRAW_ORDER = ("art", "", "draw_order")
 """The path of the draw-order track (whole slot orders)."""
 # A deform track's path is (DEFORM, slot, (skin, attachment)): see model.data.deform.
-_POOLS = {"target": "targets", "chain": "chains", "space": "spaces", "bone": "bones", "transform": "transforms", "path": "paths"}
+_POOLS = {"target": "targets", "chain": "chains", "space": "spaces", "bone": "bones", "transform": "transforms", "path": "paths",
+          "physics": "physics"}
 
 
 def items(project: Project, kind: str):

@@ -15,6 +15,7 @@ from rigeditor.core.limits import LIMIT_STRATEGIES
 from rigeditor.model.data.attachments import Art
 from rigeditor.model.data.constraints import TransformConstraint
 from rigeditor.model.data.path_constraint import PathConstraint
+from rigeditor.model.data.physics import PhysicsConstraint
 from rigeditor.model.data.timeline import Channel, StepChannel, constant
 
 WORLD = "world"
@@ -191,6 +192,7 @@ class Project:
     chains: tuple[Chain, ...] = ()
     transforms: tuple[TransformConstraint, ...] = ()  # transform constraints (model.data.constraints)
     paths: tuple[PathConstraint, ...] = ()  # path constraints (model.data.path_constraint)
+    physics: tuple[PhysicsConstraint, ...] = ()  # physics constraints (model.data.physics)
     art: Art = field(default_factory=Art)  # images on bones, slots, draw order
     animations: tuple[Animation, ...] = ()
     animation: str = "animation"
@@ -214,13 +216,17 @@ class Project:
 
     def path(self, name: str) -> PathConstraint:
         return self._lookup("path", name)
+    def physics_constraint(self, name: str) -> PhysicsConstraint:
+        return self._lookup("physics", name)
 
     @cached_property
     def _by_name(self) -> dict:
         # Built on first look-up: an evaluation looks bones up thousands of times.
         # (Reversed: with a duplicate name the first item wins, as validation reports.)
-        return {kind: {item.name: item for item in reversed(getattr(self, kind + "s"))}
-                for kind in ("bone", "space", "target", "chain", "transform", "path")}
+        out = {kind: {item.name: item for item in reversed(getattr(self, kind + "s"))}
+               for kind in ("bone", "space", "target", "chain", "transform", "path")}
+        out["physics"] = {item.name: item for item in reversed(self.physics)}
+        return out
 
     def _lookup(self, kind: str, name: str):
         try:
@@ -265,6 +271,8 @@ class Project:
 
     def with_path(self, name: str, /, **changes) -> "Project":
         return replace(self, paths=_replaced(self.paths, name, changes, "path"))
+    def with_physics(self, name: str, /, **changes) -> "Project":
+        return replace(self, physics=_replaced(self.physics, name, changes, "physics"))
 
 
 def _find(items, name, kind):
@@ -281,5 +289,5 @@ def _replaced(items, name, changes, kind):
 
 __all__ = [
     "WORLD", "CHARACTER", "SOLVERS", "SPINE_SCALE", "LIMIT_STRATEGIES", "Animation", "Timeline", "Space", "Bone", "Target",
-    "LimitStrategy", "Chain", "TransformConstraint", "PathConstraint", "Project", "Smoothing",
+    "LimitStrategy", "Chain", "TransformConstraint", "PathConstraint", "PhysicsConstraint", "Project", "Smoothing",
 ]

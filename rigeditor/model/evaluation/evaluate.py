@@ -3,8 +3,9 @@
 Order, for all frames at once: sample tracks -> forward kinematics -> for each chain
 (parents first): resolve its target from its declared space, smooth it there, carry it
 into the shoulder space -> solve (soft reach, limits, strategy) -> mix with FK ->
-forward kinematics of everything below -> transform constraints in their order
-(constraints.transform) -> residual, cause, flags, sensitivity.
+forward kinematics of everything below -> transform and physics constraints in their
+order (constraints.transform, constraints.physics: stepped from the timeline's start)
+-> residual, cause, flags, sensitivity.
 """
 from __future__ import annotations
 
@@ -23,6 +24,8 @@ from rigeditor.model.data.project import CHARACTER, Chain, Project
 from rigeditor.model.evaluation.constraints.ik import group_chains, solve_chains
 from rigeditor.model.evaluation.constraints.path import apply_paths
 from rigeditor.model.evaluation.constraints.transform import Applied, apply_transforms
+from rigeditor.model.evaluation.constraints.physics import apply_physics
+from rigeditor.model.data.physics import PhysicsConstraint
 from rigeditor.model.evaluation.spaces import space_transforms
 
 PARALLEL_FRAMES = 512  # below this many frames chains are solved one after the other
@@ -45,7 +48,7 @@ def evaluate(project: Project, frames=None, *, previous: Bake | None = None,
     chains = sorted(project.chains, key=lambda c: order.index(c.bones[0]))
     dirty, fk_bones = _dirty(project, chains, order, frames, previous, changed)
 
-    stages = constraint_stages(chains, project.transforms, project.paths)
+    stages = constraint_stages(chains, project.transforms, project.paths, project.physics)
     if dirty is None:
         spaces = space_transforms(project, frames)
         pose = Pose(project, order, frames.shape[0], spaces[CHARACTER], frames)
@@ -108,6 +111,10 @@ def evaluate(project: Project, frames=None, *, previous: Bake | None = None,
         if stage and isinstance(stage[0], PathConstraint):
             apply_paths(project, pose, frames, stage, applied)
             continue
+        if stage and isinstance(stage[0], PhysicsConstraint):  # stepped from the start (sequential)
+            pose.constrained = True
+            apply_physics(project, pose, frames, stage, applied, evaluate)
+            continue
         if stage and not isinstance(stage[0], Chain):  # transform constraints
             pose.constrained = True
             apply_transforms(project, pose, frames, stage, applied)
@@ -127,24 +134,25 @@ def evaluate(project: Project, frames=None, *, previous: Bake | None = None,
     return with_art(project, bake)  # images ride the bones: bake.art
 
 
-def constraint_stages(chains, transforms, paths=()) -> list[list]:
+def constraint_stages(chains, transforms, paths=(), physics=()) -> list[list]:
     """The order constraints run in, as stages: runs of chains (solved parents first,
-    in waves), of transform constraints and of path constraints, by ``order`` as Spine
-    sorts them (of one order: a chain, then a transform, then a path constraint). []
-    without transform or path constraints: the chains alone."""
-    if not transforms and not paths:
+    in waves), of transform, of path and of physics constraints, by ``order`` as Spine
+    sorts them (of one order: a chain, a transform, a path, then a physics constraint).
+    [] without transform, path or physics constraints: the chains alone."""
+    if not transforms and not paths and not physics:
         return []
     entries = sorted([(c.order, 0, i, c) for i, c in enumerate(chains)]
                      + [(t.order, 1, i, t) for i, t in enumerate(transforms)]
-                     + [(p.order, 2, i, p) for i, p in enumerate(paths)], key=lambda e: e[:3])
+                     + [(p.order, 2, i, p) for i, p in enumerate(paths)]
+                     + [(p.order, 3, i, p) for i, p in enumerate(physics)], key=lambda e: e[:3])
     stages: list[list] = []
-    kinds: list[int] = []
+    last = None
     for _, kind, _, item in entries:
-        if stages and kinds[-1] == kind:
+        if stages and kind == last:
             stages[-1].append(item)
         else:
             stages.append([item])
-            kinds.append(kind)
+        last = kind
     # chains of a run keep their dependency order (parents first)
     return [sorted(s, key=chains.index) if isinstance(s[0], Chain) else s for s in stages]
 
@@ -173,8 +181,8 @@ def _ancestors(project, bone):
 def _dirty(project, chains, order, frames, previous, changed):
     """(chains to solve again, bones whose FK changed), or (None, None) for a full
     evaluation."""
-    if previous is None or changed is None or project.transforms or project.paths:
-        return None, None  # transform or path constraints: every bone may move (a full evaluation)
+    if previous is None or changed is None or project.transforms or project.paths or project.physics:
+        return None, None  # transform, path or physics constraints: every bone may move (a full evaluation)
     if (previous.bones != tuple(order) or list(previous.chains) != [c.name for c in chains]
             or previous.frames.shape != frames.shape or not np.array_equal(previous.frames, frames)):
         return None, None
@@ -213,8 +221,8 @@ def frame_local(project: Project, changed: Iterable[str] | None) -> bool:
     (analytic, no target smoothing, no smoothed root offset). Then an incremental
     evaluation of one frame equals that frame of a full evaluation (its per-frame
     diagnostics that compare with the frame before, hold and flip, excepted)."""
-    if changed is None:
-        return False
+    if changed is None or project.physics:
+        return False  # physics: a frame depends on every frame before it
     order = bone_order(project)
     chains = sorted(project.chains, key=lambda c: order.index(c.bones[0]))
     dirty, _ = _affected(project, chains, order, changed)

@@ -25,6 +25,7 @@ from rigeditor.model.validation.events import event_problems
 from rigeditor.model.validation.clips import clip_problems
 from rigeditor.model.validation.constraints import transform_problems
 from rigeditor.model.validation.paths import path_attachment_problems, path_problems
+from rigeditor.model.validation.physics import physics_problems
 
 
 MAX_MAGNITUDE = 1e9
@@ -114,6 +115,7 @@ def _rig_problems(project: Project) -> list[str]:
     out.extend(transform_problems(project, _channel))
     out.extend(path_problems(project, _channel))
     out.extend(path_attachment_problems(project.art, frozenset(bone_names)))
+    out.extend(physics_problems(project, _channel))
     out.extend(_art_problems(project.art, frozenset(bone_names)))
     out.extend(event_problems(project.events))
     return out

@@ -16,14 +16,16 @@ behaviour (and checked against its runtime), radians throughout:
   mixed scale is divided by the bone's own scale (Spine 4.2's runtime does both).
 
 A mirrored target (negative determinant) turns rotation and shear offsets the other way.
-After a constraint the bones below its bones are placed again from their own local
-values (as Spine updates them after the constraint).
+After a constraint the bones below its bones are placed again (constraints.placement:
+from what an earlier constraint left them, else their own local values, as Spine
+updates them after the constraint).
 """
 from __future__ import annotations
 
 import numpy as np
 
 from rigeditor.core.geometry import Affine
+from rigeditor.model.evaluation.constraints.placement import below, kept, place_below
 from rigeditor.model.evaluation.inherit import bone_world
 
 
@@ -85,6 +87,8 @@ def apply_transforms(project, pose, frames, constraints, applied: Applied | None
     for t in constraints:
         mixes = [getattr(t, m).sample(frames)[:, 0] for m in
                  ("mix_rotate", "mix_x", "mix_y", "mix_scale_x", "mix_scale_y", "mix_shear_y")]
+        under = below(project, t.bones)
+        kept_local = kept(applied, under)  # before the constrained bones move
         for name in t.bones:
             k = pose.column[name]
             if t.local:
@@ -94,13 +98,7 @@ def apply_transforms(project, pose, frames, constraints, applied: Applied | None
                 applied.set.pop(name, None)
                 applied.moved.add(name)
             pose.touched.add(name)
-        below = [c.name for b in t.bones for c in project.children(b) if c.name not in t.bones]
-        if below:
-            before = set(pose.touched)
-            pose.touched.clear()
-            pose.update(below)
-            applied.forget(pose.touched)
-            pose.touched |= before
+        place_below(pose, applied, under, kept_local)
 
 
 def _world(t, w: Affine, tw: Affine, mixes, n) -> Affine:

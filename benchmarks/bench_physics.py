@@ -1,0 +1,53 @@
+"""Physics constraints: what stepping costs. A tail of BONES bones, each with a physics
+constraint (rotate, x, y, scale x), over FRAMES frames; prints the evaluation with
+and without the physics, the cost per physics bone-frame, and a single frame with
+the range's states remembered (one look-up and one update) against the whole range.
+Ratios and per-item times only: nothing here asserts a time."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from _common import best_time, table
+
+from rigeditor import edits
+from rigeditor.model.data.project import Bone, Project, Timeline
+from rigeditor.model.data.timeline import keyed
+from rigeditor.model.evaluation.evaluate import evaluate
+
+BONES, FRAMES = 20, 600
+
+
+def tail() -> Project:
+    root = Bone("b0", None, 20.0, translate=keyed([(0, (0.0, 0.0)), (150, (120.0, 60.0)), (300, (-80.0, 0.0)),
+                                                   (FRAMES, (0.0, 0.0))]),
+                rotation=keyed([(0, 0.0), (200, 0.8), (FRAMES, 0.0)]))
+    bones = [root] + [Bone(f"b{i}", f"b{i - 1}", 20.0, (20.0, 0.0)) for i in range(1, BONES)]
+    p = Project(timeline=Timeline(fps=30.0, start=0, end=FRAMES), bones=tuple(bones))
+    for i in range(1, BONES):
+        p = edits.add_physics(p, f"b{i}", name=f"p{i}", x=0.3, y=0.3, scale_x=0.2)
+    return p
+
+
+def main():
+    p = tail()
+    plain = replace(p, physics=())
+    with_physics = best_time(lambda: evaluate(p), repeat=3)
+    without = best_time(lambda: evaluate(plain), repeat=3)
+    frames = FRAMES + 1
+    per = (with_physics - without) / ((BONES - 1) * frames)
+    evaluate(p)  # the states of the range, remembered
+    one = best_time(lambda: evaluate(p, [float(FRAMES // 2)]), repeat=20)
+    table([("whole range, physics", f"{with_physics * 1e3:.1f} ms"),
+           ("whole range, no physics", f"{without * 1e3:.1f} ms"),
+           ("physics per bone-frame", f"{per * 1e6:.2f} us"),
+           ("with / without", f"{with_physics / without:.1f}x"),
+           ("one frame (states remembered)", f"{one * 1e3:.2f} ms"),
+           ("whole range / one frame", f"{with_physics / one:.0f}x")],
+          ("what", f"{BONES} bones, {frames} frames"))
+    assert np.isfinite(evaluate(p).bone_bakes[-1].world.tx).all()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,272 @@
+"""Physics constraints over time: a bone that lags, springs back and sways.
+
+Written from Spine 4.2's documented behaviour and checked against its runtime (never
+its code). Physics is sequential: the state at a frame depends on every frame before
+it, so it is stepped from the animation's start, frame after frame of the timeline
+(at the project's fps), as a game plays the animation:
+
+- every frame the game time moves on by 1/fps s (``dt``); the constraint keeps the
+  time it has not yet stepped and steps its springs every 1/``step`` s of it;
+- on the first frame, and on a frame a reset key falls on (after the frame before, up
+  to this one), the motion starts from rest: the bone's position is remembered, no
+  spring moves;
+- x, y: the bone's own world motion since the frame before, times inertia and limited
+  to ``limit`` * dt per axis, is added (opposite) to an offset that springs back
+  (velocity += (wind - offset * strength) / mass * step, damping ** (60 step) kept
+  per step; gravity pulls y down); the bone moves by the offset * mix * weight;
+- rotate / shear x: the bone's x axis swings toward where its tip was (the tip of the
+  frame before, the bone's own motion limited as above), its angle offset springs
+  back the same way, pulled by wind and gravity at the tip's lever (length over the
+  reference scale); rotate turns both axes, shear x the x axis alone;
+- scale x: the tip's drag along the bone over the bone's length stretches it;
+  the same spring;
+- mix 0 freezes the constraint: no step, its time stands still.
+
+A frame not on the timeline's grid (a bake at another fps) is one update from the
+state at the grid frame before it, over the time between: so the result at a grid
+frame never depends on the sampling. The states of every grid frame are remembered
+per project (the last few): a single frame costs one look-up and one update.
+"""
+from __future__ import annotations
+
+import math
+import threading
+
+import numpy as np
+
+from rigeditor.core.geometry import Affine
+from rigeditor.model.evaluation.constraints.placement import below, kept, place_below
+
+_FIELDS = ("fresh", "ux", "uy", "cx", "cy", "tx", "ty", "xo", "xv", "yo", "yv", "ro", "rv", "so", "sv",
+           "remaining", "last", "time")
+"""A constraint's state after an update: fresh (1: start from rest at the next update),
+the bone's position remembered (u), where the bone ended (c) and its tip vector (t),
+the offsets and velocities of x, y, rotation and scale, the time not yet stepped, the
+game time of its last update and the game time now (seconds)."""
+_AT = {name: i for i, name in enumerate(_FIELDS)}
+_TIME = _AT["time"]
+_KEEP = 8  # projects whose states are remembered
+_histories: dict[int, tuple] = {}
+_lock = threading.Lock()  # the editor evaluates ranges on a worker thread too
+_EPS = 1e-9  # frames: a reset key this close to a frame falls on it
+
+
+def rest_state(time: float = 0.0, last: float = 0.0) -> tuple:
+    """The state before the first update: at rest, starting fresh."""
+    s = [0.0] * len(_FIELDS)
+    s[_AT["fresh"]], s[_AT["time"]], s[_AT["last"]] = 1.0, time, last
+    return tuple(s)
+
+
+def _reset(s) -> tuple:
+    """Back to rest; the time already run stays (stepping starts again from here)."""
+    return rest_state(s[_AT["time"]], s[_AT["time"]])
+
+
+def update(c, length: float, s, time: float, k, w) -> tuple[tuple, list[float]]:
+    """One update of constraint ``c`` at game time ``time`` (s): state ``s`` before ->
+    (state after, the bone's world frame after). ``k``: (inertia, strength, damping,
+    mass, wind, gravity, mix) at this frame; ``w``: the bone's world frame before
+    (a, b, c, d, x, y), model units; ``length``: the bone's length."""
+    inertia, strength, damping, mass, wind, gravity, mix = k
+    fresh, ux, uy, cx, cy, tx, ty, xo, xv, yo, yv, ro, rv, so, sv, remaining, last, _ = s
+    if mix == 0:  # frozen: only the game clock moves on
+        return (*s[:-1], time), w
+    a, b, cc, d, x, y = w
+    dt = max(time - last, 0.0)
+    remaining += dt
+    last = time
+    on_x, on_y, on_turn, on_scale = c.x > 0, c.y > 0, c.rotate > 0 or c.shear_x > 0, c.scale_x > 0
+    if fresh:
+        fresh, ux, uy = 0.0, x, y
+    else:
+        left, step, ref = remaining, 1.0 / c.step, c.reference_scale
+        q = c.limit * dt
+        keep = None
+        if on_x or on_y:
+            if on_x:
+                u = (ux - x) * inertia
+                xo += q if u > q else -q if u < -q else u
+                ux = x
+            if on_y:
+                u = (uy - y) * inertia
+                yo += q if u > q else -q if u < -q else u
+                uy = y
+            if left >= step:
+                keep = damping ** (60 * step)
+                m, fx, fy = step / mass, wind * ref, gravity * ref
+                while True:
+                    if on_x:
+                        xv += (fx - xo * strength) * m
+                        xo += xv * step
+                        xv *= keep
+                    if on_y:
+                        yv -= (fy + yo * strength) * m
+                        yo += yv * step
+                        yv *= keep
+                    left -= step
+                    if left < step:
+                        break
+            if on_x:
+                x += xo * mix * c.x
+            if on_y:
+                y += yo * mix * c.y
+        if on_turn or on_scale:
+            base = math.atan2(cc, a)
+            dx, dy = cx - x, cy - y
+            dx = q if dx > q else -q if dx < -q else dx  # the bone's own motion, limited
+            dy = q if dy > q else -q if dy < -q else dy
+            turn = (c.rotate + c.shear_x) * mix
+            angle = base
+            if on_turn:
+                r = math.atan2(dy + ty, dx + tx) - base - ro * turn
+                ro += (r - math.ceil(r / (2 * math.pi) - 0.5) * 2 * math.pi) * inertia  # wrapped to (-pi, pi]
+                angle = ro * turn + base
+            cos, sin = math.cos(angle), math.sin(angle)
+            if on_scale:
+                reach = length * math.hypot(a, cc)
+                if reach > 0:
+                    so += (dx * cos + dy * sin) * inertia / reach
+            left = remaining
+            if left >= step:
+                keep = damping ** (60 * step) if keep is None else keep
+                m, lever = step / mass, length / ref
+                while True:
+                    left -= step
+                    if on_scale:
+                        sv += (wind * cos - gravity * sin - so * strength) * m
+                        so += sv * step
+                        sv *= keep
+                    if on_turn:
+                        rv -= ((wind * sin + gravity * cos) * lever + ro * strength) * m
+                        ro += rv * step
+                        rv *= keep
+                    if left < step:
+                        break
+                    if on_turn:  # the next step pulls along the turned axis
+                        angle = ro * turn + base
+                        cos, sin = math.cos(angle), math.sin(angle)
+        remaining = left
+    cx, cy = x, y
+    if on_turn:
+        o = ro * mix
+        if c.shear_x > 0:  # the y axis turns by the rotate share only, the x axis by both
+            turn_y = o * c.rotate if c.rotate > 0 else 0.0
+            turn_x = turn_y + o * c.shear_x
+        else:
+            turn_y = turn_x = o * c.rotate
+        co, si = math.cos(turn_y), math.sin(turn_y)
+        b, d = co * b - si * d, si * b + co * d
+        co, si = math.cos(turn_x), math.sin(turn_x)
+        a, cc = co * a - si * cc, si * a + co * cc
+    if on_scale:
+        grow = 1 + so * mix * c.scale_x
+        a, cc = a * grow, cc * grow
+    tx, ty = length * a, length * cc
+    return ((fresh, ux, uy, cx, cy, tx, ty, xo, xv, yo, yv, ro, rv, so, sv, remaining, last, time),
+            [a, b, cc, d, x, y])
+
+
+def _settings(c, frames) -> list[tuple]:
+    """(inertia, strength, damping, mass, wind, gravity, mix) per frame."""
+    cols = [getattr(c, k).sample(frames)[:, 0].tolist() for k in
+            ("inertia", "strength", "damping", "mass", "wind", "gravity", "mix")]
+    return list(zip(*cols))
+
+
+def _resets(c, lo: float, hi: float) -> bool:
+    """A reset key in (lo, hi] (frames)."""
+    return any(lo + _EPS < key.frame <= hi + _EPS for key in c.reset.keys)
+
+
+def is_grid(frames: np.ndarray, start: float) -> bool:
+    """Frames start, start + 1, ... (the timeline's grid from the animation's start)."""
+    return (frames.shape[0] > 0 and frames[0] == start
+            and bool(np.all(np.diff(frames) == 1.0)))
+
+
+def history(project, end: float, evaluate) -> dict:
+    """{constraint name: states after each grid frame start..end} of ``project``
+    (remembered; else ``evaluate(project, frames)``, the one evaluation path, runs
+    over the grid and remembers them)."""
+    with _lock:
+        hit = _histories.get(id(project))
+    if hit is None or hit[0] is not project or hit[1] < end:
+        start = project.timeline.start
+        evaluate(project, np.arange(start, max(end, start) + 1, dtype=float))
+        with _lock:
+            hit = _histories[id(project)]
+    return hit[2]
+
+
+def _remember(project, end: float, states: dict) -> None:
+    """Keep the states of one run of constraints; an evaluation's runs (constraints
+    between IK chains or transform constraints) add to one entry."""
+    with _lock:
+        hit = _histories.get(id(project))
+        if hit is not None and hit[0] is project and hit[1] == end:
+            hit[2].update(states)
+            return
+        if hit is not None and hit[0] is project and hit[1] > end:
+            return  # a longer grid is remembered already
+        if len(_histories) >= _KEEP:
+            _histories.pop(next(iter(_histories)))
+        _histories[id(project)] = (project, end, dict(states))
+
+
+def apply_physics(project, pose, frames: np.ndarray, constraints, applied, evaluate) -> None:
+    """Apply ``constraints`` (already in their order) to ``pose`` in place, at
+    ``frames``: stepped through them when they are the timeline's grid from its start
+    (the states remembered), else each frame one update from the grid frame before
+    (``evaluate``: the evaluation that remembers the grid's states when not yet)."""
+    start, fps = float(project.timeline.start), float(project.timeline.fps)
+    n = pose.ones.shape[0]
+    if n == 0:
+        return
+    grid = is_grid(frames, start)
+    past = None if grid else history(project, math.ceil(float(np.max(frames))), evaluate)
+    states = {} if grid else None
+    for c in constraints:
+        name = c.bone
+        k = pose.column[name]
+        w = pose.world[k]
+        world = [np.broadcast_to(np.asarray(v, float), (n,)).tolist() for v in (w.a, w.b, w.c, w.d, w.tx, w.ty)]
+        settings = _settings(c, frames)
+        length = float(project.bone(name).length)
+        frames_in = list(zip(*world))
+        resets = bool(c.reset.keys)
+        out = []
+        stepped = []  # the states after each grid frame
+        s = rest_state()
+        dt = 1.0 / fps
+        for i in range(n):
+            f = float(frames[i])
+            if grid:
+                time = 0.0 if i == 0 else s[_TIME] + dt
+                if resets and i > 0 and _resets(c, frames[i - 1], f):
+                    s = _reset(s)
+            else:
+                g = math.ceil(f - _EPS) - 1  # the grid frame before
+                if g < start:
+                    s, time = rest_state(), 0.0
+                else:
+                    s = past[c.name][int(g - start)]
+                    time = s[_TIME] + (f - g) / fps
+                    if resets and _resets(c, g, f):
+                        s = _reset(s)
+            s, moved = update(c, length, s, time, settings[i], frames_in[i])
+            if grid:
+                stepped.append(s)
+            out.append(moved)
+        out = list(zip(*out))
+        if grid:
+            states[c.name] = stepped
+        under = below(project, [name])
+        kept_local = kept(applied, under)  # before the bone moves
+        pose.world[k] = Affine(*(np.array(col) for col in out))
+        pose.touched.add(name)
+        applied.set.pop(name, None)
+        applied.moved.add(name)
+        place_below(pose, applied, under, kept_local)
+    if grid:
+        _remember(project, float(frames[-1]), states)
