@@ -291,3 +291,23 @@ def test_export_waits_for_the_range(qtbot):
     gate.release.set()
     assert not doc.range_pending and len(settled) == FRAMES
     assert_same_bake(settled, evaluate(doc.project))
+
+
+def test_the_worker_reduces_the_seam_diagnostics_of_the_range_it_delivers(qtbot):
+    # The seam curve's worst triangle per frame is computed with the range, on the
+    # worker: the UI thread finds it done when the range lands.
+    from rigeditor.app.range_worker import RangeWorker
+    from rigeditor.core import skinning as sk
+    from rigeditor.examples.files import load_example
+
+    project = load_example("skinned_arm")
+    worker = RangeWorker()
+    worker.submit(1, project, None, None)
+    assert worker.wait(30)
+    generation, bake, error = worker.take()
+    assert error is None and bake.art.meshes
+    for m in bake.art.meshes:
+        assert "worst" in m.__dict__  # reduced on the worker
+        # ...and right: the smallest area ratio of each frame, by brute force here.
+        want = [np.min(m.ratios(i)) for i in range(len(bake))]
+        assert np.allclose(m.__dict__["worst"][0], want, rtol=1e-12, atol=1e-12)
