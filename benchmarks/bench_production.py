@@ -8,11 +8,11 @@ opened; (b) the tail is built from model classes here. For each: real mouse even
 (QTest) drag a target's handle in a circle (median and 95th percentile per move, until
 Qt has processed everything the move caused), the time from the release until the
 window is idle again (gesture end), and scrubbing (Document.set_frame plus the repaint).
-Then the iterative solver alone: FABRIK per bone and iteration against the same loop
-compiled by numba, when numba is installed (the bench extra).
+Then the iterative solver alone: FABRIK's cost per bone and iteration over the tail's
+whole range (the compiled-loop yardstick is not part of this benchmark yet).
 
 Prints each figure beside its yardstick: drag median < 8 ms, scrub >= 60 fps, a
-gesture's end <= 16 ms, FABRIK within 1.5x the compiled loop.
+gesture's end <= 16 ms.
 """
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ from rigeditor.model import WORLD, Bone, Chain, Project, StepChannel, Target, Ti
 from rigeditor.model import CHARACTER, Space  # noqa: E402
 
 RIG = Path(__file__).resolve().parent / "rigs" / "raptor_like.json"
-DRAG_GOAL_MS, SCRUB_GOAL_FPS, END_GOAL_MS, SOLVER_GOAL = 8.0, 60.0, 16.0, 1.5
+DRAG_GOAL_MS, SCRUB_GOAL_FPS, END_GOAL_MS = 8.0, 60.0, 16.0
 
 
 def tail(bones=50, frames=1000, key_every=40) -> Project:
@@ -152,8 +152,8 @@ def window_rows(app, name, project, target, frame, data_dir, moves=60, scrubs=20
 
 
 def solver_rows():
-    """FABRIK per bone and iteration: ours (rigeditor.core.chains) against the same
-    algorithm as a numba-compiled loop, on the tail's lengths and limits."""
+    """FABRIK per bone and iteration (rigeditor.core.chains) on the tail's lengths,
+    limits and targets, warm-started frame to frame as the evaluation does."""
     from rigeditor.core.chains import solve_fabrik
 
     project = tail()
@@ -168,20 +168,7 @@ def solver_rows():
                        max_iterations=chain.max_iterations)
     ours = time.perf_counter() - t0
     work = int(sol.iterations.sum()) * len(lengths)
-    rows = [("FABRIK, ours", f"{ours * 1e3:.0f} ms", f"{ours / work * 1e9:.0f} ns", f"{int(sol.iterations.sum())}", "", "")]
-    try:
-        from fabrik_numba import fabrik_loop
-    except ImportError:
-        rows.append(("FABRIK, numba loop", "numba not installed", "", "", "", ""))
-        return rows
-    fabrik_loop(lengths, limits, targets[:2], chain.tolerance, chain.max_iterations)  # compile
-    t0 = time.perf_counter()
-    its = fabrik_loop(lengths, limits, targets, chain.tolerance, chain.max_iterations)
-    compiled = time.perf_counter() - t0
-    work_c = int(its.sum()) * len(lengths)
-    ratio = (ours / work) / (compiled / work_c)
-    rows.append(("FABRIK, numba loop", f"{compiled * 1e3:.1f} ms", f"{compiled / work_c * 1e9:.0f} ns", f"{int(its.sum())}",
-                 f"<= {SOLVER_GOAL:g}x ({ratio:.1f}x)", "yes" if ratio <= SOLVER_GOAL else "NO"))
+    rows = [("FABRIK, ours", f"{ours * 1e3:.0f} ms", f"{ours / work * 1e9:.0f} ns", f"{int(sol.iterations.sum())}")]
     return rows
 
 
@@ -207,7 +194,7 @@ def main():
     table(rows, ("project", "step", "median", "p95", "goal", "met"))
     print()
     print("The iterative solver alone (the tail's 1,000 frames, warm-started frame to frame):")
-    table(solver_rows(), ("", "all frames", "per bone and iteration", "iterations", "goal", "met"))
+    table(solver_rows(), ("", "all frames", "per bone and iteration", "iterations"))
     return 0
 
 

@@ -311,3 +311,28 @@ def test_the_worker_reduces_the_seam_diagnostics_of_the_range_it_delivers(qtbot)
         # ...and right: the smallest area ratio of each frame, by brute force here.
         want = [np.min(m.ratios(i)) for i in range(len(bake))]
         assert np.allclose(m.__dict__["worst"][0], want, rtol=1e-12, atol=1e-12)
+
+
+def test_a_superseded_iterative_range_stops_between_frames_and_the_newest_lands(qtbot):
+    # FABRIK's frames are Python loops holding the interpreter lock: a range a newer
+    # edit superseded stops at its next frame instead of running on beside the UI.
+    from rigeditor.app.range_worker import RangeWorker
+
+    p1 = arms(4, smoothed=()).with_chain("arm_2", solver="fabrik", tolerance=1e-6)
+    p2 = set_target_key(p1, "hand_2", 100, (650.0, 70.0))
+    worker = RangeWorker()
+    between = worker._between_frames
+
+    def newer_edit_arrives(generation):
+        if generation == 1 and worker.frames_solved == 5:
+            worker.submit(2, p2, None, None)  # as the next mouse move would
+        between(generation)
+
+    worker._between_frames = newer_edit_arrives
+    worker.submit(1, p1, None, None)
+    qtbot.waitUntil(lambda: worker.wait(0), timeout=20_000)
+    generation, bake, error = worker.take()
+    assert (generation, error) == (2, None)
+    assert_same_bake(bake, evaluate(p2))
+    # The first range stopped after 6 of its FRAMES frames; the second ran them all.
+    assert worker.frames_solved == 6 + FRAMES
