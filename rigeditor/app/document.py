@@ -46,19 +46,8 @@ REST_MS = 30
 ends): while it keeps moving every range would be superseded before it lands, and
 the worker would only take the second core from the UI."""
 FRAME_FIRST_MIN_FRAMES = 200
-"""Shorter ranges of small rigs are evaluated whole on every edit: that costs about
-what the current frame alone does, and spares the worker's round trip."""
-FRAME_FIRST_MIN_ITEMS = 2_400
-"""...unless frames x (bones + slots) reaches this: a production rig's 40-frame walk
-(69 bones, 27 slots) costs two to three times its one frame whole, every move."""
-
-
-def frame_first_pays(project) -> bool:
-    """True when evaluating the frame under the hand alone (the range behind) beats
-    evaluating the whole range on every move."""
-    frames = project.timeline.end - project.timeline.start + 1
-    items = len(project.bones) + len(project.art.slots)
-    return frames >= FRAME_FIRST_MIN_FRAMES or frames * items >= FRAME_FIRST_MIN_ITEMS
+"""Shorter ranges are evaluated whole on every edit: that costs about what the current
+frame alone does, and spares the worker's round trip."""
 
 
 class Document(Guarded, QObject):
@@ -436,7 +425,7 @@ class Document(Guarded, QObject):
         whole range to be exact at one frame (smoothing, iterative solvers: see
         ``frame_local``) or the range is short."""
         project = self._shown(project)
-        if not frame_first_pays(project) or not frame_local(project, touched):
+        if len(self._range_bake) < FRAME_FIRST_MIN_FRAMES or not frame_local(project, touched):
             return None
         previous = self._frame_bake
         if previous is None:

@@ -247,25 +247,6 @@ def test_a_short_range_is_evaluated_whole_on_every_move():
     assert_same_bake(doc.bake, evaluate(doc.project))
 
 
-def test_a_short_range_of_a_big_rig_takes_the_frame_path(qtbot):
-    # 40 frames, 36 arms (72 bones): the whole range costs several of its frames, so
-    # the frame under the hand goes first and the range behind, as for long ranges.
-    p = arms(36, smoothed=())
-    p = replace(p, timeline=replace(p.timeline, end=39))
-    doc = Document(p)
-    doc.set_frame(17)
-    gate = Gate(doc)
-    gate.release.clear()
-    doc.apply("Move target", set_target_key(doc.project, "hand_5", 17, (1560.0, 40.0)),
-              touched={"target:hand_5"}, merge_key=("drag", doc.begin_gesture()))
-    assert doc.range_pending and len(doc.bake) == 1
-    full = evaluate(doc.project)
-    assert_same_bake(doc.bake, full, rows=slice(17, 18))
-    gate.release.set()
-    qtbot.waitUntil(lambda: not doc.range_pending, timeout=10_000)
-    assert_same_bake(doc.bake, full)
-
-
 def test_a_failing_worker_is_caught_and_the_range_evaluated_here(qtbot):
     doc = Document(arms())
 
