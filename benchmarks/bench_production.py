@@ -98,7 +98,7 @@ def mouse_drag(app, window, doc, target, moves, radius_px=14.0):
     QTest.mouseRelease(vp, Qt.LeftButton, Qt.NoModifier, centre)
     app.processEvents()
     release = (time.perf_counter() - t0) * 1e3
-    while getattr(doc, "range_pending", False) and time.perf_counter() - t0 < 20:
+    while getattr(doc, "range_pending", False) and time.perf_counter() - t0 < 90:
         app.processEvents()
         time.sleep(0.001)
     landed = (time.perf_counter() - t0) * 1e3
