@@ -18,6 +18,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QGraphicsItem, QLabel, QVBoxLayout, QWidget
 
+from rigeditor.app.item_cache import make_room
 from rigeditor.app.guard import Guarded
 from rigeditor.app import style
 from rigeditor.app.plot_axis import ReadableAxis
@@ -65,6 +66,7 @@ class CurvesWidget(Guarded, QWidget):
 
     def __init__(self, doc, parent=None):
         super().__init__(parent)
+        make_room()  # the cached curves fit (item_cache)
         self.doc = doc
         self.chain: str | None = None
         self._shown = None  # (chain name, its ChainBake) last plotted

@@ -15,10 +15,25 @@ ship the project and tens of megabytes of previous Bake each way.
 from __future__ import annotations
 
 import threading
+import time
 
+from rigeditor.core.chains import frame_check
 from rigeditor.model import evaluate
 
 IDLE_S = 1.0  # seconds the thread waits for another request before it ends
+
+
+class Superseded(Exception):
+    """Raised inside the worker's evaluation when a newer request has arrived."""
+
+
+def reduce_diagnostics(bake) -> None:
+    """Reduce here what the views read off a whole range, so a drag's end does not
+    block the UI thread on it: each mesh's worst triangle per frame (the seam curve,
+    ``MeshPose.worst``, cached on the pose; 100-400 ms on a big mesh's range)."""
+    art = getattr(bake, "art", None)
+    for mesh in (art.meshes if art is not None else ()):
+        mesh.worst  # noqa: B018 - a cached property, computed once
 
 
 class RangeWorker:
@@ -36,6 +51,7 @@ class RangeWorker:
         self._idle.set()
         self._thread: threading.Thread | None = None
         self.evaluate = evaluate  # what runs (tests slow it down to land edits mid-run)
+        self.frames_solved = 0  # iterative frames solved on the thread (a count for tests)
 
     def submit(self, generation: int, project, previous, changed) -> None:
         with self._lock:
@@ -71,13 +87,29 @@ class RangeWorker:
                 self._idle.clear()
                 generation, project, previous, changed = self._request
                 self._request = None
+            frame_check(lambda: self._between_frames(generation))
             try:
                 bake, error = self.evaluate(project, previous=previous, changed=changed), None
+                reduce_diagnostics(bake)
+            except Superseded:
+                continue  # a newer request waits: it runs next
             except Exception as exc:  # noqa: BLE001 - reported on the Qt thread, never lost
                 bake, error = None, f"{type(exc).__name__}: {exc}"
+            finally:
+                frame_check(None)
             with self._lock:
                 if generation == self._latest:
                     self._result = (generation, bake, error)
+
+    def _between_frames(self, generation: int) -> None:
+        """Between two frames of an iterative chain's solve (pure Python, holding the
+        interpreter lock): stop when superseded, and let the UI thread run. Without
+        this a 50-bone tail's range kept the lock for seconds after the drag moved on,
+        and every move waited for it (numpy's loops release the lock by themselves)."""
+        self.frames_solved += 1
+        if generation != self._latest:
+            raise Superseded
+        time.sleep(0)  # hands the lock over if the UI thread waits for it
 
     def take(self):
         with self._lock:

@@ -10,6 +10,8 @@ same.
 """
 from __future__ import annotations
 
+import contextvars
+
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -64,4 +66,6 @@ def run_tasks(fn, items) -> list:
     items = list(items)
     if len(items) < 2 or _inline():
         return [fn(x) for x in items]
-    return [f.result() for f in [_get_pool().submit(fn, x) for x in items]]
+    # Each task runs in a copy of the caller's context (what it set for its own
+    # evaluation, such as chains.frame_check, holds in the tasks too).
+    return [f.result() for f in [_get_pool().submit(contextvars.copy_context().run, fn, x) for x in items]]

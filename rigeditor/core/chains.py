@@ -33,13 +33,24 @@ from __future__ import annotations
 import cmath
 import math
 import operator
+import contextvars
 from dataclasses import dataclass
 
 import numpy as np
 
 from rigeditor.core.geometry import wrap_angle
 
-__all__ = ["ChainSolution", "forward_kinematics", "solve_fabrik", "solve_ccd"]
+__all__ = ["ChainSolution", "forward_kinematics", "solve_fabrik", "solve_ccd", "frame_check"]
+
+_CHECK: contextvars.ContextVar = contextvars.ContextVar("frame_check", default=None)
+
+
+def frame_check(check) -> None:
+    """Call ``check()`` (or nothing: None) before each frame that the solves of this
+    thread (and the tasks it hands to ``blocks.run_tasks``) take from now on. A background evaluation uses it to stop a superseded range (the
+    check raises) and to hand the interpreter to the UI thread between frames: these
+    loops are Python, and hold the interpreter lock while they run."""
+    _CHECK.set(check)
 
 # Guard for coincident points, relative to the chain's total length: below it a
 # direction is undefined and the bone keeps its current one (no division by zero).
@@ -131,8 +142,11 @@ def _solve(frame_solver, lengths, root, target, initial, limits, tolerance, max_
     # multiplication, with no numpy call per joint. Angles use math.atan2, not
     # cmath.phase, which raises OverflowError when the angle underflows (2 + 5e-324j).
     eps = _EPS * reach
+    check = _CHECK.get()
     for root_z, target_z in zip((roots[:, 0] + 1j * roots[:, 1]).tolist(),
                                 (targets[:, 0] + 1j * targets[:, 1]).tolist()):
+        if check is not None:
+            check()
         offset = target_z - root_z
         distance, aim = abs(offset), math.atan2(offset.imag, offset.real)
         if distance >= reach - eps:  # eps: a target at full reach is not left to crawl there

@@ -177,3 +177,29 @@ def test_a_project_without_chains_plots_nothing(qtbot):
 def _send(widget, kind, pos, button, held=Qt.LeftButton):
     p = QPointF(pos)
     QApplication.sendEvent(widget, QMouseEvent(kind, p, widget.mapToGlobal(p), button, held, Qt.NoModifier))
+
+
+def test_a_long_chains_cached_curves_all_fit_in_the_pixmap_cache(qtbot):
+    # Each angle curve is cached as a pixmap of its plot, so moving the playhead
+    # repaints the line, not the curves: only while every pixmap fits in Qt's pixmap
+    # cache (10 MB by default, which a 50-bone chain in a large dock overflows: every
+    # frame change then re-rendered all 50 curves).
+    from PySide6.QtGui import QPixmapCache
+
+    QPixmapCache.setCacheLimit(10 * 1024)  # Qt's default, as a fresh application has it
+    n, frames = 50, 300
+    bones = tuple(Bone(f"b{i}", None if i == 0 else f"b{i - 1}", 5.0, rest_offset=(0.0, 0.0) if i == 0 else (5.0, 0.0))
+                  for i in range(n))
+    path = [(f, (120.0 + 40 * math.cos(f / 40), 60 * math.sin(f / 30))) for f in range(0, frames, 30)]
+    project = Project("tail", Timeline(24.0, 0, frames - 1), (Space(CHARACTER),), bones,
+                      (Target("tip", StepChannel(WORLD), keyed(path, "bezier")),),
+                      (Chain("tail", tuple(b.name for b in bones), "tip", solver="fabrik", tolerance=0.05),))
+    w = _curves(qtbot, project)
+    w.resize(1600, 1000)
+    qtbot.wait(100)
+    plot = w.plots[0]
+    rect = plot.vb.sceneBoundingRect()
+    ratio = w.view.devicePixelRatioF()
+    needed_kb = len(w.angle_curves) * rect.width() * rect.height() * ratio * ratio * 4 / 1024
+    assert len(w.angle_curves) == n
+    assert QPixmapCache.cacheLimit() >= needed_kb

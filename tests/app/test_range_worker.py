@@ -199,16 +199,41 @@ def test_a_drag_takes_the_frame_path_and_the_curves_follow_when_it_ends(qtbot):
     assert "updating" not in curves._title.text()
 
 
-@pytest.mark.parametrize("target", ["hand_3", "hand_2"])
-def test_a_smoothed_or_iterative_chain_is_evaluated_over_the_whole_range_at_once(target):
-    # arm_3 filters its target over time; FABRIK warm-starts each frame from the one
-    # before. Either way a frame alone is not that frame of the range.
-    doc = Document(arms().with_chain("arm_2", solver="fabrik"))
+def test_a_smoothed_chain_is_evaluated_over_the_whole_range_at_once():
+    # arm_3 filters its target over time: a frame alone is not that frame of the range.
+    doc = Document(arms())
     doc.set_frame(213)
-    doc.apply("Move target", set_target_key(doc.project, target, 213, (900.0, 30.0)),
-              touched={f"target:{target}"}, merge_key=("drag", doc.begin_gesture()))
+    doc.apply("Move target", set_target_key(doc.project, "hand_3", 213, (900.0, 30.0)),
+              touched={"target:hand_3"}, merge_key=("drag", doc.begin_gesture()))
     assert not doc.range_pending
     assert_same_bake(doc.bake, evaluate(doc.project))
+
+
+@pytest.mark.parametrize("solver", ["fabrik", "ccd"])
+def test_an_iterative_chain_drag_solves_the_frame_alone_and_hands_the_range_to_the_worker(qtbot, solver):
+    # The chain warm-starts each frame from the one before: the frame under the hand
+    # starts from the last range's solution of the frame before (ik_warm).
+    doc = Document(arms().with_chain("arm_2", solver=solver, tolerance=1e-4))
+    doc.set_frame(213)
+    gate = Gate(doc)
+    gate.release.clear()  # the range waits: the frame alone is on screen
+    before = doc.range_bake
+    key = ("drag", doc.begin_gesture())
+    for step in range(3):
+        doc.apply("Move target", set_target_key(doc.project, "hand_2", 213, (690.0 + 5 * step, 60.0)),
+                  touched={"target:hand_2"}, merge_key=key)
+        assert doc.range_pending and len(doc.bake) == 1  # the UI thread solved one frame
+        assert doc.range_bake is before
+        full = evaluate(doc.project)
+        got, want = doc.bake.chains["arm_2"], full.chains["arm_2"]
+        assert np.array_equal(got.target_world[0], want.target_world[213])
+        assert got.residual[0] <= 1e-4 and want.residual[213] <= 1e-4
+        assert np.array_equal(got.warm[0], before.chains["arm_2"].warm[213])
+    qtbot.waitUntil(gate.started.is_set, timeout=5_000)  # the pointer rested: the worker took it
+    gate.release.set()
+    qtbot.waitUntil(lambda: not doc.range_pending, timeout=10_000)
+    assert_same_bake(doc.bake, evaluate(doc.project))
+    doc.end_gesture()
 
 
 def test_a_short_range_is_evaluated_whole_on_every_move():
@@ -247,3 +272,48 @@ def test_export_waits_for_the_range(qtbot):
     gate.release.set()
     assert not doc.range_pending and len(settled) == FRAMES
     assert_same_bake(settled, evaluate(doc.project))
+
+
+def test_the_worker_reduces_the_seam_diagnostics_of_the_range_it_delivers(qtbot):
+    # The seam curve's worst triangle per frame is computed with the range, on the
+    # worker: the UI thread finds it done when the range lands.
+    from rigeditor.app.range_worker import RangeWorker
+    from rigeditor.core import skinning as sk
+    from rigeditor.examples.files import load_example
+
+    project = load_example("skinned_arm")
+    worker = RangeWorker()
+    worker.submit(1, project, None, None)
+    assert worker.wait(30)
+    generation, bake, error = worker.take()
+    assert error is None and bake.art.meshes
+    for m in bake.art.meshes:
+        assert "worst" in m.__dict__  # reduced on the worker
+        # ...and right: the smallest area ratio of each frame, by brute force here.
+        want = [np.min(m.ratios(i)) for i in range(len(bake))]
+        assert np.allclose(m.__dict__["worst"][0], want, rtol=1e-12, atol=1e-12)
+
+
+def test_a_superseded_iterative_range_stops_between_frames_and_the_newest_lands(qtbot):
+    # FABRIK's frames are Python loops holding the interpreter lock: a range a newer
+    # edit superseded stops at its next frame instead of running on beside the UI.
+    from rigeditor.app.range_worker import RangeWorker
+
+    p1 = arms(4, smoothed=()).with_chain("arm_2", solver="fabrik", tolerance=1e-6)
+    p2 = set_target_key(p1, "hand_2", 100, (650.0, 70.0))
+    worker = RangeWorker()
+    between = worker._between_frames
+
+    def newer_edit_arrives(generation):
+        if generation == 1 and worker.frames_solved == 5:
+            worker.submit(2, p2, None, None)  # as the next mouse move would
+        between(generation)
+
+    worker._between_frames = newer_edit_arrives
+    worker.submit(1, p1, None, None)
+    qtbot.waitUntil(lambda: worker.wait(0), timeout=20_000)
+    generation, bake, error = worker.take()
+    assert (generation, error) == (2, None)
+    assert_same_bake(bake, evaluate(p2))
+    # The first range stopped after 6 of its FRAMES frames; the second ran them all.
+    assert worker.frames_solved == 6 + FRAMES

@@ -59,3 +59,29 @@ def test_renaming_and_deleting_items_reach_stored_animations():
     assert ("target", "palm", "position") in clips.clip(p, "wave").tracks
     p = delete(p, "chain", "arm")  # takes its target along
     assert not any(path[1] == "palm" for path in clips.clip(p, "wave").tracks)
+
+
+def test_a_stored_animations_bad_key_is_found_after_every_edit_of_the_open_one():
+    # Validation opens each stored animation after every edit (remembering the items
+    # found fine): a bad key there is reported on the first check and on every later
+    # one, while the open animation is edited move after move, and goes once fixed.
+    from dataclasses import replace
+
+    from rigeditor.edits.posing import set_target_key
+    from rigeditor.model.data.timeline import Key
+    from rigeditor.model.validation.project import problems
+
+    p = _two()  # 'wave' open, 'reach' stored
+    reach = next(a for a in p.animations if a.name == "reach")
+    path = next(k for k in reach.tracks if k[0] == "target")
+    bad = tuple(reach.tracks[path]) + (Key(90, (float("nan"), 0.0), "linear"),)
+    broken = replace(reach, tracks={**reach.tracks, path: bad})
+    p = replace(p, animations=tuple(broken if a.name == "reach" else a for a in p.animations))
+    for step in range(4):
+        found = problems(p)
+        assert len(found) == 1 and "animations[" in found[0] and "'reach'" in found[0], found
+        p = set_target_key(p, "hand", 5, (100.0 + step, 90.0))
+    fixed = replace(p, animations=tuple(reach if a.name == "reach" else a for a in p.animations))
+    assert problems(fixed) == []
+    # The open animation's items, opened from either side, are what they were.
+    assert clips.switch(clips.switch(p, "reach"), "wave") == p

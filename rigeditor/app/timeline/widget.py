@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QStyle, QToolButton, QVBoxLayout, QWidget,
 )
 
+from rigeditor.app.item_cache import make_room
 from rigeditor.app.dialogs import Dialogs
 from rigeditor.app.guard import Guarded
 from rigeditor.app import style
@@ -44,6 +45,7 @@ class TimelineWidget(Guarded, KeyGestures, KeyEditing, QWidget):
 
     def __init__(self, doc, parent=None, dialogs=None):
         super().__init__(parent)
+        make_room()  # the cached curves fit (item_cache)
         self.doc = doc
         self.dialogs = dialogs or Dialogs()
         self._tracks: list[Track] = []

@@ -89,19 +89,51 @@ def tracks_of(project: Project) -> dict:
     return out
 
 
+_REKEYED: dict = {}  # (id(item), kind, ids of the keys given) -> (item, the keys given, the item rekeyed)
+_REKEYED_MAX = 1 << 16
+
+
+def _remembered(key, alive, make):
+    """``make()``, or what it gave for ``key`` before while the objects ``alive`` (whose
+    ids make up ``key``) are the very same ones."""
+    hit = _REKEYED.get(key)
+    if hit is not None and len(hit[0]) == len(alive) and all(a is b for a, b in zip(hit[0], alive)):
+        return hit[1]
+    out = make()
+    if len(_REKEYED) >= _REKEYED_MAX:
+        _REKEYED.clear()
+    _REKEYED[key] = (alive, out)  # the objects kept alive: their ids stay their own
+    return out
+
+
 def with_tracks(project: Project, tracks: dict) -> Project:
-    """``project`` with every track's keys replaced by ``tracks`` (absent: no keys)."""
+    """``project`` with every track's keys replaced by ``tracks`` (absent: no keys).
+
+    Items and keys are immutable: an item rekeyed with the very same key tuples as
+    before comes back as the same object as before (and so does the artwork), so the
+    checks that remember the items found fine (validation) do not check it again.
+    The stored animations are validated by opening each one after every edit; without
+    this every bone, slot and mesh of every stored animation was checked afresh on
+    every mouse move of a drag."""
     def rekeyed(kind, item):
-        changes = {}
-        for attr in TRACKS[kind]:
-            ch, keys = getattr(item, attr), tuple(tracks.get((kind, item.name, attr), ()))
-            if ch.keys != keys:
-                changes[attr] = replace(ch, keys=keys)
-        return replace(item, **changes) if changes else item
+        given = tuple(tracks.get((kind, item.name, attr), ()) for attr in TRACKS[kind])
+
+        def make():
+            changes = {}
+            for attr, keys in zip(TRACKS[kind], given):
+                ch = getattr(item, attr)
+                if ch.keys != tuple(keys):
+                    changes[attr] = replace(ch, keys=tuple(keys))
+            return replace(item, **changes) if changes else item
+        return _remembered((id(item), kind, *map(id, given)), (item, *given), make)
 
     pools = {pool: tuple(rekeyed(kind, x) for x in getattr(project, pool)) for kind, pool in _POOLS.items()}
-    art = replace(project.art, slots=tuple(rekeyed("slot", s) for s in project.art.slots),
-                  draw_order=tuple(tracks.get(DRAW_ORDER, ())), deforms=deforms_of(tracks))
+    slots = tuple(rekeyed("slot", s) for s in project.art.slots)
+    order = tracks.get(DRAW_ORDER, ())
+    deform_keys = tuple(keys for path, keys in tracks.items() if path[0] == DEFORM)
+    art = _remembered(("art", id(project.art), id(order), *map(id, slots), *map(id, deform_keys)),
+                      (project.art, order, *slots, *deform_keys),
+                      lambda: replace(project.art, slots=slots, draw_order=tuple(order), deforms=deforms_of(tracks)))
     events = replace(project.events, keys=tuple(tracks.get(EVENTS, ())))
     return replace(project, art=art, events=events, **pools)
 

@@ -7,7 +7,7 @@ shares every item an edit did not touch with the bake before it, and copies noth
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, is_dataclass, replace
+from dataclasses import MISSING, dataclass, field, fields, is_dataclass, replace
 from functools import cached_property
 from typing import Any
 
@@ -25,11 +25,14 @@ def _stored_at_once(cls):
     (5 us for a ChainBake's 29 fields), and evaluating one frame builds an item per
     chain and bone."""
     names = frozenset(f.name for f in fields(cls))
+    defaults = {f.name: f.default for f in fields(cls) if f.default is not MISSING}
 
     def __init__(self, **values):
         if values.keys() != names:
-            raise TypeError(f"{cls.__name__}: missing {sorted(names - values.keys())}, "
-                            f"unknown {sorted(values.keys() - names)}")
+            values = {**defaults, **values}  # fields with a default may be left out
+            if values.keys() != names:
+                raise TypeError(f"{cls.__name__}: missing {sorted(names - values.keys())}, "
+                                f"unknown {sorted(values.keys() - names)}")
         self.__dict__.update(values)
 
     cls.__init__ = __init__
@@ -91,6 +94,7 @@ class ChainBake:
     shoulder_to_world: Affine
     reach: tuple[float, float]
     softness: np.ndarray
+    warm: np.ndarray | None = None  # iterative chains: (N, B) each frame's start pose (chains_warm)
 
     def cause_names(self, i: int) -> str:
         return CAUSES[int(self.cause[i])]

@@ -23,6 +23,7 @@ from rigeditor.model.data.path_constraint import PathConstraint
 from rigeditor.model.data.project import CHARACTER, Chain, Project
 from rigeditor.model.evaluation.constraints.ik import group_chains, solve_chains
 from rigeditor.model.evaluation.constraints.path import apply_paths
+from rigeditor.model.evaluation.constraints.ik_warm import ITERATIVE, first_warm
 from rigeditor.model.evaluation.constraints.transform import Applied, apply_transforms
 from rigeditor.model.evaluation.constraints.physics import apply_physics
 from rigeditor.model.data.physics import PhysicsConstraint
@@ -99,7 +100,8 @@ def evaluate(project: Project, frames=None, *, previous: Bake | None = None,
             pose.shift[pose.column[chain.bones[0]]] = pose.zeros
             if chain.spine_scale:  # Spine's stretch scaled the first bone's frame
                 pose.reset_scale(chain.bones[0])
-        return solve_chains(project, group, pose, spaces, frames, fk)
+        warm = first_warm(project, group[0], frames, previous) if group[0].solver in ITERATIVE else None
+        return solve_chains(project, group, pose, spaces, frames, fk, warm)
 
     # Chains of one wave drive disjoint subtrees whose parents are already placed,
     # so they are solved side by side; a chain below another waits for it.
@@ -218,9 +220,12 @@ def _affected(project, chains, order, changed):
 def frame_local(project: Project, changed: Iterable[str] | None) -> bool:
     """True when the edit ``changed`` (as for :func:`evaluate`) can be evaluated at
     single frames exactly: every chain it touches solves each frame on its own
-    (analytic, no target smoothing, no smoothed root offset). Then an incremental
-    evaluation of one frame equals that frame of a full evaluation (its per-frame
-    diagnostics that compare with the frame before, hold and flip, excepted)."""
+    (analytic, or iterative warm-started from the frame before's solution as the
+    previous range left it: ``ik_warm``; no target smoothing, no smoothed root
+    offset). Then an incremental evaluation of one frame equals that frame of a full
+    evaluation (its per-frame diagnostics that compare with the frame before, hold and
+    flip, excepted; an iterative chain's inner joints where the edit moved the frame
+    before, see ``ik_warm``)."""
     if changed is None or project.physics:
         return False  # physics: a frame depends on every frame before it
     order = bone_order(project)
@@ -230,7 +235,7 @@ def frame_local(project: Project, changed: Iterable[str] | None) -> bool:
         return False
     for name in dirty:
         c = project.chain(name)
-        if (c.solver != "analytic" or c.smoothing.kind != "none"
+        if (c.solver not in ("analytic", *ITERATIVE) or c.smoothing.kind != "none"
                 or (c.strategy.kind == "move_root" and c.strategy.root_time_constant > 0)):
             return False
     return True

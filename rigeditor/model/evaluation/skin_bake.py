@@ -46,11 +46,21 @@ class MeshStatic:
     away from joints) and the number of skin bones. Not a dataclass, so ``Bake.rows``
     (which cuts every dataclass array along frames) leaves it whole."""
 
-    __slots__ = ("mesh", "joint_of", "n_bones", "deform")
+    __slots__ = ("mesh", "_joint_of", "_where", "n_bones", "deform")
 
-    def __init__(self, mesh: MeshAttachment, joint_of: tuple, n_bones: int, deform=None):
-        self.mesh, self.joint_of, self.n_bones = mesh, joint_of, n_bones
-        self.deform = deform  # a deform_bake.DeformSampler, or None: no deform keys
+    def __init__(self, mesh: MeshAttachment, joint_of, n_bones: int, deform=None, where=None):
+        """joint_of: the tuple, or None with ``where`` = (project, slot bone) to find it
+        on first use (only the seam diagnostics ask; a drag's one-frame evaluations
+        never do). deform: a deform_bake.DeformSampler, or None: no deform keys."""
+        self.mesh, self._joint_of, self._where, self.n_bones = mesh, joint_of, where, n_bones
+        self.deform = deform
+
+    @property
+    def joint_of(self) -> tuple:
+        if self._joint_of is None:
+            self._joint_of = _triangle_joints(*self._where, self.mesh)
+            self._where = None
+        return self._joint_of
 
 
 @dataclass(frozen=True, eq=False)
@@ -169,8 +179,7 @@ def mesh_poses(project, bake, column: int, slot, codes: np.ndarray) -> list[Mesh
         rows = np.stack([np.broadcast_to(sk.affine_rows(w), (len(bake), 2, 3)) for w in world], axis=1)
         skins = sk.skin_transforms(rows, bind)
         skins.flags.writeable = False
-        static = MeshStatic(a, _triangle_joints(project, slot.bone, a), skins.shape[1],
-                            sampler_for(project.art, slot.name, a))
+        static = MeshStatic(a, None, skins.shape[1], sampler_for(project.art, slot.name, a), where=(project, slot.bone))
         out.append(MeshPose(slot.name, column, k, static, skins, character, codes == k, bake.frames))
     return out
 

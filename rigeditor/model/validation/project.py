@@ -191,15 +191,19 @@ def _chain_values(out, where, c):
         out.append(f"{where}.soft_reach: must be one of {', '.join(SOFT_REACH)}, got {c.soft_reach!r}")
 
 
-_last_art: list = [None, None, []]  # art, bone names, its problems
+_last_arts: dict = {}  # id(art) -> (art, bone names, its problems)
+LAST_ARTS = 16  # the open animation's artwork and each stored one's (validated by opening it)
 
 
 def _art_problems(art, bone_names: frozenset) -> list[str]:
-    """``art_problems``, remembered for the last artwork checked: most edits leave
+    """``art_problems``, remembered for the last artworks checked: most edits leave
     the artwork (meshes and their weights included) as it was."""
-    if _last_art[0] is not art or _last_art[1] != bone_names:
-        _last_art[:] = [art, bone_names, art_problems(art, bone_names)]
-    return list(_last_art[2])
+    hit = _last_arts.get(id(art))
+    if hit is None or hit[0] is not art or hit[1] != bone_names:
+        if len(_last_arts) >= LAST_ARTS:
+            _last_arts.clear()
+        hit = _last_arts[id(art)] = (art, bone_names, art_problems(art, bone_names))
+    return list(hit[2])
 
 
 def _space_values(out, where, s, tl):

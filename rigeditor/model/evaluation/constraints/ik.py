@@ -16,6 +16,7 @@ from rigeditor.model.evaluation.constraints.causes import _CAUSE, classify, roun
 from rigeditor.model.evaluation.constraints.ik_aim import solve_aim
 from rigeditor.model.evaluation.constraints.segments import joint_turns, on_axis, segments
 from rigeditor.model.evaluation.constraints.ik_solvers import solve_analytic, solve_iterative
+from rigeditor.model.evaluation.constraints.ik_warm import warm_rows
 from rigeditor.model.evaluation.kinematics import Pose
 from rigeditor.model.data.project import Chain, Project
 from rigeditor.model.evaluation.spaces import smoothed_target
@@ -80,12 +81,13 @@ def _signature(project, chain):
 
 
 def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict[str, Affine],
-                 frames: np.ndarray, fk: list[np.ndarray]) -> list[ChainBake]:
+                 frames: np.ndarray, fk: list[np.ndarray], warm: np.ndarray | None = None) -> list[ChainBake]:
     """Resolve the targets, solve, mix with FK, update the pose; return each chain's
     diagnostics. ``chains``: one group of :func:`group_chains`.
 
     fk: per joint (root to tip), the chains' local FK rotations as rows (chain after
-    chain, ``len(frames)`` rows each).
+    chain, ``len(frames)`` rows each). warm: an iterative chain's (B,) start pose for
+    its first frame (``ik_warm.first_warm``; None: its FK pose there).
     """
     if chains[0].solver == "aim":  # one bone: no group (group_chains keeps it alone)
         return solve_aim(project, chains[0], pose, spaces, frames, fk)
@@ -141,7 +143,8 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
                     for bake in solve_chains(project, [c], pose, spaces, frames, [f[k:k + 1] for f in fk])]
         ik = solve_analytic(chains[0], (a, b), solve_target, bend, solve_soft, fk, n)
     else:
-        ik = solve_iterative(chains[0], lengths[0], solve_target, solve_soft, np.stack(fk, axis=-1))
+        start = np.stack(fk, axis=-1)[0] if warm is None else warm
+        ik = solve_iterative(chains[0], lengths[0], solve_target, solve_soft, start)
 
     # Mix: blend each joint along the shorter way round, and the strategy's stretch
     # and shift by the same weight, so mix 0 is exactly the FK pose.
@@ -223,12 +226,14 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
         side=side, flip=flip, bend_overridden=ik.bend_overridden, iterations=ik.iterations,
         converged=cause != _CAUSE["unexplained"], hold=hold, hold_drift=drift,
         hold_world_motion=world_motion, target_world=target_world, target_shoulder=target,
+        warm=None if solver == "analytic" else warm_rows(start, ik.angles),
         end_world=end_world, elbow_world=elbow_world,
         ghost_elbow_world=to_world.apply(_mirror_elbow(elbow - shoulder, end - shoulder) + shoulder),
         shoulder_world=shoulder_world, softness=soft,
     )
     for value in table.values():
-        frozen(value)  # views of the rows below are read-only too
+        if value is not None:
+            frozen(value)  # views of the rows below are read-only too
     if one:
         declared, codes = resolved[0][:2]
         return [ChainBake(name=chains[0].name, **table, target_declared=frozen(declared),
@@ -237,7 +242,7 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
     for k, (chain, ls, (declared, codes, *_)) in enumerate(zip(chains, lengths, resolved)):
         cut = slice(k * n, (k + 1) * n)
         out.append(ChainBake(
-            name=chain.name, **{name: value[cut] for name, value in table.items()},
+            name=chain.name, **{name: None if value is None else value[cut] for name, value in table.items()},
             target_declared=frozen(declared), target_space=frozen(codes),
             shoulder_to_world=to_world.take(cut), reach=(abs(ls[0] - ls[1]), ls[0] + ls[1]),
         ))

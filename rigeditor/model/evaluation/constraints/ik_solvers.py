@@ -100,9 +100,10 @@ def _directions(sol, a, b):
     return (c1, s1), (c1 * c12 + s1 * s12, c1 * s12 - s1 * c12)
 
 
-def solve_iterative(chain, lengths, target, softness, fk) -> IKResult:
-    """FABRIK or CCD (rigeditor.core.chains), warm-started frame to frame from the FK
-    pose of the first frame. Soft reach compresses the target's distance before the
+def solve_iterative(chain, lengths, target, softness, start) -> IKResult:
+    """FABRIK or CCD (rigeditor.core.chains), warm-started frame to frame from
+    ``start`` (B,) local angles on the first frame (its FK pose, or the range's
+    solution of the frame before: ``ik_warm``). Soft reach compresses the target's distance before the
     solve; stretch and move-root act on the solved pose (no second solve)."""
     lengths = np.asarray(lengths, dtype=float)
     outer = float(lengths.sum())
@@ -114,7 +115,7 @@ def solve_iterative(chain, lengths, target, softness, fk) -> IKResult:
     bounds = [chain.limit(i) for i in range(len(lengths))]
     limits = None if all(x is None for x in bounds) else np.array([x or _FREE for x in bounds], dtype=float)
     solver = solve_fabrik if chain.solver == "fabrik" else solve_ccd
-    sol = solver(lengths, np.zeros(2), aim, initial=fk[0], limits=limits,
+    sol = solver(lengths, np.zeros(2), aim, initial=start, limits=limits,
                  tolerance=chain.tolerance, max_iterations=chain.max_iterations)
     angles, joints = sol.angles, sol.joints
     limited = np.zeros(raw.shape, dtype=bool)
