@@ -219,7 +219,7 @@ def test_what_cannot_be_imported_is_listed_once_per_kind(tmp_path):
     doc["path"] = [{"name": "pc", "bones": ["tail2"], "target": "thigh"}]
     doc["physics"] = [{"name": "ph", "bone": "tail"}, {"name": "ph2", "bone": "tail2"}]
     doc["events"] = {"step": {}}
-    doc["skins"][0]["attachments"]["thigh"]["pth"] = {"type": "path", "vertexCount": 3, "vertices": [0, 0, 1, 0, 0, 1]}
+    doc["skins"][0]["attachments"]["thigh"]["pth"] = {"type": "path", "vertexCount": 3, "vertices": [0, 0, 1, 0, 0, 1], "lengths": [0]}
     doc["skins"].append({"name": "red", "attachments": {}})
     doc["animations"]["walk"]["bones"]["tail"] = {"translate": [{"x": 1}], "scale": [{"x": 2}]}
     doc["animations"]["walk"]["events"] = [{"name": "step"}]

@@ -6,8 +6,9 @@ data (``write_roundtrip``) and the rest of the file is still what it was written
 spaces (scene objects, switches), targets, chains (limits, strategy, smoothing, solver,
 soft reach) and the bones' channels as authored, per animation; the bones that only
 stood for spaces and targets in Spine are dropped. Spine's own data keeps the rest:
-setup pose, inherit modes, transform constraints, slots, skins, meshes, and the
-transform constraints' keys (moved by the animation's first exported frame); the slots'
+setup pose, inherit modes, transform, path and physics constraints, slots, skins,
+meshes, and every other track (constraint, deform, colour, sequence and event keys;
+moved by the animation's first exported frame); the slots'
 attachment keys and the draw-order keys are carried at their own frames. An edited file
 is imported from its Spine data alone, with a warning.
 """
@@ -25,8 +26,16 @@ from rigeditor.model.data import clips
 from rigeditor.model.data.attachments import Art
 from rigeditor.model.data.project import Animation, Project, Timeline
 
-_OURS = ("bone", "target", "chain", "space", "slot", "art")  # the kinds of track the carried data holds
-_SPINE = ("transform",)  # Spine's own (moved by the first exported frame)
+_OURS = ("bone", "target", "chain", "space")  # the kinds of item whose tracks the carried data holds
+
+
+def _carried(path) -> bool:
+    """Whether the carried data holds the track at ``path``: the bones' channels (not
+    inherit), targets, chains, spaces, the slots' attachment keys and the draw order.
+    Every other track (transform, path and physics constraints, deform, colour,
+    sequence and event keys) is Spine's own, read from its timelines."""
+    kind, _, attr = path
+    return (kind in _OURS and attr != "inherit") or (kind == "slot" and attr == "attachment") or path == clips.DRAW_ORDER
 
 
 def restore(project: Project, skel, notes, chosen: str | None) -> tuple[Project, str | None]:
@@ -57,9 +66,8 @@ def restore(project: Project, skel, notes, chosen: str | None) -> tuple[Project,
     for e, rig in zip(entries, rigs):
         spine = clips.clip(project, e["spine"]).tracks
         kept = {path: _moved(path, keys, e["first"], rig.timeline.fps / imported_fps) for path, keys in spine.items()
-                if path[0] in _SPINE or (path[0] == "bone" and path[2] == "inherit" and path[1] in ours)}
-        kept.update({path: keys for path, keys in clips.tracks_of(rig).items()
-                     if path[0] in _OURS and path[2] != "inherit"})
+                if not _carried(path) and (path[0] != "bone" or path[1] in ours)}
+        kept.update({path: keys for path, keys in clips.tracks_of(rig).items() if _carried(path)})
         tracks[e["name"]] = kept
     first = rigs[0]
     inherit = {b.name: b.inherit for b in project.bones}
@@ -110,7 +118,7 @@ def _moved(path, keys, first: float, ratio: float):
     project frames: ``first`` + frame x ``ratio`` (project fps / import fps)."""
     if first == 0 and ratio == 1.0:
         return keys
-    if path[0] == "slot" or path[2] == "inherit":  # (frame, value) pairs
+    if keys and isinstance(keys[0], tuple):  # step tracks: (frame, value) pairs
         return tuple((first + f * ratio, v) for f, v in keys)
     out = []
     for k in keys:
