@@ -120,3 +120,48 @@ def test_several_animations_with_translate_and_scale_survive_export_import(tmp_p
             assert np.abs(before.joint_world[:, i] - after.joint_world[:, j]).max() < 1e-5
     head = clips.switch(a, "stomp").bone("head")
     assert head.translate.keys and head.scale.keys
+
+
+def _spine_component(keys, t, rest=0.0):
+    """A Spine one-value timeline at time ``t`` as its runtimes play it, worked out here
+    from the format: key times are 32-bit floats, the setup before the first key,
+    stepped segments held, a bezier segment as the ten straight pieces between its
+    points at parameters 0, 0.1, ... 1."""
+    at = [float(np.float32(k["time"])) for k in keys]
+    if t < at[0]:
+        return rest
+    for (k0, k1), (s0, s1) in zip(zip(keys, keys[1:]), zip(at, at[1:])):
+        t0, t1, v0, v1 = k0["time"], k1["time"], k0["value"], k1["value"]
+        if s0 <= t < s1:
+            curve = k0.get("curve")
+            if curve == "stepped":
+                return v0
+            if curve is None:
+                return v0 + (v1 - v0) * (t - t0) / (t1 - t0)
+            u = np.linspace(0, 1, 11)
+            bx = (1 - u) ** 3 * t0 + 3 * (1 - u) ** 2 * u * curve[0] + 3 * (1 - u) * u ** 2 * curve[2] + u ** 3 * t1
+            by = (1 - u) ** 3 * v0 + 3 * (1 - u) ** 2 * u * curve[1] + 3 * (1 - u) * u ** 2 * curve[3] + u ** 3 * v1
+            return float(np.interp(t, bx, by))
+    return keys[-1]["value"]
+
+
+def test_translatex_and_translatey_keyed_apart_play_exactly_as_the_runtime_plays_each(tmp_path):
+    # x and y keyed at different times, with their own curves and steps: joined into one
+    # translate channel, each still plays as Spine's runtimes play it, at any time.
+    xs = [{"time": 0.0, "value": 0.0, "curve": [0.25, 0.0, 0.5, 10.0]},
+          {"time": 0.6, "value": 10.0, "curve": "stepped"}, {"time": 0.9, "value": -4.0}]
+    ys = [{"time": 0.2, "value": 5.0}, {"time": 0.5, "value": -5.0, "curve": [0.6, -5.0, 0.65, 3.0]},
+          {"time": 1.0, "value": 3.0}]
+    doc = copy.deepcopy(LEG)
+    doc["ik"] = []
+    doc["bones"].append({"name": "tail", "parent": "hip", "length": 10})
+    doc["animations"] = {"wag": {"bones": {"tail": {"translatex": xs, "translatey": ys}}}}
+    result, project = _imported(tmp_path, doc)
+    assert not any("approximated" in w for w in result.warnings), result.warnings
+    # Every frame at 300 fps, and the first y key's 32-bit time, just after 0.2 s: at
+    # 0.2 s itself the runtime still shows the setup (the key's time lies after it).
+    times = np.concatenate([np.linspace(0.0, 1.0, 301), [float(np.float32(0.2))]])
+    bake = evaluate(project, times * project.timeline.fps)
+    got = bake.joint_world[:, bake.column("tail")] - [10.0, 100.0]
+    want = np.array([[_spine_component(xs, t), _spine_component(ys, t)] for t in times])
+    assert np.abs(got - want).max() < 1e-6

@@ -10,6 +10,7 @@ else is listed as not imported, one line per kind.
 """
 from __future__ import annotations
 
+import bisect
 import functools
 import math
 from dataclasses import replace
@@ -19,7 +20,7 @@ import numpy as np
 from rigeditor.core.geometry import Affine
 from rigeditor.model.validation.project import solvable_scale
 from rigeditor.io.spine.read_keys import (channel as _channel, duplicate_times, frame_of, key_times, rotated, scale_keys,
-                                     step_channel)
+                                     runtime_points, step_channel)
 from rigeditor.io.spine.read_events import event_keys
 from rigeditor.io.spine.read_color import KINDS as COLOR_KINDS, color_timeline
 from rigeditor.model.data.attachments import NONE
@@ -55,10 +56,12 @@ def apply_animation(project: Project, skel, name: str, chains: dict, notes, *, c
     changed: dict[str, dict] = {}
     for bone, timelines in anim.get("bones", {}).items():
         b = spine[bone]
-        for kind, keys in _paired(timelines, approx, bone).items():
+        for kind, keys in timelines.items():  # as written (a joined pair has keys at one time by design)
+            if isinstance(keys, list):
+                _duplicates(notes, keys, f"{bone}.{kind}")
+        for kind, keys in _paired(timelines, approx, bone, runtime=curves == "runtime").items():
             if not keys:
                 continue
-            _duplicates(notes, keys, f"{bone}.{kind}")
             at = f"animations.{name}.bones.{bone}.{kind}"
             if bone == root.name and kind in ("rotate", "translate", "scale"):
                 project, exact = _root(project, root, kind, keys, fps, functools.partial(channel, where=at))
@@ -143,11 +146,12 @@ def _duplicates(notes, keys, what: str) -> None:
                   "the last holds from that time on)", f"{what} at {t:.4g} s")
 
 
-def _paired(timelines: dict, approx: list, bone: str) -> dict:
+def _paired(timelines: dict, approx: list, bone: str, runtime: bool = False) -> dict:
     """``timelines`` with Spine's one-value timelines (translatex, scaley, ...) joined
     into their two-value kind; the other value stays at its setup (0 moved, scale 1).
-    Two one-value timelines keyed at different times are joined on the union of their
-    times, linearly (listed as approximated)."""
+    Two one-value timelines keyed at different times are joined on every corner of
+    either as the runtime plays them (``runtime``: exact, :func:`_joined`); with authored
+    curves, linearly on the union of their key times (listed as approximated)."""
     singles = {name for x, y, _ in _PAIRS.values() for name in (x, y)}
     out = {k: v for k, v in timelines.items() if k not in singles}
     for kind, (name_x, name_y, rest) in _PAIRS.items():
@@ -155,6 +159,9 @@ def _paired(timelines: dict, approx: list, bone: str) -> dict:
         if kind in out or not (xs or ys):
             continue
         if xs and ys and [k.get("time", 0.0) for k in xs] != [k.get("time", 0.0) for k in ys]:
+            if runtime:
+                out[kind] = _joined(xs, ys, rest)
+                continue
             approx.append(f"{bone}.{kind}")
             times = sorted({float(k.get("time", 0.0)) for k in xs + ys})
             x = np.interp(times, [k.get("time", 0.0) for k in xs], [k.get("value", rest) for k in xs])
@@ -181,6 +188,60 @@ def _paired(timelines: dict, approx: list, bone: str) -> dict:
                                 + (cy[:4] if isinstance(cy, list) else flat(key["y"])))
             keys.append(key)
         out[kind] = keys
+    return out
+
+
+def _component_corners(keys: list[dict], rest: float) -> list[tuple[float, float, float]]:
+    """One Spine one-value timeline (translatex, scaley...) as its runtime plays it:
+    (time s, value from the left, value from there on) at every corner of its
+    piecewise-linear graph (keys, a stepped segment's end, the ten pieces of a bezier
+    segment). Before the first key the value is ``rest`` (the setup), after the last
+    the last key's."""
+    pts: list[list[float]] = []
+    for i, key in enumerate(keys):
+        t, v = float(key.get("time", 0.0)), float(key.get("value", rest))
+        left = rest if i == 0 else (pts[-1][2] if keys[i - 1].get("curve") == "stepped" else v)
+        if pts and pts[-1][0] == t:  # two keys at one time: the first ends the segment, the last holds
+            pts[-1][2] = v
+        else:
+            pts.append([t, left, v])
+        curve = key.get("curve")
+        if isinstance(curve, list) and i + 1 < len(keys):
+            nxt = keys[i + 1]
+            c = np.asarray(curve[:4], dtype=float).reshape(1, 4)
+            for tk, vk in runtime_points(t, np.array([v]), c, float(nxt.get("time", 0.0)),
+                                         np.array([float(nxt.get("value", rest))])):
+                pts.append([tk, float(vk[0]), float(vk[0])])
+    return [tuple(p) for p in pts]
+
+
+def _value_at(pts, t: float, rest: float) -> tuple[float, float]:
+    """(from the left, from there on) of a component's corners at time ``t``."""
+    times = [p[0] for p in pts]
+    j = bisect.bisect_left(times, t)
+    if j < len(pts) and pts[j][0] == t:
+        return pts[j][1], pts[j][2]
+    if j == 0:
+        return rest, rest
+    if j == len(pts):
+        return pts[-1][2], pts[-1][2]
+    (t0, _, v0), (t1, v1, _) = pts[j - 1], pts[j]
+    held = v0 if t1 == t0 else v0 + (v1 - v0) * (t - t0) / (t1 - t0)
+    return held, held
+
+
+def _joined(xs: list[dict], ys: list[dict], rest: float) -> list[dict]:
+    """Two one-value timelines keyed at different times as one two-value timeline of
+    linear keys that plays exactly what the runtime plays for each: every corner of
+    either is a key, and a jump (a stepped segment's end, a first key after the
+    other's) is two keys at one time (the first ends the segment before)."""
+    px, py = _component_corners(xs, rest), _component_corners(ys, rest)
+    out = []
+    for t in sorted({p[0] for p in px} | {p[0] for p in py}):
+        (lx, rx), (ly, ry) = _value_at(px, t, rest), _value_at(py, t, rest)
+        if lx != rx or ly != ry:  # a jump: held up to its 32-bit time, as a stepped key is
+            out.append({"time": t, "x": lx, "y": ly, "curve": "stepped"})
+        out.append({"time": t, "x": rx, "y": ry})
     return out
 
 

@@ -125,6 +125,9 @@ def channel(keys: list[dict], fields: tuple[str, ...], spine_default: float, fps
         t = float(key.get("time", 0.0))
         raw = np.array([float(key.get(f, spine_default)) for f in fields])
         step = (keys[i - 1].get("curve") == "stepped") if i else t > 0
+        # A key with another at its time is where the value jumps (to the last of them),
+        # at that 32-bit time, as at a stepped key.
+        step = step or (i + 1 < len(keys) and np.float32(keys[i + 1].get("time", 0.0)) == np.float32(t))
         frame = frame_of(t, fps, step)
         if model and np.float32(t) == np.float32(model[-1][1]):
             # A second key at one time sits where the first does (whether a step
