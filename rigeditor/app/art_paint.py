@@ -104,7 +104,8 @@ def draw_art(painter: QPainter, project, row, to_device, base: Path | None,
             painter.setCompositionMode(composition(blend))
             mesh = getattr(row, "meshes", {}).get(s)
             if mesh is not None:
-                draw_mesh(painter, image, a.uvs, a.triangles, to_device(mesh))
+                # Seams drawn twice would add up under a mode that is not normal.
+                draw_mesh(painter, image, a.uvs, a.triangles, to_device(mesh), seams=blend == "normal")
                 painter.setCompositionMode(composition("normal"))
                 continue
             painter.setTransform(_image_to_device(world, to_device, a, image))
@@ -129,9 +130,10 @@ def triangle_affines(src, dst):
     return out
 
 
-def draw_mesh(painter: QPainter, image: QImage, uvs, triangles, device) -> None:
+def draw_mesh(painter: QPainter, image: QImage, uvs, triangles, device, seams: bool = True) -> None:
     """Fill each triangle (T, 3) with ``image``, UVs (V, 2) in [0, 1] (v down) to the
-    device points (V, 2)."""
+    device points (V, 2). ``seams``: cover the seams with a hairline pen (over the
+    neighbour: right for normal blending, a doubled line for additive or screen)."""
     t = np.asarray(triangles)
     if not len(t) or not np.all(np.isfinite(device)):
         return
@@ -140,7 +142,7 @@ def draw_mesh(painter: QPainter, image: QImage, uvs, triangles, device) -> None:
     m = triangle_affines(src, dst)
     ok = np.isfinite(m[:, 0, 0])
     brush = QBrush(image)
-    pen = QPen(brush, 1.0)
+    pen = QPen(brush, 1.0) if seams else QPen(Qt.PenStyle.NoPen)
     # The loop is the cost, most of it Python: one polygon whose three points are written
     # in place through a numpy view (building a QPolygonF of QPointFs costs more than
     # drawing it), rows as lists, bound methods; each triangle is the same five Qt calls.
@@ -149,6 +151,8 @@ def draw_mesh(painter: QPainter, image: QImage, uvs, triangles, device) -> None:
     corners = np.frombuffer(VoidPtr(poly.data(), 3 * 2 * 8, True), dtype=np.float64).reshape(3, 2)
     set_transform, pen_brush = brush.setTransform, pen.setBrush
     set_brush, set_pen, polygon = painter.setBrush, painter.setPen, painter.drawPolygon
+    if not seams:
+        pen_brush = _ignore
     for ((m11, m12), (m21, m22), (dx, dy)), tri in zip(m[ok].tolist(), dst[ok]):
         set_transform(QTransform(m11, m12, m21, m22, dx, dy))
         pen_brush(brush)
@@ -157,6 +161,10 @@ def draw_mesh(painter: QPainter, image: QImage, uvs, triangles, device) -> None:
         corners[:] = tri
         polygon(poly)
     painter.setPen(Qt.PenStyle.NoPen)
+
+
+def _ignore(_brush) -> None:
+    """A pen without a brush: no seams drawn."""
 
 
 def _image_to_device(world, to_device, a, image: QImage) -> QTransform:
