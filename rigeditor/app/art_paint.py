@@ -32,10 +32,13 @@ DIM_OPACITY = 0.35
 
 
 class ImageCache:
-    """QImages by file, re-read when the file changes; None for missing/unreadable."""
+    """QImages by file, re-read when the file changes; None for missing/unreadable.
+    The pictures as read are kept apart from their coloured copies: a colour keyed over
+    time makes a new copy each frame, never a new read of the file."""
 
     def __init__(self):
-        self._images: dict = {}
+        self._images: dict = {}  # (path, stamp) -> the picture, premultiplied (or None)
+        self._colored: dict = {}  # (path, stamp, colour) -> a coloured copy
 
     def get(self, path: Path | None, tint=(1.0, 1.0, 1.0, 1.0), dark=None, alpha: float = 1.0) -> QImage | None:
         """The picture at ``path`` with light RGB ``tint`` and dark RGB ``dark`` (None: no
@@ -47,20 +50,24 @@ class ImageCache:
             stamp = path.stat().st_mtime_ns
         except OSError:
             return None
-        key = (str(path), stamp, quantised(tint[:3]), quantised(dark), quantised((alpha,)))
-        image = self._images.get(key)
-        if image is None:
+        base_key = (str(path), stamp)
+        if base_key not in self._images:
             if len(self._images) > 512:
                 self._images.clear()
             image = _read(path)
-            if image is None or image.isNull():
-                image = None
-            else:
-                image = image.convertToFormat(QImage.Format.Format_ARGB32_Premultiplied)
-                if key[2] != (255, 255, 255) or dark is not None or key[4] != (255,):
-                    image = tinted(image, tint, dark, key[4][0] / 255.0)
-            self._images[key] = image
-        return image
+            self._images[base_key] = (None if image is None or image.isNull()
+                                      else image.convertToFormat(QImage.Format.Format_ARGB32_Premultiplied))
+        image = self._images[base_key]
+        light, shade, a = quantised(tint[:3]), quantised(dark), quantised((alpha,))
+        if image is None or (light == (255, 255, 255) and shade is None and a == (255,)):
+            return image
+        key = base_key + (light, shade, a)
+        colored = self._colored.get(key)
+        if colored is None:
+            if len(self._colored) > 256:
+                self._colored.clear()
+            colored = self._colored[key] = tinted(image, tint, dark, a[0] / 255.0)
+        return colored
 
 
 def _read(path: Path) -> QImage | None:

@@ -107,3 +107,18 @@ def test_a_mesh_under_an_additive_mode_has_no_doubled_seams(qapp, blend, expecte
     diagonal = np.array([[target.pixelColor(k, k).red(), target.pixelColor(k, k).green(),
                           target.pixelColor(k, k).blue()] for k in range(25, 76)])
     np.testing.assert_allclose(diagonal, np.tile(expected, (len(diagonal), 1)), atol=2)
+
+
+def test_a_colour_keyed_over_time_reads_the_picture_once(qapp, tmp_path, monkeypatch):
+    from rigeditor.app import art_paint
+
+    _project(tmp_path)
+    reads = []
+    real = art_paint._read
+    monkeypatch.setattr(art_paint, "_read", lambda path: reads.append(path) or real(path))
+    cache = art_paint.ImageCache()
+    for k in range(8):  # eight frames of a fading red
+        image = cache.get(tmp_path / "top.png", (1.0 - k / 8, 1.0, 1.0, 1.0))
+        c = image.pixelColor(20, 20)
+        assert abs(c.red() - TOP[0] * (1.0 - k / 8)) <= 1 and c.green() == TOP[1]
+    assert len(reads) == 1
