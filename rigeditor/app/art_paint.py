@@ -40,10 +40,13 @@ DIM_OPACITY = 0.35
 
 
 class ImageCache:
-    """QImages by file, re-read when the file changes; None for missing/unreadable."""
+    """QImages by file, re-read when the file changes; None for missing/unreadable.
+    The pictures as read are kept apart from their coloured copies: a colour keyed over
+    time makes a new copy each frame, never a new read of the file."""
 
     def __init__(self):
-        self._images: dict = {}
+        self._images: dict = {}  # (path, stamp) -> the picture, premultiplied (or None)
+        self._colored: dict = {}  # (path, stamp, colour) -> a coloured copy
 
     def get(self, path: Path | None, tint=(1.0, 1.0, 1.0, 1.0), dark=None, alpha: float = 1.0) -> QImage | None:
         """The picture at ``path`` with light RGB ``tint`` and dark RGB ``dark`` (None: no
@@ -55,20 +58,24 @@ class ImageCache:
             stamp = path.stat().st_mtime_ns
         except OSError:
             return None
-        key = (str(path), stamp, quantised(tint[:3]), quantised(dark), quantised((alpha,)))
-        image = self._images.get(key)
-        if image is None:
+        base_key = (str(path), stamp)
+        if base_key not in self._images:
             if len(self._images) > 512:
                 self._images.clear()
             image = _read(path)
-            if image is None or image.isNull():
-                image = None
-            else:
-                image = image.convertToFormat(QImage.Format.Format_ARGB32_Premultiplied)
-                if key[2] != (255, 255, 255) or dark is not None or key[4] != (255,):
-                    image = tinted(image, tint, dark, key[4][0] / 255.0)
-            self._images[key] = image
-        return image
+            self._images[base_key] = (None if image is None or image.isNull()
+                                      else image.convertToFormat(QImage.Format.Format_ARGB32_Premultiplied))
+        image = self._images[base_key]
+        light, shade, a = quantised(tint[:3]), quantised(dark), quantised((alpha,))
+        if image is None or (light == (255, 255, 255) and shade is None and a == (255,)):
+            return image
+        key = base_key + (light, shade, a)
+        colored = self._colored.get(key)
+        if colored is None:
+            if len(self._colored) > 256:
+                self._colored.clear()
+            colored = self._colored[key] = tinted(image, tint, dark, a[0] / 255.0)
+        return colored
 
 
 def _read(path: Path) -> QImage | None:
@@ -140,7 +147,8 @@ def _picture(painter: QPainter, a, row, s: int, to_device, base, cache: ImageCac
     try:
         mesh = getattr(row, "meshes", {}).get(s)
         if mesh is not None:
-            draw_mesh(painter, image, a.uvs, a.triangles, to_device(mesh))
+            # Seams drawn twice would add up under a mode that is not normal.
+            draw_mesh(painter, image, a.uvs, a.triangles, to_device(mesh), seams=blend == "normal")
             return
         painter.setTransform(_image_to_device(world, to_device, a, image))
         painter.drawImage(QPointF(0.0, 0.0), image)
@@ -161,9 +169,10 @@ def triangle_affines(src, dst):
     return out
 
 
-def draw_mesh(painter: QPainter, image: QImage, uvs, triangles, device) -> None:
+def draw_mesh(painter: QPainter, image: QImage, uvs, triangles, device, seams: bool = True) -> None:
     """Fill each triangle (T, 3) with ``image``, UVs (V, 2) in [0, 1] (v down) to the
-    device points (V, 2)."""
+    device points (V, 2). ``seams``: cover the seams with a hairline pen (over the
+    neighbour: right for normal blending, a doubled line for additive or screen)."""
     t = np.asarray(triangles)
     if not len(t) or not np.all(np.isfinite(device)):
         return
@@ -172,7 +181,7 @@ def draw_mesh(painter: QPainter, image: QImage, uvs, triangles, device) -> None:
     m = triangle_affines(src, dst)
     ok = np.isfinite(m[:, 0, 0])
     brush = QBrush(image)
-    pen = QPen(brush, 1.0)
+    pen = QPen(brush, 1.0) if seams else QPen(Qt.PenStyle.NoPen)
     # The loop is the cost, most of it Python: one polygon whose three points are written
     # in place through a numpy view (building a QPolygonF of QPointFs costs more than
     # drawing it), rows as lists, bound methods; each triangle is the same five Qt calls.
@@ -181,6 +190,8 @@ def draw_mesh(painter: QPainter, image: QImage, uvs, triangles, device) -> None:
     corners = np.frombuffer(VoidPtr(poly.data(), 3 * 2 * 8, True), dtype=np.float64).reshape(3, 2)
     set_transform, pen_brush = brush.setTransform, pen.setBrush
     set_brush, set_pen, polygon = painter.setBrush, painter.setPen, painter.drawPolygon
+    if not seams:
+        pen_brush = _ignore
     for ((m11, m12), (m21, m22), (dx, dy)), tri in zip(m[ok].tolist(), dst[ok]):
         set_transform(QTransform(m11, m12, m21, m22, dx, dy))
         pen_brush(brush)
@@ -189,6 +200,10 @@ def draw_mesh(painter: QPainter, image: QImage, uvs, triangles, device) -> None:
         corners[:] = tri
         polygon(poly)
     painter.setPen(Qt.PenStyle.NoPen)
+
+
+def _ignore(_brush) -> None:
+    """A pen without a brush: no seams drawn."""
 
 
 def _image_to_device(world, to_device, a, image: QImage) -> QTransform:

@@ -51,22 +51,29 @@ def quantised(values) -> tuple[int, ...] | None:
     return None if values is None else tuple(int(round(min(max(float(v), 0.0), 1.0) * 255)) for v in values)
 
 
+_GRID_C, _GRID_A = np.meshgrid(np.arange(256, dtype=np.float32), np.arange(256, dtype=np.float32))
+_GRID_C, _GRID_A = _GRID_C.ravel(), _GRID_A.ravel()  # index (a << 8) | c -> (c, a)
+
+
 def tinted(image: QImage, light, dark=None, alpha: float = 1.0) -> QImage:
     """A premultiplied copy of ``image`` (ARGB32_Premultiplied) with light RGB ``light``
-    and dark RGB ``dark`` (None: none) applied, every channel times ``alpha`` in [0, 1]."""
+    and dark RGB ``dark`` (None: none) applied, every channel times ``alpha`` in [0, 1].
+
+    Each output channel is a function of the texel's channel and alpha only, so it is
+    one table of 256 x 256 entries looked up per pixel, exact to the 8-bit result."""
     out = image.copy()
     px = np.frombuffer(out.bits(), dtype=np.uint8).reshape(out.height(), out.bytesPerLine())[:, :out.width() * 4]
     px = px.reshape(out.height(), out.width(), 4)
-    a = px[..., 3].astype(np.float32)
+    high = px[..., 3].astype(np.uint16) << 8
     # ARGB32 in memory on little-endian machines: B, G, R, A.
     for channel, k in ((2, 0), (1, 1), (0, 2)):
-        c = px[..., channel].astype(np.float32)
-        value = c * float(light[k])
+        value = _GRID_C * float(light[k])
         if dark is not None:
-            value += (a - c) * float(dark[k])
-        px[..., channel] = np.clip(np.rint(value * alpha), 0, 255).astype(np.uint8)
+            value += (_GRID_A - _GRID_C) * float(dark[k])
+        table = np.clip(np.rint(value * float(alpha)), 0, 255).astype(np.uint8)
+        px[..., channel] = table[high | px[..., channel]]
     if alpha != 1.0:
-        px[..., 3] = np.clip(np.rint(a * alpha), 0, 255).astype(np.uint8)
+        px[..., 3] = np.clip(np.rint(np.arange(256) * float(alpha)), 0, 255).astype(np.uint8)[px[..., 3]]
     return out
 
 

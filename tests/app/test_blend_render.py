@@ -83,3 +83,42 @@ def test_an_animated_colour_is_drawn_on_its_frame(qapp, tmp_path):
     q = _fit(bake, 5, W, H)(np.array([50.0, 50.0]))
     c = image.pixelColor(int(q.x()), int(q.y()))
     assert abs(c.red() - 100) <= 2 and (c.green(), c.blue()) == (100, 50)  # red halfway to 0
+
+
+@pytest.mark.parametrize("blend, expected", [("additive", np.minimum(TOP + BACK, 255)),
+                                             ("screen", TOP + BACK - TOP * BACK / 255)])
+def test_a_mesh_under_an_additive_mode_has_no_doubled_seams(qapp, blend, expected):
+    from PySide6.QtGui import QColor, QImage, QPainter
+
+    from rigeditor.app.art_paint import draw_mesh
+    from rigeditor.app.blend import composition
+
+    picture = QImage(40, 40, QImage.Format.Format_ARGB32_Premultiplied)
+    picture.fill(QColor(*TOP.tolist()))
+    target = QImage(100, 100, QImage.Format.Format_ARGB32_Premultiplied)
+    target.fill(QColor(*BACK.tolist()))
+    p = QPainter(target)
+    p.setCompositionMode(composition(blend))
+    # A square of two triangles whose shared edge is the diagonal.
+    uvs = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], float)
+    device = np.array([[20, 20], [80, 20], [80, 80], [20, 80]], float)
+    draw_mesh(p, picture, uvs, np.array([[0, 1, 2], [0, 2, 3]]), device, seams=False)
+    p.end()
+    diagonal = np.array([[target.pixelColor(k, k).red(), target.pixelColor(k, k).green(),
+                          target.pixelColor(k, k).blue()] for k in range(25, 76)])
+    np.testing.assert_allclose(diagonal, np.tile(expected, (len(diagonal), 1)), atol=2)
+
+
+def test_a_colour_keyed_over_time_reads_the_picture_once(qapp, tmp_path, monkeypatch):
+    from rigeditor.app import art_paint
+
+    _project(tmp_path)
+    reads = []
+    real = art_paint._read
+    monkeypatch.setattr(art_paint, "_read", lambda path: reads.append(path) or real(path))
+    cache = art_paint.ImageCache()
+    for k in range(8):  # eight frames of a fading red
+        image = cache.get(tmp_path / "top.png", (1.0 - k / 8, 1.0, 1.0, 1.0))
+        c = image.pixelColor(20, 20)
+        assert abs(c.red() - TOP[0] * (1.0 - k / 8)) <= 1 and c.green() == TOP[1]
+    assert len(reads) == 1
