@@ -41,6 +41,10 @@ load unchanged.
 
 Version 6 adds transform constraints (``transforms``) and the ``aim`` solver (a one-bone
 chain, Spine's one-bone IK): version 5 files load unchanged.
+
+Version 7 adds path and physics constraints, deform keys, linked meshes, slot colour and
+blend, events, boxes, points, clipping and sequences, each optional: version 6 files
+load unchanged.
 """
 from __future__ import annotations
 
@@ -181,7 +185,16 @@ def v5_to_v6(data: dict) -> tuple[dict, list[str], list[str]]:
     return data, [], []
 
 
-MIGRATIONS = {1: v1_to_v2, 2: v2_to_v3, 3: v3_to_v4, 4: v4_to_v5, 5: v5_to_v6}
+def v6_to_v7(data: dict) -> tuple[dict, list[str], list[str]]:
+    """Version 6 -> 7: nothing moves. Version 7 adds optional sections and fields (path
+    and physics constraints, deform keys, linked meshes, slot colour and blend, events,
+    boxes, points, clipping, sequences) that a version 6 file does not have."""
+    data = copy.deepcopy(data)
+    data["schema_version"] = 7
+    return data, [], []
+
+
+MIGRATIONS = {1: v1_to_v2, 2: v2_to_v3, 3: v3_to_v4, 4: v4_to_v5, 5: v5_to_v6, 6: v6_to_v7}
 """schema_version -> the function that migrates it one version up."""
 
 
