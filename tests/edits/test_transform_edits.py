@@ -8,6 +8,7 @@ import pytest
 from rigeditor import edits
 from rigeditor.edits import EditError
 from rigeditor.io.project_file import dumps_project, loads_project
+from rigeditor.io.schema.project import SCHEMA_VERSION
 from rigeditor.model.data import clips
 from rigeditor.model.data.project import Bone, Project
 from rigeditor.model.validation.project import problems
@@ -62,7 +63,7 @@ def test_the_file_keeps_every_setting_and_key():
     p = edits.add_animation(p, "other")  # the keys of the first are then stored in the list
     text = dumps_project(p)
     data = json.loads(text)
-    assert data["schema_version"] == 6
+    assert data["schema_version"] == SCHEMA_VERSION
     assert data["transforms"][0]["offset_rotation"] == pytest.approx(math.degrees(0.5))
     back = loads_project(text)
     assert dumps_project(back) == text  # degrees are written rounded: the text is the fixed point
@@ -79,7 +80,7 @@ def test_a_version_5_file_loads_unchanged():
     p = loads_project(raw)
     assert p.transforms == ()
     again = json.loads(dumps_project(p))
-    assert again["schema_version"] == 6 and "transforms" not in again
+    assert again["schema_version"] == SCHEMA_VERSION and "transforms" not in again
     assert {k: v for k, v in again.items() if k != "schema_version"} == \
         {k: v for k, v in json.loads(dumps_project(loads_project(raw))).items() if k != "schema_version"}
     assert again["bones"] == json.loads(dumps_project(loads_project(json.dumps(old))))["bones"]
