@@ -10,7 +10,7 @@ import math
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
-    QComboBox, QDoubleSpinBox, QFormLayout, QGroupBox, QHBoxLayout, QLineEdit, QPushButton,
+    QComboBox, QDoubleSpinBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit, QPushButton,
     QSpinBox, QToolButton, QWidget,
 )
 
@@ -123,6 +123,29 @@ def hbox(*widgets) -> tuple[QWidget, QHBoxLayout]:
     for w in widgets:
         h.addWidget(w, 1)
     return row, h
+
+
+def wrapped_label(text: str) -> QLabel:
+    """A read-only line of the form that wraps (a constraint's bones, say)."""
+    w = QLabel(text)
+    w.setWordWrap(True)
+    return w
+
+
+def constraint_setting(f, title: str, edit, label: str, merge: str | None = None) -> None:
+    """Apply ``edit()`` (a Project -> Project constraint edit) from form ``f``: a discrete
+    change as its own undo step, or with ``merge`` a field's repeated edits merged into
+    one. A refused edit is shown in a dialog titled ``title`` and the form redrawn."""
+    if merge is None:
+        f.command(title, label, edit)
+        return
+    try:
+        new = edit()
+    except edits.EditError as exc:
+        f.dialogs.error(f.owner, title, str(exc))
+        f.refresh_later()
+        return
+    f.apply(label, new, None, merge)
 
 
 class Form:

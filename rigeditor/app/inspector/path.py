@@ -5,7 +5,7 @@ one field merge)."""
 from __future__ import annotations
 
 from rigeditor import edits
-from rigeditor.app.inspector.fields import DEG
+from rigeditor.app.inspector.fields import DEG, constraint_setting, wrapped_label
 from rigeditor.model.data.path_constraint import POSITION_MODES, ROTATE_MODES, SPACING_MODES
 
 VALUES = (("position", "Position", "along the path: units (fixed) or a fraction of its length (percent)"),
@@ -23,7 +23,7 @@ def path_section(f, name: str) -> None:
     c = doc.project.path(name)
     form = f.group(f"Path constraint · {name}")
     f.name_edit(form, "path", name)
-    form.addRow("Bones", _label(", ".join(c.bones)))
+    form.addRow("Bones", wrapped_label(", ".join(c.bones)))
     slots = [s.name for s in doc.project.art.slots if s.paths]
     f.combo(form, "Path slot", f"path.{name}.target", slots or [c.target], c.target,
             lambda v: _set(f, name, f"Set path slot of {name} to {v}", target=v))
@@ -55,24 +55,7 @@ def path_section(f, name: str) -> None:
     f.select_link(form, "Path slot", "slot", c.target)
 
 
-def _label(text):
-    from PySide6.QtWidgets import QLabel
-
-    w = QLabel(text)
-    w.setWordWrap(True)
-    return w
-
-
 def _set(f, name, label, merge=None, **settings) -> None:
-    """One setting: a discrete change (its own undo step), or with ``merge`` a field's
-    repeated edits merged into one."""
-    if merge is None:
-        f.command("Path constraint", label, lambda: edits.set_path(f.doc.project, name, **settings))
-        return
-    try:
-        new = edits.set_path(f.doc.project, name, **settings)
-    except edits.EditError as exc:
-        f.dialogs.error(f.owner, "Path constraint", str(exc))
-        f.refresh_later()
-        return
-    f.apply(label, new, None, merge)
+    """One setting of constraint ``name`` (see fields.constraint_setting)."""
+    constraint_setting(f, "Path constraint", lambda: edits.set_path(f.doc.project, name, **settings),
+                       label, merge)

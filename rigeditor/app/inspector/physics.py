@@ -5,6 +5,7 @@ current frame in Animate mode) and the global flags. Every change is one undo st
 from __future__ import annotations
 
 from rigeditor import edits
+from rigeditor.app.inspector.fields import constraint_setting
 from rigeditor.edits.physics import checked_value
 from rigeditor.model.data.physics import GLOBALS, KEYED
 
@@ -79,15 +80,6 @@ def _reset_key(f, name) -> None:
 
 
 def _set(f, name, label, merge=None, **settings) -> None:
-    """One setting: a discrete change (its own undo step), or with ``merge`` a field's
-    repeated edits merged into one."""
-    if merge is None:
-        f.command("Physics constraint", label, lambda: edits.set_physics(f.doc.project, name, **settings))
-        return
-    try:
-        new = edits.set_physics(f.doc.project, name, **settings)
-    except edits.EditError as exc:
-        f.dialogs.error(f.owner, "Physics constraint", str(exc))
-        f.refresh_later()
-        return
-    f.apply(label, new, None, merge)
+    """One setting of constraint ``name`` (see fields.constraint_setting)."""
+    constraint_setting(f, "Physics constraint", lambda: edits.set_physics(f.doc.project, name, **settings),
+                       label, merge)

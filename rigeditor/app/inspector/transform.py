@@ -4,7 +4,7 @@ offsets. Every change is one undo step (repeated edits of one field merge)."""
 from __future__ import annotations
 
 from rigeditor import edits
-from rigeditor.app.inspector.fields import DEG
+from rigeditor.app.inspector.fields import DEG, constraint_setting, wrapped_label
 
 MIX_LABELS = (("mix_rotate", "Rotate mix"), ("mix_x", "X mix"), ("mix_y", "Y mix"),
               ("mix_scale_x", "Scale X mix"), ("mix_scale_y", "Scale Y mix"), ("mix_shear_y", "Shear Y mix"))
@@ -19,7 +19,7 @@ def transform_section(f, name: str) -> None:
     c = doc.project.transform(name)
     form = f.group(f"Transform constraint · {name}")
     f.name_edit(form, "transform", name)
-    form.addRow("Bones", _label(", ".join(c.bones)))
+    form.addRow("Bones", wrapped_label(", ".join(c.bones)))
     others = [b.name for b in doc.project.bones if b.name not in c.bones]
     f.combo(form, "Target", f"transform.{name}.target", others, c.target,
             lambda v: _set(f, name, f"Set target of {name} to {v}", target=v))
@@ -51,24 +51,7 @@ def transform_section(f, name: str) -> None:
     f.select_link(form, "Target bone", "bone", c.target)
 
 
-def _label(text):
-    from PySide6.QtWidgets import QLabel
-
-    w = QLabel(text)
-    w.setWordWrap(True)
-    return w
-
-
 def _set(f, name, label, merge=None, **settings) -> None:
-    """One setting: a discrete change (its own undo step), or with ``merge`` a field's
-    repeated edits merged into one."""
-    if merge is None:
-        f.command("Transform constraint", label, lambda: edits.set_transform(f.doc.project, name, **settings))
-        return
-    try:
-        new = edits.set_transform(f.doc.project, name, **settings)
-    except edits.EditError as exc:
-        f.dialogs.error(f.owner, "Transform constraint", str(exc))
-        f.refresh_later()
-        return
-    f.apply(label, new, None, merge)
+    """One setting of constraint ``name`` (see fields.constraint_setting)."""
+    constraint_setting(f, "Transform constraint", lambda: edits.set_transform(f.doc.project, name, **settings),
+                       label, merge)
