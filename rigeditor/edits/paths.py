@@ -11,6 +11,7 @@ import math
 from dataclasses import replace
 
 from rigeditor.edits.errors import EditError
+from rigeditor.edits.constraint_values import bone_list, order_value
 from rigeditor.edits.names import _check_new_name, names_of, unique_name
 from rigeditor.model.data.path_constraint import CHANNELS, POSITION_MODES, ROTATE_MODES, SPACING_MODES, PathConstraint
 from rigeditor.model.data.project import Project
@@ -54,8 +55,7 @@ def set_path(project: Project, name: str, **settings) -> Project:
         if key not in SETTINGS:
             raise EditError(f"A path constraint has no setting {key!r} (one of {', '.join(SETTINGS)}).")
         if key == "order":
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise EditError(f"A constraint's order is a whole number, got {value!r}.")
+            value = order_value(value)
         elif key in _MODES:
             if value not in _MODES[key]:
                 raise EditError(f"'{key}' is one of {', '.join(_MODES[key])}, got {value!r}.")
@@ -63,14 +63,7 @@ def set_path(project: Project, name: str, **settings) -> Project:
             if value not in names_of(project, "slot"):
                 raise EditError(f"There is no slot named '{value}' to carry the path.")
         elif key == "bones":
-            value = tuple(value)
-            if not value:
-                raise EditError("A path constraint needs at least one bone.")
-            for b in value:
-                if b not in bones_known:
-                    raise EditError(f"There is no bone named '{b}'.")
-            if len(set(value)) != len(value):
-                raise EditError("A bone is listed twice.")
+            value = bone_list(value, bones_known, "A path constraint")
         else:
             _finite(key, value)
             value = float(value)

@@ -10,6 +10,7 @@ import math
 from dataclasses import replace
 
 from rigeditor.edits.errors import EditError
+from rigeditor.edits.constraint_values import order_value
 from rigeditor.edits.names import _check_new_name, names_of, unique_name
 from rigeditor.model.data.physics import GLOBALS, KEYED, WEIGHTS, PhysicsConstraint
 from rigeditor.model.data.project import Project
@@ -64,8 +65,7 @@ def set_physics(project: Project, name: str, **settings) -> Project:
             if value not in names_of(project, "bone"):
                 raise EditError(f"There is no bone named '{value}'.")
         elif key == "order":
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise EditError(f"A constraint's order is a whole number, got {value!r}.")
+            value = order_value(value)
         elif key in GLOBALS:
             if not isinstance(value, bool):
                 raise EditError(f"'{key}' is on or off, got {value!r}.")

@@ -10,6 +10,7 @@ import math
 from dataclasses import replace
 
 from rigeditor.edits.errors import EditError
+from rigeditor.edits.constraint_values import bone_list, order_value
 from rigeditor.edits.names import _check_new_name, names_of, unique_name
 from rigeditor.model.data.constraints import MIXES, OFFSETS, TransformConstraint
 from rigeditor.model.data.project import Project
@@ -49,8 +50,7 @@ def set_transform(project: Project, name: str, **settings) -> Project:
         if key not in SETTINGS:
             raise EditError(f"A transform constraint has no setting {key!r} (one of {', '.join(SETTINGS)}).")
         if key == "order":
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise EditError(f"A constraint's order is a whole number, got {value!r}.")
+            value = order_value(value)
         elif key in ("local", "relative"):
             if not isinstance(value, bool):
                 raise EditError(f"'{key}' is on or off, got {value!r}.")
@@ -58,14 +58,7 @@ def set_transform(project: Project, name: str, **settings) -> Project:
             if value not in bones_known:
                 raise EditError(f"There is no bone named '{value}' to be the target.")
         elif key == "bones":
-            value = tuple(value)
-            if not value:
-                raise EditError("A transform constraint needs at least one bone.")
-            for b in value:
-                if b not in bones_known:
-                    raise EditError(f"There is no bone named '{b}'.")
-            if len(set(value)) != len(value):
-                raise EditError("A bone is listed twice.")
+            value = bone_list(value, bones_known, "A transform constraint")
         else:
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
                 raise EditError(f"'{key}' must be a finite number, got {value!r}.")
