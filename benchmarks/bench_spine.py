@@ -102,10 +102,8 @@ def main(argv: list[str]) -> int:
         rigs = [export_example(n, Path(folder)) for n in EXAMPLE_NAMES] + [Path(a) for a in argv]
         for skeleton in rigs:
             theirs, ours = spine_times(node, skeleton), our_times(skeleton)
-            for name, (bare, dressed) in ours.items():
-                if name not in theirs:
-                    continue
-                spine_bones, spine_s = theirs[name]
+            # in file order: a RigEditor export imports back under RigEditor's own names
+            for (bare, dressed), (name, (spine_bones, spine_s)) in zip(ours.values(), theirs.items()):
                 per = 1e6 / FRAMES / spine_bones  # the same skeleton on both sides: spine-core's bones
                 rows.append((skeleton.stem, name, spine_bones, f"{bare * per:.2f}", f"{dressed * per:.2f}",
                              f"{spine_s * per:.2f}", f"{bare / spine_s:.2f}x", f"{dressed / spine_s:.2f}x"))
