@@ -17,6 +17,7 @@ CAUSE_COLORS = {
     "limit": QColor("#c25ee0"),
     "mix": QColor("#8b95a5"),
     "budget": QColor("#a0c84a"),
+    "constraint": QColor("#b58cf0"),  # as the constraint links
     "unexplained": QColor("#e5322d"),
 }
 CAUSE_LABELS = {
@@ -26,6 +27,7 @@ CAUSE_LABELS = {
     "limit": "limit binds",
     "mix": "FK mix",
     "budget": "out of iterations",
+    "constraint": "moved by a constraint",
     "unexplained": "UNEXPLAINED",
 }
 

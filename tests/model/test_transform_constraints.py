@@ -193,3 +193,18 @@ def test_a_bone_keeps_what_an_earlier_constraint_did_when_a_later_one_moves_its_
     # by hand: after T1 the arm's world angle is 0.5 + 0.5 * (1.1 - 0.5) = 0.8, 0.6 past
     # the hip's 0.2; T2 turns the hip to -0.6, so the arm ends at -0.6 + 0.6 = 0.0
     assert np.arctan2(arm[:, 2], arm[:, 0]) == pytest.approx(np.zeros(5), abs=1e-12)
+
+
+def test_a_constraint_after_the_chain_is_named_as_what_moved_its_end_off_the_target():
+    from rigeditor.model import CAUSES
+
+    # The chain reaches the foot (14, -6) from the unturned hip at the origin; the hip then
+    # turns by 0.8 about the origin, carrying the end to R(0.8) (14, -6): the residual is
+    # that chord, 2 |(14, -6)| sin(0.4), and the constraint, not the solver, is its cause.
+    after = evaluate(leg(chain_order=0, tc_order=5)).chains["leg"]
+    assert CAUSES[int(after.cause[0])] == "constraint"
+    assert after.residual[0] == pytest.approx(2 * math.hypot(14.0, -6.0) * math.sin(0.4), abs=1e-9)
+    c, s = math.cos(0.8), math.sin(0.8)
+    assert after.end_world[0] == pytest.approx([c * 14 + s * 6, s * 14 - c * 6], abs=1e-9)
+    before = evaluate(leg(chain_order=1, tc_order=0)).chains["leg"]  # the chain solves after it: on target
+    assert CAUSES[int(before.cause[0])] == "none" and before.residual[0] < 1e-9

@@ -15,8 +15,10 @@ import numpy as np
 
 from rigeditor.core.geometry import Affine
 
-CAUSES = ("none", "out_of_reach", "soft_reach", "limit", "mix", "budget", "unexplained")
-"""Why a chain's end is not on its target, per frame (``ChainBake.cause`` indexes this)."""
+CAUSES = ("none", "out_of_reach", "soft_reach", "limit", "mix", "budget", "constraint", "unexplained")
+"""Why a chain's end is not on its target, per frame (``ChainBake.cause`` indexes this).
+``constraint``: a constraint that runs after the chain (transform, path, physics) moved
+its bones off where the solve left them."""
 
 
 def _stored_at_once(cls):

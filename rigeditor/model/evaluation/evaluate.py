@@ -9,6 +9,7 @@ order (constraints.transform, constraints.physics: stepped from the timeline's s
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from collections.abc import Iterable
 
 import numpy as np
@@ -16,7 +17,7 @@ import numpy as np
 from rigeditor.core.blocks import run_tasks
 from rigeditor.core.geometry import Affine, pair, rows
 from rigeditor.model.evaluation.art_bake import with_art
-from rigeditor.model.evaluation.bake import Bake, BoneBake, frozen
+from rigeditor.model.evaluation.bake import CAUSES, Bake, BoneBake, frozen
 from rigeditor.model.evaluation.kinematics import (ROWS_BELOW, ROWS_MIN, Pose, bone_order, fk_rotation, fk_rotations,
                                         world_rotations)
 from rigeditor.model.data.path_constraint import PathConstraint
@@ -133,7 +134,39 @@ def evaluate(project: Project, frames=None, *, previous: Bake | None = None,
 
     bake = _bake(project, order, frames, pose, spaces, {c.name: results[c.name] for c in chains},
                  None if dirty is None else previous)
+    if stages:
+        bake = _moved_by_constraints(project, stages, bake)
     return with_art(project, bake)  # images ride the bones: bake.art
+
+
+def _moved_by_constraints(project, stages, bake):
+    """``bake`` with the truth about chains that a later constraint (transform, path,
+    physics) moved: where the chain's end no longer sits where its solve left it (beyond
+    the chain's tolerance), its residual is measured where the end is now (in the
+    shoulder space it was solved in) and its cause is ``constraint``."""
+    later, after = set(), False
+    for stage in reversed(stages):
+        if stage and isinstance(stage[0], Chain):
+            if after:
+                later.update(c.name for c in stage)
+        elif stage:
+            after = True
+    if not later:
+        return bake
+    chains = dict(bake.chains)
+    for name in later:
+        cb, chain = chains[name], project.chain(name)
+        tip = np.broadcast_to(bake.bone(chain.bones[-1]).tip, cb.end_world.shape)
+        moved = np.hypot(*(tip - cb.end_world).T)
+        off = moved > max(chain.tolerance, 1e-9 * (cb.reach[1] + 1.0))
+        if not off.any():
+            continue
+        to_shoulder = cb.shoulder_to_world.inverse()
+        residual = np.hypot(*(to_shoulder.apply(tip) - cb.target_shoulder).T)
+        chains[name] = replace(cb, residual=frozen(np.where(off, residual, cb.residual)),
+                               cause=frozen(np.where(off, CAUSES.index("constraint"), cb.cause).astype(cb.cause.dtype)),
+                               end_world=frozen(np.where(off[:, None], tip, cb.end_world)))
+    return replace(bake, chains=chains)
 
 
 def constraint_stages(chains, transforms, paths=(), physics=()) -> list[list]:
