@@ -46,7 +46,7 @@ from rigeditor.io.atomic import export_write, write_files
 from rigeditor.io.errors import ExportError, ProjectFileError, SHOWN
 from rigeditor.io.curves.write_csv import curves_csv
 from rigeditor.io.curves.write_json import DEFAULT_TOLERANCE_DEG, curves_json
-from rigeditor.io.spine.write import spine_files
+from rigeditor.io.spine.write import animation_label, spine_files
 from rigeditor.io.art.images import alpha_masks, image_problems
 from rigeditor.io.art.layers import unique_names
 from rigeditor.io.curves.world_csv import world_csv
@@ -262,8 +262,7 @@ def _bake(args) -> int:
             step = _sample_step(project, args.fps, args.project)
             _check_memory(project, first, last, args.project, fmt, step=step)
             progress(0.02 + 0.48 * i / len(names), f"evaluating {name}" if len(names) > 1 else "evaluating")
-            # One animation keeps the project's name in Spine, as files always had.
-            label = name if len(clips.names(whole)) > 1 else None
+            label = animation_label(whole, name)
             baked.append((label, project, _evaluate_rows(project, first, last, step)))
         stage = progress.stage(0.5, 1.0, f"writing {out.name}")
         # Every output is prepared, checked against the project, then all are written

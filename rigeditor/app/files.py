@@ -68,7 +68,7 @@ def export(kind: str, project, bake, path, images=None, project_file=None) -> No
 
         export_curves_json(project, bake, path)
     elif kind == "spine":
-        from rigeditor.io.spine.write import export_spine_json
+        from rigeditor.io.spine.write import animation_label, export_spine_json
         from rigeditor.model import evaluate
         from rigeditor.model.data import clips
 
@@ -77,7 +77,7 @@ def export(kind: str, project, bake, path, images=None, project_file=None) -> No
         items = [(n, project, bake) if n == project.animation else (n, p := clips.switch(project, n), evaluate(p))
                  for n in names]
         (label, first, first_bake), *more = items
-        export_spine_json(first, first_bake, path, animation=label if len(names) > 1 else None, more=more,
+        export_spine_json(first, first_bake, path, animation=animation_label(project, label), more=more,
                           images=images, protect={project_file: "the project file"} if project_file else None)
     elif kind == "png":
         from rigeditor.app.plot_export import plot_png

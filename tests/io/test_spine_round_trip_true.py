@@ -189,3 +189,20 @@ def test_a_target_starting_in_another_space_in_another_animation_is_refused_nami
     text = str(err.value)
     assert "animations.held: chain arm: target bone 'hand' starts (frame 0) in another space ('door_handle')" in text
     assert "than in the first animation ('world')" in text
+
+
+def test_an_imported_rigs_one_animation_keeps_its_name_through_an_export(tmp_path):
+    import copy
+
+    from rigeditor.cli import main
+    from tests.io.spine_rigs import LEG, write_rig
+
+    doc = copy.deepcopy(LEG)
+    doc["animations"] = {"stomp": doc["animations"]["walk"]}  # one animation, with a name of its own
+    import_spine(write_rig(tmp_path / "src", doc), tmp_path / "leg.rigproj")
+    assert main(["bake", str(tmp_path / "leg.rigproj"), "-o", str(tmp_path / "out" / "leg.json"),
+                 "--format", "spine"]) == 0
+    assert list(json.loads((tmp_path / "out" / "leg.json").read_text())["animations"]) == ["stomp"]
+    # an example's one unnamed animation still takes the rig's name, as files always had
+    assert main(["bake", "walk", "-o", str(tmp_path / "walk.json"), "--format", "spine"]) == 0
+    assert list(json.loads((tmp_path / "walk.json").read_text())["animations"]) == ["walk"]

@@ -404,6 +404,17 @@ def _shifted(keys, d) -> list[dict]:
     return out
 
 
+def animation_label(project: Project, name: str) -> str | None:
+    """The Spine name of animation ``name`` of ``project`` in an export: its own name, or
+    None (the skeleton's name) for the one unnamed animation of a project that never had
+    a list ("animation", as files always had it). An imported rig's one animation keeps
+    its name, so a round trip does not rename it."""
+    from rigeditor.model.data import clips
+
+    unnamed = name == Project.__dataclass_fields__["animation"].default
+    return None if len(clips.names(project)) == 1 and unnamed else name
+
+
 def export_spine_json(project: Project, bake: Bake, path, *, animation: str | None = None,
                       progress=None, images=None, more=(), protect=None, bake_ik: bool = False,
                       notes: list | None = None) -> None:
