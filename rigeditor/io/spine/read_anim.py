@@ -215,9 +215,9 @@ def _component_corners(keys: list[dict], rest: float) -> list[tuple[float, float
     return [tuple(p) for p in pts]
 
 
-def _value_at(pts, t: float, rest: float) -> tuple[float, float]:
-    """(from the left, from there on) of a component's corners at time ``t``."""
-    times = [p[0] for p in pts]
+def _value_at(pts, times, t: float, rest: float) -> tuple[float, float]:
+    """(from the left, from there on) of a component's corners ``pts`` (their
+    ``times``) at time ``t``."""
     j = bisect.bisect_left(times, t)
     if j < len(pts) and pts[j][0] == t:
         return pts[j][1], pts[j][2]
@@ -236,9 +236,10 @@ def _joined(xs: list[dict], ys: list[dict], rest: float) -> list[dict]:
     either is a key, and a jump (a stepped segment's end, a first key after the
     other's) is two keys at one time (the first ends the segment before)."""
     px, py = _component_corners(xs, rest), _component_corners(ys, rest)
+    tx, ty = [p[0] for p in px], [p[0] for p in py]
     out = []
-    for t in sorted({p[0] for p in px} | {p[0] for p in py}):
-        (lx, rx), (ly, ry) = _value_at(px, t, rest), _value_at(py, t, rest)
+    for t in sorted(set(tx) | set(ty)):
+        (lx, rx), (ly, ry) = _value_at(px, tx, t, rest), _value_at(py, ty, t, rest)
         if lx != rx or ly != ry:  # a jump: held up to its 32-bit time, as a stepped key is
             out.append({"time": t, "x": lx, "y": ly, "curve": "stepped"})
         out.append({"time": t, "x": rx, "y": ry})

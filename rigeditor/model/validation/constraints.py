@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 
 from rigeditor.model.data.constraints import MIXES, OFFSETS
+from rigeditor.model.validation.constraint_common import MAX_MAGNITUDE, bone_list, integer_order, unique_name
 
-MAX_MAGNITUDE = 1e9  # as validation.project: keeps every evaluation finite
 
 
 def transform_problems(project, channel_check) -> list[str]:
@@ -16,22 +16,12 @@ def transform_problems(project, channel_check) -> list[str]:
     seen: set[str] = set()
     for i, t in enumerate(project.transforms):
         where = f"transforms[{i}]"
-        if t.name in seen:
-            out.append(f"{where}.name: duplicate transform constraint name {t.name!r}")
-        seen.add(t.name)
-        if not t.bones:
-            out.append(f"{where}.bones: a transform constraint needs at least 1 bone")
-        for k, name in enumerate(t.bones):
-            if name not in bones:
-                out.append(f"{where}.bones[{k}]: unknown bone {name!r}")
-            elif name in t.bones[:k]:
-                out.append(f"{where}.bones[{k}]: bone {name!r} is listed twice")
-            elif name == t.target:
-                out.append(f"{where}.bones[{k}]: bone {name!r} is the constraint's own target")
+        unique_name(out, where, t, seen, "transform constraint")
+        bone_list(out, where, t.bones, bones, "transform constraint",
+                  lambda name, t=t: f"bone {name!r} is the constraint's own target" if name == t.target else None)
         if t.target not in bones:
             out.append(f"{where}.target: unknown bone {t.target!r}")
-        if not isinstance(t.order, int) or isinstance(t.order, bool):
-            out.append(f"{where}.order: must be an integer, got {t.order!r}")
+        integer_order(out, where, t)
         for flag in ("local", "relative"):
             if not isinstance(getattr(t, flag), bool):
                 out.append(f"{where}.{flag}: must be true or false, got {getattr(t, flag)!r}")

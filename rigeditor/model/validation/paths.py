@@ -5,8 +5,7 @@ from __future__ import annotations
 import math
 
 from rigeditor.model.data.path_constraint import CHANNELS, POSITION_MODES, ROTATE_MODES, SPACING_MODES
-
-MAX_MAGNITUDE = 1e9  # as validation.project: keeps every evaluation finite
+from rigeditor.model.validation.constraint_common import MAX_MAGNITUDE, bone_list, integer_order, unique_name
 
 
 def _finite(out, where, v) -> None:
@@ -63,20 +62,11 @@ def path_problems(project, channel_check) -> list[str]:
     seen: set[str] = set()
     for i, c in enumerate(project.paths):
         where = f"paths[{i}]"
-        if c.name in seen:
-            out.append(f"{where}.name: duplicate path constraint name {c.name!r}")
-        seen.add(c.name)
-        if not c.bones:
-            out.append(f"{where}.bones: a path constraint needs at least 1 bone")
-        for k, name in enumerate(c.bones):
-            if name not in bones:
-                out.append(f"{where}.bones[{k}]: unknown bone {name!r}")
-            elif name in c.bones[:k]:
-                out.append(f"{where}.bones[{k}]: bone {name!r} is listed twice")
+        unique_name(out, where, c, seen, "path constraint")
+        bone_list(out, where, c.bones, bones, "path constraint")
         if c.target not in slots:
             out.append(f"{where}.target: unknown slot {c.target!r}")
-        if not isinstance(c.order, int) or isinstance(c.order, bool):
-            out.append(f"{where}.order: must be an integer, got {c.order!r}")
+        integer_order(out, where, c)
         for field, allowed in (("position_mode", POSITION_MODES), ("spacing_mode", SPACING_MODES),
                                ("rotate_mode", ROTATE_MODES)):
             if getattr(c, field) not in allowed:

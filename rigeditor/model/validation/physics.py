@@ -6,7 +6,7 @@ import math
 
 from rigeditor.model.data.physics import GLOBALS, KEYED, WEIGHTS
 
-MAX_MAGNITUDE = 1e9  # as validation.project: keeps every evaluation finite
+from rigeditor.model.validation.constraint_common import MAX_MAGNITUDE, integer_order, unique_name
 
 
 def physics_problems(project, channel_check) -> list[str]:
@@ -16,13 +16,10 @@ def physics_problems(project, channel_check) -> list[str]:
     seen: set[str] = set()
     for i, p in enumerate(project.physics):
         where = f"physics[{i}]"
-        if p.name in seen:
-            out.append(f"{where}.name: duplicate physics constraint name {p.name!r}")
-        seen.add(p.name)
+        unique_name(out, where, p, seen, "physics constraint")
         if p.bone not in bones:
             out.append(f"{where}.bone: unknown bone {p.bone!r}")
-        if not isinstance(p.order, int) or isinstance(p.order, bool):
-            out.append(f"{where}.order: must be an integer, got {p.order!r}")
+        integer_order(out, where, p)
         for k in WEIGHTS + ("limit", "step", "reference_scale"):
             v = getattr(p, k)
             if not (isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
