@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 from _common import best_time, table
 
-from rigeditor.examples.files import EXAMPLE_NAMES, load_example
+from rigeditor.examples.files import EXAMPLE_NAMES
 from rigeditor.io.project_file import load_project
 from rigeditor.io.spine.read import import_spine
 from rigeditor.model.data.attachments import Art

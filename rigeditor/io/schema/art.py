@@ -16,7 +16,7 @@ from pydantic_core import PydanticCustomError
 
 from rigeditor.io.schema.slot_color import Blend, SlotColor
 from rigeditor.io.schema.paths import PathFile
-from rigeditor.io.schema.project import Frame, Int, KeyTime, Num, NonNegative, Positive, StepChannel, Str, Vec2, _Model, _rule
+from rigeditor.io.schema.project import Int, KeyTime, Num, NonNegative, Positive, StepChannel, Str, Vec2, _Model, _rule
 
 Unit = Annotated[Num, _rule("must be between 0 and 1", lambda v: 0 <= v <= 1)]
 Rgba = Annotated[list[Unit], Field(min_length=4, max_length=4)]

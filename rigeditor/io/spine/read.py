@@ -51,7 +51,7 @@ from rigeditor.io.spine.skeleton import SpineError, SpineSkeleton, _Bad, color, 
 from rigeditor.model.data.attachments import NONE, Art, ImageAttachment, Slot
 from rigeditor.model.data.sequences import Sequence
 from rigeditor.model.data.skins import DEFAULT as DEFAULT_SKIN
-from rigeditor.model.data.project import CHARACTER, WORLD, Bone, Chain, LimitStrategy, Project, Space, Target
+from rigeditor.model.data.project import CHARACTER, WORLD, Bone, Chain, Project, Space, Target
 from rigeditor.model.data.timeline import StepChannel, constant
 from rigeditor.model.validation.project import MAX_MAGNITUDE, solvable_scale
 

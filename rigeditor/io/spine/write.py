@@ -191,7 +191,6 @@ def _space_bones(project, bake, root, span, times, taken, bones, timelines) -> t
     when that inverse shears (then in ``carried``: what is in it is carried into the
     root's frame per frame); a scene space is a bone under its parent's, keyed with the
     space's own channels. Returns ({space: bone name}, carried)."""
-    n = len(bake)
     char = bake.spaces[CHARACTER]
     out, carried = {CHARACTER: root, WORLD: root}, set()
     spaces = write_ik.target_spaces(project, [c.target for c in project.chains], bake.frames[0])

@@ -15,8 +15,6 @@ format); curve handles are written as numbers.
 """
 from __future__ import annotations
 
-import numpy as np
-
 from rigeditor.io.spine.write_curves import key_time
 from rigeditor.model.data.slot_color import DARK, LIGHT, setup_dark, setup_light
 from rigeditor.model.data.timeline import Channel, Key, control_points
