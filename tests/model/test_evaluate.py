@@ -340,3 +340,44 @@ def test_a_frame_evaluated_alone_is_that_frame_of_the_range_bit_for_bit(name):
                 if f.name in ("hold", "hold_drift", "hold_world_motion", "flip") or not isinstance(x, np.ndarray):
                     continue
                 assert np.array_equal(x[0], y[row]), (row, c, f.name)
+
+
+def _with_transform(project, bones, target):
+    from rigeditor import edits
+    return edits.add_transform(project, list(bones), target, name="tc", local=False, relative=True)
+
+
+def _assert_same(partial, full):
+    for name in ("local_rotation", "joint_world", "tip_world", "world_rotation", "stretch"):
+        assert np.array_equal(getattr(partial, name), getattr(full, name)), name
+    for f in ("a", "b", "c", "d", "tx", "ty"):
+        assert np.array_equal(getattr(partial.bone_world, f), getattr(full.bone_world, f)), f
+    for chain in full.chains:
+        for field in ("residual", "end_world", "elbow_world", "cause"):
+            assert np.array_equal(getattr(partial.chains[chain], field), getattr(full.chains[chain], field)), (chain, field)
+
+
+def test_an_edit_away_from_a_transform_constraint_is_evaluated_incrementally():
+    # The head follows the right shin (a transform constraint, as imported Spine rigs
+    # have): moving the left foot's target neither reads nor moves either, so only the
+    # left leg is solved again; before, any constraint made every edit a full evaluation.
+    project = _with_transform(walk(), ["head"], "shin_r")
+    first = evaluate(project)
+    edited = set_target_key(project, "foot_l", 30, (50.0, 3.0))
+    partial = evaluate(edited, previous=first, changed={"target:foot_l"})
+    full = evaluate(edited)
+    _assert_same(partial, full)
+    assert partial.chains["leg_r"] is first.chains["leg_r"]
+    assert partial.bone("head") is first.bone("head")  # the constraint's result is kept
+    assert not np.array_equal(first.chains["leg_l"].end_world, full.chains["leg_l"].end_world)
+
+
+@pytest.mark.parametrize("bones, target", [(["head"], "shin_l"),  # reads a bone the edit moves
+                                            (["thigh_l"], "spine"),  # moves a bone the edit solves
+                                            (["spine"], "thigh_r")])  # moves nothing of the leg: kept
+def test_an_edit_a_transform_constraint_meets_equals_a_full_evaluation(bones, target):
+    project = _with_transform(walk(), bones, target)
+    first = evaluate(project)
+    edited = set_target_key(project, "foot_l", 30, (50.0, 3.0))
+    partial = evaluate(edited, previous=first, changed={"target:foot_l"})
+    _assert_same(partial, evaluate(edited))

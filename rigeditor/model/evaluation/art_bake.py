@@ -50,6 +50,7 @@ class ArtBake:
     blend: tuple[str, ...] = ()
     shapes: tuple = ()
     sequence: np.ndarray | None = None
+    source: _Source | None = field(default=None, compare=False, repr=False)
 
     def shape(self, column: int, code: int):
         """The ShapePose of attachment ``code`` of slot ``column``, or None (a picture)."""
@@ -107,72 +108,149 @@ class ArtRow:
         return [int(s) for s in self.order if self.attachment[s] >= 0]
 
 
-def bake_art(project: Project, bake: Bake) -> ArtBake:
+class _Source:
+    """The project artwork an ArtBake was made from (not a dataclass, so ``Bake.rows``
+    leaves it whole): an incremental evaluation of the same artwork reuses what no
+    moved bone changed."""
+
+    __slots__ = ("art",)
+
+    def __init__(self, art):
+        self.art = art
+
+
+def bake_art(project: Project, bake: Bake, previous: Bake | None = None) -> ArtBake:
     """The artwork of ``project`` posed by ``bake``. Every slot's picture is placed in
     one set of (N, S) operations, not slot by slot: each element gets the bits its
     slot would get alone (elementwise products and sums), at a few numpy calls for
-    the whole rig instead of some forty per slot (a 27-slot rig at one frame)."""
+    the whole rig instead of some forty per slot (a 27-slot rig at one frame).
+    ``previous``: an incremental evaluation's starting Bake. Made from the same
+    artwork at the same frames, its attachments, colours, draw order and sequence
+    frames are kept, and so is every slot, mesh and shape whose bones did not move
+    (a drag of one foot places the pictures on that foot only)."""
     art = project.art
     n, ns = len(bake), len(art.slots)
-    codes = np.full((n, ns), -1, dtype=int)
-    fields = [np.zeros((n, ns)) for _ in range(6)]
-    fields[0][:] = fields[3][:] = 1.0
-    corners = np.zeros((n, ns, 4, 2))
-    sequence = np.full((n, ns), -1, dtype=np.int64)
     tables = [_slot_tables(slot, art.active_skins) for slot in art.slots]
-    for s, (slot, (lookup, _, _)) in enumerate(zip(art.slots, tables)):
-        codes[:, s] = lookup[slot.attachment.sample(bake.frames)]
-    cols = [s for s, slot in enumerate(art.slots) if slot.attachments]
-    if cols:
-        # Each slot's holder: its bone's world frame (all bones' stacked once), or the
-        # character space for a slot on no bone. Fields (N, K).
-        bones = [art.slots[s].bone for s in cols]
+    old = _same_source(previous, art, bake)
+    if old is not None:
+        codes = old.attachment
+        moved = [s for s, slot in enumerate(art.slots) if slot.attachments and _moved(slot.bone, bake, previous)]
+        fields = [np.array(f) for f in _full_fields(old.image_world, n, ns)] if moved else None
+        corners = np.array(old.corners) if moved else old.corners
+    else:
+        codes = np.full((n, ns), -1, dtype=int)
+        for s, (slot, (lookup, _, _)) in enumerate(zip(art.slots, tables)):
+            codes[:, s] = lookup[slot.attachment.sample(bake.frames)]
+        moved = [s for s, slot in enumerate(art.slots) if slot.attachments]
+        fields = [np.zeros((n, ns)) for _ in range(6)]
+        fields[0][:] = fields[3][:] = 1.0
+        corners = np.zeros((n, ns, 4, 2))
+    if moved:
+        _place(art, bake, tables, codes, moved, fields, corners)
+    meshes, shapes = [], []
+    frames = np.asarray(bake.frames, float)
+    kept_shapes = {} if old is None else {(m.column, m.code): m for m in old.shapes}
+    sequence = np.full((n, ns), -1, dtype=np.int64) if old is None else old.sequence
+    for s, slot in enumerate(art.slots):
+        if not slot.attachments:
+            continue
+        if any(isinstance(a, MeshAttachment) for a in slot.attachments):
+            meshes += mesh_poses(project, bake, s, slot, codes[:, s], previous)
+        if old is not None and not _moved(slot.bone, bake, previous) and not _weighted_shapes(slot):
+            shapes += [m for (col, _), m in kept_shapes.items() if col == s]
+        else:
+            shapes += shape_poses(project, bake, s, slot, codes[:, s])
+        if old is None:
+            sequence[:, s] = sequence_frames(slot, codes[:, s], frames)
+    if old is not None:
+        light, dark, order = old.color, old.dark, old.order
+    else:
+        light, dark = sample_colors(art.slots, bake.frames)
+        order = art.order_codes(bake.frames)
+    world = old.image_world if fields is None else Affine(*(frozen(f) for f in fields))
+    return ArtBake(
+        slots=tuple(s.name for s in art.slots),
+        attachment=frozen(codes),
+        image_world=world,
+        corners=frozen(corners),
+        order=frozen(order),
+        meshes=tuple(meshes),
+        color=frozen(light), dark=frozen(dark), blend=tuple(s.blend for s in art.slots),
+        shapes=tuple(shapes),
+        sequence=frozen(sequence),
+        source=_Source(art),
+    )
+
+
+def _same_source(previous, art, bake):
+    """``previous``'s ArtBake when it was made from this very artwork at these frames."""
+    old = getattr(previous, "art", None)
+    if (old is None or old.source is None or old.source.art is not art or len(previous) != len(bake)
+            or not np.array_equal(previous.frames, bake.frames)):
+        return None
+    return old
+
+
+def _moved(bone, bake, previous) -> bool:
+    """The slot's holder (a bone, or the character space for None) is not the very
+    one of ``previous``."""
+    if bone is None:
+        return bake.spaces[CHARACTER] is not previous.spaces[CHARACTER]
+    return bake.bone(bone) is not previous.bone(bone)
+
+
+def _weighted_shapes(slot) -> bool:
+    """A box, clipping polygon or point of the slot may be weighted to other bones
+    than the slot's: such shapes are placed again."""
+    return any(getattr(a, "bones", None) for a in slot.attachments if not isinstance(a, MeshAttachment))
+
+
+def _full_fields(world: Affine, n: int, ns: int):
+    return [np.broadcast_to(np.asarray(f, float), (n, ns)) for f in world.fields()]
+
+
+def _place(art, bake, tables, codes, cols, fields, corners) -> None:
+    """Place the pictures of slot columns ``cols`` into ``fields`` (6 arrays (N, S))
+    and ``corners`` (N, S, 4, 2), in place."""
+    n = len(bake)
+    # Each slot's holder: its bone's world frame (all bones' stacked once), or the
+    # character space for a slot on no bone. Fields (N, K).
+    bones = [art.slots[s].bone for s in cols]
+    free = [k for k, b in enumerate(bones) if b is None]
+    character = bake.spaces[CHARACTER].fields()
+    if len(free) < len(bones) and len(cols) * 4 < len(bake.bones):
+        # A few slots (a drag's): their bones' fields alone, not every bone's stacked.
+        held_cols = [bake.bone(b).world.fields() if b is not None else None for b in bones]
+        holder_fields = []
+        for i, own in enumerate(character):
+            f = np.empty((n, len(bones)))
+            for k, h in enumerate(held_cols):
+                f[:, k] = np.broadcast_to(np.asarray(own if h is None else h[i], float), (n,))
+            holder_fields.append(f)
+    else:
         at = np.array([0 if b is None else bake.column(b) for b in bones], dtype=np.intp)
-        free = [k for k, b in enumerate(bones) if b is None]
         held = bake.bone_world.fields() if len(free) < len(bones) else [np.zeros((n, 0))] * 6
-        character = bake.spaces[CHARACTER].fields()
         holder_fields = []
         for field_, own in zip(held, character):
             f = np.array(field_[:, at]) if len(free) < len(bones) else np.zeros((n, len(bones)))
             if free:
                 f[:, free] = np.broadcast_to(np.asarray(own, dtype=float), (n,))[:, None]
             holder_fields.append(f)
-        holder = Affine(*holder_fields)
-        sizes = [len(tables[s][1]) for s in cols]
-        offsets = np.cumsum([0] + sizes[:-1])
-        sub = codes[:, cols]
-        pick = offsets[None, :] + np.maximum(sub, 0)  # (N, K) rows of the joined tables
-        local = np.concatenate([tables[s][1] for s in cols])[pick]  # (N, K, 6)
-        world = holder.compose(Affine(*np.moveaxis(local, -1, 0)))
-        shown = sub >= 0
-        for arr, v in zip(fields, world.fields()):
-            arr[:, cols] = np.where(shown, v, arr[:, cols])
-        local_corners = np.concatenate([tables[s][2] for s in cols])[pick]  # (N, K, 4, 2)
-        f = [v[..., None] for v in world.fields()]
-        x, y = local_corners[..., 0], local_corners[..., 1]
-        placed = np.stack([f[0] * x + f[1] * y + f[4], f[2] * x + f[3] * y + f[5]], axis=-1)
-        corners[:, cols] = np.where(shown[..., None, None], placed, 0.0)
-    meshes, shapes = [], []
-    frames = np.asarray(bake.frames, float)
-    for s, slot in enumerate(art.slots):
-        if not slot.attachments:
-            continue
-        if any(isinstance(a, MeshAttachment) for a in slot.attachments):
-            meshes += mesh_poses(project, bake, s, slot, codes[:, s])
-        shapes += shape_poses(project, bake, s, slot, codes[:, s])
-        sequence[:, s] = sequence_frames(slot, codes[:, s], frames)
-    light, dark = sample_colors(art.slots, bake.frames)
-    return ArtBake(
-        slots=tuple(s.name for s in art.slots),
-        attachment=frozen(codes),
-        image_world=Affine(*(frozen(f) for f in fields)),
-        corners=frozen(corners),
-        order=frozen(art.order_codes(bake.frames)),
-        meshes=tuple(meshes),
-        color=frozen(light), dark=frozen(dark), blend=tuple(s.blend for s in art.slots),
-        shapes=tuple(shapes),
-        sequence=frozen(sequence),
-    )
+    holder = Affine(*holder_fields)
+    sizes = [len(tables[s][1]) for s in cols]
+    offsets = np.cumsum([0] + sizes[:-1])
+    sub = codes[:, cols]
+    pick = offsets[None, :] + np.maximum(sub, 0)  # (N, K) rows of the joined tables
+    local = np.concatenate([tables[s][1] for s in cols])[pick]  # (N, K, 6)
+    world = holder.compose(Affine(*np.moveaxis(local, -1, 0)))
+    shown = sub >= 0
+    for arr, v in zip(fields, world.fields()):
+        arr[:, cols] = np.where(shown, v, 1.0 if arr is fields[0] or arr is fields[3] else 0.0)
+    local_corners = np.concatenate([tables[s][2] for s in cols])[pick]  # (N, K, 4, 2)
+    f = [v[..., None] for v in world.fields()]
+    x, y = local_corners[..., 0], local_corners[..., 1]
+    placed = np.stack([f[0] * x + f[1] * y + f[4], f[2] * x + f[3] * y + f[5]], axis=-1)
+    corners[:, cols] = np.where(shown[..., None, None], placed, 0.0)
 
 
 _SLOT_TABLES: dict = {}  # id(slot) -> (slot, active skins, tables): slots are immutable
@@ -207,11 +285,12 @@ def world_points(world: Affine, points: np.ndarray) -> np.ndarray:
     return np.stack([f[0] * x + f[1] * y + f[4], f[2] * x + f[3] * y + f[5]], axis=-1)
 
 
-def with_art(project: Project, bake: Bake) -> Bake:
-    """``bake`` with its artwork (``bake.art``) added; unchanged when there are no slots."""
+def with_art(project: Project, bake: Bake, previous: Bake | None = None) -> Bake:
+    """``bake`` with its artwork (``bake.art``) added; unchanged when there are no slots.
+    ``previous``: see :func:`bake_art`."""
     if not project.art.slots:
         return bake
-    return replace(bake, art=bake_art(project, bake))
+    return replace(bake, art=bake_art(project, bake, previous))
 
 
 __all__ = ["ArtBake", "ArtRow", "bake_art", "with_art", "world_points"]

@@ -110,16 +110,20 @@ def evaluate(project: Project, frames=None, *, previous: Bake | None = None,
     # single frame alike chains are solved together as rows (see solve_chain).
     run = run_tasks if n >= PARALLEL_FRAMES else (lambda fn, items: [fn(x) for x in items])
     applied = Applied(pose)
+    # A constraint sets world frames, so no world angle is a sum of local ones: read
+    # every angle off the transforms (the same whether the constraints run again or,
+    # incrementally, their results are kept).
+    pose.constrained = bool(stages)
     for stage in stages or [[]]:
+        if dirty is not None and stage and not isinstance(stage[0], Chain):
+            continue  # a constraint the edit does not meet: its result is in the previous bake (_dirty)
         if stage and isinstance(stage[0], PathConstraint):
             apply_paths(project, pose, frames, stage, applied)
             continue
         if stage and isinstance(stage[0], PhysicsConstraint):  # stepped from the start (sequential)
-            pose.constrained = True
             apply_physics(project, pose, frames, stage, applied, evaluate)
             continue
         if stage and not isinstance(stage[0], Chain):  # transform constraints
-            pose.constrained = True
             apply_transforms(project, pose, frames, stage, applied)
             continue
         names = {c.name for c in stage}
@@ -136,7 +140,7 @@ def evaluate(project: Project, frames=None, *, previous: Bake | None = None,
                  None if dirty is None else previous)
     if stages:
         bake = _moved_by_constraints(project, stages, bake)
-    return with_art(project, bake)  # images ride the bones: bake.art
+    return with_art(project, bake, None if dirty is None else previous)  # images ride the bones: bake.art
 
 
 def _moved_by_constraints(project, stages, bake):
@@ -216,12 +220,38 @@ def _ancestors(project, bone):
 def _dirty(project, chains, order, frames, previous, changed):
     """(chains to solve again, bones whose FK changed), or (None, None) for a full
     evaluation."""
-    if previous is None or changed is None or project.transforms or project.paths or project.physics:
-        return None, None  # transform, path or physics constraints: every bone may move (a full evaluation)
+    if previous is None or changed is None or project.physics:
+        return None, None  # physics: a frame depends on every frame before it
     if (previous.bones != tuple(order) or list(previous.chains) != [c.name for c in chains]
             or previous.frames.shape != frames.shape or not np.array_equal(previous.frames, frames)):
         return None, None
-    return _affected(project, chains, order, changed)
+    dirty, fk_bones = _affected(project, chains, order, changed)
+    if dirty is not None and (project.transforms or project.paths) and _meets_constraints(
+            project, chains, dirty, fk_bones):
+        return None, None
+    return dirty, fk_bones
+
+
+def _meets_constraints(project, chains, dirty, fk_bones) -> bool:
+    """True when a transform or path constraint reads or moves a bone the edit moves
+    (the dirty chains' bones, the edited bones and everything below them). Else each
+    constraint's result in the previous bake still holds: it reads only bones that
+    did not move and moves only bones the edit does not evaluate again."""
+    moved = {b for c in chains if c.name in dirty for b in c.bones} | set(fk_bones)
+    moved |= _descendants(project, moved)
+    for t in project.transforms:
+        if t.target in moved or not moved.isdisjoint(t.bones):
+            return True
+        if not moved.isdisjoint(_descendants(project, t.bones)):
+            return True
+    for c in project.paths:
+        slot = project.art.slot(c.target) if c.target in {s.name for s in project.art.slots} else None
+        reads = set() if slot is None else {slot.bone, *(b for p in slot.paths for b in p.bones)}
+        if not moved.isdisjoint(reads) or not moved.isdisjoint(c.bones):
+            return True
+        if not moved.isdisjoint(_descendants(project, c.bones)):
+            return True
+    return False
 
 
 def _affected(project, chains, order, changed):

@@ -158,17 +158,25 @@ class MeshPose:
         return self.shown & sk.collapse_flags(self.worst[0], threshold)
 
 
-def mesh_poses(project, bake, column: int, slot, codes: np.ndarray) -> list[MeshPose]:
-    """A MeshPose per mesh attachment of ``slot`` (ArtBake column ``column``)."""
+def mesh_poses(project, bake, column: int, slot, codes: np.ndarray, previous=None) -> list[MeshPose]:
+    """A MeshPose per mesh attachment of ``slot`` (ArtBake column ``column``).
+    ``previous``: the Bake of an incremental evaluation's starting point (with its
+    art); a mesh whose bones, attachment, frames and shown frames are all its own there
+    keeps its MeshPose (a drag of one foot re-skins the meshes on that foot only)."""
     from rigeditor.model.data.project import CHARACTER
 
     out = []
     character = bake.spaces[CHARACTER]
-    inv_char = character.inverse()
+    inv_char = None
     for k, a in enumerate(slot.attachments):
         if not isinstance(a, MeshAttachment):
             continue
         a = resolved(slot, a)  # a linked mesh on its parent's geometry
+        kept = _kept_pose(previous, bake, slot, column, k, a, codes, character)
+        if kept is not None:
+            out.append(kept)
+            continue
+        inv_char = character.inverse() if inv_char is None else inv_char
         if a.skinned:
             world = [inv_char.compose(bake.bone(b).world) for b in a.bones]
             bind = np.asarray(a.bind).reshape(-1, 6)[:, [0, 1, 4, 2, 3, 5]].reshape(-1, 2, 3)
@@ -182,6 +190,29 @@ def mesh_poses(project, bake, column: int, slot, codes: np.ndarray) -> list[Mesh
         static = MeshStatic(a, None, skins.shape[1], sampler_for(project.art, slot.name, a), where=(project, slot.bone))
         out.append(MeshPose(slot.name, column, k, static, skins, character, codes == k, bake.frames))
     return out
+
+
+def _kept_pose(previous, bake, slot, column, code, mesh, codes, character) -> MeshPose | None:
+    """``previous``'s MeshPose of this mesh when nothing it is made of changed: the
+    same attachment object without deform keys, the same character space, the same
+    BoneBake objects for every bone that moves it, the same frames and shown frames."""
+    art = getattr(previous, "art", None)
+    if art is None or column >= len(art.slots) or art.slots[column] != slot.name:
+        return None
+    old = art.mesh(column, code)
+    if (old is None or old.static.mesh is not mesh or old.static.deform is not None
+            or old.character is not character or old.frames is None
+            or old.frames.shape != bake.frames.shape or not np.array_equal(old.frames, bake.frames)):
+        return None
+    bones = mesh.bones if mesh.skinned else ((slot.bone,) if slot.bone is not None else ())
+    try:
+        if any(bake.bone(b) is not previous.bone(b) for b in bones):
+            return None
+    except ValueError:
+        return None
+    if not np.array_equal(old.shown, codes == code):
+        return None
+    return old
 
 
 def _triangle_joints(project, slot_bone, mesh: MeshAttachment) -> tuple[str, ...]:

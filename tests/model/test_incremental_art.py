@@ -1,0 +1,86 @@
+"""An incremental evaluation's artwork: meshes nothing moved keep their poses, and
+every mesh's vertices equal a full evaluation's."""
+import numpy as np
+
+from rigeditor import edits
+from rigeditor.examples.files import load_example
+from rigeditor.edits.posing import set_target_key, turn_bone
+from rigeditor.model import evaluate
+
+
+def _rig():
+    """The skinned arm (a mesh on upper_arm and forearm) solved by a chain, with a
+    second bone of its own elsewhere."""
+    project, _ = edits.add_chain(load_example("skinned_arm"), ("upper_arm", "forearm"), "character", 0)
+    project, _ = edits.add_bone(project, None, 40.0, 1.0, name="other")
+    return project
+
+
+def _vertices(bake):
+    return {(m.column, m.code): np.array([m.vertices(i) for i in range(len(bake))]) for m in bake.art.meshes}
+
+
+def _equal(partial, full):
+    a, b = _vertices(partial), _vertices(full)
+    assert a.keys() == b.keys()
+    for k in a:
+        assert np.array_equal(a[k], b[k]), k
+
+
+def test_an_edit_away_from_a_mesh_keeps_its_pose_and_its_vertices():
+    project = _rig()
+    first = evaluate(project)
+    edited = turn_bone(project, "other", 10, 0.4, "animate")
+    partial = evaluate(edited, previous=first, changed={"bone:other"})
+    _equal(partial, evaluate(edited))
+    assert partial.art.meshes[0] is first.art.meshes[0]  # not skinned again
+
+
+def test_an_edit_of_the_chain_under_a_mesh_skins_it_again():
+    project = _rig()
+    first = evaluate(project)
+    target = project.chains[0].target
+    edited = set_target_key(project, target, 10, (60.0, 90.0))
+    partial = evaluate(edited, previous=first, changed={f"target:{target}"})
+    full = evaluate(edited)
+    _equal(partial, full)
+    assert partial.art.meshes[0] is not first.art.meshes[0]
+    assert not np.array_equal(_vertices(first)[(0, 0)], _vertices(full)[(0, 0)])  # the edit moved the mesh
+
+
+def _art_equal(partial, full):
+    a, b = partial.art, full.art
+    for name in ("attachment", "corners", "order", "color", "dark", "sequence"):
+        assert np.array_equal(getattr(a, name), getattr(b, name)), name
+    for f, g in zip(a.image_world.fields(), b.image_world.fields()):
+        assert np.array_equal(np.broadcast_to(f, b.attachment.shape), np.broadcast_to(g, b.attachment.shape))
+
+
+def test_a_drag_of_one_foot_places_the_pictures_on_that_leg_only():
+    # dressed_walk: a picture on every bone. Moving the left foot's target moves the
+    # left leg's two pictures; the other six keep their places (as a full evaluation
+    # finds), and only the moved columns are placed again.
+    project = load_example("dressed_walk")
+    first = evaluate(project)
+    edited = set_target_key(project, "foot_l", 20, (30.0, -10.0))
+    partial = evaluate(edited, previous=first, changed={"target:foot_l"})
+    full = evaluate(edited)
+    _art_equal(partial, full)
+    moved = np.flatnonzero((first.art.corners != full.art.corners).any(axis=(0, 2, 3)))
+    assert {full.art.slots[k] for k in moved} == {"thigh_l", "shin_l"}
+
+
+def test_a_bone_edit_together_with_an_artwork_edit_is_placed_afresh():
+    # The artwork object changed too (a picture moved on its bone): nothing of the
+    # previous art may be kept, though the bone edit alone would keep most of it.
+    from rigeditor.edits.art import set_placement
+
+    project = load_example("dressed_walk")
+    first = evaluate(project)
+    slot = project.art.slot("torso")
+    edited = set_placement(turn_bone(project, "head", 10, 0.5, "animate"), "torso", slot.attachments[0].name,
+                           x=slot.attachments[0].x + 7.0)
+    partial = evaluate(edited, previous=first, changed={"bone:head"})
+    full = evaluate(edited)
+    _art_equal(partial, full)
+    assert not np.array_equal(first.art.corners[:, full.art.column("torso")], full.art.corners[:, full.art.column("torso")])
