@@ -192,12 +192,14 @@ class Document(Guarded, QObject):
         return not self.undo_stack.isClean()
 
     # ------------------------------------------------------------------ edits
-    def apply(self, label: str, after: Project, *, touched=None, merge_key=None) -> bool:
+    def apply(self, label: str, after: Project, *, touched=None, merge_key=None, keys_only: bool = False) -> bool:
         """Make ``after`` the project through an undoable command. It is evaluated
         first: if that fails the edit is refused (``refused`` is emitted, views are
         told to show the unchanged project again) and False is returned. An unkeyed
         preview is the starting point of nothing: the command undoes to the keyed
-        project before it (keying a preview is one step)."""
+        project before it (keying a preview is one step). ``keys_only``: the edit
+        changed keys of the open animation and nothing else (a pose drag in Animate
+        mode), so the stored animations need no new check."""
         if after == self._project and self._keyed is None:
             return True
         before = self._keyed if self._keyed is not None else self._project
@@ -205,7 +207,7 @@ class Document(Guarded, QObject):
             touched = None  # the preview changed items this edit may not name
         # What the project file would refuse is refused here too: accepted, it would make
         # every later Save and autosave fail (validation costs 0.05-1.2 ms on the examples).
-        problems = validation_problems(after)
+        problems = validation_problems(after, stored=not keys_only)
         if problems:
             return self._refuse(label, f"the project file cannot hold it ({problems[0]})")
         try:
@@ -227,7 +229,8 @@ class Document(Guarded, QObject):
         """A pose drag's edit: keyed through :meth:`apply`, or, in Animate mode with
         ``auto_key`` off, shown without keying (no undo step) until K keys it."""
         if self.auto_key or self._mode != "animate":
-            return self.apply(label, after, touched=touched, merge_key=merge_key)
+            return self.apply(label, after, touched=touched, merge_key=merge_key,
+                              keys_only=self._mode == "animate")
         try:
             bake = self._evaluate(after, touched, merge_key is not None)
         except Exception as exc:  # noqa: BLE001 - as apply
