@@ -60,13 +60,21 @@ def tail(bones=50, frames=1000, key_every=40) -> Project:
 
 
 def raptor(folder: Path) -> Project:
-    """The raptor-like rig imported as ``rigeditor import-spine`` does, then loaded."""
+    """The raptor-like rig imported as ``rigeditor import-spine`` does, then loaded
+    (its pictures, cut from the atlas, beside it: see :func:`raptor_file`)."""
     from rigeditor.io.project_file import load_project
+
+    return load_project(raptor_file(folder))
+
+
+def raptor_file(folder: Path) -> Path:
+    """The imported raptor-like project file in ``folder`` (imported once)."""
     from rigeditor.io.spine.read import import_spine
 
     out = folder / "raptor.rigproj"
-    import_spine(RIG, out)
-    return load_project(out)
+    if not out.exists():
+        import_spine(RIG, out)
+    return out
 
 
 def mouse_drag(app, window, doc, target, moves, radius_px=14.0):
@@ -118,10 +126,12 @@ def scrub(app, doc, frames):
     return np.array(times) * 1e3
 
 
-def window_rows(app, name, project, target, frame, data_dir, moves=60, scrubs=200):
+def window_rows(app, name, project, target, frame, data_dir, moves=60, scrubs=200, path=None):
+    """``path``: the project's file, so its pictures are found and drawn (without it
+    every slot is drawn as a "missing picture" placeholder)."""
     from rigeditor.app.document import Document
 
-    doc = Document(project)
+    doc = Document(project, path)
     window, kind = build_window(doc, data_dir)
     window.resize(1440, 900)
     window.show()
@@ -188,7 +198,7 @@ def main():
         rap = raptor(Path(data_dir))
         feet = [t.name for t in rap.targets if "foot" in t.name]
         rows += window_rows(app, f"raptor-like ({len(rap.bones)} bones, {len(rap.chains)} chains)", rap,
-                            feet[0], 12, data_dir)
+                            feet[0], 12, data_dir, path=raptor_file(Path(data_dir)))
         rows += window_rows(app, "50-bone FABRIK tail, 1,000 frames", tail(), "tail_tip", 500, data_dir)
     print("Production scale through the window (MainWindow, 1440x900, offscreen):")
     table(rows, ("project", "step", "median", "p95", "goal", "met"))

@@ -21,6 +21,8 @@ painter's clip path.
 """
 from __future__ import annotations
 
+import functools
+
 from pathlib import Path
 
 import numpy as np
@@ -130,6 +132,13 @@ def draw_art(painter: QPainter, project, row, to_device, base: Path | None,
         painter.restore()
 
 
+@functools.lru_cache(maxsize=4096)
+def picture_file(base, path: str) -> Path:
+    """The file of a picture ``path`` ("/"-separated, relative) under the project
+    folder ``base`` (remembered: asked for every slot on every frame of a scrub)."""
+    return Path(base) / Path(*path.split("/"))
+
+
 def _picture(painter: QPainter, a, row, s: int, to_device, base, cache: ImageCache, dim: bool) -> None:
     """Draw the picture (image or mesh) ``a`` of slot column ``s`` of ``row``, in its
     slot's colour, two-colour tint and blend mode (app.blend)."""
@@ -138,7 +147,7 @@ def _picture(painter: QPainter, a, row, s: int, to_device, base, cache: ImageCac
     path = a.path if a.sequence is None or shown is None else a.sequence.paths[int(shown[s])]  # its frame's picture
     light, dark, blend = slot_paint(row, s, a)  # slot colour x tint, two-colour tint, blend mode
     opacity = light[3] * a.opacity * (DIM_OPACITY if dim else 1.0)
-    image = cache.get(None if base is None else Path(base) / Path(*path.split("/")), light, dark, opacity)
+    image = cache.get(None if base is None else picture_file(base, path), light, dark, opacity)
     if image is None:
         _placeholder(painter, row.corners[s], to_device, path)
         return

@@ -16,7 +16,7 @@ from html import escape
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QGraphicsItem, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QGraphicsItem, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from rigeditor.app.item_cache import make_room
 from rigeditor.app.guard import Guarded
@@ -59,6 +59,18 @@ THROTTLE_S = 0.1
 NO_CHAIN = f"No IK chain yet: select two joined bones and press {KEYS['add_chain']}"
 
 
+TITLE_BONES = 6
+"""Bones a chain's title names in full; a longer chain shows its first and last."""
+
+
+def bone_list(bones) -> str:
+    """A chain's bones for its title: all of a short chain; of a long one the first
+    and the last and how many ("tail_0, tail_1 ... tail_49 (50 bones)")."""
+    if len(bones) <= TITLE_BONES:
+        return ", ".join(bones)
+    return f"{bones[0]}, {bones[1]} … {bones[-1]} ({len(bones)} bones)"
+
+
 class CurvesWidget(Guarded, QWidget):
     """Public: ``chain`` (name shown or None), ``angle_curves`` (bone -> item),
     ``residual_curves`` (cause -> item), ``sensitivity_curve``, ``playheads``,
@@ -76,6 +88,9 @@ class CurvesWidget(Guarded, QWidget):
 
         self._title = QLabel(self)
         self._title.setContentsMargins(6, 3, 6, 3)
+        # A long chain's bone list must not widen the dock (and the window) past the
+        # screen: the label takes the width it is given.
+        self._title.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)
         self.view = pg.GraphicsLayoutWidget(self)
         self.view.setBackground(style.BACKGROUND)
         layout = QVBoxLayout(self)
@@ -220,7 +235,8 @@ class CurvesWidget(Guarded, QWidget):
         self._shown, self._span = (name, cb), span
         self.chain = name
         bones = project.chain(name).bones if cb is not None else ()
-        self._title_html = f"<b>{escape(name)}</b> &nbsp; {escape(', '.join(bones))}" if name else NO_CHAIN
+        self._title_html = f"<b>{escape(name)}</b> &nbsp; {escape(bone_list(bones))}" if name else NO_CHAIN
+        self._title.setToolTip(", ".join(bones))
         self._show_title()
 
         spans = []

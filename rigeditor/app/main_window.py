@@ -358,7 +358,7 @@ class MainWindow(guard.Guarded, QMainWindow):
             self.chain_status.setText("No chain selected")
             set_style(self.chain_status, "color: #8b95a5;")
             return
-        r = chain_readout(self.doc, chain)
+        r = chain_readout(self.doc, chain, limits=False)
         color = style.CAUSE_COLORS[r["cause"]]
         text = f"{chain}: residual {r['residual']:.3f} u ({r['cause_label']}) · {r['reach']}"
         if r["solver"] != "analytic":

@@ -203,3 +203,24 @@ def test_a_long_chains_cached_curves_all_fit_in_the_pixmap_cache(qtbot):
     needed_kb = len(w.angle_curves) * rect.width() * rect.height() * ratio * ratio * 4 / 1024
     assert len(w.angle_curves) == n
     assert QPixmapCache.cacheLimit() >= needed_kb
+
+
+def test_a_long_chains_title_names_its_ends_and_does_not_widen_the_view(qtbot):
+    # A 50-bone chain's title once listed every bone, and its label's size hint
+    # widened the dock and the main window to 2,847 px.
+    n = 50
+    bones = tuple(Bone(f"tail_{i}", None if i == 0 else f"tail_{i - 1}", 5.0,
+                       rest_offset=(0.0, 0.0) if i == 0 else (5.0, 0.0)) for i in range(n))
+    path = [(0, (120.0, 20.0)), (20, (100.0, -30.0))]
+    project = Project("tail", Timeline(24.0, 0, 20), (Space(CHARACTER),), bones,
+                      (Target("tip", StepChannel(WORLD), keyed(path, "bezier")),),
+                      (Chain("tail", tuple(b.name for b in bones), "tip", solver="fabrik", tolerance=0.05),))
+    w = _curves(qtbot, project)
+    text = w._title.text()
+    assert "tail_0, tail_1" in text and "tail_49" in text and "50 bones" in text
+    assert "tail_25" not in text
+    assert w._title.toolTip() == ", ".join(b.name for b in bones)
+    assert w.minimumSizeHint().width() < 600
+    w.resize(500, 400)
+    qtbot.wait(20)
+    assert w.width() == 500

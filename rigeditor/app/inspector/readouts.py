@@ -56,24 +56,29 @@ def joints_at_limit(doc, chain: str) -> list[str]:
     out = []
     for k, bone in enumerate(c.bones):
         lim = c.limit(k)
-        if lim is None or bone not in bake.bones:
+        if lim is None:
+            continue
+        try:
+            b = bake.bone(bone)
+        except ValueError:  # not in the bake
             continue
         lo, hi = lim
-        angle = float(bake.bone(bone).local_rotation[i])
+        angle = float(b.local_rotation[i])
         mid = 0.5 * (lo + hi)  # the two-bone shoulder may come back in another turn
         wrapped = mid + math.remainder(angle - mid, 2.0 * math.pi)
-        if any(abs(a - b) <= LIMIT_EPS for a in (angle, wrapped) for b in (lo, hi)):
+        if min(abs(angle - lo), abs(angle - hi), abs(wrapped - lo), abs(wrapped - hi)) <= LIMIT_EPS:
             out.append(bone)
     return out
 
 
-def chain_readout(doc, chain: str) -> dict:
+def chain_readout(doc, chain: str, *, limits: bool = True) -> dict:
     """Read-outs of ``chain`` at the current frame (plain numbers and names).
 
     residual (model units) and its cause; reach state; sensitivity (degrees per
     unit); stretch (1 = none); root_offset (model units); solver; iterations spent
     and the budget (iterative solvers); converged: 'yes', 'budget' (the iterations
-    ran out) or 'no' (an unexplained residual); at_limit: bones on a limit.
+    ran out) or 'no' (an unexplained residual); at_limit: bones on a limit (left
+    out, None, with ``limits=False``: the status bar does not show them).
     """
     cb = doc.bake.chains[chain]
     c = doc.project.chain(chain)
@@ -91,7 +96,7 @@ def chain_readout(doc, chain: str) -> dict:
         "stretch": float(cb.stretch[i]), "root_offset": float(math.hypot(*cb.root_offset[i])),
         "solver": c.solver, "iterations": int(np.asarray(cb.iterations)[i]),
         "max_iterations": int(c.max_iterations), "converged": converged,
-        "at_limit": joints_at_limit(doc, chain),
+        "at_limit": joints_at_limit(doc, chain) if limits else None,
     }
 
 

@@ -440,9 +440,10 @@ class LabelLayer(Layer):
 _unit_arcs: dict = {}
 
 
-def arc_directions(matrix, lo, hi) -> np.ndarray:
-    """Unit device directions (K, 2) along the arc from angle ``lo`` to ``hi`` (local
-    radians, through the 2x2 local->device ``matrix``), every 7.5 degrees or closer."""
+def arc_directions_many(matrices, lo, hi) -> np.ndarray:
+    """Unit device directions (G, K, 2) along the arc from angle ``lo`` to ``hi`` (local
+    radians, through each of the (G, 2, 2) local->device ``matrices``), every 7.5
+    degrees or closer."""
     key = (lo, hi)
     unit = _unit_arcs.get(key)
     if unit is None:
@@ -451,6 +452,6 @@ def arc_directions(matrix, lo, hi) -> np.ndarray:
         if len(_unit_arcs) > 256:
             _unit_arcs.clear()
         _unit_arcs[key] = unit
-    d = (matrix @ unit).T
-    d /= np.maximum(np.sqrt(d[:, 0] ** 2 + d[:, 1] ** 2), 1e-12)[:, None]
+    d = np.einsum("gij,jk->gki", matrices, unit)
+    d /= np.maximum(np.sqrt(d[..., 0] ** 2 + d[..., 1] ** 2), 1e-12)[..., None]
     return d

@@ -11,9 +11,9 @@ from PySide6.QtCore import QLineF, QPointF, Qt
 from PySide6.QtGui import QPainterPath
 
 from rigeditor.app import style
-from rigeditor.app.scene.layers import Layer, _box, arc_directions
+from rigeditor.app.scene.layers import Layer, _box, arc_directions_many
 from rigeditor.app.scene.paint import (
-    NO_BRUSH, NO_PEN, ODD_EVEN_FILL, SMOOTH, SOLID_LINE, Label, discs, ellipse_points, faded, format_units, pen,
+    NO_BRUSH, NO_PEN, ODD_EVEN_FILL, SMOOTH, SOLID_LINE, WINDING_FILL, Label, discs, ellipse_points, faded, format_units, pen,
     polygon, pt, similarity_scale, thick_line,
 )
 from rigeditor.model import CAUSES
@@ -230,31 +230,57 @@ class LimitLayer(Layer):
             return
         centres = dm(np.array([arc.center for arc in arcs]))
         frames = np.einsum("ij,kjl->kil", dm.linear(), np.array([arc.frame for arc in arcs]))
-        tick = pen(style.TEXT)
-        for arc, c, m in zip(arcs, centres, frames):
-            d = arc_directions(m, arc.lo, arc.hi)
-            color = style.CAUSE_COLORS["limit"] if arc.bound else style.LIMIT_ARC
-            wedge = polygon(np.concatenate([c[None], c + d * radius]))
-            painter.setPen(NO_PEN)
-            painter.setBrush(faded(color, 110 if arc.bound else 40))
-            # The wedge's edges are stroked (antialiased) right after: filling without
+        # One path per look (free and bound wedges, their outlines) and one drawLines
+        # of ticks: a 50-joint chain is a handful of painter calls, not 300.
+        wedges = {False: QPainterPath(), True: QPainterPath()}
+        edges = {False: QPainterPath(), True: QPainterPath()}
+        for path in wedges.values():
+            path.setFillRule(WINDING_FILL)  # overlapping wedges of one look add up, never cancel
+        ticks = []
+        for key, idx in _by_range(arcs).items():
+            dirs = arc_directions_many(frames[idx], *key)  # (G, P, 2)
+            for k, d in zip(idx, dirs):
+                arc, c = arcs[k], centres[k]
+                rim = (c + d * radius).tolist()
+                cx, cy = c.tolist()
+                for path in (wedges[arc.bound], edges[arc.bound]):
+                    path.moveTo(cx, cy)
+                    for x, y in rim:
+                        path.lineTo(x, y)
+                    path.closeSubpath()
+                if arc.bound:
+                    outer = (c + d * (radius + 1.0)).tolist()
+                    edges[True].moveTo(*outer[0])
+                    for x, y in outer[1:]:
+                        edges[True].lineTo(x, y)
+                # The tick at the current angle, 5 px past the arc.
+                (m00, m01), (m10, m11) = frames[k].tolist()
+                ca, sa = math.cos(arc.angle), math.sin(arc.angle)
+                tx, ty = m00 * ca + m01 * sa, m10 * ca + m11 * sa
+                s = (radius + 5) / max(math.hypot(tx, ty), 1e-12)
+                ticks.append(QLineF(cx, cy, cx + tx * s, cy + ty * s))
+        for bound in (False, True):
+            if wedges[bound].isEmpty():
+                continue
+            color = style.CAUSE_COLORS["limit"] if bound else style.LIMIT_ARC
+            # The wedges' edges are stroked (antialiased) right after: filling without
             # antialiasing looks the same and costs a third.
             painter.setRenderHint(SMOOTH, False)
-            painter.drawPolygon(wedge)
+            painter.fillPath(wedges[bound], faded(color, 110 if bound else 40))
             painter.setRenderHint(SMOOTH, True)
-            painter.setPen(pen(color, alpha=255 if arc.bound else 200))
+            painter.setPen(pen(color, alpha=255 if bound else 200))
             painter.setBrush(NO_BRUSH)
-            painter.drawPolygon(wedge)  # the arc and both edges from the joint
-            if arc.bound:
-                painter.drawPolyline(polygon(c + d * (radius + 1.0)))
-            # The tick at the current angle, 5 px past the arc.
-            (m00, m01), (m10, m11) = m.tolist()
-            ca, sa = math.cos(arc.angle), math.sin(arc.angle)
-            tx, ty = m00 * ca + m01 * sa, m10 * ca + m11 * sa
-            k = (radius + 5) / max(math.hypot(tx, ty), 1e-12)
-            cx, cy = c.tolist()
-            painter.setPen(tick)
-            painter.drawLine(QPointF(cx, cy), QPointF(cx + tx * k, cy + ty * k))
+            painter.drawPath(edges[bound])
+        painter.setPen(pen(style.TEXT))
+        painter.drawLines(ticks)
+
+
+def _by_range(arcs) -> dict:
+    """Indices of ``arcs`` per (lo, hi): joints limited alike share one arc shape."""
+    out: dict = {}
+    for k, arc in enumerate(arcs):
+        out.setdefault((arc.lo, arc.hi), []).append(k)
+    return out
 
 
 class GhostLayer(Layer):

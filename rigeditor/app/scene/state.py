@@ -8,12 +8,14 @@ y-up, radians.
 """
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass, field
 from operator import is_
 
 import numpy as np
 
-from rigeditor.core.geometry import Affine, wrap_angle
+from rigeditor.core.geometry import Affine
 from rigeditor.model import WORLD
 
 ONION_OFFSETS = (-6, -4, -2, 2, 4, 6)  # frames drawn by the onion-skin overlay (default)
@@ -286,8 +288,12 @@ def _handle(t, cb, bake, row, frame):
 
 
 def _limit_arcs(chain, bake, row, structure, shoulder_frame, limited):
+    """The chain's limited joints at ``row`` (plain floats: a 50-bone chain's arcs are
+    read on every frame of a scrub)."""
     cols = structure.chain_cols.get(chain.name, [])
+    bakes = bake.bone_bakes
     out = []
+    turn = 2.0 * math.pi
     for i, col in enumerate(cols):
         bounds = chain.limit(i)
         if bounds is None:
@@ -296,12 +302,18 @@ def _limit_arcs(chain, bake, row, structure, shoulder_frame, limited):
         if i == 0:
             frame = shoulder_frame
         else:
-            frame = _linear(_at(bake.bone_bakes[cols[i - 1]].world, row))
-        angle = float(bake.bone_bakes[col].local_rotation[row])
-        near = min(abs(float(wrap_angle(angle - lo))), abs(float(wrap_angle(angle - hi))))
-        out.append(LimitArc(chain.name, bake.bones[col], np.asarray(bake.bone_bakes[col].joint[row]), frame,
+            w = bakes[cols[i - 1]].world
+            frame = np.array([[_field(w.a, row), _field(w.b, row)], [_field(w.c, row), _field(w.d, row)]])
+        b = bakes[col]
+        angle = float(b.local_rotation[row])
+        near = min(abs(math.remainder(angle - lo, turn)), abs(math.remainder(angle - hi, turn)))
+        out.append(LimitArc(chain.name, bake.bones[col], b.joint[row], frame,
                             lo, hi, angle, limited and near < LIMIT_TOLERANCE))
     return out
+
+
+def _field(v, row) -> float:
+    return float(v[row]) if getattr(v, "ndim", 0) else float(v)
 
 
 def world_to_space(bake, space: str, row: int, point) -> np.ndarray:
