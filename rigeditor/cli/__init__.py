@@ -25,50 +25,46 @@ unreadable image (the project itself is valid); 2 an error, reported on stderr a
 internal errors); 141 when stdout closed early (``| head``), quietly, as Unix tools do.
 Outputs are written atomically or not at all. Frames given (``--frames``, ``--frame``)
 lie within the timeline. Only ``render`` and PNG bakes load Qt (offscreen, lazily).
+
+Here: ``main`` and the commands. ``arguments``: the parser and the checks of the values
+given; ``process``: signals, a closed stdout and the problem lines.
 """
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import os
 import re
 import signal
 import sys
-import threading
 from pathlib import Path
 
 import numpy as np
 
 from rigeditor.core.memory import available_bytes, tune_allocator
-from rigeditor import __version__, edits
+from rigeditor.cli.arguments import (
+    MAX_SAMPLE_FPS, Usage, attach_negative_frames, build_parser, frame_range, image_size, sample_step, within_timeline,
+)
+from rigeditor.cli.process import Terminated, after_writing, closed_stdout, print_problems, signals_unwind
+from rigeditor import edits
 from rigeditor.io.atomic import export_write, write_files
 from rigeditor.io.errors import ExportError, ProjectFileError, SHOWN
 from rigeditor.io.curves.write_csv import curves_csv
-from rigeditor.io.curves.write_json import DEFAULT_TOLERANCE_DEG, curves_json
+from rigeditor.io.curves.write_json import curves_json
 from rigeditor.io.spine.write import animation_label, spine_files
 from rigeditor.io.art.images import alpha_masks, image_problems
 from rigeditor.io.art.layers import unique_names
 from rigeditor.io.curves.world_csv import world_csv
 from rigeditor.io.progress import Progress
 from rigeditor.examples.files import ALL_DESCRIPTIONS, resolve_project
-from rigeditor.io.report import DEFAULT_GATES, GATES, build_report, format_report
+from rigeditor.io.report import GATES, build_report, format_report
 from rigeditor.model import evaluate
 from rigeditor.model.data import clips
 from rigeditor.model.diagnostics.cracks import crack_check
-from rigeditor.model.evaluation.ranges import bake_rows, evaluation_span, memory_fit, outside_timeline
+from rigeditor.model.evaluation.ranges import bake_rows, evaluation_span, memory_fit
 
 COMMANDS = ("bake", "validate", "report", "render", "examples", "import-psd", "import-images", "import-spine")
 FORMATS = {".csv": "csv", ".json": "json", ".png": "png"}
-
-
-class _Usage(ProjectFileError):
-    """A bad argument, reported like a file problem: ``rigeditor: FILE: --option: what``."""
-
-
-class _Terminated(BaseException):
-    """SIGTERM arrived: unwinds like Ctrl+C, so a write in progress removes its
-    temporary file and the previous output stays as it was."""
 
 
 def main(argv=None) -> int:
@@ -81,24 +77,24 @@ def main(argv=None) -> int:
 
         return run(argv)
     try:
-        args = _parser().parse_args(_attach_negative_frames(argv))
+        args = _parser().parse_args(attach_negative_frames(argv))
     except SystemExit as exc:  # --help, --version, usage errors (argparse printed them)
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
     try:
-        with _signals_unwind():
+        with signals_unwind():
             status = args.run(args)
             sys.stdout.flush()  # here, so a closed pipe is caught below and not at exit
             return status
     except BrokenPipeError:
-        return _closed_stdout()
+        return closed_stdout()
     except ProjectFileError as exc:
-        _print_problems(exc, limit=None if args.command == "validate" else SHOWN)
+        print_problems(exc, limit=None if args.command == "validate" else SHOWN)
         return 2
     except KeyboardInterrupt:
-        print(f"rigeditor: interrupted{_after_writing(args)}", file=sys.stderr)
+        print(f"rigeditor: interrupted{after_writing(args)}", file=sys.stderr)
         return 130
-    except _Terminated:
-        print(f"rigeditor: terminated{_after_writing(args)}", file=sys.stderr)
+    except Terminated:
+        print(f"rigeditor: terminated{after_writing(args)}", file=sys.stderr)
         return 128 + signal.SIGTERM
     except MemoryError:
         print(f"rigeditor: {args.project}: out of memory (nothing was written; "
@@ -112,121 +108,10 @@ def main(argv=None) -> int:
         return 2
 
 
-_PROJECT_HELP = "a project file, or the name of a built-in example (rigeditor examples lists them)"
-_FRAME_OPTIONS = ("--frames", "--frame")
-_FRAME_VALUE = re.compile(r"-\d*(:-?\d*)?")
-
-
-def _attach_negative_frames(argv: list[str]) -> list[str]:
-    """``--frames -50:-40`` as ``--frames=-50:-40``: argparse takes a value that starts
-    with '-' (and is not a plain number) for an option, so the space-separated spelling
-    of a range before frame 0 was a usage error while the ``=`` one worked."""
-    out, i = [], 0
-    while i < len(argv):
-        if argv[i] in _FRAME_OPTIONS and i + 1 < len(argv) and _FRAME_VALUE.fullmatch(argv[i + 1]):
-            out.append(f"{argv[i]}={argv[i + 1]}")
-            i += 2
-        else:
-            out.append(argv[i])
-            i += 1
-    return out
-
-
-def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="rigeditor", description="RigEditor. Without a command, opens the editor: "
-        "rigeditor [PROJECT] [editor options] (rigeditor PROJECT --help lists them).")
-    p.add_argument("--version", action="version", version=f"rigeditor {__version__}")
-    sub = p.add_subparsers(dest="command", metavar="COMMAND")
-
-    bake = sub.add_parser("bake", help="evaluate and export curves (CSV, JSON), Spine JSON or a PNG plot")
-    bake.add_argument("project", metavar="PROJECT", help=_PROJECT_HELP)
-    bake.add_argument("-o", "--output", required=True, metavar="OUT",
-                      help="output file; its extension (.csv, .json, .png) picks the format")
-    bake.add_argument("--format", choices=("csv", "json", "spine", "png"),
-                      help="override the format (Spine JSON needs --format spine)")
-    _frames_option(bake)
-    bake.add_argument("--animation", action="append", metavar="NAME",
-                      help="the animation to bake (repeatable; default: all). Spine JSON holds them "
-                           "all in one file; CSV, JSON and PNG write one file per animation, "
-                           "OUT_NAME.ext, when there are several")
-    bake.add_argument("--radians", action="store_true", help="angles in radians instead of degrees")
-    bake.add_argument("--world", action="store_true",
-                      help="CSV of every bone's world x, y, rotation, scale x/y and shear per sampled frame")
-    bake.add_argument("--fps", type=float, metavar="N",
-                      help="sample N times a second (default: the project's fps); samples may fall "
-                           "between frames")
-    bake.add_argument("--bake-ik", action="store_true",
-                      help="Spine JSON: every IK chain baked to rotations, IK mix keyed to 0 (for "
-                           "runtimes without IK); by default chains stay live IK constraints")
-    bake.add_argument("--tolerance", type=float, default=DEFAULT_TOLERANCE_DEG, metavar="DEG",
-                      help=f"JSON key reduction tolerance in degrees (default {DEFAULT_TOLERANCE_DEG})")
-    bake.set_defaults(run=_bake)
-
-    val = sub.add_parser("validate", help="check a project file; one line per problem")
-    val.add_argument("project", metavar="PROJECT", help=_PROJECT_HELP)
-    val.set_defaults(run=_validate)
-
-    rep = sub.add_parser("report", help="per chain: residuals and causes, limits, flips, drift; per joint: "
-                         "cracks and collapse; exit 1 on what --fail-on names")
-    rep.add_argument("project", metavar="PROJECT", help=_PROJECT_HELP)
-    rep.add_argument("--json", action="store_true", help="print the report as JSON")
-    _frames_option(rep)
-    rep.add_argument("--fail-on", default=",".join(DEFAULT_GATES), metavar="CHECKS",
-                     help=f"what fails the report (exit 1), comma-separated from {','.join(GATES)}, or none: "
-                          "an unexplained residual, an unkeyed elbow flip, a crack open at a joint, a collapsed "
-                          f"mesh triangle (default {','.join(DEFAULT_GATES)}; the others are reported only)")
-    rep.add_argument("--junit", metavar="OUT.xml",
-                     help="also write the result as JUnit XML: a test case per chain and per seam")
-    rep.set_defaults(run=_report)
-
-    ren = sub.add_parser("render", help="draw the solved pose of one frame to a PNG (no window)")
-    ren.add_argument("project", metavar="PROJECT", help=_PROJECT_HELP)
-    ren.add_argument("--frame", required=True, type=int, metavar="N",
-                     help="the frame to draw, within the timeline (all of it is evaluated: smoothing "
-                          "and holds depend on earlier frames)")
-    ren.add_argument("-o", "--output", required=True, metavar="OUT.png", help="the PNG image to write")
-    ren.add_argument("--size", default="800x600", metavar="WxH", help="image size in pixels (800x600)")
-    ren.set_defaults(run=_render)
-
-    ex = sub.add_parser("examples", help="list the built-in examples (usable wherever a PROJECT is)")
-    ex.set_defaults(run=_examples)
-    for name, what, run, text, arg, output, force in (
-            ("import-psd", "ART.psd", _import_psd,
-             "a new project from a layered Photoshop picture (ART.psd): one slot per visible layer, "
-             "placed as in the picture", "the PSD file (a folder of PNGs: use import-images)",
-             "the new project file; the layers' pictures go into PROJECT_art/ beside it",
-             "replace an existing project (and its PROJECT_art/ pictures)"),
-            ("import-images", "DIR", _import_images,
-             "a new project from a folder of PNG pictures (DIR): one slot per picture, placed by "
-             "DIR/layout.json when there is one", "the folder of PNG files (a PSD: use import-psd)",
-             "the new project file; it refers to the pictures where they are", "replace an existing project")):
-        imp = sub.add_parser(name, help=text, description=text)
-        imp.add_argument("project", metavar=what, help=arg)  # named like the others for error lines
-        imp.add_argument("-o", "--output", required=True, metavar="PROJECT", help=output)
-        imp.add_argument("--force", action="store_true", help=force)
-        imp.set_defaults(run=run)
-    spine = sub.add_parser("import-spine", help="a new project from a Spine 4.0-4.2 skeleton (JSON + atlas); "
-                           "what cannot be imported is listed, one warning per kind")
-    spine.add_argument("project", metavar="SKELETON.json", help="the skeleton exported by Spine as JSON")
-    spine.add_argument("--atlas", metavar="A.atlas", help="the texture atlas (default: SKELETON.atlas beside it)")
-    spine.add_argument("-o", "--output", required=True, metavar="PROJECT",
-                       help="the new project file; its pictures go into a folder beside it")
-    spine.add_argument("--animation", metavar="NAME",
-                       help="the animation to open (default: the first); every animation is imported")
-    spine.add_argument("--curves", choices=("authored", "runtime"), default="runtime",
-                       help="bezier curves as Spine's runtimes play them (the default: linear keys at the "
-                       "corners of the ten pieces a runtime plays; matches a game at any time) or as authored (editable "
-                       "curves, up to a few tenths of a degree off what a game shows)")
-    spine.add_argument("--force", action="store_true", help="replace an existing project (and images)")
-    spine.set_defaults(run=_import_spine)
-    return p
-
-
-def _frames_option(p) -> None:
-    p.add_argument("--frames", metavar="START:END",
-                   help="inclusive frame range within the timeline (default: all of it); either end may be "
-                        "left out (the timeline's), either may be negative (--frames -50:-40)")
+def _parser():
+    return build_parser({"bake": _bake, "validate": _validate, "report": _report, "render": _render,
+                         "examples": _examples, "import-psd": _import_psd, "import-images": _import_images,
+                         "import-spine": _import_spine})
 
 
 # ---------------------------------------------------------------------- commands
@@ -236,21 +121,21 @@ def _bake(args) -> int:
     _refuse_overwriting_the_project(out, args.project)
     fmt = args.format or FORMATS.get(out.suffix.lower())
     if fmt is None:
-        raise _Usage(out, [f"-o: cannot tell the format from {out.suffix or 'no extension'!r}: "
+        raise Usage(out, [f"-o: cannot tell the format from {out.suffix or 'no extension'!r}: "
                            "use .csv, .json or .png, or --format spine"])
     if args.radians and fmt == "spine":
-        raise _Usage(out, ["--radians: Spine JSON is always in degrees"])
+        raise Usage(out, ["--radians: Spine JSON is always in degrees"])
     if args.bake_ik and fmt != "spine":
-        raise _Usage(out, [f"--bake-ik: only a Spine export has IK constraints, not {fmt}"])
+        raise Usage(out, [f"--bake-ik: only a Spine export has IK constraints, not {fmt}"])
     if args.world and fmt != "csv":
-        raise _Usage(out, [f"--world: world poses are written as CSV, not {fmt}"])
+        raise Usage(out, [f"--world: world poses are written as CSV, not {fmt}"])
     if args.world and args.radians:
-        raise _Usage(out, ["--radians: world poses are written in degrees"])
+        raise Usage(out, ["--radians: world poses are written in degrees"])
     if args.fps is not None and not (math.isfinite(args.fps) and 0 < args.fps <= MAX_SAMPLE_FPS):
-        raise _Usage(out, [f"--fps: expected a number of samples a second in (0, {MAX_SAMPLE_FPS:g}], "
+        raise Usage(out, [f"--fps: expected a number of samples a second in (0, {MAX_SAMPLE_FPS:g}], "
                            f"got {args.fps:g}"])
     if args.fps is not None and fmt == "spine":
-        raise _Usage(out, ["--fps: a Spine export keys the project's frames; bake it at the project's fps"])
+        raise Usage(out, ["--fps: a Spine export keys the project's frames; bake it at the project's fps"])
     progress = Progress()
     try:
         whole, images = resolve_project(args.project)
@@ -258,8 +143,8 @@ def _bake(args) -> int:
         baked = []
         for i, name in enumerate(names):
             project = edits.switch_animation(whole, name)
-            first, last = _frame_range(args.frames, project, args.project, name if len(names) > 1 else None)
-            step = _sample_step(project, args.fps, args.project)
+            first, last = frame_range(args.frames, project, args.project, name if len(names) > 1 else None)
+            step = sample_step(project, args.fps, args.project)
             _check_memory(project, first, last, args.project, fmt, step=step)
             progress(0.02 + 0.48 * i / len(names), f"evaluating {name}" if len(names) > 1 else "evaluating")
             label = animation_label(whole, name)
@@ -317,7 +202,7 @@ def _animations(wanted, project, where) -> list[str]:
         return known
     unknown = [n for n in wanted if n not in known]
     if unknown:
-        raise _Usage(where, [f"--animation: no animation named {n!r} (the project has: {', '.join(known)})"
+        raise Usage(where, [f"--animation: no animation named {n!r} (the project has: {', '.join(known)})"
                              for n in unknown])
     return list(dict.fromkeys(wanted))
 
@@ -350,7 +235,7 @@ def _report(args) -> int:
     if junit is not None:
         _refuse_overwriting_the_project(junit, args.project, "--junit")
     project, images = resolve_project(args.project)
-    first, last = _frame_range(args.frames, project, args.project)
+    first, last = frame_range(args.frames, project, args.project)
     _check_memory(project, first, last, args.project, "evaluate")
     bake = _evaluate_rows(project, first, last)
     cracks = crack_check(project, bake, alpha_masks(project, images)) if bake.art else ()
@@ -370,7 +255,7 @@ def _gates(text: str, where) -> tuple[str, ...]:
         return ()
     unknown = [n for n in names if n not in GATES]
     if unknown or not names:
-        raise _Usage(where, [f"--fail-on: expected a comma-separated list of {', '.join(GATES)} (or none), "
+        raise Usage(where, [f"--fail-on: expected a comma-separated list of {', '.join(GATES)} (or none), "
                              f"got {text!r}"])
     return tuple(names)
 
@@ -385,11 +270,11 @@ def _examples(args) -> int:
 def _render(args) -> int:
     out = Path(args.output)
     if out.suffix.lower() != ".png":
-        raise _Usage(out, [f"-o: render writes PNG images; use a .png name, got {out.name!r}"])
-    size = _size(args.size, args.project)
+        raise Usage(out, [f"-o: render writes PNG images; use a .png name, got {out.name!r}"])
+    size = image_size(args.size, args.project)
     project, images = resolve_project(args.project)
     tl = project.timeline
-    _within_timeline("--frame", args.frame, args.frame, args.frame, tl, args.project)
+    within_timeline("--frame", args.frame, args.frame, args.frame, tl, args.project)
     # The whole timeline is evaluated: smoothing and holds depend on earlier frames.
     _check_memory(project, tl.start, tl.end, args.project, "png",
                   "render evaluates the whole timeline: shorten it")
@@ -436,33 +321,6 @@ def _import_spine(args) -> int:
 
 # ----------------------------------------------------------------------- helpers
 
-def _frame_range(text, project, where, animation=None) -> tuple[int, int]:
-    """(first, last) frames to write: the timeline, or ``START:END`` (inclusive; an end
-    left out is the timeline's) within it. They come out as the same rows of a bake of
-    the whole timeline."""
-    tl = project.timeline
-    if text is None:
-        return tl.start, tl.end
-    start, sep, end = text.partition(":")
-    try:
-        lo = int(start) if start.strip() else tl.start
-        hi = int(end) if end.strip() else tl.end
-    except ValueError:
-        lo = hi = None
-    if not sep or lo is None or (start.strip() and end.strip() and hi < lo):
-        raise _Usage(where, [f"--frames: expected START:END with integers and START <= END, got {text!r}"])
-    _within_timeline("--frames", text, lo, hi, tl, where, animation)  # "50:" on 0-48 is outside
-    return lo, hi
-
-
-def _within_timeline(option, given, lo, hi, tl, where, animation=None) -> None:
-    """Frames given on the command line lie within the timeline (``outside_timeline``)."""
-    whose = f"animation {animation!r}'s timeline" if animation else "the timeline"
-    problem = outside_timeline(tl, lo, hi, option, given, whose)
-    if problem:
-        raise _Usage(where, [problem])
-
-
 def _evaluate_rows(project, first: int, last: int, step: float = 1.0):
     """Frames ``first..last`` of the project, every ``step`` frames from ``first``, as
     the same rows of its whole bake (sampled on the same grid from the span's start)."""
@@ -477,25 +335,6 @@ def _evaluate_rows(project, first: int, last: int, step: float = 1.0):
     return bake if (before, after) == (0, count) else bake_rows(bake, before, before + count)
 
 
-MAX_SAMPLE_FPS = 10000.0
-"""Most samples a second ``bake --fps`` takes."""
-
-
-def _sample_step(project, fps, where) -> float:
-    """Frames between samples at ``fps`` samples a second (1 at the project's rate).
-    Target smoothing and move_root root smoothing filter per project frame, so a
-    project that uses them is baked at its own rate only."""
-    rate = project.timeline.fps
-    if fps is None or fps == rate:
-        return 1.0
-    filtered = [c.name for c in project.chains
-                if c.smoothing.kind != "none" or (c.strategy.kind == "move_root" and c.strategy.root_time_constant > 0)]
-    if filtered:
-        raise _Usage(where, [f"--fps: chain {filtered[0]!r} smooths per frame at {rate:g} fps, so the project "
-                             f"is baked at its own rate only (drop --fps or its smoothing)"])
-    return rate / fps
-
-
 def _check_memory(project, first: int, last: int, where, output: str, way_out: str | None = None,
                   step: float = 1.0) -> None:
     """Refuse, before allocating, a bake that would not fit in the memory available
@@ -506,7 +345,7 @@ def _check_memory(project, first: int, last: int, where, output: str, way_out: s
     if way_out is None:
         way_out = (f"bake fewer frames, e.g. --frames {first}:{fit.fits_to}" if fit.fits_to is not None else
                    "bake an earlier part of the timeline with --frames")
-    raise _Usage(where, [f"memory: {fit.text('to evaluate and write')}; {way_out}"])
+    raise Usage(where, [f"memory: {fit.text('to evaluate and write')}; {way_out}"])
 
 
 def _refuse_overwriting_the_project(out: Path, project, option: str = "-o") -> None:
@@ -516,35 +355,8 @@ def _refuse_overwriting_the_project(out: Path, project, option: str = "-o") -> N
     except OSError:
         same = False
     if same or out.resolve() == Path(project).resolve():
-        raise _Usage(out, [f"{option}: this is the project file {str(project)!r}; "
+        raise Usage(out, [f"{option}: this is the project file {str(project)!r}; "
                            "choose another output name (writing it would overwrite the project)"])
-
-
-class _signals_unwind:
-    """While a command runs, SIGTERM raises _Terminated (SIGINT already raises
-    KeyboardInterrupt), so ``finally`` blocks run and no temporary file is left."""
-
-    def __enter__(self):
-        self.previous = None
-        if threading.current_thread() is threading.main_thread():
-            self.previous = signal.signal(signal.SIGTERM, _raise_terminated)
-        return self
-
-    def __exit__(self, *exc):
-        if self.previous is not None:
-            signal.signal(signal.SIGTERM, self.previous)
-        return False
-
-
-def _raise_terminated(signum, frame):
-    raise _Terminated()
-
-
-def _size(text, where) -> tuple[int, int]:
-    w, _, h = text.lower().partition("x")
-    if w.isdigit() and h.isdigit() and 16 <= int(w) <= 8192 and 16 <= int(h) <= 8192:
-        return int(w), int(h)
-    raise _Usage(where, [f"--size: expected WIDTHxHEIGHT in pixels (16 to 8192), got {text!r}"])
 
 
 def _count(n: int, word: str) -> str:
@@ -560,36 +372,3 @@ def _key_count(project) -> int:
 
 def _qt_offscreen() -> None:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-
-
-def _closed_stdout() -> int:
-    """The reader of stdout went away (``| head -1``): end quietly, as Unix tools do.
-    stdout is pointed at /dev/null so the interpreter's last flush cannot fail again."""
-    try:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    except (OSError, ValueError):  # no real file descriptor (stdout replaced in-process)
-        pass
-    return 141  # 128 + SIGPIPE: what a shell reports for a tool a closed pipe ended
-
-
-def _after_writing(args) -> str:
-    """For a signal that came after the outputs were replaced (the last moments of a
-    command): say they are complete. Before that, nothing was replaced (atomic.write_files)."""
-    written = getattr(args, "written", None)
-    if not written:
-        return ""
-    return f" ({', '.join(map(str, written))} {'was' if len(written) == 1 else 'were'} already written in full)"
-
-
-def _print_problems(exc: ProjectFileError, limit=None) -> None:
-    shown = exc.problems if limit is None else exc.problems[:limit]
-    for problem in shown:
-        print(f"rigeditor: {exc.path}: {problem}", file=sys.stderr)
-    more = len(exc.problems) - len(shown)
-    if more:
-        print(f"rigeditor: {exc.path}: ... and {more} more (rigeditor validate lists them all)",
-              file=sys.stderr)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

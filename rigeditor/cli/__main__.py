@@ -1,0 +1,6 @@
+"""``python -m rigeditor.cli``: the command line."""
+import sys
+
+from rigeditor.cli import main
+
+sys.exit(main())
