@@ -11,7 +11,7 @@ import math
 from dataclasses import replace
 
 from rigeditor.edits.deform import deforms_renamed_slot, deforms_without_slot
-from rigeditor.edits.shapes import deleted_end_slot, renamed_bone_in_shapes, renamed_end_slot
+from rigeditor.edits.shapes import deleted_end_slot, dropped_bones_in_shapes, renamed_bone_in_shapes, renamed_end_slot
 from rigeditor.edits.errors import EditError
 from rigeditor.core.geometry import Affine
 from rigeditor.edits.art_bind import bind_to_bone, decompose
@@ -109,7 +109,8 @@ def rehome_slots(project: Project, gone: set) -> Project:
             x, y, rotation, sx, sy = decompose(m, where=f"slot {s.name!r}")
             attachments.append(carry_bind(replace(a, x=x, y=y, rotation=rotation, scale=(sx, sy)), carry))
         slots.append(replace(s, bone=bone, attachments=tuple(attachments)))
-    return drop_bones_from_meshes(replace(project, art=replace(project.art, slots=tuple(slots))), gone)
+    project = drop_bones_from_meshes(replace(project, art=replace(project.art, slots=tuple(slots))), gone)
+    return dropped_bones_in_shapes(project, gone)
 
 
 def restack_slot(project: Project, slot: str, step: int, frame: int, *, animate: bool) -> Project:
