@@ -22,10 +22,16 @@ it, so it is stepped from the animation's start, frame after frame of the timeli
   the same spring;
 - mix 0 freezes the constraint: no step, its time stands still.
 
-A frame not on the timeline's grid (a bake at another fps) is one update from the
-state at the grid frame before it, over the time between: so the result at a grid
-frame never depends on the sampling. The states of every grid frame are remembered
-per project (the last few): a single frame costs one look-up and one update.
+The game's clock is the sampling (a game's physics depends on its frame rate: the
+bone's motion is read once an update). Frames evenly spaced from the timeline's start,
+``s`` project frames apart, are a game at fps / ``s`` updating at every one of them: the
+editor and a default bake sample the project's grid (``s`` = 1, the project's fps), and
+``bake --fps 30`` of a 60 fps project is a 30 fps game (``s`` = 2), as spine-core plays
+it at 30 fps. Any other frames (a single frame, a range that starts later, uneven
+times) are one update from the state at the project's grid frame before, over the time
+between: a frame on the grid is then the grid's. The states of every sampling's frames
+are remembered per project and spacing (the last few): a single frame costs one look-up
+and one update.
 """
 from __future__ import annotations
 
@@ -179,10 +185,18 @@ def _resets(c, lo: float, hi: float) -> bool:
     return any(lo + _EPS < key.frame <= hi + _EPS for key in c.reset.keys)
 
 
-def is_grid(frames: np.ndarray, start: float) -> bool:
-    """Frames start, start + 1, ... (the timeline's grid from the animation's start)."""
-    return (frames.shape[0] > 0 and frames[0] == start
-            and bool(np.all(np.diff(frames) == 1.0)))
+def clock_step(frames: np.ndarray, start: float) -> float | None:
+    """Project frames between updates when ``frames`` are a game's clock: start,
+    start + s, start + 2 s, ... (evenly spaced from the animation's start; a single
+    frame at the start: s = 1); else None."""
+    n = frames.shape[0]
+    if n == 0 or frames[0] != start:
+        return None
+    if n == 1:
+        return 1.0
+    step = float(frames[-1] - frames[0]) / (n - 1)
+    even = step > 0 and bool(np.all(np.abs(np.diff(frames) - step) <= _EPS * max(step, 1.0)))
+    return step if even else None
 
 
 def history(project, end: float, evaluate) -> dict:
@@ -190,20 +204,22 @@ def history(project, end: float, evaluate) -> dict:
     (remembered; else ``evaluate(project, frames)``, the one evaluation path, runs
     over the grid and remembers them)."""
     with _lock:
-        hit = _histories.get(id(project))
+        hit = _histories.get((id(project), 1.0))
     if hit is None or hit[0] is not project or hit[1] < end:
         start = project.timeline.start
         evaluate(project, np.arange(start, max(end, start) + 1, dtype=float))
         with _lock:
-            hit = _histories[id(project)]
+            hit = _histories[(id(project), 1.0)]
     return hit[2]
 
 
-def _remember(project, end: float, states: dict) -> None:
-    """Keep the states of one run of constraints; an evaluation's runs (constraints
-    between IK chains or transform constraints) add to one entry."""
+def _remember(project, step: float, end: float, states: dict) -> None:
+    """Keep the states of one run of constraints on the clock of ``step`` frames; an
+    evaluation's runs (constraints between IK chains or transform constraints) add to
+    one entry."""
+    key = (id(project), round(step, 9))
     with _lock:
-        hit = _histories.get(id(project))
+        hit = _histories.get(key)
         if hit is not None and hit[0] is project and hit[1] == end:
             hit[2].update(states)
             return
@@ -211,19 +227,21 @@ def _remember(project, end: float, states: dict) -> None:
             return  # a longer grid is remembered already
         if len(_histories) >= _KEEP:
             _histories.pop(next(iter(_histories)))
-        _histories[id(project)] = (project, end, dict(states))
+        _histories[key] = (project, end, dict(states))
 
 
 def apply_physics(project, pose, frames: np.ndarray, constraints, applied, evaluate) -> None:
     """Apply ``constraints`` (already in their order) to ``pose`` in place, at
-    ``frames``: stepped through them when they are the timeline's grid from its start
-    (the states remembered), else each frame one update from the grid frame before
-    (``evaluate``: the evaluation that remembers the grid's states when not yet)."""
+    ``frames``: stepped through them when they are a game's clock from the timeline's
+    start (one update a frame, the states remembered), else each frame one update from
+    the project's grid frame before (``evaluate``: the evaluation that remembers the
+    grid's states when not yet)."""
     start, fps = float(project.timeline.start), float(project.timeline.fps)
     n = pose.ones.shape[0]
     if n == 0:
         return
-    grid = is_grid(frames, start)
+    step = clock_step(frames, start)
+    grid = step is not None
     past = None if grid else history(project, math.ceil(float(np.max(frames))), evaluate)
     states = {} if grid else None
     for c in constraints:
@@ -238,7 +256,7 @@ def apply_physics(project, pose, frames: np.ndarray, constraints, applied, evalu
         out = []
         stepped = []  # the states after each grid frame
         s = rest_state()
-        dt = 1.0 / fps
+        dt = (step or 1.0) / fps  # the game's clock: one update a sample
         for i in range(n):
             f = float(frames[i])
             if grid:
@@ -269,4 +287,4 @@ def apply_physics(project, pose, frames: np.ndarray, constraints, applied, evalu
         applied.moved.add(name)
         place_below(pose, applied, under, kept_local)
     if grid:
-        _remember(project, float(frames[-1]), states)
+        _remember(project, step, float(frames[-1]), states)
