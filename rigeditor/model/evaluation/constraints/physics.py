@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import math
 import threading
+from itertools import accumulate
 
 import numpy as np
 
@@ -74,115 +75,157 @@ def update(c, length: float, s, time: float, k, w) -> tuple[tuple, list[float]]:
     (state after, the bone's world frame after). ``k``: (inertia, strength, damping,
     mass, wind, gravity, mix) at this frame; ``w``: the bone's world frame before
     (a, b, c, d, x, y), model units; ``length``: the bone's length."""
-    inertia, strength, damping, mass, wind, gravity, mix = k
-    fresh, ux, uy, cx, cy, tx, ty, xo, xv, yo, yv, ro, rv, so, sv, remaining, last, _ = s
-    if mix == 0:  # frozen: only the game clock moves on
-        return (*s[:-1], time), w
-    a, b, cc, d, x, y = w
-    dt = max(time - last, 0.0)
-    remaining += dt
-    last = time
+    states, out = run(c, length, s, [time], [(v,) for v in k], [(v,) for v in w], None, False)
+    return states[-1], [col[0] for col in out]
+
+
+def run(c, length: float, s, times, k, w, resets, every: bool = True) -> tuple[list[tuple], list[list[float]]]:
+    """Updates of constraint ``c`` one after the other from state ``s``, at game times
+    ``times`` (s): (the states after each update, or the last alone when not
+    ``every``; the bone's world frame after each, as six lists a, b, c, d, x, y).
+    ``k``: the seven settings (inertia, strength, damping, mass, wind, gravity, mix),
+    a sequence per update each; ``w``: the bone's world frame before each update, six
+    sequences (a, b, c, d, x, y); ``resets``: per update, whether a reset falls just
+    before it (None: none). One loop over plain floats with the state in locals: the
+    physics is sequential, and a function call or a numpy scalar per step would cost
+    more than the arithmetic (see docs/benchmarks.md)."""
+    fresh, ux, uy, cx, cy, tx, ty, xo, xv, yo, yv, ro, rv, so, sv, remaining, last, time = s
     on_x, on_y, on_turn, on_scale = c.x > 0, c.y > 0, c.rotate > 0 or c.shear_x > 0, c.scale_x > 0
-    if fresh:
-        fresh, ux, uy = 0.0, x, y
-    else:
-        left, step, ref = remaining, 1.0 / c.step, c.reference_scale
-        q = c.limit * dt
-        keep = None
-        if on_x or on_y:
-            if on_x:
-                u = (ux - x) * inertia
-                xo += q if u > q else -q if u < -q else u
-                ux = x
-            if on_y:
-                u = (uy - y) * inertia
-                yo += q if u > q else -q if u < -q else u
-                uy = y
-            if left >= step:
-                keep = damping ** (60 * step)
-                m, fx, fy = step / mass, wind * ref, gravity * ref
-                while True:
-                    if on_x:
-                        xv += (fx - xo * strength) * m
-                        xo += xv * step
-                        xv *= keep
-                    if on_y:
-                        yv -= (fy + yo * strength) * m
-                        yo += yv * step
-                        yv *= keep
-                    left -= step
-                    if left < step:
-                        break
-            if on_x:
-                x += xo * mix * c.x
-            if on_y:
-                y += yo * mix * c.y
-        if on_turn or on_scale:
-            base = math.atan2(cc, a)
-            dx, dy = cx - x, cy - y
-            dx = q if dx > q else -q if dx < -q else dx  # the bone's own motion, limited
-            dy = q if dy > q else -q if dy < -q else dy
-            turn = (c.rotate + c.shear_x) * mix
-            angle = base
-            if on_turn:
-                r = math.atan2(dy + ty, dx + tx) - base - ro * turn
-                ro += (r - math.ceil(r / (2 * math.pi) - 0.5) * 2 * math.pi) * inertia  # wrapped to (-pi, pi]
-                angle = ro * turn + base
-            cos, sin = math.cos(angle), math.sin(angle)
-            if on_scale:
-                reach = length * math.hypot(a, cc)
-                if reach > 0:
-                    so += (dx * cos + dy * sin) * inertia / reach
-            left = remaining
-            if left >= step:
-                keep = damping ** (60 * step) if keep is None else keep
-                m, lever = step / mass, length / ref
-                while True:
-                    left -= step
-                    if on_scale:
-                        sv += (wind * cos - gravity * sin - so * strength) * m
-                        so += sv * step
-                        sv *= keep
-                    if on_turn:
-                        rv -= ((wind * sin + gravity * cos) * lever + ro * strength) * m
-                        ro += rv * step
-                        rv *= keep
-                    if left < step:
-                        break
-                    if on_turn:  # the next step pulls along the turned axis
-                        angle = ro * turn + base
-                        cos, sin = math.cos(angle), math.sin(angle)
-        remaining = left
-    cx, cy = x, y
-    if on_turn:
-        o = ro * mix
-        if c.shear_x > 0:  # the y axis turns by the rotate share only, the x axis by both
-            turn_y = o * c.rotate if c.rotate > 0 else 0.0
-            turn_x = turn_y + o * c.shear_x
+    on_move = on_x or on_y
+    wx, wy, w_rotate, w_shear, w_scale = c.x, c.y, c.rotate, c.shear_x, c.scale_x
+    step, ref, limit = 1.0 / c.step, c.reference_scale, c.limit
+    lever = length / ref
+    atan2, cos_, sin_, hypot, ceil, tau = math.atan2, math.cos, math.sin, math.hypot, math.ceil, 2 * math.pi
+    out = []
+    states = []
+    for i, (now, inertia, strength, damping, mass, wind, gravity, mix, a, b, cc, d, x, y) in enumerate(
+            zip(times, *k, *w)):
+        if resets is not None and resets[i]:  # back to rest; the time already run stays
+            fresh, ux, uy, cx, cy, tx, ty, xo, xv, yo, yv, ro, rv, so, sv, remaining = 1.0, *(0.0,) * 15
+            last = time
+        time = now
+        if mix == 0:  # frozen: only the game clock moves on
+            out.append((a, b, cc, d, x, y))
+            if every:
+                states.append((fresh, ux, uy, cx, cy, tx, ty, xo, xv, yo, yv, ro, rv, so, sv, remaining, last, time))
+            continue
+        dt = time - last
+        if dt < 0.0:
+            dt = 0.0
+        remaining += dt
+        last = time
+        if fresh:
+            fresh, ux, uy = 0.0, x, y
         else:
-            turn_y = turn_x = o * c.rotate
-        co, si = math.cos(turn_y), math.sin(turn_y)
-        b, d = co * b - si * d, si * b + co * d
-        co, si = math.cos(turn_x), math.sin(turn_x)
-        a, cc = co * a - si * cc, si * a + co * cc
-    if on_scale:
-        grow = 1 + so * mix * c.scale_x
-        a, cc = a * grow, cc * grow
-    tx, ty = length * a, length * cc
-    return ((fresh, ux, uy, cx, cy, tx, ty, xo, xv, yo, yv, ro, rv, so, sv, remaining, last, time),
-            [a, b, cc, d, x, y])
+            left = remaining
+            q = limit * dt
+            keep = None
+            if on_move:
+                if on_x:
+                    u = (ux - x) * inertia
+                    xo += q if u > q else -q if u < -q else u
+                    ux = x
+                if on_y:
+                    u = (uy - y) * inertia
+                    yo += q if u > q else -q if u < -q else u
+                    uy = y
+                if left >= step:
+                    keep = damping ** (60 * step)
+                    m, fx, fy = step / mass, wind * ref, gravity * ref
+                    while True:  # x and y apart or together: no test per step for a channel off
+                        if on_y:
+                            if on_x:
+                                xv += (fx - xo * strength) * m
+                                xo += xv * step
+                                xv *= keep
+                            yv -= (fy + yo * strength) * m
+                            yo += yv * step
+                            yv *= keep
+                        else:
+                            xv += (fx - xo * strength) * m
+                            xo += xv * step
+                            xv *= keep
+                        left -= step
+                        if left < step:
+                            break
+                if on_x:
+                    x += xo * mix * wx
+                if on_y:
+                    y += yo * mix * wy
+            if on_turn or on_scale:
+                base = atan2(cc, a)
+                dx, dy = cx - x, cy - y
+                dx = q if dx > q else -q if dx < -q else dx  # the bone's own motion, limited
+                dy = q if dy > q else -q if dy < -q else dy
+                turn = (w_rotate + w_shear) * mix
+                angle = base
+                if on_turn:
+                    r = atan2(dy + ty, dx + tx) - base - ro * turn
+                    ro += (r - ceil(r / tau - 0.5) * tau) * inertia  # wrapped to (-pi, pi]
+                    angle = ro * turn + base
+                cos, sin = cos_(angle), sin_(angle)
+                if on_scale:
+                    reach = length * hypot(a, cc)
+                    if reach > 0:
+                        so += (dx * cos + dy * sin) * inertia / reach
+                left = remaining
+                if left >= step:
+                    keep = damping ** (60 * step) if keep is None else keep
+                    m = step / mass
+                    while True:
+                        left -= step
+                        if on_scale:
+                            sv += (wind * cos - gravity * sin - so * strength) * m
+                            so += sv * step
+                            sv *= keep
+                        if on_turn:
+                            rv -= ((wind * sin + gravity * cos) * lever + ro * strength) * m
+                            ro += rv * step
+                            rv *= keep
+                        if left < step:
+                            break
+                        if on_turn:  # the next step pulls along the turned axis
+                            angle = ro * turn + base
+                            cos, sin = cos_(angle), sin_(angle)
+            remaining = left
+        cx, cy = x, y
+        if on_turn:
+            o = ro * mix
+            if w_shear > 0:  # the y axis turns by the rotate share only, the x axis by both
+                turn_y = o * w_rotate if w_rotate > 0 else 0.0
+                co, si = cos_(turn_y), sin_(turn_y)
+                b, d = co * b - si * d, si * b + co * d
+                turn_x = turn_y + o * w_shear
+                co, si = cos_(turn_x), sin_(turn_x)
+            else:  # both axes by one turn
+                turn = o * w_rotate
+                co, si = cos_(turn), sin_(turn)
+                b, d = co * b - si * d, si * b + co * d
+            a, cc = co * a - si * cc, si * a + co * cc
+        if on_scale:
+            grow = 1 + so * mix * w_scale
+            a, cc = a * grow, cc * grow
+        tx, ty = length * a, length * cc
+        out.append((a, b, cc, d, x, y))
+        if every:
+            states.append((fresh, ux, uy, cx, cy, tx, ty, xo, xv, yo, yv, ro, rv, so, sv, remaining, last, time))
+    if not every:
+        states.append((fresh, ux, uy, cx, cy, tx, ty, xo, xv, yo, yv, ro, rv, so, sv, remaining, last, time))
+    return states, [list(col) for col in zip(*out)] if out else [[] for _ in range(6)]
 
 
-def _settings(c, frames) -> list[tuple]:
-    """(inertia, strength, damping, mass, wind, gravity, mix) per frame."""
-    cols = [getattr(c, k).sample(frames)[:, 0].tolist() for k in
+def _settings(c, frames) -> list[list[float]]:
+    """(inertia, strength, damping, mass, wind, gravity, mix), a list of floats per
+    frame each."""
+    return [getattr(c, k).sample(frames)[:, 0].tolist() for k in
             ("inertia", "strength", "damping", "mass", "wind", "gravity", "mix")]
-    return list(zip(*cols))
 
 
-def _resets(c, lo: float, hi: float) -> bool:
-    """A reset key in (lo, hi] (frames)."""
-    return any(lo + _EPS < key.frame <= hi + _EPS for key in c.reset.keys)
+def _resets(c, lo, hi) -> np.ndarray:
+    """Per interval, whether a reset key lies in (lo, hi] (frames, arrays)."""
+    keys = np.array(sorted(key.frame for key in c.reset.keys), dtype=float)
+    return (np.searchsorted(keys, np.asarray(hi) + _EPS, side="right")
+            > np.searchsorted(keys, np.asarray(lo) + _EPS, side="right"))
 
 
 def clock_step(frames: np.ndarray, start: float) -> float | None:
@@ -251,34 +294,28 @@ def apply_physics(project, pose, frames: np.ndarray, constraints, applied, evalu
         world = [np.broadcast_to(np.asarray(v, float), (n,)).tolist() for v in (w.a, w.b, w.c, w.d, w.tx, w.ty)]
         settings = _settings(c, frames)
         length = float(project.bone(name).length)
-        frames_in = list(zip(*world))
-        resets = bool(c.reset.keys)
-        out = []
-        stepped = []  # the states after each grid frame
-        s = rest_state()
-        dt = (step or 1.0) / fps  # the game's clock: one update a sample
-        for i in range(n):
-            f = float(frames[i])
-            if grid:
-                time = 0.0 if i == 0 else s[_TIME] + dt
-                if resets and i > 0 and _resets(c, frames[i - 1], f):
-                    s = _reset(s)
-            else:
-                g = math.ceil(f - _EPS) - 1  # the grid frame before
+        if grid:
+            dt = step / fps  # the game's clock: one update a sample
+            times = list(accumulate([0.0] + [dt] * (n - 1)))  # summed as a game sums it
+            resets = _resets(c, frames[:-1], frames[1:]).tolist() if c.reset.keys else None
+            if resets is not None:
+                resets.insert(0, False)
+            states[c.name], out = run(c, length, rest_state(), times, settings, world, resets)
+        else:
+            out = [[] for _ in range(6)]
+            before = np.ceil(frames - _EPS) - 1  # the grid frame before each
+            resets = _resets(c, before, frames) if c.reset.keys else np.zeros(n, bool)
+            for i in range(n):
+                f, g = float(frames[i]), float(before[i])
                 if g < start:
-                    s, time = rest_state(), 0.0
+                    s, time, reset = rest_state(), 0.0, False
                 else:
                     s = past[c.name][int(g - start)]
-                    time = s[_TIME] + (f - g) / fps
-                    if resets and _resets(c, g, f):
-                        s = _reset(s)
-            s, moved = update(c, length, s, time, settings[i], frames_in[i])
-            if grid:
-                stepped.append(s)
-            out.append(moved)
-        out = list(zip(*out))
-        if grid:
-            states[c.name] = stepped
+                    time, reset = s[_TIME] + (f - g) / fps, bool(resets[i])
+                _, one = run(c, length, s, (time,), [(v[i],) for v in settings], [(v[i],) for v in world],
+                             (reset,), False)
+                for col, v in zip(out, one):
+                    col.append(v[0])
         under = below(project, [name])
         kept_local = kept(applied, under)  # before the bone moves
         pose.world[k] = Affine(*(np.array(col) for col in out))
