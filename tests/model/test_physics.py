@@ -127,8 +127,12 @@ def _tail_world(b, i):
 
 def test_a_single_frame_or_uneven_frames_are_the_grid_stepped_from_the_start():
     p = _swaying()
+    # a reset key and a frozen stretch (mix 0) between the states the range keeps
+    tail = replace(p.physics[1], reset=Channel((0.0,), (Key(13, (0.0,)),)),
+                   mix=keyed([(0, 1.0), (5, 0.0), (8, 0.0), (10, 1.0)], interp="constant"))
+    p = replace(p, physics=(p.physics[0], tail))
     whole = evaluate(p)
-    for f in (0, 1, 7, 20):
+    for f in range(21):
         one = evaluate(p, [float(f)])
         assert _tail_world(one, 0) == pytest.approx(_tail_world(whole, f), abs=1e-12)
     uneven = evaluate(p, [2.0, 5.0, 5.5, 13.0])  # no game's clock: one update from the grid

@@ -75,14 +75,14 @@ def update(c, length: float, s, time: float, k, w) -> tuple[tuple, list[float]]:
     (state after, the bone's world frame after). ``k``: (inertia, strength, damping,
     mass, wind, gravity, mix) at this frame; ``w``: the bone's world frame before
     (a, b, c, d, x, y), model units; ``length``: the bone's length."""
-    states, out = run(c, length, s, [time], [(v,) for v in k], [(v,) for v in w], None, False)
+    states, out = run(c, length, s, [time], [(v,) for v in k], [(v,) for v in w], None, 0)
     return states[-1], [col[0] for col in out]
 
 
-def run(c, length: float, s, times, k, w, resets, every: bool = True) -> tuple[list[tuple], list[list[float]]]:
+def run(c, length: float, s, times, k, w, resets, every: int = 1) -> tuple[list[tuple], list[list[float]]]:
     """Updates of constraint ``c`` one after the other from state ``s``, at game times
-    ``times`` (s): (the states after each update, or the last alone when not
-    ``every``; the bone's world frame after each, as six lists a, b, c, d, x, y).
+    ``times`` (s): (the states after updates 0, ``every``, 2 ``every``... (0: the last
+    alone); the bone's world frame after each, as six lists a, b, c, d, x, y).
     ``k``: the seven settings (inertia, strength, damping, mass, wind, gravity, mix),
     a sequence per update each; ``w``: the bone's world frame before each update, six
     sequences (a, b, c, d, x, y); ``resets``: per update, whether a reset falls just
@@ -106,7 +106,7 @@ def run(c, length: float, s, times, k, w, resets, every: bool = True) -> tuple[l
         time = now
         if mix == 0:  # frozen: only the game clock moves on
             out.append((a, b, cc, d, x, y))
-            if every:
+            if every and i % every == 0:
                 states.append((fresh, ux, uy, cx, cy, tx, ty, xo, xv, yo, yv, ro, rv, so, sv, remaining, last, time))
             continue
         dt = time - last
@@ -207,11 +207,37 @@ def run(c, length: float, s, times, k, w, resets, every: bool = True) -> tuple[l
             a, cc = a * grow, cc * grow
         tx, ty = length * a, length * cc
         out.append((a, b, cc, d, x, y))
-        if every:
+        if every and i % every == 0:
             states.append((fresh, ux, uy, cx, cy, tx, ty, xo, xv, yo, yv, ro, rv, so, sv, remaining, last, time))
     if not every:
         states.append((fresh, ux, uy, cx, cy, tx, ty, xo, xv, yo, yv, ro, rv, so, sv, remaining, last, time))
     return states, [list(col) for col in zip(*out)] if out else [[] for _ in range(6)]
+
+
+CHECKPOINT = 16
+"""Updates between the states a stepped range keeps: a state of 18 floats an update
+cost a fifth of the stepping; any other is at most 15 updates from one kept."""
+
+
+class Stepped:
+    """One constraint stepped over a game's clock: the states after every CHECKPOINT-th
+    update and what the updates read (their times, settings, input frames, resets),
+    so the state after any update is found again exactly."""
+
+    def __init__(self, c, length, kept, times, settings, world, resets):
+        self.c, self.length, self.kept = c, length, kept
+        self.times, self.settings, self.world, self.resets = times, settings, world, resets
+
+    def state(self, i: int) -> tuple:
+        """The state after update ``i`` (the same bits as the stepping's)."""
+        j = i - i % CHECKPOINT
+        s = self.kept[j // CHECKPOINT]
+        if j == i:
+            return s
+        part = slice(j + 1, i + 1)
+        resets = None if self.resets is None else self.resets[part]
+        return run(self.c, self.length, s, self.times[part], [v[part] for v in self.settings],
+                   [v[part] for v in self.world], resets, 0)[0][-1]
 
 
 def _settings(c, frames) -> list[list[float]]:
@@ -300,7 +326,8 @@ def apply_physics(project, pose, frames: np.ndarray, constraints, applied, evalu
             resets = _resets(c, frames[:-1], frames[1:]).tolist() if c.reset.keys else None
             if resets is not None:
                 resets.insert(0, False)
-            states[c.name], out = run(c, length, rest_state(), times, settings, world, resets)
+            kept_states, out = run(c, length, rest_state(), times, settings, world, resets, CHECKPOINT)
+            states[c.name] = Stepped(c, length, kept_states, times, settings, world, resets)
         else:
             out = [[] for _ in range(6)]
             before = np.ceil(frames - _EPS) - 1  # the grid frame before each
@@ -310,7 +337,7 @@ def apply_physics(project, pose, frames: np.ndarray, constraints, applied, evalu
                 if g < start:
                     s, time, reset = rest_state(), 0.0, False
                 else:
-                    s = past[c.name][int(g - start)]
+                    s = past[c.name].state(int(g - start))
                     time, reset = s[_TIME] + (f - g) / fps, bool(resets[i])
                 _, one = run(c, length, s, (time,), [(v[i],) for v in settings], [(v[i],) for v in world],
                              (reset,), False)
