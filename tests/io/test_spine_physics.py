@@ -5,6 +5,7 @@ feature at a time and combined, with spine-core 4.2's world transforms)."""
 from __future__ import annotations
 
 import copy
+import csv
 import json
 import math
 from pathlib import Path
@@ -12,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from rigeditor.cli import main
 from rigeditor.io.spine.read import import_spine
 from rigeditor.io.spine.skeleton import SpineError
 from rigeditor.io.spine.write import spine_document
@@ -126,15 +128,55 @@ def test_the_export_carries_the_constraints_and_plays_back_the_same(tmp_path):
         assert np.abs(_world(back, bone) - _world(bake, bone)).max() < 1e-4, bone
 
 
-def test_another_rate_or_one_frame_is_the_grid_stepped_from_the_start(tmp_path):
+def test_a_single_frame_or_uneven_frames_are_the_grid_stepped_from_the_start(tmp_path):
     # physics constraints on both sides of an IK chain (three runs of constraints):
-    # the grid frames of a bake at 60 fps, or one frame alone, are the 30 fps bake's
+    # frames that are no game's clock (one frame alone, uneven times) are each one
+    # update from the project's grid frame before, so a grid frame is the grid's
     data = json.loads((FIXTURES / "combined.json").read_text())
     project = _import(tmp_path, data["rig"]).project
     whole = evaluate(project)
-    doubled = evaluate(project, np.arange(0.0, 48.5, 0.5))
     alone = evaluate(project, [31.0])
+    uneven = evaluate(project, [3.0, 7.0, 7.5, 12.0, 40.0])
     for bone in ("hip", "tail", "tip", "tip2"):
-        assert _world(doubled, bone)[::2] == pytest.approx(_world(whole, bone), abs=1e-12), bone
         assert _world(alone, bone)[0] == pytest.approx(_world(whole, bone)[31], abs=1e-12), bone
-        assert np.isfinite(_world(doubled, bone)).all()
+        assert _world(uneven, bone)[[0, 1, 3, 4]] == pytest.approx(_world(whole, bone)[[3, 7, 12, 40]],
+                                                                    abs=1e-12), bone
+        assert np.isfinite(_world(uneven, bone)).all()
+
+
+def _csv_world(path, bone):
+    """(x, y, a, b, c, d) per row of a ``bake --world`` CSV."""
+    with open(path, newline="") as fh:
+        rows = list(csv.reader(fh))
+    col = {h: i for i, h in enumerate(rows[0])}
+    data = np.array(rows[1:], dtype=float)
+    g = lambda k: data[:, col[f"{bone}.{k}"]]  # noqa: E731
+    r, sh = np.radians(g("rotation_deg")), np.radians(g("shear_deg"))
+    sx, sy = g("scale_x"), g("scale_y")
+    return np.stack([g("x"), g("y"), sx * np.cos(r), -sy * np.sin(r + sh), sx * np.sin(r), sy * np.cos(r + sh)], 1)
+
+
+def test_physics_plays_as_a_game_at_the_rate_it_is_sampled(tmp_path):
+    # A key at 1/60 s imports the rig at 60 fps. The runtime's physics reads the bones'
+    # motion once an update, so a 30 fps game and a 60 fps game differ (by units here):
+    # the project's own bake is the 60 fps game, ``bake --fps 30`` the 30 fps game.
+    data = json.loads((FIXTURES / "clock60_combined.json").read_text())
+    result = _import(tmp_path, data["rig"])
+    project = result.project
+    assert project.timeline.fps == 60.0
+    at60, at30 = np.array(data["frames_60"]), np.array(data["frames_30"])
+    assert np.abs(at60[::2, :, :2] - at30[:, :, :2]).max() > 1.0  # the two games differ
+    bake = evaluate(project)
+    out = tmp_path / "w.csv"
+    assert main(["bake", str(tmp_path / "out" / "rig.rigproj"), "-o", str(out), "--world", "--fps", "30"]) == 0
+    for k, bone in enumerate(data["bones"][1:], start=1):
+        if bone not in bake.bones:
+            continue
+        ours = _world(bake, bone)
+        assert ours.shape[0] == at60.shape[0]
+        assert np.abs(ours[:, :2] - at60[:, k, :2]).max() < 1e-4, bone
+        assert np.abs(ours[:, 2:] - at60[:, k, 2:]).max() < 1e-5, bone
+        game = _csv_world(out, bone)
+        assert game.shape[0] == at30.shape[0]
+        assert np.abs(game[:, :2] - at30[:, k, :2]).max() < 1e-4, bone
+        assert np.abs(game[:, 2:] - at30[:, k, 2:]).max() < 1e-5, bone

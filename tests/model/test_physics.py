@@ -1,6 +1,6 @@
 """Physics constraints in evaluate(): stepped from the animation's start, worked out
 by hand (one spring step per frame), by a root finder (gravity against the spring)
-and by linearity in the mix; sampling never changes a grid frame."""
+and by linearity in the mix; evenly sampled from the start, a game at that rate."""
 from __future__ import annotations
 
 import math
@@ -108,24 +108,53 @@ def test_a_reset_key_starts_from_rest_there():
     assert moving[:8] == pytest.approx(free[:8], abs=1e-12)  # nothing changes before it
 
 
-def test_a_single_frame_or_another_rate_is_the_grid_stepped_from_the_start():
-    hip = Bone("hip", None, 50.0, translate=keyed([(0, (0.0, 0.0)), (9, (60.0, 90.0)), (20, (-30.0, 10.0))]),
-               rotation=keyed([(0, 0.0), (12, 1.2), (20, 0.2)]))
+def _swaying(fps=FPS, scale=1):
+    """A hip that moves and turns, a tail below it, physics on both; keys at
+    ``scale`` times the 30 fps frames (the same motion in seconds at ``fps``)."""
+    hip = Bone("hip", None, 50.0, translate=keyed([(0, (0.0, 0.0)), (9 * scale, (60.0, 90.0)),
+                                                   (20 * scale, (-30.0, 10.0))]),
+               rotation=keyed([(0, 0.0), (12 * scale, 1.2), (20 * scale, 0.2)]))
     tail = Bone("tail", "hip", 40.0, (50.0, 0.0))
-    p = Project(timeline=Timeline(fps=FPS, start=0, end=20), bones=(hip, tail))
+    p = Project(timeline=Timeline(fps=fps, start=0, end=20 * scale), bones=(hip, tail))
     p = edits.add_physics(p, "hip", name="a", x=0.5, y=1.0)
-    p = edits.add_physics(p, "tail", name="b", rotate=1.0, scale_x=0.5, shear_x=0.3)
+    return edits.add_physics(p, "tail", name="b", rotate=1.0, scale_x=0.5, shear_x=0.3)
+
+
+def _tail_world(b, i):
+    w = b.bone_bakes[1].world
+    return [float(np.broadcast_to(v, b.frames.shape)[i]) for v in (w.a, w.b, w.c, w.d, w.tx, w.ty)]
+
+
+def test_a_single_frame_or_uneven_frames_are_the_grid_stepped_from_the_start():
+    p = _swaying()
+    # a reset key and a frozen stretch (mix 0) between the states the range keeps
+    tail = replace(p.physics[1], reset=Channel((0.0,), (Key(13, (0.0,)),)),
+                   mix=keyed([(0, 1.0), (5, 0.0), (8, 0.0), (10, 1.0)], interp="constant"))
+    p = replace(p, physics=(p.physics[0], tail))
     whole = evaluate(p)
-    tail_world = lambda b, i: [float(np.broadcast_to(v, b.frames.shape)[i])  # noqa: E731
-                               for v in (lambda w: (w.a, w.b, w.c, w.d, w.tx, w.ty))(b.bone_bakes[1].world)]
-    for f in (0, 1, 7, 20):
-        one = evaluate(p, [float(f)])
-        assert tail_world(one, 0) == pytest.approx(tail_world(whole, f), abs=1e-12)
-    doubled = evaluate(p, np.arange(0, 20.5, 0.5))
     for f in range(21):
-        assert tail_world(doubled, 2 * f) == pytest.approx(tail_world(whole, f), abs=1e-12)
-    # a half frame lies between its neighbours' motion: one update over half a frame
-    assert np.all(np.isfinite([tail_world(doubled, i) for i in range(41)]))
+        one = evaluate(p, [float(f)])
+        assert _tail_world(one, 0) == pytest.approx(_tail_world(whole, f), abs=1e-12)
+    uneven = evaluate(p, [2.0, 5.0, 5.5, 13.0])  # no game's clock: one update from the grid
+    for i, f in ((0, 2), (1, 5), (3, 13)):
+        assert _tail_world(uneven, i) == pytest.approx(_tail_world(whole, f), abs=1e-12)
+    assert np.all(np.isfinite(_tail_world(uneven, 2)))
+
+
+def test_sampled_evenly_from_the_start_physics_plays_as_a_game_at_that_rate():
+    # Sampled every half frame, the 30 fps rig is a 60 fps game: the same motion keyed
+    # at 60 fps and evaluated on its own grid. A game's physics depends on its rate
+    # (the motion is read once an update), so it is not the 30 fps grid's.
+    doubled = evaluate(_swaying(), np.arange(0, 20.5, 0.5))
+    at60 = evaluate(_swaying(fps=60.0, scale=2))
+    whole = evaluate(_swaying())
+    for i in range(41):
+        assert _tail_world(doubled, i) == pytest.approx(_tail_world(at60, i), abs=1e-9)
+    assert max(abs(_tail_world(doubled, 2 * f)[4] - _tail_world(whole, f)[4]) for f in range(21)) > 0.1
+    # and the 60 fps rig sampled every other frame is the 30 fps game
+    halved = evaluate(_swaying(fps=60.0, scale=2), np.arange(0, 41, 2.0))
+    for f in range(21):
+        assert _tail_world(halved, f) == pytest.approx(_tail_world(whole, f), abs=1e-9)
 
 
 @settings(max_examples=20, deadline=None)

@@ -53,15 +53,28 @@ class PathAttachment:
         an unweighted path rides."""
         if not self.weighted:
             return _apply(frame_of(slot_bone), np.asarray(self.vertices, float).reshape(-1, 2), n)
-        out = np.zeros((n, len(self.influences), 2))
+        count = len(self.influences)
+        acc = np.zeros((2, count, n))  # a row per vertex and coordinate: contiguous over the frames
         frames = {}
-        for v, inf in enumerate(self.influences):
-            for b, x, y, w in inf:
+        # the j-th influence of every vertex at once, a bone's together: each vertex
+        # still sums its influences in their order (the same bits as one at a time)
+        for j in range(max(len(inf) for inf in self.influences)):
+            by_bone: dict[int, list] = {}
+            for v, inf in enumerate(self.influences):
+                if len(inf) > j:
+                    by_bone.setdefault(inf[j][0], []).append((v, *inf[j][1:]))
+            for b, items in by_bone.items():
                 bone = self.bones[b]
                 if bone not in frames:
-                    frames[bone] = frame_of(bone)
-                out[:, v] += w * _apply(frames[bone], np.array([[x, y]]), n)[:, 0]
-        return out
+                    m = frame_of(bone)
+                    frames[bone] = [np.broadcast_to(np.asarray(f, float), (n,))[None, :] for f in m.fields()]
+                fa, fb, fc, fd, ftx, fty = frames[bone]
+                v, x, y, w = (np.array(col)[:, None] for col in zip(*items))
+                v = v[:, 0]
+                x, y, w = x.astype(float), y.astype(float), w.astype(float)
+                acc[0, v] += w * (fa * x + fb * y + ftx)
+                acc[1, v] += w * (fc * x + fd * y + fty)
+        return np.ascontiguousarray(acc.transpose(2, 1, 0))
 
 
 def _apply(m: Affine, p: np.ndarray, n: int) -> np.ndarray:

@@ -111,27 +111,27 @@ def _constrain(c, path, slot, project, pose, values, n) -> list[Affine]:
     spaces_count = count if tangents else count + 1
     frames_of = [_frame(pose, b, n) for b in c.bones]
     spacing = values["spacing"]
-    spaces = np.zeros((n, spaces_count))
-    lengths = np.zeros((n, count))
+    spaces = np.zeros((spaces_count, n))  # a row per point: contiguous over the frames
+    lengths = np.zeros((count, n))
     total = np.zeros(n)
     for i in range(spaces_count - 1):
         w, setup = frames_of[i], setup_length(project.bone(c.bones[i]))
         length = np.sqrt((setup * w.a) ** 2 + (setup * w.c) ** 2)
         if c.spacing_mode == "percent":
-            lengths[:, i] = length
-            spaces[:, i + 1] = spacing
+            lengths[i] = length
+            spaces[i + 1] = spacing
         elif setup < EPSILON:
-            spaces[:, i + 1] = spacing
+            spaces[i + 1] = spacing
         else:
-            lengths[:, i] = length
+            lengths[i] = length
             if c.spacing_mode == "proportional":
-                spaces[:, i + 1] = length
+                spaces[i + 1] = length
                 total += length
             else:
-                spaces[:, i + 1] = ((setup + spacing) if c.spacing_mode == "length" else spacing) * length / setup
+                spaces[i + 1] = ((setup + spacing) if c.spacing_mode == "length" else spacing) * length / setup
     if c.spacing_mode == "proportional":
         factor = np.where(total > 0, spaces_count / np.where(total > 0, total, 1.0) * spacing, 1.0)
-        spaces[:, 1:] *= factor[:, None]
+        spaces[1:] *= factor[None, :]
     world = path.world_vertices(lambda b: _frame(pose, b, n), slot.bone, n)
     out = _positions(c, path, world, spaces, values["position"], tangents, n)
 
@@ -143,16 +143,16 @@ def _constrain(c, path, slot, project, pose, values, n) -> list[Affine]:
     else:
         t = _frame(pose, slot.bone, n)
         offset = np.where(t.a * t.d - t.b * t.c > 0, offset, -offset)
-    bone_x, bone_y = out[:, 0, 0], out[:, 0, 1]
+    bone_x, bone_y = out[0, 0], out[1, 0]
     result = []
     for i, w in enumerate(frames_of):
         a, b, cc, d = w.a, w.b, w.c, w.d
         x = w.tx + (bone_x - w.tx) * mx
         y = w.ty + (bone_y - w.ty) * my
-        px, py = out[:, i + 1, 0], out[:, i + 1, 1]
+        px, py = out[0, i + 1], out[1, i + 1]
         dx, dy = px - bone_x, py - bone_y
         if scale:
-            length = lengths[:, i]
+            length = lengths[i]
             s = np.where(length != 0, (np.sqrt(dx * dx + dy * dy) / np.where(length != 0, length, 1.0) - 1) * mr + 1,
                          1.0)
             a, cc = a * s, cc * s
@@ -160,9 +160,9 @@ def _constrain(c, path, slot, project, pose, values, n) -> list[Affine]:
         turn = mr > 0
         if turn.any():
             if tangents:
-                r = out[:, i, 2]
+                r = out[2, i]
             else:
-                r = np.where(spaces[:, i + 1] == 0, out[:, i + 1, 2], np.arctan2(dy, dx))
+                r = np.where(spaces[i + 1] == 0, out[2, i + 1], np.arctan2(dy, dx))
             r = r - np.arctan2(cc, a)
             if tip:
                 cos, sin = np.cos(r), np.sin(r)
@@ -181,16 +181,16 @@ def _constrain(c, path, slot, project, pose, values, n) -> list[Affine]:
 
 
 def _positions(c, path, world, spaces, position, tangents, n) -> np.ndarray:
-    """(n, S + 1, 3): x, y and rotation (radians) of each of the S points along the
-    path (the last row unused)."""
+    """(3, S + 1, n): x, y and rotation (radians) of each of the S points along the
+    path (the last point unused), each point's row contiguous over the frames."""
     closed = path.closed
-    count = spaces.shape[1]
-    out = np.zeros((n, count + 1, 3))  # a last unused point (tangent mode reads one beyond)
+    count = spaces.shape[0]
+    out = np.zeros((3, count + 1, n))  # a last unused point (tangent mode reads one beyond)
     rows = np.arange(n)
     v = world.shape[1]
     if not path.constant_speed:
         curve_count = v // 3 - (1 if closed else 2)
-        cum = np.broadcast_to(np.asarray(path.lengths, float), (n, len(path.lengths)))
+        cum = np.broadcast_to(np.asarray(path.lengths, float)[:, None], (len(path.lengths), n))
         total = np.full(n, float(path.lengths[curve_count]))
         # the 4 vertices of curve k: the point, its out handle, the next in handle, the next point
         starts = np.arange(v // 3) * 3 + 1
@@ -204,22 +204,28 @@ def _positions(c, path, world, spaces, position, tangents, n) -> np.ndarray:
             pts = world[:, 1:v - 1]
             curve_count = v // 3 - 1
         quads = np.arange(curve_count)[:, None] * 3 + np.arange(4)[None, :]
-        cum = np.cumsum(_polyline(pts[:, quads], 4)[..., -1], axis=1)
-        total = cum[:, -1]
+        # each curve's four vertices, per coordinate, (n, C) contiguous each
+        corners = [[np.ascontiguousarray(pts[:, j:j + 3 * curve_count:3, k]) for j in range(4)] for k in (0, 1)]
+        cum = np.ascontiguousarray(np.cumsum(_polyline(*corners, 4)[-1], axis=1).T)  # (C, n)
+        total = cum[-1]
         # every curve's ten steps at once (Spine measures the one a position falls on)
-        steps = _polyline(pts[:, quads], 10)  # (n, C, 10)
+        steps = _polyline(*corners, 10)  # (10, n, C)
         before, after = pts[:, [0, 1]], pts[:, [-2, -1]]
         world = pts
+    # vertex-major flat coordinates (vertex * n + frame): frames on one curve read
+    # neighbouring memory
+    flat_x, flat_y = (np.ascontiguousarray(world[..., k].T).reshape(-1) for k in (0, 1))
+    corner_cols = [np.ascontiguousarray(col) * n for col in quads.T]  # per curve: its k-th vertex's row
     if c.position_mode == "percent":
         position = position * total
     multiplier = {"percent": total, "proportional": total / count}.get(c.spacing_mode, np.ones(n))
     curve = np.zeros(n, dtype=np.int64)
     prev_curve = np.full(n, -1, dtype=np.int64)
     segment = np.zeros(n, dtype=np.int64)
-    seg = np.zeros((n, 10))
-    last = cum.shape[1] - 1
+    seg = np.zeros((10, n))  # the ten steps' lengths of each frame's curve
+    last = cum.shape[0] - 1
     for i in range(count):
-        space = spaces[:, i] * multiplier
+        space = spaces[i] * multiplier
         position = position + space
         p = position.copy()
         if closed:
@@ -234,21 +240,24 @@ def _positions(c, path, world, spaces, position, tangents, n) -> np.ndarray:
             _line(out, i, after, p - total, high, start=False)
             found = np.maximum(curve, _count_below(cum, p))
         curve = np.where(inside, np.minimum(found, last), curve)
-        length = cum[rows, curve]
-        prev = np.where(curve > 0, cum[rows, np.maximum(curve - 1, 0)], 0.0)
+        length = cum[curve, rows]
+        prev = np.where(curve > 0, cum[np.maximum(curve - 1, 0), rows], 0.0)
         t = np.where(curve == 0, p / length, (p - prev) / (length - prev))
-        q = world[rows[:, None], quads[curve]]  # (n, 4, 2)
+        # the curve's four vertices, flat: x1, y1, cx1, cy1, cx2, cy2, x2, y2 (n,) each
+        corner = [np.take(col, curve) + rows for col in corner_cols]
+        q = [np.take(v, k) for k in corner for v in (flat_x, flat_y)]
         if path.constant_speed:
             fresh = inside & (curve != prev_curve)
-            if fresh.any():
-                seg = np.where(fresh[:, None], steps[rows, curve], seg)
+            if fresh.any():  # only where the curve changed (rare): the rest keep theirs
+                k = np.flatnonzero(fresh)
+                seg[:, k] = steps[:, k, curve[k]]
                 segment = np.where(fresh, 0, segment)
             prev_curve = np.where(inside, curve, prev_curve)
-            t = t * seg[:, 9]
+            t = t * seg[9]
             found = np.minimum(np.maximum(segment, _count_below(seg, t)), 9)
             segment = np.where(inside, found, segment)
-            slen = seg[rows, segment]
-            sprev = np.where(segment > 0, seg[rows, np.maximum(segment - 1, 0)], 0.0)
+            slen = seg[segment, rows]
+            sprev = np.where(segment > 0, seg[np.maximum(segment - 1, 0), rows], 0.0)
             t = np.where(segment == 0, t / slen, segment + (t - sprev) / (slen - sprev)) * 0.1
         want = np.ones(n, dtype=bool) if tangents else (space == 0) & (i > 0)
         _curve_point(out, i, q, t, inside, want)
@@ -256,9 +265,13 @@ def _positions(c, path, world, spaces, position, tangents, n) -> np.ndarray:
 
 
 def _count_below(cum, p):
-    """Per frame, how many of the cumulative lengths are below p: the first index
-    whose length reaches p (a NaN p: 0)."""
-    return (cum < p[:, None]).sum(axis=1)
+    """Per frame, how many of the cumulative lengths (``cum``: (K, n), a row each)
+    are below p: the first index whose length reaches p (a NaN p: 0). Row by row:
+    a reduction along a short axis costs several times K contiguous comparisons."""
+    out = np.zeros(p.shape, dtype=np.int64)
+    for row in cum:
+        out += row < p
+    return out
 
 
 def _line(out, i, ends, p, mask, start: bool) -> None:
@@ -271,15 +284,16 @@ def _line(out, i, ends, p, mask, start: bool) -> None:
     a, b = ends[k, 0], ends[k, 1]
     origin = a if start else b
     r = np.arctan2(b[:, 1] - a[:, 1], b[:, 0] - a[:, 0])
-    out[k, i, 0] = origin[:, 0] + p[k] * np.cos(r)
-    out[k, i, 1] = origin[:, 1] + p[k] * np.sin(r)
-    out[k, i, 2] = r
+    out[0, i, k] = origin[:, 0] + p[k] * np.cos(r)
+    out[1, i, k] = origin[:, 1] + p[k] * np.sin(r)
+    out[2, i, k] = r
 
 
 def _curve_point(out, i, q, t, mask, want) -> None:
-    """The point at parameter t of each frame's curve q (n, 4, 2) where ``mask``, and
-    its tangent angle where ``want`` (at t = 0 always: the start handle's)."""
-    (x1, y1), (cx1, cy1), (cx2, cy2), (x2, y2) = (q[:, k].T for k in range(4))
+    """The point at parameter t of each frame's curve q (x1, y1, cx1, cy1, cx2, cy2,
+    x2, y2: (n,) each) where ``mask``, and its tangent angle where ``want`` (at t = 0
+    always: the start handle's)."""
+    x1, y1, cx1, cy1, cx2, cy2, x2, y2 = q
     at_start = (t == 0) | np.isnan(t)
     tt, u = t * t, 1 - t
     uu, ttt = u * u, t * t * t
@@ -292,16 +306,16 @@ def _curve_point(out, i, q, t, mask, want) -> None:
     along = np.arctan2(y - (y1 * uu + cy1 * ut * 2 + cy2 * tt), x - (x1 * uu + cx1 * ut * 2 + cx2 * tt))
     angle = np.where(t < 0.001, start_angle, along)
     x, y = np.where(at_start, x1, x), np.where(at_start, y1, y)
-    angle = np.where(at_start, start_angle, np.where(want, angle, out[:, i, 2]))
-    out[:, i, 0] = np.where(mask, x, out[:, i, 0])
-    out[:, i, 1] = np.where(mask, y, out[:, i, 1])
-    out[:, i, 2] = np.where(mask, angle, out[:, i, 2])
+    angle = np.where(at_start, start_angle, np.where(want, angle, out[2, i]))
+    out[0, i] = np.where(mask, x, out[0, i])
+    out[1, i] = np.where(mask, y, out[1, i])
+    out[2, i] = np.where(mask, angle, out[2, i])
 
 
-def _differences(q, steps: int):
-    """Forward differences of the cubic through q's four points (n, k, 4, 2)
-    sampled at ``steps`` equal steps: (first difference, second, third)."""
-    p1, c1, c2, p2 = q[..., 0, :], q[..., 1, :], q[..., 2, :], q[..., 3, :]
+def _differences(p1, c1, c2, p2, steps: int):
+    """Forward differences of one coordinate of the cubic through the four points
+    (arrays of one shape) sampled at ``steps`` equal steps: (first difference,
+    second, third)."""
     h = 1.0 / steps
     tmp = (p1 - c1 * 2 + c2) * (3 * h * h)
     ddd = ((c1 - c2) * 3 - p1 + p2) * (6 * h * h * h)
@@ -310,21 +324,22 @@ def _differences(q, steps: int):
     return d, dd, ddd
 
 
-def _polyline(q, steps):
-    """(..., steps) cumulative lengths of the polyline through the cubic's points at
-    ``steps`` equal parameter steps (forward differences, as Spine sums them)."""
-    d, dd, ddd = _differences(q, steps)
-    dx, dy, ddx, ddy, dddx, dddy = (np.ascontiguousarray(v[..., k]) for v in (d, dd, ddd) for k in (0, 1))
-    out = np.empty(dx.shape + (steps,))
+def _polyline(xs, ys, steps):
+    """(steps, ...) cumulative lengths of the polyline through the cubic's points at
+    ``steps`` equal parameter steps (forward differences, as Spine sums them);
+    ``xs``, ``ys``: the four points' x and y (arrays of one shape)."""
+    dx, ddx, dddx = _differences(*xs, steps)
+    dy, ddy, dddy = _differences(*ys, steps)
+    out = np.empty((steps,) + dx.shape)
     total = np.sqrt(dx * dx + dy * dy)
-    out[..., 0] = total
+    out[0] = total
     for k in range(1, steps):
         dx += ddx
         dy += ddy
         ddx += dddx
         ddy += dddy
         total = total + np.sqrt(dx * dx + dy * dy)
-        out[..., k] = total
+        out[k] = total
     return out
 
 
