@@ -87,6 +87,12 @@ def run_ikpy(targets):
 
 
 def main():
+    from rigeditor.core.chains import compiled_loop
+
+    t0 = time.perf_counter()
+    loop = compiled_loop(wait=True)  # timed apart: loading (or compiling) it is not a solve
+    print(f"frame loop: {'compiled (numba)' if loop else 'Python (numba not installed)'}, "
+          f"loaded in {time.perf_counter() - t0:.2f} s")
     targets = target_path()
     rows = {"FABRIK": run_ours(solve_fabrik, targets), "CCD": run_ours(solve_ccd, targets)}
     try:

@@ -192,6 +192,12 @@ def main():
     from rigeditor.core.memory import tune_allocator
 
     tune_allocator()
+    from rigeditor.core.chains import compiled_loop
+
+    t0 = time.perf_counter()
+    loop = compiled_loop(wait=True)  # as the editor has it a moment after opening a rig with a chain
+    print(f"chain frame loop: {'compiled (numba)' if loop else 'Python (numba not installed)'}, "
+          f"ready in {time.perf_counter() - t0:.2f} s")
     app = QApplication.instance() or QApplication([sys.argv[0]])
     if not qt_binding_keeps_none():
         print("This PySide6 loses a reference to None on every call that returns an object; "
