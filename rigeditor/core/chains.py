@@ -27,6 +27,8 @@ reports its residual, and the first frame that escapes the stall moves far.
 The frame loop is sequential by nature (warm starts); inside it the chain is
 walked with Python complex numbers and the math module, because for a handful of
 bones the cost is interpreter overhead and numpy's per-call overhead would dominate.
+Where numba is installed the same loop runs compiled (``chains_jit``, 15-22x faster,
+the same results; see :func:`compiled_loop`); this one is the fallback and reference.
 """
 from __future__ import annotations
 
@@ -48,30 +50,45 @@ _CHECK: contextvars.ContextVar = contextvars.ContextVar("frame_check", default=N
 
 def frame_check(check) -> None:
     """Call ``check()`` (or nothing: None) before each frame that the solves of this
-    thread (and the tasks it hands to ``blocks.run_tasks``) take from now on. A background evaluation uses it to stop a superseded range (the
-    check raises) and to hand the interpreter to the UI thread between frames: these
-    loops are Python, and hold the interpreter lock while they run."""
+    thread (and the tasks it hands to ``blocks.run_tasks``) take from now on. A
+    background evaluation uses it to stop a superseded range (the check raises) and to
+    hand the interpreter to the UI thread between frames: the Python loop holds the
+    interpreter lock while it runs (the compiled one releases it; it is then called
+    frame by frame)."""
     _CHECK.set(check)
+
 
 _LOADING = threading.Lock()
 _LOADED = threading.Event()
 _LOOP: list = []  # [solve_frames or None] once loaded
 _THREAD: list = []  # the loading thread, once started
 
+WAIT_S = 2.0
+"""Seconds a big solve (``BIG_SOLVE``) waits for the compiled loop to load."""
+BIG_SOLVE = 1_000_000
+"""frames x bones x max_iterations from which the Python loop would take about a second
+or more (3-5 us per bone and iteration, a third of the budget spent): such a solve
+waits up to WAIT_S for the compiled loop (0.5-0.6 s from its cache, 0.1 us per bone and
+iteration) rather than start in Python; a smaller one, such as the frame under the
+hand, never waits."""
 
-def compiled_loop(wait: bool = False):
+
+def compiled_loop(wait: bool | float = False):
     """``chains_jit.solve_frames`` (the frame loop compiled by numba), or None: numba
-    not installed or failing to load, ``RIGEDITOR_JIT=0``, or (``wait=False``) not
-    loaded yet. The first call starts loading on a thread and the Python loop serves
+    not installed or failing to load, ``RIGEDITOR_JIT=0``, or not loaded yet after
+    ``wait`` (False: no wait, True: until loaded, a number: at most that many
+    seconds). The first call starts loading on a thread and the Python loop serves
     until it is ready, with the same bits: so a rig without an iterative chain never
-    imports numba, and opening one never waits for a compile (8-15 s the first time on
-    a machine, then 0.6 s from the cache in the user's cache folder)."""
+    imports numba, and opening one never waits for a compile (6-15 s the first time on
+    a machine, then 0.5-0.6 s from the cache in the user's cache folder)."""
     with _LOADING:
         if not _THREAD:
             _THREAD.append(threading.Thread(target=_load_loop, name="rigeditor-jit", daemon=True))
             _THREAD[0].start()
-    if wait:
+    if wait is True:
         _LOADED.wait()
+    elif wait:
+        _LOADED.wait(float(wait))
     return _LOOP[0] if _LOADED.is_set() else None
 
 
@@ -198,7 +215,7 @@ def _solve(frame_solver, lengths, root, target, initial, limits, tolerance, max_
         lo, hi = limits[:, 0].tolist(), limits[:, 1].tolist()
     eps = _EPS * reach
     check = _CHECK.get()
-    loop = compiled_loop()
+    loop = compiled_loop(wait=WAIT_S if len(targets) * len(bones) * max_iterations >= BIG_SOLVE else False)
     if loop is not None:
         angles, iterations = _solve_compiled(loop, frame_solver is _fabrik_frame, lengths, roots, targets, start,
                                              limits, tolerance, max_iterations, eps, reach, check)

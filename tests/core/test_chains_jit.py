@@ -149,3 +149,30 @@ def test_every_call_runs_the_one_compiled_signature():
         solve(lengths, (0, 0), targets, limits=limits, initial=[0, 1, 0], max_iterations=np.int16(5))
         solve([1.0, 2.0], [0.0, 0.0], [1.0, 1.0], tolerance=np.float32(1e-3))
     assert len(loop.signatures) == 1
+
+
+def test_a_big_solve_waits_for_the_loading_loop_and_a_small_one_does_not(monkeypatch):
+    # Opening a long rig: its whole range in Python would take seconds, the compiled
+    # loop loads from its cache in about half of one, so the range waits for it; the
+    # frame under the hand (one frame) never waits.
+    import threading
+
+    real = chains.compiled_loop(wait=True)
+    used = []
+
+    def spy(*args):
+        used.append(len(args[2]))  # frames handed to the compiled loop
+        return real(*args)
+
+    loaded = threading.Event()
+    monkeypatch.setattr(chains, "_LOADED", loaded)
+    monkeypatch.setattr(chains, "_LOOP", [spy])
+    monkeypatch.setattr(chains, "_THREAD", [None])  # loading under way
+    monkeypatch.setattr(chains, "WAIT_S", 60.0)
+    chains.solve_fabrik(np.ones(50), [0, 0], [[20.0, 10.0]])  # 1 x 50 x 64: small
+    assert used == []  # the Python loop served: the compiled one was not there yet
+    frames = chains.BIG_SOLVE // (50 * 64) + 1
+    targets = np.stack([np.linspace(10, 40, frames), np.linspace(0, 20, frames)], axis=1)
+    threading.Timer(0.2, loaded.set).start()
+    chains.solve_fabrik(np.ones(50), [0, 0], targets)
+    assert used == [frames]  # waited, then solved compiled
