@@ -62,6 +62,13 @@ _LOADING = threading.Lock()
 _LOADED = threading.Event()
 _LOOP: list = []  # [solve_frames or None] once loaded
 _THREAD: list = []  # the loading thread, once started
+_HURRY = threading.Event()  # set: load now, not after LOAD_DELAY_S
+
+LOAD_DELAY_S = 2.0
+"""Seconds the loading thread waits before it imports numba, unless a solve waits for
+it: importing and loading it holds the interpreter lock for about a second, which,
+beside the editor's start-up, made the window's first paint about that much later
+(the ten-bone tail example: 6.7-8.9 s against 3.5-4.3 s on a loaded machine)."""
 
 WAIT_S = 2.0
 """Seconds a big solve (``BIG_SOLVE``) waits for the compiled loop to load."""
@@ -77,10 +84,12 @@ def compiled_loop(wait: bool | float = False):
     """``chains_jit.solve_frames`` (the frame loop compiled by numba), or None: numba
     not installed or failing to load, ``RIGEDITOR_JIT=0``, or not loaded yet after
     ``wait`` (False: no wait, True: until loaded, a number: at most that many
-    seconds). The first call starts loading on a thread and the Python loop serves
-    until it is ready, with the same bits: so a rig without an iterative chain never
+    seconds). The first call starts loading on a thread (after LOAD_DELAY_S unless
+    it waits) and the Python loop serves until it is ready, with the same bits: so a rig without an iterative chain never
     imports numba, and opening one never waits for a compile (6-15 s the first time on
     a machine, then 0.5-0.6 s from the cache in the user's cache folder)."""
+    if wait:
+        _HURRY.set()
     with _LOADING:
         if not _THREAD:
             _THREAD.append(threading.Thread(target=_load_loop, name="rigeditor-jit", daemon=True))
@@ -93,6 +102,7 @@ def compiled_loop(wait: bool | float = False):
 
 
 def _load_loop():
+    _HURRY.wait(LOAD_DELAY_S)
     try:
         _LOOP.append(_compile_loop())
     finally:

@@ -176,3 +176,20 @@ def test_a_big_solve_waits_for_the_loading_loop_and_a_small_one_does_not(monkeyp
     threading.Timer(0.2, loaded.set).start()
     chains.solve_fabrik(np.ones(50), [0, 0], targets)
     assert used == [frames]  # waited, then solved compiled
+
+
+def test_loading_waits_for_the_start_up_unless_a_solve_waits_for_it(monkeypatch):
+    # The first solve starts the loading thread, which leaves the interpreter to the
+    # editor's start-up for LOAD_DELAY_S; a solve that waits for the loop hurries it.
+    import threading
+
+    calls = []
+    for name, value in (("_LOADED", threading.Event()), ("_HURRY", threading.Event()), ("_LOOP", []),
+                        ("_THREAD", []), ("LOAD_DELAY_S", 600.0)):
+        monkeypatch.setattr(chains, name, value)
+    monkeypatch.setattr(chains, "_compile_loop", lambda: calls.append(1) or "compiled")
+    assert chains.compiled_loop() is None  # started, asleep
+    assert chains._THREAD[0].is_alive() and calls == []
+    assert chains.compiled_loop(wait=True) == "compiled"  # woken at once, not in 600 s
+    assert calls == [1]
+    assert chains.compiled_loop() == "compiled"
