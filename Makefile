@@ -14,6 +14,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(INSTALL) '.[test]'
+	$(BIN)/python -c "from rigeditor.core.chains import compiled_loop; compiled_loop(wait=True)"  # compile the chain loop once (cached)
 	touch $(STAMP)
 
 run: $(STAMP)

@@ -1,12 +1,13 @@
 """FABRIK and CCD against ikpy: a 10-bone chain following a moving target.
 
-Run: python benchmarks/bench_chains.py   (needs the ``bench`` extra: ikpy)
+Run: python benchmarks/bench_chains.py   (needs the ``bench`` extra: ikpy, numba)
 
 One smooth, reachable lissajous path of 1,000 frames; every solver warm-starts
 each frame from the previous frame's solution. Residuals are measured here by
 forward kinematics of the returned angles, for ours and for ikpy alike. Our
 tolerance is set at ikpy's own accuracy, so the comparison is at equal or
-smaller residual (the table shows both).
+smaller residual (the table shows both). A second table sets our cost per bone and
+iteration beside a compiled loop's (benchmarks/_chain_yardstick.py, numba).
 """
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from _common import table  # noqa: E402
 
 from rigeditor.core.chains import forward_kinematics, solve_ccd, solve_fabrik  # noqa: E402
 
@@ -84,6 +87,12 @@ def run_ikpy(targets):
 
 
 def main():
+    from rigeditor.core.chains import compiled_loop
+
+    t0 = time.perf_counter()
+    loop = compiled_loop(wait=True)  # timed apart: loading (or compiling) it is not a solve
+    print(f"frame loop: {'compiled (numba)' if loop else 'Python (numba not installed)'}, "
+          f"loaded in {time.perf_counter() - t0:.2f} s")
     targets = target_path()
     rows = {"FABRIK": run_ours(solve_fabrik, targets), "CCD": run_ours(solve_ccd, targets)}
     try:
@@ -120,6 +129,37 @@ def main():
             per_solve = rows[name]["seconds"] / rows[name]["frames"]
             print(f"{name}: {ikpy_per_solve / per_solve:,.0f}x faster per solve than ikpy "
                   f"(max residual {rows[name]['residual'].max():.1e} vs ikpy's {rows['ikpy']['residual'].max():.1e})")
+    print()
+    yardstick_rows(targets)
+
+
+def yardstick_rows(targets):
+    """Ours against the compiled yardstick per bone and iteration, with and without
+    limits (+-0.6 rad on every joint but the first), each warm-started frame to frame."""
+    from _chain_yardstick import compiled, per_bone_iteration
+
+    solvers, note = compiled()
+    if solvers is None:
+        print(f"compiled yardstick: {note}")
+        return
+    free = np.array([(-1e6, 1e6)] * BONES)
+    limited = np.array([(-1e6, 1e6)] + [(-0.6, 0.6)] * (BONES - 1))
+    rows = []
+    for k, (name, solve) in enumerate((("FABRIK", solve_fabrik), ("CCD", solve_ccd))):
+        for label, limits in (("free", free), ("limits", limited)):
+            tolerance = 1e-6
+            best = np.inf
+            for _ in range(REPEATS):
+                t0 = time.perf_counter()
+                sol = solve(LENGTHS, [0.0, 0.0], targets, initial=INITIAL, limits=limits, tolerance=tolerance,
+                            max_iterations=500)
+                best = min(best, time.perf_counter() - t0)
+            ours = best / (int(sol.iterations.sum()) * BONES) * 1e9
+            ns, its = per_bone_iteration(solvers[k], LENGTHS, targets, INITIAL, limits, tolerance, 500)
+            rows.append([name, label, f"{sol.iterations.mean():.1f}", f"{ours:.0f} ns", f"{its:.1f}", f"{ns:.0f} ns",
+                         f"{ours / ns:.2f}x"])
+    print(f"Per bone and iteration, tolerance 1e-6, against {note}:")
+    table(rows, ("solver", "joints", "ours it/frame", "ours", "compiled it/frame", "compiled", "ours / compiled"))
 
 
 if __name__ == "__main__":

@@ -8,8 +8,8 @@ opened; (b) the tail is built from model classes here. For each: real mouse even
 (QTest) drag a target's handle in a circle (median and 95th percentile per move, until
 Qt has processed everything the move caused), the time from the release until the
 window is idle again (gesture end), and scrubbing (Document.set_frame plus the repaint).
-Then the iterative solver alone: FABRIK's cost per bone and iteration over the tail's
-whole range (the compiled-loop yardstick is not part of this benchmark yet).
+Then the iterative solvers alone: FABRIK's and CCD's cost per bone and iteration over
+the tail's whole range, beside a compiled loop's (numba, the ``bench`` extra).
 
 Prints each figure beside its yardstick: drag median < 8 ms, scrub >= 60 fps, a
 gesture's end <= 16 ms.
@@ -162,24 +162,38 @@ def window_rows(app, name, project, target, frame, data_dir, moves=60, scrubs=20
 
 
 def solver_rows():
-    """FABRIK per bone and iteration (rigeditor.core.chains) on the tail's lengths,
-    limits and targets, warm-started frame to frame as the evaluation does."""
-    from rigeditor.core.chains import solve_fabrik
+    """FABRIK and CCD per bone and iteration (rigeditor.core.chains) on the tail's
+    lengths, limits and targets, warm-started frame to frame as the evaluation does,
+    beside the compiled yardstick (_chain_yardstick: textbook loops under numba)."""
+    from _chain_yardstick import compiled, per_bone_iteration
+
+    from rigeditor.core.chains import solve_ccd, solve_fabrik
+    from rigeditor.model import evaluate
 
     project = tail()
     chain = project.chains[0]
     lengths = np.array([b.length for b in project.bones])
     limits = np.array([chain.limit(i) or (-1e6, 1e6) for i in range(len(lengths))])
-    from rigeditor.model import evaluate
-    bake = evaluate(project)
-    targets = np.asarray(bake.chains["tail"].target_world, dtype=float)
-    t0 = time.perf_counter()
-    sol = solve_fabrik(lengths, np.zeros(2), targets, limits=limits, tolerance=chain.tolerance,
-                       max_iterations=chain.max_iterations)
-    ours = time.perf_counter() - t0
-    work = int(sol.iterations.sum()) * len(lengths)
-    rows = [("FABRIK, ours", f"{ours * 1e3:.0f} ms", f"{ours / work * 1e9:.0f} ns", f"{int(sol.iterations.sum())}")]
-    return rows
+    targets = np.ascontiguousarray(evaluate(project).chains["tail"].target_world, dtype=float)
+    yardsticks, note = compiled()
+    rows = []
+    for k, (name, solve) in enumerate((("FABRIK", solve_fabrik), ("CCD", solve_ccd))):
+        best, sol = math.inf, None
+        for _ in range(3):
+            t0 = time.perf_counter()
+            sol = solve(lengths, np.zeros(2), targets, limits=limits, tolerance=chain.tolerance,
+                        max_iterations=chain.max_iterations)
+            best = min(best, time.perf_counter() - t0)
+        ours = best / (int(sol.iterations.sum()) * len(lengths)) * 1e9
+        row = [name, f"{best * 1e3:.0f} ms", f"{sol.iterations.mean():.1f}", f"{ours:.0f} ns"]
+        if yardsticks is not None:
+            ns, its = per_bone_iteration(yardsticks[k], lengths, targets, np.zeros(len(lengths)), limits,
+                                         chain.tolerance, chain.max_iterations)
+            row += [f"{ns:.0f} ns ({its:.1f} it/frame)", f"{ours / ns:.2f}x", "yes" if ours <= 1.5 * ns else "NO"]
+        else:
+            row += ["-", "-", "-"]
+        rows.append(row)
+    return rows, note
 
 
 def main():
@@ -188,6 +202,12 @@ def main():
     from rigeditor.core.memory import tune_allocator
 
     tune_allocator()
+    from rigeditor.core.chains import compiled_loop
+
+    t0 = time.perf_counter()
+    loop = compiled_loop(wait=True)  # as the editor has it a moment after opening a rig with a chain
+    print(f"chain frame loop: {'compiled (numba)' if loop else 'Python (numba not installed)'}, "
+          f"ready in {time.perf_counter() - t0:.2f} s")
     app = QApplication.instance() or QApplication([sys.argv[0]])
     if not qt_binding_keeps_none():
         print("This PySide6 loses a reference to None on every call that returns an object; "
@@ -203,8 +223,11 @@ def main():
     print("Production scale through the window (MainWindow, 1440x900, offscreen):")
     table(rows, ("project", "step", "median", "p95", "goal", "met"))
     print()
-    print("The iterative solver alone (the tail's 1,000 frames, warm-started frame to frame):")
-    table(solver_rows(), ("", "all frames", "per bone and iteration", "iterations"))
+    print("The iterative solvers alone (the tail's 1,000 frames, warm-started frame to frame):")
+    rows, note = solver_rows()
+    table(rows, ("", "all frames", "it/frame", "ours per bone-iteration", "compiled yardstick",
+                 "ours / compiled", "<= 1.5x"))
+    print(f"compiled yardstick: {note}")
     return 0
 
 

@@ -17,9 +17,22 @@ if os.environ.get("CI"):
     settings.load_profile("ci")
 
 REPO = Path(__file__).resolve().parents[1]
+# numba's compiled chain loops are cached inside the repository (build/, ignored),
+# never in the user's cache folder: tests read nothing from outside.
+os.environ["NUMBA_CACHE_DIR"] = str(REPO / "build" / "numba-cache")
 sys.path.insert(0, str(Path(__file__).parent))  # helpers shared by the test folders (bezier_reference)
 
 
 @pytest.fixture(scope="session")
 def two_bone_cases():
     return json.loads((REPO / "tests" / "data" / "two_bone_cases.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def compiled_chain_loop():
+    """Every test solves iterative chains by the compiled loop (numba is a test
+    dependency), not by whichever loop is ready: its loading waits here, once.
+    test_chains_jit holds the Python loop to the same results."""
+    from rigeditor.core.chains import compiled_loop
+
+    return compiled_loop(wait=True)

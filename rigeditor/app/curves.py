@@ -30,6 +30,11 @@ from rigeditor.model.evaluation.bake import CAUSES
 
 AXIS_PX = 44  # left axis width, equal on every plot so their time axes line up
 CURVE_WIDTH_PX = 2
+DENSE_CURVES = 8
+"""Above this many bones a chain's angle curves are drawn 1 px wide: fifty 2 px curves
+over 1,000 frames merge into one band, and Qt strokes a 2 px line at 3-4x the cost of a
+1 px one (a 50-bone tail's curves took 100-150 ms to paint when its range landed, 20-50
+ms at 1 px: benchmarks/bench_production.py's tail)."""
 SENSITIVITY_RANGE = (1e-3, 1e6)  # deg/unit clipped into this before the log axis
 RESIDUAL_MIN_SPAN = 0.01  # residual axis spans at least this fraction of the chain's reach
 PLOT_MIN_PX = 56
@@ -244,12 +249,15 @@ class CurvesWidget(Guarded, QWidget):
             item = self.angle_curves.pop(bone)
             self.angle_plot.removeItem(item)
             self._angle_legend.removeItem(item)
+        width = CURVE_WIDTH_PX if len(bones) <= DENSE_CURVES else 1
         for i, bone in enumerate(bones):
             item = self.angle_curves.get(bone)
+            color = style.BONE_CURVE_CYCLE[i % len(style.BONE_CURVE_CYCLE)]
             if item is None:
-                color = style.BONE_CURVE_CYCLE[i % len(style.BONE_CURVE_CYCLE)]
-                item = self._curve(self.angle_plot, pg.mkPen(color, width=CURVE_WIDTH_PX), name=bone)
+                item = self._curve(self.angle_plot, pg.mkPen(color, width=width), name=bone)
                 self.angle_curves[bone] = item
+            elif item.opts["pen"].width() != width:
+                item.setPen(pg.mkPen(color, width=width))
             angles = np.degrees(unwrap(bake.bone(bone).local_rotation))  # as exported
             item.setData(frames, angles)
             spans.append((angles.min(), angles.max()))

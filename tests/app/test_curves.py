@@ -224,3 +224,28 @@ def test_a_long_chains_title_names_its_ends_and_does_not_widen_the_view(qtbot):
     w.resize(500, 400)
     qtbot.wait(20)
     assert w.width() == 500
+def test_a_long_chains_angle_curves_are_thin_and_a_limbs_stay_thick(qtbot):
+    # Fifty 2 px curves merge into one band (and cost Qt 3-4x the paint of 1 px ones
+    # when a range lands): above DENSE_CURVES bones each is 1 px, a limb's stay 2 px.
+    from rigeditor.app.curves import CURVE_WIDTH_PX, DENSE_CURVES
+
+    n = DENSE_CURVES + 1
+    bones = tuple(Bone(f"b{i}", None if i == 0 else f"b{i - 1}", 5.0, rest_offset=(0.0, 0.0) if i == 0 else (5.0, 0.0))
+                  for i in range(n))
+    limb = (Bone("u", None, 20.0), Bone("l", "u", 20.0, rest_offset=(20.0, 0.0)))
+    project = Project("two", Timeline(24.0, 0, 30), (Space(CHARACTER),), bones + limb,
+                      (Target("tip", StepChannel(WORLD), keyed([(0, (30.0, 10.0)), (30, (20.0, -10.0))])),
+                       Target("hand", StepChannel(WORLD), keyed([(0, (25.0, 10.0))]))),
+                      (Chain("tail", tuple(b.name for b in bones), "tip", solver="fabrik", tolerance=0.05),
+                       Chain("arm", ("u", "l"), "hand")))
+    w = _curves(qtbot, project)
+
+    def widths():
+        return {item.opts["pen"].width() for item in w.angle_curves.values()}
+
+    assert w.chain == "tail" and len(w.angle_curves) == n and widths() == {1}
+    w.doc.select([("chain", "arm")])
+    assert w.chain == "arm" and list(w.angle_curves) == ["u", "l"] and widths() == {CURVE_WIDTH_PX}
+    w.doc.select([("chain", "tail")])
+    assert widths() == {1}
+    w.doc.undo_stack.clear()

@@ -1,0 +1,254 @@
+"""FABRIK and CCD frame loops compiled by numba: the arithmetic of ``core.chains``.
+
+Imported only through :func:`rigeditor.core.chains.compiled_loop`, when numba is
+installed and a rig has an iterative chain. Each function here is the pure-Python
+function of the same name in ``chains`` written over (x, y) floats instead of
+complex numbers, operation for operation in the same order (CPython's complex
+product, quotient by a float, ``abs`` = C ``hypot``; ``math.remainder`` is exact,
+so :func:`_remainder` computes it as CPython does): both paths give the same bits on
+the same C library, and the tests hold them to 1e-9.
+
+``nogil``: the loops release the interpreter lock, so a range solved on the worker
+thread leaves the UI thread free. ``cache``: compiled once per machine into numba's
+cache directory (``chains.compiled_loop`` points it at the user's cache folder).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+_TAU = 2.0 * math.pi
+_JIT = dict(cache=True, nogil=True)
+
+
+@njit(**_JIT)
+def _remainder(x, y):
+    """IEEE remainder of finite x by y > 0 (exact, hence equal to math.remainder)."""
+    absx, absy = abs(x), abs(y)
+    m = np.fmod(absx, absy)
+    c = absy - m
+    if m < c:
+        r = m
+    elif m > c:
+        r = -c
+    else:  # halfway: round the quotient to even
+        r = m - 2.0 * np.fmod(0.5 * (absx - m), absy)
+    return math.copysign(1.0, x) * r
+
+
+@njit(**_JIT)
+def _step(current, candidate, low, high, limited):
+    """chains._step on joint bounds (low, high): scalars, as arrays passed to a call
+    cost a reference count each (twice the time of a limited FABRIK iteration)."""
+    turn = candidate - current
+    # remainder(turn, tau) is turn itself within [-pi, pi] (a tie rounds to an even 0):
+    # the usual case, without the two fmod calls.
+    value = current + (turn if abs(turn) <= math.pi else _remainder(turn, _TAU))
+    if limited:  # min(max(value, lo), hi), with Python's tie rules
+        if low > value:
+            value = low
+        if high < value:
+            value = high
+    return value
+
+
+@njit(**_JIT)
+def _longer(dx, dy, eps):
+    """hypot(dx, dy) > eps, by the components first: hypot is never below them."""
+    return abs(dx) > eps or abs(dy) > eps or math.hypot(dx, dy) > eps
+
+
+@njit(**_JIT)
+def _chain(bones, pose, rx, ry, jx, jy, heading):
+    """Forward kinematics into jx, jy (B+1) and heading (B)."""
+    jx[0], jy[0] = rx, ry
+    h = 0.0
+    for k in range(bones.shape[0]):
+        h += pose[k]
+        rx += bones[k] * math.cos(h)
+        ry += bones[k] * math.sin(h)
+        jx[k + 1], jy[k + 1] = rx, ry
+        heading[k] = h
+
+
+@njit(**_JIT)
+def _stalled(pose, before):
+    worst = 0.0
+    for k in range(pose.shape[0]):
+        worst = max(worst, abs(pose[k] - before[k]))
+    return worst <= 1e-12
+
+
+@njit(**_JIT)
+def _on_line(pose, aim):
+    if pose.shape[0] <= 1 or abs(_remainder(pose[0] - aim, math.pi)) > 1e-9:
+        return False
+    for k in range(1, pose.shape[0]):
+        if abs(_remainder(pose[k], math.pi)) > 1e-9:
+            return False
+    return True
+
+
+@njit(**_JIT)
+def _straight(pose, aim, lo, hi, limited):
+    pose[0] = _step(pose[0], aim, lo[0], hi[0], limited)
+    for k in range(1, pose.shape[0]):
+        pose[k] = _step(pose[k], 0.0, lo[k], hi[k], limited)
+
+
+@njit(**_JIT)
+def _chord(bones, turn):
+    zx, zy, h = 0.0, 0.0, 0.0
+    for k in range(bones.shape[0]):
+        zx += bones[k] * math.cos(h)
+        zy += bones[k] * math.sin(h)
+        h += turn
+    return zx, zy
+
+
+@njit(**_JIT)
+def _arc(pose, bones, aim, distance, lo, hi, limited):
+    low, high = 0.0, _TAU / bones.shape[0]
+    for _ in range(52):
+        mid = 0.5 * (low + high)
+        zx, zy = _chord(bones, mid)
+        if math.hypot(zx, zy) > distance:
+            low = mid
+        else:
+            high = mid
+    zx, zy = _chord(bones, low)
+    pose[0] = _step(pose[0], aim - math.atan2(zy, zx), lo[0], hi[0], limited)
+    for k in range(1, pose.shape[0]):
+        pose[k] = _step(pose[k], low, lo[k], hi[k], limited)
+
+
+@njit(**_JIT)
+def _fabrik_frame(pose, bones, rx, ry, tx, ty, lo, hi, limited, tolerance, max_iterations, eps, reach,
+                  jx, jy, heading, before):
+    n = bones.shape[0]
+    _chain(bones, pose, rx, ry, jx, jy, heading)
+    for iteration in range(max_iterations):
+        if math.hypot(jx[n] - tx, jy[n] - ty) <= tolerance:
+            return iteration
+        before[:] = pose
+        px, py = tx, ty
+        jx[n], jy[n] = tx, ty
+        for k in range(n - 1, -1, -1):
+            dx, dy = px - jx[k], py - jy[k]
+            aim = math.atan2(dy, dx) if _longer(dx, dy, eps) else heading[k]
+            if limited and k < n - 1:
+                aim = heading[k + 1] - _step(pose[k + 1], heading[k + 1] - aim, lo[k + 1], hi[k + 1], limited)
+            heading[k] = aim
+            px -= bones[k] * math.cos(aim)
+            py -= bones[k] * math.sin(aim)
+            jx[k], jy[k] = px, py
+        px, py, parent = rx, ry, 0.0
+        jx[0], jy[0] = rx, ry
+        for k in range(n):
+            dx, dy = jx[k + 1] - px, jy[k + 1] - py
+            if _longer(dx, dy, eps):
+                pose[k] = _step(pose[k], math.atan2(dy, dx) - parent, lo[k], hi[k], limited)
+            parent += pose[k]
+            heading[k] = parent
+            px += bones[k] * math.cos(parent)
+            py += bones[k] * math.sin(parent)
+            jx[k + 1], jy[k + 1] = px, py
+        if _stalled(pose, before):
+            return iteration + 1
+    return max_iterations
+
+
+@njit(**_JIT)
+def _ccd_frame(pose, bones, rx, ry, tx, ty, lo, hi, limited, tolerance, max_iterations, eps, reach,
+               jx, jy, heading, before):
+    n = bones.shape[0]
+    tiny = eps * reach  # as chains: eps * math.fsum(bones), reach being that sum
+    for iteration in range(max_iterations):
+        _chain(bones, pose, rx, ry, jx, jy, heading)
+        ex, ey = jx[n], jy[n]
+        if math.hypot(ex - tx, ey - ty) <= tolerance:
+            return iteration
+        before[:] = pose
+        for k in range(n - 1, -1, -1):
+            qx, qy = jx[k], jy[k]
+            ax, ay = ex - qx, ey - qy
+            gx, gy = tx - qx, ty - qy
+            # w = (target - pivot) * conj(arm), as CPython multiplies complex numbers
+            wr = gx * ax - gy * (-ay)
+            wi = gx * (-ay) + gy * ax
+            if not _longer(wr, wi, tiny):
+                continue
+            turn = math.atan2(wi, wr)
+            if not limited:
+                size = math.hypot(wr, wi)
+                pose[k] += turn
+                ur = (wr + wi * 0.0) / size  # complex / float, as CPython divides
+                ui = (wi - wr * 0.0) / size
+            else:
+                new = pose[k] + turn
+                if lo[k] > new:
+                    new = lo[k]
+                if hi[k] < new:
+                    new = hi[k]
+                ur, ui = math.cos(new - pose[k]), math.sin(new - pose[k])
+                pose[k] = new
+            ex = qx + (ax * ur - ay * ui)
+            ey = qy + (ax * ui + ay * ur)
+        if _stalled(pose, before):
+            return iteration + 1
+    return max_iterations
+
+
+@njit(**_JIT)
+def solve_frames(fabrik, bones, roots, targets, pose, lo, hi, limited, tolerance, max_iterations, eps, reach,
+                 poses, iterations):
+    """Frames 0..N-1 in order, each warm-started from ``pose`` (B,), which ends as the
+    last frame's solution; writes ``poses`` (N, B) and ``iterations`` (N,)."""
+    n = bones.shape[0]
+    jx, jy = np.empty(n + 1), np.empty(n + 1)
+    heading, before = np.empty(n), np.empty(n)
+    for f in range(roots.shape[0]):
+        rx, ry, tx, ty = roots[f, 0], roots[f, 1], targets[f, 0], targets[f, 1]
+        ox, oy = tx - rx, ty - ry
+        distance, aim = math.hypot(ox, oy), math.atan2(oy, ox)
+        if distance >= reach - eps:
+            _straight(pose, aim, lo, hi, limited)
+            spent = 1
+        else:
+            spent = 0
+            if distance > eps and _on_line(pose, aim):
+                _arc(pose, bones, aim, distance, lo, hi, limited)
+                spent = 1
+            budget = max_iterations - spent
+            if fabrik:
+                spent += _fabrik_frame(pose, bones, rx, ry, tx, ty, lo, hi, limited, tolerance, budget, eps, reach,
+                                       jx, jy, heading, before)
+            else:
+                spent += _ccd_frame(pose, bones, rx, ry, tx, ty, lo, hi, limited, tolerance, budget, eps, reach,
+                                    jx, jy, heading, before)
+            if spent < max_iterations and distance > eps and _on_line(pose, aim):
+                _chain(bones, pose, rx, ry, jx, jy, heading)
+                if math.hypot(jx[n] - tx, jy[n] - ty) > tolerance:
+                    _arc(pose, bones, aim, distance, lo, hi, limited)
+                    budget = max_iterations - spent - 1
+                    if fabrik:
+                        more = _fabrik_frame(pose, bones, rx, ry, tx, ty, lo, hi, limited, tolerance, budget,
+                                             eps, reach, jx, jy, heading, before)
+                    else:
+                        more = _ccd_frame(pose, bones, rx, ry, tx, ty, lo, hi, limited, tolerance, budget,
+                                          eps, reach, jx, jy, heading, before)
+                    spent += 1 + more
+        poses[f, :] = pose
+        iterations[f] = spent
+
+
+def warm():
+    """Compile (or load from the cache) :func:`solve_frames` for the one set of types
+    ``chains`` calls it with, by a one-frame solve of each kind; returns it."""
+    bones, one = np.ones(2), np.ones((1, 2))
+    for fabrik in (True, False):
+        solve_frames(fabrik, bones, one * 0.0, one, np.zeros(2), np.zeros(2), np.ones(2), True, 1e-3, 4,
+                     1e-12, 2.0, np.empty((1, 2)), np.empty(1, dtype=np.int64))
+    return solve_frames
