@@ -76,6 +76,7 @@ class SpaceTracks(_Model):
     position: _Keys2 = []
     rotation: _Keys1 = []
     scale: _Keys2 = []
+    shear: _Keys2 = []  # degrees; optional
 
 
 class SlotTracks(_Model):

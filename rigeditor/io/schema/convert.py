@@ -53,7 +53,8 @@ def to_project(doc: Document) -> Project:
 
 
 def _space(s: schema.Space) -> Space:
-    return Space(s.name, s.parent, _channel(s.position), _channel(s.rotation, _RAD), _channel(s.scale))
+    return Space(s.name, s.parent, _channel(s.position), _channel(s.rotation, _RAD), _channel(s.scale),
+                 _channel(s.shear, _RAD))
 
 
 def _bone(b: schema.Bone) -> Bone:
@@ -120,7 +121,8 @@ def to_document(project: Project) -> dict:
 
 def _space_data(s: Space) -> dict:
     return {"name": s.name, "parent": s.parent, "position": _channel_data(s.position),
-            "rotation": _channel_data(s.rotation, angle=True), "scale": _channel_data(s.scale)}
+            "rotation": _channel_data(s.rotation, angle=True), "scale": _channel_data(s.scale)} | (
+        {"shear": _channel_data(s.shear, angle=True)} if s.shear.keys or any(s.shear.default) else {})
 
 
 def _bone_data(b: Bone) -> dict:

@@ -18,7 +18,7 @@ from rigeditor.io.schema.project import frame_number
 
 _POOL = {"bone": "bones", "target": "targets", "chain": "chains", "space": "spaces", "slot": "slots",
          "transform": "transforms", "path": "paths", "physics": "physics"}
-_ANGLES = {("bone", "rotation"), ("space", "rotation"), ("bone", "shear")}
+_ANGLES = {("bone", "rotation"), ("space", "rotation"), ("bone", "shear"), ("space", "shear")}
 _DIM = {("bone", "rotation"): 1, ("space", "rotation"): 1, ("chain", "bend"): 1, ("chain", "softness"): 1,
         ("chain", "mix"): 1, **{("transform", m): 1 for m in clips.TRACKS["transform"]},
         **{("slot", c): 1 for c in SLOT_COLOR},

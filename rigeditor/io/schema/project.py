@@ -147,6 +147,7 @@ class Space(_Model):
     position: Channel2 = Field(default_factory=lambda: Channel2(default=[0.0, 0.0]))
     rotation: Channel1 = Field(default_factory=lambda: Channel1(default=0.0))
     scale: Channel2 = Field(default_factory=lambda: Channel2(default=[1.0, 1.0]))
+    shear: Channel2 = Field(default_factory=lambda: Channel2(default=[0.0, 0.0]))  # degrees; optional
 
 
 class Bone(_Model):

@@ -155,9 +155,7 @@ def spine_project(skel: SpineSkeleton, pages: AtlasPages | None, *, name: str = 
     notes = Notes()
     root = skel.bones[0]
     character = Space(CHARACTER, WORLD, constant(root.x, root.y), constant(math.radians(root.rotation)),
-                      constant(*root.scale))
-    if root.shear != (0.0, 0.0):
-        notes.add("shear (RigEditor spaces do not shear)", root.name)
+                      constant(*root.scale), constant(*(math.radians(s) for s in root.shear)))
     parent_of = {b.name: (None if b.parent == root.name else b.parent) for b in skel.bones[1:]}
     bones: dict[str, Bone] = {}
     for b in skel.bones[1:]:

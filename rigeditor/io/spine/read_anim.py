@@ -1,7 +1,7 @@
 """One Spine animation onto an imported project, and the target spaces that follow
 their bones.
 
-Timelines mapped: the root bone's rotate, translate and scale (the ``character``
+Timelines mapped: the root bone's rotate, translate, scale and shear (the ``character``
 space); every other bone's rotate, translate and scale (the bone's channels: offsets
 from its setup rotation and position, a factor of its setup scale, as in Spine; the
 one-value kinds joined in pairs); an IK target bone's translate (the target's position);
@@ -63,7 +63,7 @@ def apply_animation(project: Project, skel, name: str, chains: dict, notes, *, c
             if not keys:
                 continue
             at = f"animations.{name}.bones.{bone}.{kind}"
-            if bone == root.name and kind in ("rotate", "translate", "scale"):
+            if bone == root.name and kind in ("rotate", "translate", "scale", "shear"):
                 project, exact = _root(project, root, kind, keys, fps, functools.partial(channel, where=at))
                 approx += [] if exact else [f"{bone}.{kind}"]
                 continue
@@ -255,6 +255,10 @@ def _root(project, root, kind, keys, fps, channel):
     if kind == "translate":
         ch, exact = channel(keys, ("x", "y"), 0.0, fps, setup=(root.x, root.y), add=(root.x, root.y))
         return project.with_space(CHARACTER, position=ch), exact
+    if kind == "shear":  # offsets from the setup shear, in degrees, as a bone's
+        setup = tuple(math.radians(s) for s in root.shear)
+        ch, exact = channel(keys, ("x", "y"), 0.0, fps, setup=setup, mul=math.radians(1.0), add=setup)
+        return project.with_space(CHARACTER, shear=ch), exact
     ch, exact = channel(keys, ("x", "y"), 1.0, fps, setup=root.scale, mul=root.scale)
     scale_keys(keys, root.scale, channel.keywords["where"])
     del space
@@ -380,24 +384,27 @@ def bake_target_spaces(project: Project, spaces: dict, turns: dict, *, keyed: bo
                 local = local.compose(Affine.rotation_about_origin(-turns[bone]))
             old = project.space(space.name)
             new = _space_channels(local, bake.frames, old, keyed)
-            if (old.position, old.rotation, old.scale) != new:
-                project = project.with_space(space.name, position=new[0], rotation=new[1], scale=new[2])
+            if (old.position, old.rotation, old.scale, old.shear) != new:
+                project = project.with_space(space.name, position=new[0], rotation=new[1], scale=new[2],
+                                             shear=new[3])
                 changed = True
         if not changed:
             break
     return project
 
 
-def _space_channels(local: Affine, frames, old, keyed: bool) -> tuple[Channel, Channel, Channel]:
-    """(position, rotation, scale) channels of per-frame transforms ``local``."""
+def _space_channels(local: Affine, frames, old, keyed: bool) -> tuple[Channel, Channel, Channel, Channel]:
+    """(position, rotation, scale, shear) channels of per-frame transforms ``local``:
+    the bone's whole affine frame, shear and uneven scale included (``inherit.decompose``)."""
+    from rigeditor.model.evaluation.inherit import decompose
+
     n = frames.shape[0]
     a, b, c, d, tx, ty = (np.broadcast_to(np.asarray(v, dtype=float), (n,)) for v in local.fields())
-    angle = np.unwrap(np.arctan2(c, a))
-    sx = np.hypot(a, c)
-    sy = (a * d - b * c) / sx
-    values = [np.stack([tx, ty], axis=-1), angle[:, None], np.stack([sx, sy], axis=-1)]
+    angle, scale, shear = decompose(a, b, c, d)
+    # Unwrapped along the frames: keys a frame apart interpolate the short way.
+    values = [np.stack([tx, ty], axis=-1), np.unwrap(angle)[:, None], scale, np.unwrap(shear, axis=0)]
     out = []
-    for v, ch in zip(values, (old.position, old.rotation, old.scale)):
+    for v, ch in zip(values, (old.position, old.rotation, old.scale, old.shear)):
         setup = tuple(float(x) for x in v[0])
         if not keyed:
             out.append(Channel(setup))

@@ -27,7 +27,7 @@ TRACKS: dict[str, tuple[str, ...]] = {
     "transform": MIXES,
     "path": PATH_CHANNELS,
     "physics": PHYSICS_TRACKS,
-    "space": ("position", "rotation", "scale"),
+    "space": ("position", "rotation", "scale", "shear"),
     "bone": ("rotation", "translate", "scale", "shear", "inherit"),
     "slot": ("attachment", "sequence") + SLOT_COLOR,
 }

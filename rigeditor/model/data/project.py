@@ -44,7 +44,8 @@ class Space:
 
     ``character`` is the rig root (walking moves it); other spaces are scene objects
     (a door, a cup, a platform). position: (x, y); rotation: radians; scale: (sx, sy),
-    a negative sx mirrors.
+    a negative sx mirrors; shear: (x, y) radians, as a bone's (``Bone.shear``), so a
+    space can be any affine frame (an imported Spine bone's, sheared or unevenly scaled).
     """
 
     name: str
@@ -52,6 +53,7 @@ class Space:
     position: Channel = field(default_factory=lambda: constant(0.0, 0.0))
     rotation: Channel = field(default_factory=lambda: constant(0.0))
     scale: Channel = field(default_factory=lambda: constant(1.0, 1.0))
+    shear: Channel = field(default_factory=lambda: constant(0.0, 0.0))
 
 
 @dataclass(frozen=True)

@@ -211,6 +211,7 @@ def _space_values(out, where, s, tl):
     _channel(out, f"{where}.rotation", s.rotation, 1, angle=True)
     _channel(out, f"{where}.scale", s.scale, 2)
     _scale(out, f"{where}.scale", s.scale, tl)
+    _channel(out, f"{where}.shear", s.shear, 2, angle=True)
 
 
 def _bone_values(out, where, b, tl):
