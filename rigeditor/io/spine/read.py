@@ -39,6 +39,7 @@ import numpy as np
 
 from rigeditor.io.art.layers import file_stem, refuse_existing, relative, unique_names, write_import
 from rigeditor.io.spine.read_atlas import Atlas, cut_region, read_atlas
+from rigeditor.io.spine.read_ik_uneven import scaled_unevenly
 from rigeditor.io.spine.read_linked import as_linked, linked_fields
 from rigeditor.io.spine.read_mesh import build_mesh, mesh_geometry, weight_bones
 from rigeditor.io.spine.read_slot import slot_setup
@@ -268,17 +269,18 @@ def _constraints(skel, bones, parent_of, slot_bones, notes):
         # The solver bends the segment from the parent's origin to the child's, as
         # Spine's IK measures it, and the bones keep their frames. A stretching chain
         # measures (and places) the child on its parent's axis, as Spine does.
+        if (c.stretch or scaled_unevenly(skel, parent)) and abs(cx) <= 1e-9 < abs(cy):
+            # (Spine measures such a child on its parent's axis: at the origin.)
+            notes.add("IK constraints whose child bone starts on its parent's origin", c.name)
+            continue
         if c.stretch and abs(cy) > 0.0:
-            if abs(cx) <= 1e-9:
-                notes.add("IK constraints whose child bone starts on its parent's origin", c.name)
-                continue
             notes.add("stretching IK children off their parent's axis (placed on it at x, as Spine's "
                       "stretching IK does)", child)
             bones[child] = replace(bones[child], rest_offset=(cx, 0.0))
         for k, name in enumerate(c.bones):
             if bones[name].scale.default != (1.0, 1.0) and not solvable_scale(bones[name].scale, k, None):
                 notes.add("setup scale on bones an IK chain drives (dropped: a chain solves with positive "
-                          "scales only, its first bone's uniform)", name)
+                          "scales only)", name)
                 bones[name] = replace(bones[name], scale=constant(1.0, 1.0))
         _target(c, skel, spine, targets, spaces, world)
         total = math.hypot(*bones[child].rest_offset) + bones[child].length  # the segments

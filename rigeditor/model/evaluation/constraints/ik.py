@@ -17,6 +17,7 @@ from rigeditor.model.evaluation.constraints.ik_aim import solve_aim
 from rigeditor.model.evaluation.constraints.segments import joint_turns, on_axis, segments
 from rigeditor.model.evaluation.constraints.ik_solvers import solve_analytic, solve_iterative
 from rigeditor.model.evaluation.constraints.ik_warm import warm_rows
+from rigeditor.model.evaluation.constraints.ik_uneven import uneven_result, uneven_rows
 from rigeditor.model.evaluation.kinematics import Pose
 from rigeditor.model.data.project import Chain, Project
 from rigeditor.model.evaluation.spaces import smoothed_target
@@ -115,16 +116,27 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
     fraction = rows([c.softness.sample(frames)[:, 0] for c in chains], n)
     soft = fraction * rows([sum(ls) for ls in lengths], n)
     reach = rows([sum(ls) for ls in lengths], n)
+    uneven = None  # frames whose first bone scales unevenly (ik_uneven), with its inputs
     if solver == "analytic":
         a, b = rows([ls[0] for ls in lengths], n), rows([ls[1] for ls in lengths], n)
         scales = [pose.scale[pose.column[name]] for name in chains[0].bones]
         if one and any(sc is not pose.unit for sc in scales):
-            # Scaled bones (the first uniformly, validation): the segments scale with
-            # the frames they lie in; softness as Spine scales it, or with the chain.
-            psx, csx = scales[0][:, 0], scales[1][:, 0]
-            a, b = a * psx, b * csx * psx
+            # Scaled bones (positive, validation): the segments scale with the frames
+            # they lie in; softness as Spine scales it, or with the chain.
+            psx, psy, csx = scales[0][:, 0], scales[0][:, 1], scales[1][:, 0]
+            rows_uneven = uneven_rows(psx, psy)
+            if rows_uneven.any():
+                # Spine measures (and places) the child on its parent's axis there.
+                uneven = (rows_uneven, project.bone(chains[0].bones[1]).rest_offset[0], b * csx, psx, psy)
+            a, b = a * psx, b * csx * psx  # (Spine eases an uneven chain's reach by x too)
             soft = soft * psx * (csx + 1.0) * 0.5 if chains[0].soft_reach == "quadratic" else fraction * (a + b)
             reach = a + b
+    if uneven is not None and turned:  # where uneven, the child on the axis: the bones are the segments
+        fk = [f - np.where(uneven[0], d, 0.0) for f, d in zip(fk, shifts)]
+        shifts = [np.where(uneven[0], 0.0, d) for d in shifts]
+        child = project.bone(chains[0].bones[1])
+        placed = uneven[0] & (mix > 0)  # (a constraint at mix 0 does nothing in Spine)
+        pose.shift[pose.column[child.name]] = pair(np.zeros(n), np.where(placed, -child.rest_offset[1], 0.0))
     # Spine's quadratic soft reach draws the target in before the solve (as Spine's
     # runtimes do); the solver then reaches for that point, unsoftened.
     quadratic, solve_target, solve_soft = None, target, soft
@@ -142,6 +154,8 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
             return [bake for k, c in enumerate(chains)
                     for bake in solve_chains(project, [c], pose, spaces, frames, [f[k:k + 1] for f in fk])]
         ik = solve_analytic(chains[0], (a, b), solve_target, bend, solve_soft, fk, n)
+        if uneven is not None:
+            ik = uneven_result(ik, uneven, solve_target, bend)
     else:
         start = np.stack(fk, axis=-1)[0] if warm is None else warm
         ik = solve_iterative(chains[0], lengths[0], solve_target, solve_soft, start)
@@ -154,6 +168,8 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
     spine = one and "stretch" in chains[0].spine_scale
     if spine:  # Spine's stretch: the first bone's frame scales (see spine_stretch)
         stretch = 1.0 + mix * (spine_stretch(solve_target, reach) - 1.0)
+        if uneven is not None:  # Spine does not stretch an unevenly scaled chain
+            stretch = np.where(uneven[0], 1.0, stretch)
         k = pose.column[chains[0].bones[0]]
         own = pose.scale[k]  # the bone's own scale, times the stretch
         pose.scale[k] = pair(own[:, 0] * stretch, own[:, 1] * (stretch if "uniform" in chains[0].spine_scale else 1.0))
