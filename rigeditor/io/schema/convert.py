@@ -77,6 +77,8 @@ def _chain(c: schema.Chain) -> Chain:
                                float(st.root_time_constant)),
         smoothing=smoothing, tolerance=float(c.tolerance), max_iterations=c.max_iterations,
         soft_reach=c.soft_reach, order=c.order, spine_scale=tuple(c.spine_scale),
+        spine_stretch=_channel(c.spine_stretch, interp="constant"),
+        spine_compress=_channel(c.spine_compress, interp="constant"),
     )
 
 
@@ -155,7 +157,8 @@ def _chain_data(c: Chain) -> dict:
                       "min_cutoff_hz": sm.min_cutoff_hz, "beta": sm.beta, "d_cutoff_hz": sm.d_cutoff_hz},
         "tolerance": float(c.tolerance), "max_iterations": int(c.max_iterations),
     } | ({"soft_reach": c.soft_reach} if c.soft_reach != "exponential" else {}) | (
-        ({"order": int(c.order)} if c.order else {}) | ({"spine_scale": list(c.spine_scale)} if c.spine_scale else {}))
+        ({"order": int(c.order)} if c.order else {}) | ({"spine_scale": list(c.spine_scale)} if c.spine_scale else {})) | {
+        name: _channel_data(getattr(c, name)) for name in ("spine_stretch", "spine_compress") if getattr(c, name).keys}
 
 
 def _channel_data(ch: Channel, angle: bool = False) -> dict:

@@ -39,6 +39,7 @@ import numpy as np
 
 from rigeditor.io.art.layers import file_stem, refuse_existing, relative, unique_names, write_import
 from rigeditor.io.spine.read_atlas import Atlas, cut_region, read_atlas
+from rigeditor.io.spine.read_ik_flags import keyed_on
 from rigeditor.io.spine.read_ik_uneven import scaled_unevenly
 from rigeditor.io.spine.read_linked import as_linked, linked_fields
 from rigeditor.io.spine.read_mesh import build_mesh, mesh_geometry, weight_bones
@@ -269,11 +270,11 @@ def _constraints(skel, bones, parent_of, slot_bones, notes):
         # The solver bends the segment from the parent's origin to the child's, as
         # Spine's IK measures it, and the bones keep their frames. A stretching chain
         # measures (and places) the child on its parent's axis, as Spine does.
-        if (c.stretch or scaled_unevenly(skel, parent)) and abs(cx) <= 1e-9 < abs(cy):
+        if (c.stretch or keyed_on(skel, c.name, "stretch") or scaled_unevenly(skel, parent)) and abs(cx) <= 1e-9 < abs(cy):
             # (Spine measures such a child on its parent's axis: at the origin.)
             notes.add("IK constraints whose child bone starts on its parent's origin", c.name)
             continue
-        if c.stretch and abs(cy) > 0.0:
+        if (c.stretch or keyed_on(skel, c.name, "stretch")) and abs(cy) > 0.0:
             notes.add("stretching IK children off their parent's axis (placed on it at x, as Spine's "
                       "stretching IK does)", child)
             bones[child] = replace(bones[child], rest_offset=(cx, 0.0))
@@ -284,8 +285,9 @@ def _constraints(skel, bones, parent_of, slot_bones, notes):
                 bones[name] = replace(bones[name], scale=constant(1.0, 1.0))
         _target(c, skel, spine, targets, spaces, world)
         total = math.hypot(*bones[child].rest_offset) + bones[child].length  # the segments
-        # Spine's two-bone IK has no compress, and uniform only goes with stretch.
-        flags = ("stretch",) + (("uniform",) if c.uniform else ()) if c.stretch else ()
+        # Spine's two-bone IK has no compress, and uniform only goes with stretch (set up or keyed).
+        flags = (("stretch",) if c.stretch else ()) + (
+            ("uniform",) if c.uniform and (c.stretch or keyed_on(skel, c.name, "stretch")) else ())
         chains.append(Chain(c.name, c.bones, c.target, "analytic", constant(1.0 if c.bend_positive else -1.0),
                             constant(min(c.softness / total, 0.5)), constant(min(max(c.mix, 0.0), 1.0)),
                             soft_reach="quadratic", spine_scale=flags, order=c.order))  # softness, stretch as Spine plays them
@@ -324,7 +326,7 @@ def _aim_chain(c, skel, bones, used, notes):
                   "frame; the bone keeps its keyed rotation)", c.name)
         return None
     flags = (("stretch",) if c.stretch else ()) + (("compress",) if c.compress else ())
-    flags += ("uniform",) if c.uniform and flags else ()
+    flags += ("uniform",) if c.uniform and (flags or any(keyed_on(skel, c.name, f) for f in ("stretch", "compress"))) else ()
     return Chain(c.name, c.bones, c.target, "aim", mix=constant(min(max(c.mix, 0.0), 1.0)), spine_scale=flags)
 
 

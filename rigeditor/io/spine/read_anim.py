@@ -5,7 +5,8 @@ Timelines mapped: the root bone's rotate, translate, scale and shear (the ``char
 space); every other bone's rotate, translate and scale (the bone's channels: offsets
 from its setup rotation and position, a factor of its setup scale, as in Spine; the
 one-value kinds joined in pairs); an IK target bone's translate (the target's position);
-slot attachment keys; draw order keys; IK mix, softness and bendPositive. Everything
+slot attachment keys; draw order keys; IK mix, softness, bendPositive, stretch and
+compress. Everything
 else is listed as not imported, one line per kind.
 """
 from __future__ import annotations
@@ -22,6 +23,7 @@ from rigeditor.model.validation.project import solvable_scale
 from rigeditor.io.spine.read_keys import (channel as _channel, duplicate_times, frame_of, key_times, rotated, scale_keys,
                                      runtime_points, step_channel)
 from rigeditor.io.spine.read_events import event_keys
+from rigeditor.io.spine.read_ik_flags import flag_tracks
 from rigeditor.io.spine.read_color import KINDS as COLOR_KINDS, color_timeline
 from rigeditor.model.data.attachments import NONE
 from rigeditor.model.data.project import CHARACTER, Project, Timeline
@@ -343,10 +345,8 @@ def _ik(project, skel, anim, fps, chains, notes, channel):
                       "constant") for k in keys]
         bend = Channel(default=(1.0 if c.bend_positive else -1.0,),
                        keys=tuple({k.frame: k for k in bends}.values()))
-        if any(bool(k.get("stretch", False)) != c.stretch or bool(k.get("compress", False)) != c.compress
-               for k in keys):
-            notes.add("IK stretch/compress keys (not supported)", name)
-        project = project.with_chain(name, mix=mix, softness=soft, bend=bend)
+        flags = flag_tracks(c, keys, fps, len(c.bones) == 1)  # stretch (and one bone's compress) keys
+        project = project.with_chain(name, mix=mix, softness=soft, bend=bend, **flags)
     return project
 
 

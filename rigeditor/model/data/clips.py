@@ -23,7 +23,7 @@ from rigeditor.model.data.events import EVENTS
 
 TRACKS: dict[str, tuple[str, ...]] = {
     "target": ("space", "position"),
-    "chain": ("bend", "softness", "mix"),
+    "chain": ("bend", "softness", "mix", "spine_stretch", "spine_compress"),
     "transform": MIXES,
     "path": PATH_CHANNELS,
     "physics": PHYSICS_TRACKS,

@@ -145,7 +145,9 @@ class Chain:
     frame scales along its x axis by distance / reach, unbounded, carrying the bones
     below; "compress" (aim only): a target nearer than the bone's length scales it
     down the same way; "uniform": its y axis scales with x. RigEditor's own bounded
-    stretch is ``strategy`` "stretch".
+    stretch is ``strategy`` "stretch". spine_stretch, spine_compress: Spine's keyed
+    flags, stepped keys of 1 (on) or 0 (off); before the first key (and without keys)
+    the flag in spine_scale holds (``model.data.ik_flags``).
     """
 
     name: str
@@ -163,6 +165,8 @@ class Chain:
     soft_reach: str = "exponential"
     order: int = 0  # among all constraints, as Spine's order (see constraints.TransformConstraint)
     spine_scale: tuple[str, ...] = ()
+    spine_stretch: Channel = field(default_factory=lambda: constant(0.0))
+    spine_compress: Channel = field(default_factory=lambda: constant(0.0))
 
     def limit(self, i: int):
         return self.limits[i] if i < len(self.limits) else None

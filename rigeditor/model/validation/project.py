@@ -18,6 +18,7 @@ import numpy as np
 from rigeditor.core.limits import LIMIT_STRATEGIES
 from rigeditor.core.twobone import MIN_LENGTH
 from rigeditor.model.evaluation.inherit import INHERIT_MODES
+from rigeditor.model.data.ik_flags import FLAG_TRACKS, ever_on
 from rigeditor.model.evaluation.constraints.ik_uneven import UNEVEN
 from rigeditor.model.data.project import CHARACTER, SOFT_REACH, SOLVERS, SPINE_SCALE, WORLD, Project
 from rigeditor.model.data.timeline import INTERPOLATIONS, Channel, StepChannel
@@ -165,6 +166,8 @@ def _chain(out, where, c, project, bone_names, target_names, used):
 
 def _chain_values(out, where, c):
     _channel(out, f"{where}.bend", c.bend, 1, values=(1.0, -1.0), stepped=True)
+    for track in FLAG_TRACKS.values():
+        _channel(out, f"{where}.{track}", getattr(c, track), 1, values=(0.0, 1.0), stepped=True)
     _channel(out, f"{where}.softness", c.softness, 1, lo=0.0, hi=0.5)
     _channel(out, f"{where}.mix", c.mix, 1, lo=0.0, hi=1.0)
     if len(c.limits) > len(c.bones):
@@ -270,14 +273,17 @@ def _spine_scale(out, where, c):
     if bad or len(set(flags)) != len(flags):
         out.append(f"{where}.spine_scale: must list each of {', '.join(SPINE_SCALE)} at most once, got {list(flags)}")
         return
-    if not flags:
+    try:
+        keyed = {f for f in FLAG_TRACKS if ever_on(c, f)}  # set up or keyed on somewhere
+    except (TypeError, IndexError, AttributeError):
+        return  # malformed keys: the tracks' own checks report them
+    if not flags and not keyed:
         return
     if c.solver not in ("analytic", "aim"):
         out.append(f"{where}.spine_scale: Spine scales one- and two-bone chains (aim, analytic), got solver {c.solver!r}")
-    if "compress" in flags and c.solver != "aim":
+    if "compress" in keyed and c.solver != "aim":
         out.append(f"{where}.spine_scale: compress is for one-bone (aim) chains")
-    if "uniform" in flags and not {"stretch", "compress"} & set(flags):
-        out.append(f"{where}.spine_scale: uniform needs stretch or compress")
+    # (uniform alone is legal, as in Spine: it scales nothing until a stretch or compress key.)
     if c.strategy.kind != "accept" or any(x is not None for x in c.limits):
         out.append(f"{where}.spine_scale: needs the accept strategy and no limits (it is the chain's answer "
                    f"to an unreachable target), got strategy {c.strategy.kind!r}")

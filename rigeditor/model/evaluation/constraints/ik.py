@@ -19,6 +19,7 @@ from rigeditor.model.evaluation.constraints.ik_solvers import solve_analytic, so
 from rigeditor.model.evaluation.constraints.ik_warm import warm_rows
 from rigeditor.model.evaluation.constraints.ik_uneven import uneven_result, uneven_rows
 from rigeditor.model.evaluation.kinematics import Pose
+from rigeditor.model.data.ik_flags import flag_at, scaling
 from rigeditor.model.data.project import Chain, Project
 from rigeditor.model.evaluation.spaces import smoothed_target
 
@@ -74,7 +75,7 @@ def _signature(project, chain):
         scale = project.bone(name).scale
         if scale.keys or scale.default != (1.0, 1.0):
             return None
-    if chain.spine_scale or not on_axis(project, chain.bones):
+    if scaling(chain) or not on_axis(project, chain.bones):
         return None
     st = chain.strategy
     limits = tuple(None if x is None else tuple(map(float, x)) for x in (chain.limit(0), chain.limit(1)))
@@ -165,9 +166,10 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
     rotation = [f + mix * wrap_angle(ik.angles[:, i] - f) for i, f in enumerate(fk)]
     if turned:  # from segments back to the bones' own frames
         rotation = [r - d for r, d in zip(rotation, shifts)]
-    spine = one and "stretch" in chains[0].spine_scale
+    stretching = flag_at(chains[0], "stretch", frames) if one else None  # (keyed or set up)
+    spine = one and bool(stretching.any())
     if spine:  # Spine's stretch: the first bone's frame scales (see spine_stretch)
-        stretch = 1.0 + mix * (spine_stretch(solve_target, reach) - 1.0)
+        stretch = np.where(stretching, 1.0 + mix * (spine_stretch(solve_target, reach) - 1.0), 1.0)
         if uneven is not None:  # Spine does not stretch an unevenly scaled chain
             stretch = np.where(uneven[0], 1.0, stretch)
         k = pose.column[chains[0].bones[0]]
