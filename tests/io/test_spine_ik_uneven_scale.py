@@ -137,3 +137,19 @@ def test_an_uneven_first_bone_needs_spines_settings(tmp_path):
         if "soft_reach" in changes:
             bad = bad.with_chain("leg", softness=replace(chain.softness, default=(0.1,)))
         assert any(words in p for p in problems(bad)), changes
+
+
+def test_an_edit_that_evens_the_scale_puts_the_child_back_off_the_axis(tmp_path):
+    from rigeditor.model.data.timeline import constant
+
+    doc = copy.deepcopy(LEG)
+    doc["bones"][3]["y"] = 6
+    _, project = _import(tmp_path, doc)
+    first = evaluate(project, FRAMES)
+    even = project.with_bone("thigh", scale=constant(1.2, 1.2))
+    partial = evaluate(even, FRAMES, previous=first, changed={"bone:thigh"})
+    whole = evaluate(even, FRAMES)
+    np.testing.assert_array_equal(partial.joint_world, whole.joint_world)
+    a, b, c, d, tx, ty = _frame(whole, "thigh")  # the shin at (50, 6) in the thigh's frame again
+    np.testing.assert_allclose(whole.joint_world[:, whole.column("shin")],
+                               np.stack([a * 50 + b * 6 + tx, c * 50 + d * 6 + ty], -1), atol=1e-9)
