@@ -54,11 +54,13 @@ from rigeditor.model.data.attachments import NONE, Art, ImageAttachment, Slot
 from rigeditor.model.data.sequences import Sequence
 from rigeditor.model.data.skins import DEFAULT as DEFAULT_SKIN
 from rigeditor.model.data.project import CHARACTER, WORLD, Bone, Chain, Project, Space, Target
+from rigeditor.model.data.project import POINT_LENGTH as _POINT
 from rigeditor.model.data.timeline import StepChannel, constant
 from rigeditor.model.validation.project import MAX_MAGNITUDE, solvable_scale
 
-POINT_LENGTH = 1e-3
-"""Model units given to a Spine bone of length 0 (RigEditor bones have a length)."""
+POINT_LENGTH = _POINT
+"""Model units given to a Spine bone of length 0 (RigEditor bones have a length; one
+this short is a point to every constraint: ``Bone.measured_length``)."""
 
 
 @dataclass

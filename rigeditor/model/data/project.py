@@ -56,6 +56,12 @@ class Space:
     shear: Channel = field(default_factory=lambda: constant(0.0, 0.0))
 
 
+POINT_LENGTH = 1e-3
+"""Model units: a bone this short or shorter is a point, Spine's length 0 (a RigEditor
+bone keeps a length to be drawn and picked); constraints measure it as 0
+(``Bone.measured_length``)."""
+
+
 @dataclass(frozen=True)
 class Bone:
     """A bone: its origin sits at ``rest_offset`` in the parent bone's frame (origin at
@@ -84,6 +90,11 @@ class Bone:
     scale: Channel = field(default_factory=lambda: constant(1.0, 1.0))
     shear: Channel = field(default_factory=lambda: constant(0.0, 0.0))
     inherit: StepChannel = field(default_factory=lambda: StepChannel("normal"))
+
+    @property
+    def measured_length(self) -> float:
+        """The length constraints measure, as Spine does: 0 for a point (POINT_LENGTH)."""
+        return 0.0 if self.length <= POINT_LENGTH else float(self.length)
 
     @property
     def spine_frame(self) -> bool:
@@ -294,6 +305,6 @@ def _replaced(items, name, changes, kind):
 
 
 __all__ = [
-    "WORLD", "CHARACTER", "SOLVERS", "SPINE_SCALE", "LIMIT_STRATEGIES", "Animation", "Timeline", "Space", "Bone", "Target",
+    "WORLD", "CHARACTER", "SOLVERS", "POINT_LENGTH", "SPINE_SCALE", "LIMIT_STRATEGIES", "Animation", "Timeline", "Space", "Bone", "Target",
     "LimitStrategy", "Chain", "TransformConstraint", "PathConstraint", "PhysicsConstraint", "Project", "Smoothing",
 ]

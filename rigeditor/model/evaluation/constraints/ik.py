@@ -18,6 +18,7 @@ from rigeditor.model.evaluation.constraints.segments import joint_turns, on_axis
 from rigeditor.model.evaluation.constraints.ik_solvers import solve_analytic, solve_iterative
 from rigeditor.model.evaluation.constraints.ik_warm import warm_rows
 from rigeditor.model.evaluation.constraints.ik_uneven import uneven_result, uneven_rows
+from rigeditor.model.evaluation.constraints.ik_point import point_tip_result
 from rigeditor.model.evaluation.kinematics import Pose
 from rigeditor.model.data.ik_flags import flag_at, scaling
 from rigeditor.model.data.project import Chain, Project
@@ -118,6 +119,9 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
     soft = fraction * rows([sum(ls) for ls in lengths], n)
     reach = rows([sum(ls) for ls in lengths], n)
     uneven = None  # frames whose first bone scales unevenly (ik_uneven), with its inputs
+    # A point tip bone (Spine's length 0) in a chain Spine can play (accept, no limits).
+    point = (one and solver == "analytic" and project.bone(chains[0].bones[-1]).measured_length == 0.0
+             and chains[0].strategy.kind == "accept" and not any(x is not None for x in chains[0].limits))
     if solver == "analytic":
         a, b = rows([ls[0] for ls in lengths], n), rows([ls[1] for ls in lengths], n)
         scales = [pose.scale[pose.column[name]] for name in chains[0].bones]
@@ -132,6 +136,9 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
             a, b = a * psx, b * csx * psx  # (Spine eases an uneven chain's reach by x too)
             soft = soft * psx * (csx + 1.0) * 0.5 if chains[0].soft_reach == "quadratic" else fraction * (a + b)
             reach = a + b
+    if point:  # (Spine's reach and softness measure a point as 0)
+        reach = a
+        soft = soft * a / (a + b) if chains[0].soft_reach != "quadratic" else soft
     if uneven is not None and turned:  # where uneven, the child on the axis: the bones are the segments
         fk = [f - np.where(uneven[0], d, 0.0) for f, d in zip(fk, shifts)]
         shifts = [np.where(uneven[0], 0.0, d) for d in shifts]
@@ -157,6 +164,8 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
         ik = solve_analytic(chains[0], (a, b), solve_target, bend, solve_soft, fk, n)
         if uneven is not None:
             ik = uneven_result(ik, uneven, solve_target, bend)
+        if point:  # the tip bone has no length (Spine's 0): the end is the joint
+            ik = point_tip_result(ik, solve_target, bend, a)
     else:
         start = np.stack(fk, axis=-1)[0] if warm is None else warm
         ik = solve_iterative(chains[0], lengths[0], solve_target, solve_soft, start)
@@ -200,7 +209,7 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
 
     tip = worlds[-1]
     # Spine's stretch scales the tip bone's frame (inherited); RigEditor's its length.
-    length = rows([ls[-1] for ls in lengths], n) * (1.0 if spine else stretch)
+    length = rows([ls[-1] for ls in lengths], n) * (1.0 if spine else stretch) * (0.0 if point else 1.0)  # a point's end: its joint
     end_world = pair(tip.a * length + tip.tx, tip.c * length + tip.ty)
     end = to_shoulder.apply(end_world)
     rx, ry = end[:, 0] - target[:, 0], end[:, 1] - target[:, 1]

@@ -49,7 +49,9 @@ def solve_aim(project, chain, pose, spaces, frames, fk) -> list[ChainBake]:
     stretching, compressing = flag_at(chain, "stretch", frames), flag_at(chain, "compress", frames)
     if stretching.any() or compressing.any():  # (set up or keyed)
         scale = pose.scale[k]
-        stretch = _spine_factor(stretching, compressing, scale[:, 0], length, distance, mix)
+        # (A point, Spine's length 0, neither stretches nor compresses.)
+        stretch = _spine_factor(stretching, compressing, scale[:, 0], project.bone(bone).measured_length, distance,
+                                mix)
         pose.scale[k] = pair(scale[:, 0] * stretch, scale[:, 1] * (stretch if "uniform" in chain.spine_scale else 1.0))
     (world,) = pose.place_chains([chain.bones], n)
 
