@@ -17,6 +17,7 @@ from rigeditor.edits.deform import deform_keys_of, with_deform_keys
 from rigeditor.edits.errors import EditError
 from rigeditor.model.data import clips
 from rigeditor.model.data.deform import DEFORM
+from rigeditor.model.data.ik_flags import FLAG_TRACKS
 from rigeditor.model.data.project import Project
 from rigeditor.model.data.timeline import INTERPOLATIONS, Channel, StepChannel
 
@@ -152,7 +153,7 @@ def set_interpolation(project: Project, keys: Keys, interp: str) -> Project:
         raise EditError(f"interpolation must be one of {', '.join(INTERPOLATIONS)}, got {interp!r}")
     for path, frames in keys.items():
         track = get(project, path)
-        if not isinstance(track, Channel) or path[2] == "bend":
+        if not isinstance(track, Channel) or path[2] in ("bend", *FLAG_TRACKS.values()):
             continue
         frames = set(map(float, frames))
         project = put(project, path, replace(track, keys=tuple(

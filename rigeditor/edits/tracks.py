@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from rigeditor.model.data.ik_flags import FLAG_TRACKS, flag_at
 from rigeditor.model.data import clips
 from rigeditor.edits import keys as key_edits
 from rigeditor.edits.deform import deform_rows
@@ -27,7 +28,8 @@ Path = tuple[str, str, str]
 
 # Every animatable attribute per kind, in the order rows are listed.
 ATTRIBUTES: dict[str, tuple[str, ...]] = clips.TRACKS
-STEPPED = {("target", "space"), ("chain", "bend"), ("slot", "attachment"), ("slot", "sequence"), ("bone", "inherit")}
+STEPPED = {("target", "space"), ("chain", "bend"), ("slot", "attachment"), ("slot", "sequence"), ("bone", "inherit"),
+           ("chain", "spine_stretch"), ("chain", "spine_compress")}
 """Tracks whose value holds from key to key (their keys are always ``constant``)."""
 
 _items = clips.items
@@ -142,7 +144,7 @@ def key_item(project: Project, item: tuple[str, str], frame: int) -> tuple[Proje
     """Key a selected item at ``frame`` as it currently is (its sampled values).
 
     target: its position, in the space it is declared in at ``frame``. chain:
-    bend, softness and mix. bone: its FK rotation, or, for a bone an IK chain
+    bend, softness and mix (and Spine's stretch and compress flags once keyed). bone: its FK rotation, or, for a bone an IK chain
     drives, that chain (its rotation there is the solver's, not a key's); its
     translate and scale too once they are keyed or moved from the rest pose.
     space: position, rotation and scale. slot: its attachment, and its colour
@@ -162,13 +164,21 @@ def key_item(project: Project, item: tuple[str, str], frame: int) -> tuple[Proje
         bone = project.bone(name)
         attrs = ("rotation",) + tuple(a for a, rest in (("translate", (0.0, 0.0)), ("scale", (1.0, 1.0)))
                                       if getattr(bone, a).keys or getattr(bone, a).default != rest)
+    if kind == "chain":  # Spine's keyed IK flags once they are keyed (model.data.ik_flags)
+        chain = project.chain(name)
+        attrs = tuple(a for a in attrs if a not in FLAG_TRACKS.values() or getattr(chain, a).keys)
     if kind == "slot":  # its colour once it is keyed or set (model.data.slot_color)
         slot = project.art.slot(name)
         attrs = ("attachment",) + tuple(c for c in SLOT_COLOR if getattr(slot, c).keys
                                         or getattr(slot, c).default[0] != SLOT_DEFAULTS[c])
     paths = [(kind, name, a) for a in attrs]
+    flags = {track: flag for flag, track in FLAG_TRACKS.items()}
     for path in paths:
-        project = set_key(project, path, frame, channel(project, path).value_at(frame))
+        if path[0] == "chain" and path[2] in flags:  # the flag in force there (set up before the first key)
+            value = float(flag_at(project.chain(name), flags[path[2]], [float(frame)])[0])
+        else:
+            value = channel(project, path).value_at(frame)
+        project = set_key(project, path, frame, value)
     return project, paths
 
 

@@ -26,6 +26,7 @@ from rigeditor.app.graph.gestures import GraphView, KeyDots, KeyGestures
 from rigeditor.app.guard import Guarded
 from rigeditor.app.plot_axis import ReadableAxis
 from rigeditor.edits.tracks import ATTRIBUTES, touched
+from rigeditor.model.data.ik_flags import FLAG_TRACKS
 from rigeditor.model.data import clips
 from rigeditor.edits import keys as key_edits
 from rigeditor.model.data.timeline import INTERPOLATIONS
@@ -140,7 +141,7 @@ class GraphEditor(Guarded, KeyGestures, QWidget):
         for kind, name in self.doc.selection:
             if kind == "bone" and (chain := self.doc.project.chain_of_bone(name)) is not None:
                 kind, name = "chain", chain.name  # its rotation is the solver's; its chain's channels are keys
-            out += [(kind, name, a) for a in ATTRIBUTES.get(kind, ())]
+            out += [(kind, name, a) for a in ATTRIBUTES.get(kind, ()) if _shown(self.doc.project, kind, name, a)]
             if kind == "chain":
                 out.append(("target", self.doc.project.chain(name).target, "position"))
         return list(dict.fromkeys(out))
@@ -376,3 +377,11 @@ class GraphEditor(Guarded, KeyGestures, QWidget):
         menu.addAction(self.frame_action)
         menu.addAction(self.delete_action)
         menu.exec(ev.globalPos())
+
+
+def _shown(project, kind: str, name: str, attribute: str) -> bool:
+    """Whether a selected item's channel is listed: Spine's keyed IK flags only where
+    keyed (a flat 0 on every chain says nothing)."""
+    if kind != "chain" or attribute not in FLAG_TRACKS.values():
+        return True
+    return bool(getattr(project.chain(name), attribute).keys)

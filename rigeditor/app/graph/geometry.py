@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from rigeditor.model.data import clips
+from rigeditor.model.data.ik_flags import FLAG_TRACKS
 from rigeditor.model.data.timeline import Channel, control_points
 
 ANGLES = {("bone", "rotation"), ("space", "rotation")}
@@ -39,7 +40,7 @@ def components(project, paths) -> list[Component]:
             ch = clips.channel(project, path)
         except KeyError:
             continue
-        if not isinstance(ch, Channel) or not ch.keys or path[2] == "bend":
+        if not isinstance(ch, Channel) or not ch.keys or path[2] in ("bend", *FLAG_TRACKS.values()):
             continue
         scale = math.degrees(1.0) if (path[0], path[2]) in ANGLES else 1.0
         out.extend(Component(tuple(path), d, scale) for d in range(ch.dim))

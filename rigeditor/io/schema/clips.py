@@ -12,7 +12,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from rigeditor.io.schema.project import (
-    BendChannel, Channel1, Channel2, Frame, MixChannel, SoftnessChannel, StepKey, Str, _Model,
+    BendChannel, Channel1, Channel2, FlagChannel, Frame, MixChannel, SoftnessChannel, StepKey, Str, _Model,
 )
 from rigeditor.io.schema.art import DrawOrderKey
 from rigeditor.io.schema.deform import DeformTrack
@@ -23,6 +23,7 @@ _Keys2 = Channel2.model_fields["keys"].annotation
 _BendKeys = BendChannel.model_fields["keys"].annotation
 _SoftnessKeys = SoftnessChannel.model_fields["keys"].annotation
 _MixKeys = MixChannel.model_fields["keys"].annotation
+_FlagKeys = FlagChannel.model_fields["keys"].annotation
 
 
 class BoneTracks(_Model):
@@ -42,6 +43,8 @@ class ChainTracks(_Model):
     bend: _BendKeys = []
     softness: _SoftnessKeys = []
     mix: _MixKeys = []
+    spine_stretch: _FlagKeys = []  # optional: Spine's keyed IK flags
+    spine_compress: _FlagKeys = []
 
 
 class TransformTracks(_Model):
@@ -76,6 +79,7 @@ class SpaceTracks(_Model):
     position: _Keys2 = []
     rotation: _Keys1 = []
     scale: _Keys2 = []
+    shear: _Keys2 = []  # degrees; optional
 
 
 class SlotTracks(_Model):

@@ -53,7 +53,8 @@ def to_project(doc: Document) -> Project:
 
 
 def _space(s: schema.Space) -> Space:
-    return Space(s.name, s.parent, _channel(s.position), _channel(s.rotation, _RAD), _channel(s.scale))
+    return Space(s.name, s.parent, _channel(s.position), _channel(s.rotation, _RAD), _channel(s.scale),
+                 _channel(s.shear, _RAD))
 
 
 def _bone(b: schema.Bone) -> Bone:
@@ -76,6 +77,8 @@ def _chain(c: schema.Chain) -> Chain:
                                float(st.root_time_constant)),
         smoothing=smoothing, tolerance=float(c.tolerance), max_iterations=c.max_iterations,
         soft_reach=c.soft_reach, order=c.order, spine_scale=tuple(c.spine_scale),
+        spine_stretch=_channel(c.spine_stretch, interp="constant"),
+        spine_compress=_channel(c.spine_compress, interp="constant"),
     )
 
 
@@ -120,7 +123,8 @@ def to_document(project: Project) -> dict:
 
 def _space_data(s: Space) -> dict:
     return {"name": s.name, "parent": s.parent, "position": _channel_data(s.position),
-            "rotation": _channel_data(s.rotation, angle=True), "scale": _channel_data(s.scale)}
+            "rotation": _channel_data(s.rotation, angle=True), "scale": _channel_data(s.scale)} | (
+        {"shear": _channel_data(s.shear, angle=True)} if s.shear.keys or any(s.shear.default) else {})
 
 
 def _bone_data(b: Bone) -> dict:
@@ -153,7 +157,8 @@ def _chain_data(c: Chain) -> dict:
                       "min_cutoff_hz": sm.min_cutoff_hz, "beta": sm.beta, "d_cutoff_hz": sm.d_cutoff_hz},
         "tolerance": float(c.tolerance), "max_iterations": int(c.max_iterations),
     } | ({"soft_reach": c.soft_reach} if c.soft_reach != "exponential" else {}) | (
-        ({"order": int(c.order)} if c.order else {}) | ({"spine_scale": list(c.spine_scale)} if c.spine_scale else {}))
+        ({"order": int(c.order)} if c.order else {}) | ({"spine_scale": list(c.spine_scale)} if c.spine_scale else {})) | {
+        name: _channel_data(getattr(c, name)) for name in ("spine_stretch", "spine_compress") if getattr(c, name).keys}
 
 
 def _channel_data(ch: Channel, angle: bool = False) -> dict:

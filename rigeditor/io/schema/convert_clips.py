@@ -18,12 +18,13 @@ from rigeditor.io.schema.project import frame_number
 
 _POOL = {"bone": "bones", "target": "targets", "chain": "chains", "space": "spaces", "slot": "slots",
          "transform": "transforms", "path": "paths", "physics": "physics"}
-_ANGLES = {("bone", "rotation"), ("space", "rotation"), ("bone", "shear")}
+_ANGLES = {("bone", "rotation"), ("space", "rotation"), ("bone", "shear"), ("space", "shear")}
 _DIM = {("bone", "rotation"): 1, ("space", "rotation"): 1, ("chain", "bend"): 1, ("chain", "softness"): 1,
-        ("chain", "mix"): 1, **{("transform", m): 1 for m in clips.TRACKS["transform"]},
+        ("chain", "mix"): 1, ("chain", "spine_stretch"): 1, ("chain", "spine_compress"): 1, **{("transform", m): 1 for m in clips.TRACKS["transform"]},
         **{("slot", c): 1 for c in SLOT_COLOR},
         **{("path", m): 1 for m in clips.TRACKS["path"]},
         **{("physics", m): 1 for m in clips.TRACKS["physics"]}}
+_STEPPED = {("chain", "bend"), ("chain", "spine_stretch"), ("chain", "spine_compress")}  # 1-D, constant keys
 _STEPS = {("target", "space"), ("slot", "attachment"), ("slot", "sequence"), ("bone", "inherit")}
 
 
@@ -46,7 +47,7 @@ def _tracks(t: schema_clips.Tracks) -> dict:
                     out[(kind, name, attr)] = tuple((k.frame, k.value) for k in raw)
                 else:
                     scale = math.pi / 180.0 if (kind, attr) in _ANGLES else 1.0
-                    interp = "constant" if (kind, attr) == ("chain", "bend") else "linear"
+                    interp = "constant" if (kind, attr) in _STEPPED else "linear"
                     out[(kind, name, attr)] = keys_from_file(raw, _DIM.get((kind, attr), 2), scale, interp)
     if t.draw_order:
         out[clips.DRAW_ORDER] = tuple(DrawOrderKey(k.frame, tuple(k.order)) for k in t.draw_order)

@@ -75,6 +75,7 @@ Interp = Literal[INTERPOLATIONS]  # a literal matches strings only: no coercion
 Softness = Annotated[Num, _rule("must be between 0 and 0.5", lambda v: 0 <= v <= 0.5)]
 Mix = Annotated[Num, _rule("must be between 0 and 1", lambda v: 0 <= v <= 1)]
 Bend = Annotated[Num, _rule("must be +1 or -1", lambda v: v in (1, -1))]
+Flag = Annotated[Num, _rule("must be 1 (on) or 0 (off)", lambda v: v in (0, 1))]
 
 
 Limit = Annotated[list[Num], Field(min_length=2, max_length=2),
@@ -124,6 +125,13 @@ class BendChannel(Channel1):
     keys: list[_key("BendKey", Bend, Handle1)] = []
 
 
+class FlagChannel(Channel1):
+    """A stepped on/off track (Spine's keyed IK flags): keys' interp defaults to "constant"."""
+
+    default: Flag = 0.0
+    keys: list[_key("FlagKey", Flag, Handle1)] = []
+
+
 class StepKey(_Model):
     frame: KeyTime
     value: Str
@@ -147,6 +155,7 @@ class Space(_Model):
     position: Channel2 = Field(default_factory=lambda: Channel2(default=[0.0, 0.0]))
     rotation: Channel1 = Field(default_factory=lambda: Channel1(default=0.0))
     scale: Channel2 = Field(default_factory=lambda: Channel2(default=[1.0, 1.0]))
+    shear: Channel2 = Field(default_factory=lambda: Channel2(default=[0.0, 0.0]))  # degrees; optional
 
 
 class Bone(_Model):
@@ -199,3 +208,5 @@ class Chain(_Model):
     soft_reach: Annotated[Str, _one_of(SOFT_REACH)] = "exponential"
     order: Int = 0  # schema 6 on
     spine_scale: list[Annotated[Str, _one_of(SPINE_SCALE)]] = []
+    spine_stretch: FlagChannel = Field(default_factory=FlagChannel)  # optional: Spine's keyed flags
+    spine_compress: FlagChannel = Field(default_factory=FlagChannel)

@@ -39,6 +39,8 @@ import numpy as np
 
 from rigeditor.io.art.layers import file_stem, refuse_existing, relative, unique_names, write_import
 from rigeditor.io.spine.read_atlas import Atlas, cut_region, read_atlas
+from rigeditor.io.spine.read_ik_flags import keyed_on
+from rigeditor.io.spine.read_ik_uneven import scaled_unevenly
 from rigeditor.io.spine.read_linked import as_linked, linked_fields
 from rigeditor.io.spine.read_mesh import build_mesh, mesh_geometry, weight_bones
 from rigeditor.io.spine.read_slot import slot_setup
@@ -52,11 +54,13 @@ from rigeditor.model.data.attachments import NONE, Art, ImageAttachment, Slot
 from rigeditor.model.data.sequences import Sequence
 from rigeditor.model.data.skins import DEFAULT as DEFAULT_SKIN
 from rigeditor.model.data.project import CHARACTER, WORLD, Bone, Chain, Project, Space, Target
+from rigeditor.model.data.project import POINT_LENGTH as _POINT
 from rigeditor.model.data.timeline import StepChannel, constant
 from rigeditor.model.validation.project import MAX_MAGNITUDE, solvable_scale
 
-POINT_LENGTH = 1e-3
-"""Model units given to a Spine bone of length 0 (RigEditor bones have a length)."""
+POINT_LENGTH = _POINT
+"""Model units given to a Spine bone of length 0 (RigEditor bones have a length; one
+this short is a point to every constraint: ``Bone.measured_length``)."""
 
 
 @dataclass
@@ -155,9 +159,7 @@ def spine_project(skel: SpineSkeleton, pages: AtlasPages | None, *, name: str = 
     notes = Notes()
     root = skel.bones[0]
     character = Space(CHARACTER, WORLD, constant(root.x, root.y), constant(math.radians(root.rotation)),
-                      constant(*root.scale))
-    if root.shear != (0.0, 0.0):
-        notes.add("shear (RigEditor spaces do not shear)", root.name)
+                      constant(*root.scale), constant(*(math.radians(s) for s in root.shear)))
     parent_of = {b.name: (None if b.parent == root.name else b.parent) for b in skel.bones[1:]}
     bones: dict[str, Bone] = {}
     for b in skel.bones[1:]:
@@ -270,22 +272,24 @@ def _constraints(skel, bones, parent_of, slot_bones, notes):
         # The solver bends the segment from the parent's origin to the child's, as
         # Spine's IK measures it, and the bones keep their frames. A stretching chain
         # measures (and places) the child on its parent's axis, as Spine does.
-        if c.stretch and abs(cy) > 0.0:
-            if abs(cx) <= 1e-9:
-                notes.add("IK constraints whose child bone starts on its parent's origin", c.name)
-                continue
+        if (c.stretch or keyed_on(skel, c.name, "stretch") or scaled_unevenly(skel, parent)) and abs(cx) <= 1e-9 < abs(cy):
+            # (Spine measures such a child on its parent's axis: at the origin.)
+            notes.add("IK constraints whose child bone starts on its parent's origin", c.name)
+            continue
+        if (c.stretch or keyed_on(skel, c.name, "stretch")) and abs(cy) > 0.0:
             notes.add("stretching IK children off their parent's axis (placed on it at x, as Spine's "
                       "stretching IK does)", child)
             bones[child] = replace(bones[child], rest_offset=(cx, 0.0))
         for k, name in enumerate(c.bones):
             if bones[name].scale.default != (1.0, 1.0) and not solvable_scale(bones[name].scale, k, None):
                 notes.add("setup scale on bones an IK chain drives (dropped: a chain solves with positive "
-                          "scales only, its first bone's uniform)", name)
+                          "scales only)", name)
                 bones[name] = replace(bones[name], scale=constant(1.0, 1.0))
         _target(c, skel, spine, targets, spaces, world)
         total = math.hypot(*bones[child].rest_offset) + bones[child].length  # the segments
-        # Spine's two-bone IK has no compress, and uniform only goes with stretch.
-        flags = ("stretch",) + (("uniform",) if c.uniform else ()) if c.stretch else ()
+        # Spine's two-bone IK has no compress, and uniform only goes with stretch (set up or keyed).
+        flags = (("stretch",) if c.stretch else ()) + (
+            ("uniform",) if c.uniform and (c.stretch or keyed_on(skel, c.name, "stretch")) else ())
         chains.append(Chain(c.name, c.bones, c.target, "analytic", constant(1.0 if c.bend_positive else -1.0),
                             constant(min(c.softness / total, 0.5)), constant(min(max(c.mix, 0.0), 1.0)),
                             soft_reach="quadratic", spine_scale=flags, order=c.order))  # softness, stretch as Spine plays them
@@ -324,7 +328,7 @@ def _aim_chain(c, skel, bones, used, notes):
                   "frame; the bone keeps its keyed rotation)", c.name)
         return None
     flags = (("stretch",) if c.stretch else ()) + (("compress",) if c.compress else ())
-    flags += ("uniform",) if c.uniform and flags else ()
+    flags += ("uniform",) if c.uniform and (flags or any(keyed_on(skel, c.name, f) for f in ("stretch", "compress"))) else ()
     return Chain(c.name, c.bones, c.target, "aim", mix=constant(min(max(c.mix, 0.0), 1.0)), spine_scale=flags)
 
 

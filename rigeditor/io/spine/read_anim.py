@@ -1,11 +1,12 @@
 """One Spine animation onto an imported project, and the target spaces that follow
 their bones.
 
-Timelines mapped: the root bone's rotate, translate and scale (the ``character``
+Timelines mapped: the root bone's rotate, translate, scale and shear (the ``character``
 space); every other bone's rotate, translate and scale (the bone's channels: offsets
 from its setup rotation and position, a factor of its setup scale, as in Spine; the
 one-value kinds joined in pairs); an IK target bone's translate (the target's position);
-slot attachment keys; draw order keys; IK mix, softness and bendPositive. Everything
+slot attachment keys; draw order keys; IK mix, softness, bendPositive, stretch and
+compress. Everything
 else is listed as not imported, one line per kind.
 """
 from __future__ import annotations
@@ -22,6 +23,7 @@ from rigeditor.model.validation.project import solvable_scale
 from rigeditor.io.spine.read_keys import (channel as _channel, duplicate_times, frame_of, key_times, rotated, scale_keys,
                                      runtime_points, step_channel)
 from rigeditor.io.spine.read_events import event_keys
+from rigeditor.io.spine.read_ik_flags import flag_tracks
 from rigeditor.io.spine.read_color import KINDS as COLOR_KINDS, color_timeline
 from rigeditor.model.data.attachments import NONE
 from rigeditor.model.data.project import CHARACTER, Project, Timeline
@@ -63,7 +65,7 @@ def apply_animation(project: Project, skel, name: str, chains: dict, notes, *, c
             if not keys:
                 continue
             at = f"animations.{name}.bones.{bone}.{kind}"
-            if bone == root.name and kind in ("rotate", "translate", "scale"):
+            if bone == root.name and kind in ("rotate", "translate", "scale", "shear"):
                 project, exact = _root(project, root, kind, keys, fps, functools.partial(channel, where=at))
                 approx += [] if exact else [f"{bone}.{kind}"]
                 continue
@@ -255,6 +257,10 @@ def _root(project, root, kind, keys, fps, channel):
     if kind == "translate":
         ch, exact = channel(keys, ("x", "y"), 0.0, fps, setup=(root.x, root.y), add=(root.x, root.y))
         return project.with_space(CHARACTER, position=ch), exact
+    if kind == "shear":  # offsets from the setup shear, in degrees, as a bone's
+        setup = tuple(math.radians(s) for s in root.shear)
+        ch, exact = channel(keys, ("x", "y"), 0.0, fps, setup=setup, mul=math.radians(1.0), add=setup)
+        return project.with_space(CHARACTER, shear=ch), exact
     ch, exact = channel(keys, ("x", "y"), 1.0, fps, setup=root.scale, mul=root.scale)
     scale_keys(keys, root.scale, channel.keywords["where"])
     del space
@@ -339,16 +345,14 @@ def _ik(project, skel, anim, fps, chains, notes, channel):
                       "constant") for k in keys]
         bend = Channel(default=(1.0 if c.bend_positive else -1.0,),
                        keys=tuple({k.frame: k for k in bends}.values()))
-        if any(bool(k.get("stretch", False)) != c.stretch or bool(k.get("compress", False)) != c.compress
-               for k in keys):
-            notes.add("IK stretch/compress keys (not supported)", name)
-        project = project.with_chain(name, mix=mix, softness=soft, bend=bend)
+        flags = flag_tracks(c, keys, fps, len(c.bones) == 1)  # stretch (and one bone's compress) keys
+        project = project.with_chain(name, mix=mix, softness=soft, bend=bend, **flags)
     return project
 
 
 def _solvable_keys(project, bone, keys, b, at, channel) -> bool:
     """Whether scale keys on a bone a chain drives can play: any on an aim chain's bone;
-    on an analytic chain's, positive at every frame, the first bone's uniform."""
+    on an analytic chain's, positive at every frame."""
     chain = project.chain_of_bone(bone)
     if chain.solver == "aim":
         return True
@@ -380,24 +384,27 @@ def bake_target_spaces(project: Project, spaces: dict, turns: dict, *, keyed: bo
                 local = local.compose(Affine.rotation_about_origin(-turns[bone]))
             old = project.space(space.name)
             new = _space_channels(local, bake.frames, old, keyed)
-            if (old.position, old.rotation, old.scale) != new:
-                project = project.with_space(space.name, position=new[0], rotation=new[1], scale=new[2])
+            if (old.position, old.rotation, old.scale, old.shear) != new:
+                project = project.with_space(space.name, position=new[0], rotation=new[1], scale=new[2],
+                                             shear=new[3])
                 changed = True
         if not changed:
             break
     return project
 
 
-def _space_channels(local: Affine, frames, old, keyed: bool) -> tuple[Channel, Channel, Channel]:
-    """(position, rotation, scale) channels of per-frame transforms ``local``."""
+def _space_channels(local: Affine, frames, old, keyed: bool) -> tuple[Channel, Channel, Channel, Channel]:
+    """(position, rotation, scale, shear) channels of per-frame transforms ``local``:
+    the bone's whole affine frame, shear and uneven scale included (``inherit.decompose``)."""
+    from rigeditor.model.evaluation.inherit import decompose
+
     n = frames.shape[0]
     a, b, c, d, tx, ty = (np.broadcast_to(np.asarray(v, dtype=float), (n,)) for v in local.fields())
-    angle = np.unwrap(np.arctan2(c, a))
-    sx = np.hypot(a, c)
-    sy = (a * d - b * c) / sx
-    values = [np.stack([tx, ty], axis=-1), angle[:, None], np.stack([sx, sy], axis=-1)]
+    angle, scale, shear = decompose(a, b, c, d)
+    # Unwrapped along the frames: keys a frame apart interpolate the short way.
+    values = [np.stack([tx, ty], axis=-1), np.unwrap(angle)[:, None], scale, np.unwrap(shear, axis=0)]
     out = []
-    for v, ch in zip(values, (old.position, old.rotation, old.scale)):
+    for v, ch in zip(values, (old.position, old.rotation, old.scale, old.shear)):
         setup = tuple(float(x) for x in v[0])
         if not keyed:
             out.append(Channel(setup))

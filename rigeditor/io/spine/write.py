@@ -256,13 +256,14 @@ def _shear_and_inherit(bone, span, bake, times, out: dict, entry: dict) -> None:
 
 
 def _channel_timelines(s, span, bake, times, out: dict, entry: dict) -> None:
-    """A space's own position, rotation and scale as the timelines of a bone (curves
+    """A space's own position, rotation, scale and shear as the timelines of a bone (curves
     and all on whole frames, else a key per frame); a channel without keys is the
     bone's setup value (``entry``: its bones-list entry)."""
     for field, ch, rest, key, unit, setup in (
             ("translate", s.position, (0.0, 0.0), ("x", "y"), 1.0, ("x", "y")),
             ("rotate", s.rotation, (0.0,), ("value",), math.degrees(1.0), ("rotation",)),
-            ("scale", s.scale, (1.0, 1.0), ("x", "y"), 1.0, ("scaleX", "scaleY"))):
+            ("scale", s.scale, (1.0, 1.0), ("x", "y"), 1.0, ("scaleX", "scaleY")),
+            ("shear", s.shear, (0.0, 0.0), ("x", "y"), math.degrees(1.0), ("shearX", "shearY"))):
         if not _animated(ch, rest):
             continue
         if not ch.keys:

@@ -15,6 +15,7 @@ import numpy as np
 
 from rigeditor.core.filters import Smoothing
 from rigeditor.model.data.project import CHARACTER, WORLD, LimitStrategy, Project
+from rigeditor.model.data.ik_flags import FLAG_TRACKS, flag_at, scaling
 from rigeditor.model.evaluation.bake import Bake
 
 TOLERANCE = 1e-3
@@ -41,7 +42,7 @@ def scale_rows(project: Project, bake: Bake, bone: str, baked: dict) -> np.ndarr
     scale channel."""
     k = bake.column(bone)
     chain = project.chain_of_bone(bone)
-    if chain is None or not chain.spine_scale or not live(project, chain) or chain.bones[0] != bone:
+    if chain is None or not scaling(chain) or not live(project, chain) or chain.bones[0] != bone:
         return bake.scale[:, k]
     own = project.bone(bone).scale.sample(bake.frames)
     return np.where(baked[chain.name][:, None], bake.scale[:, k], own)
@@ -131,13 +132,21 @@ def ik_keys(project: Project, bake: Bake, chain, rows: np.ndarray, times) -> lis
     mix = np.where(rows, 0.0, np.clip(chain.mix.sample(bake.frames)[:, 0], 0.0, 1.0))
     soft = chain.softness.sample(bake.frames)[:, 0] * length
     bend = chain.bend.sample(bake.frames)[:, 0] > 0
+    flags = {f: flag_at(chain, f, bake.frames) for f in FLAG_TRACKS}
     if np.ptp(mix) == 0 and np.ptp(soft) == 0 and bend.all() == bend.any() \
             and mix[0] == chain.mix.default[0] and soft[0] == chain.softness.default[0] * length \
-            and bend[0] == (chain.bend.default[0] > 0):
+            and bend[0] == (chain.bend.default[0] > 0) \
+            and all(on.all() == on.any() == (f in chain.spine_scale) for f, on in flags.items()):
         return None
     r = lambda v: round(float(v), 6) + 0.0
-    return [{"time": t, "mix": r(m), "softness": r(s), "bendPositive": bool(b)}
-            for t, m, s, b in zip(times, mix, soft, bend)]
+    return [{"time": t, "mix": r(m), "softness": r(s), "bendPositive": bool(b), **_flag_fields(flags, i)}
+            for i, (t, m, s, b) in enumerate(zip(times, mix, soft, bend))]
+
+
+def _flag_fields(flags: dict, i: int) -> dict:
+    """Spine's stretch and compress of an IK key (its JSON reader takes an absent one as
+    off, whatever the constraint's setup: so every key says those that are on)."""
+    return {f: True for f, on in flags.items() if on[i]}
 
 
 
@@ -215,19 +224,20 @@ def _authored_ik_keys(chain, bake: Bake, rows: np.ndarray, length: float) -> lis
     if rows.any() or not (len(f) and np.array_equal(f, np.arange(f[0], f[0] + len(f)))):
         return None
     first, last = float(f[0]), float(f[-1])
-    keyed = sorted({float(k.frame) for ch in (chain.mix, chain.softness, chain.bend) for k in ch.keys
-                    if first < k.frame <= last})
-    if not keyed and not (chain.mix.keys or chain.softness.keys or chain.bend.keys):
+    tracks = (chain.mix, chain.softness, chain.bend) + tuple(getattr(chain, t) for t in FLAG_TRACKS.values())
+    keyed = sorted({float(k.frame) for ch in tracks for k in ch.keys if first < k.frame <= last})
+    if not keyed and not any(ch.keys for ch in tracks):
         return []
     frames = [first] + keyed
     at = np.asarray(frames)
     mix = np.clip(chain.mix.sample(at)[:, 0], 0.0, 1.0)
     soft = chain.softness.sample(at)[:, 0] * length
     bend = chain.bend.sample(at)[:, 0] > 0
+    flags = {f: flag_at(chain, f, at) for f in FLAG_TRACKS}
     out = []
     for i, frame in enumerate(frames):
         key = {"time": key_time(frame - first, bake.fps), "mix": round(float(mix[i]), 6) + 0.0,
-               "softness": round(float(soft[i]), 6) + 0.0, "bendPositive": bool(bend[i])}
+               "softness": round(float(soft[i]), 6) + 0.0, "bendPositive": bool(bend[i]), **_flag_fields(flags, i)}
         if i + 1 < len(frames):
             kinds = set()
             for ch, values in ((chain.mix, mix), (chain.softness, soft)):

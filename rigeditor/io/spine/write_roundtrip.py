@@ -65,7 +65,7 @@ def _note_sampled(doc: dict, anim: dict, project, frames: int, name: str, notes:
                  for c in project.chains if c.name in aimed]
     ours = {b.name for b in project.bones}
     channels += [(s.name, s.name, attr, getattr(s, attr)) for s in project.spaces
-                 if s.name not in ours for attr in ("position", "rotation", "scale")]
+                 if s.name not in ours for attr in ("position", "rotation", "scale", "shear")]
     sampled = []
     for bone, item, attr, ch in dict.fromkeys(channels):
         written = len((timelines.get(bone) or {}).get(_SPINE_FIELD[attr]) or [])

@@ -23,11 +23,11 @@ from rigeditor.model.data.events import EVENTS
 
 TRACKS: dict[str, tuple[str, ...]] = {
     "target": ("space", "position"),
-    "chain": ("bend", "softness", "mix"),
+    "chain": ("bend", "softness", "mix", "spine_stretch", "spine_compress"),
     "transform": MIXES,
     "path": PATH_CHANNELS,
     "physics": PHYSICS_TRACKS,
-    "space": ("position", "rotation", "scale"),
+    "space": ("position", "rotation", "scale", "shear"),
     "bone": ("rotation", "translate", "scale", "shear", "inherit"),
     "slot": ("attachment", "sequence") + SLOT_COLOR,
 }

@@ -44,7 +44,8 @@ class Space:
 
     ``character`` is the rig root (walking moves it); other spaces are scene objects
     (a door, a cup, a platform). position: (x, y); rotation: radians; scale: (sx, sy),
-    a negative sx mirrors.
+    a negative sx mirrors; shear: (x, y) radians, as a bone's (``Bone.shear``), so a
+    space can be any affine frame (an imported Spine bone's, sheared or unevenly scaled).
     """
 
     name: str
@@ -52,6 +53,13 @@ class Space:
     position: Channel = field(default_factory=lambda: constant(0.0, 0.0))
     rotation: Channel = field(default_factory=lambda: constant(0.0))
     scale: Channel = field(default_factory=lambda: constant(1.0, 1.0))
+    shear: Channel = field(default_factory=lambda: constant(0.0, 0.0))
+
+
+POINT_LENGTH = 1e-3
+"""Model units: a bone this short or shorter is a point, Spine's length 0 (a RigEditor
+bone keeps a length to be drawn and picked); constraints measure it as 0
+(``Bone.measured_length``)."""
 
 
 @dataclass(frozen=True)
@@ -82,6 +90,11 @@ class Bone:
     scale: Channel = field(default_factory=lambda: constant(1.0, 1.0))
     shear: Channel = field(default_factory=lambda: constant(0.0, 0.0))
     inherit: StepChannel = field(default_factory=lambda: StepChannel("normal"))
+
+    @property
+    def measured_length(self) -> float:
+        """The length constraints measure, as Spine does: 0 for a point (POINT_LENGTH)."""
+        return 0.0 if self.length <= POINT_LENGTH else float(self.length)
 
     @property
     def spine_frame(self) -> bool:
@@ -143,7 +156,9 @@ class Chain:
     frame scales along its x axis by distance / reach, unbounded, carrying the bones
     below; "compress" (aim only): a target nearer than the bone's length scales it
     down the same way; "uniform": its y axis scales with x. RigEditor's own bounded
-    stretch is ``strategy`` "stretch".
+    stretch is ``strategy`` "stretch". spine_stretch, spine_compress: Spine's keyed
+    flags, stepped keys of 1 (on) or 0 (off); before the first key (and without keys)
+    the flag in spine_scale holds (``model.data.ik_flags``).
     """
 
     name: str
@@ -161,6 +176,8 @@ class Chain:
     soft_reach: str = "exponential"
     order: int = 0  # among all constraints, as Spine's order (see constraints.TransformConstraint)
     spine_scale: tuple[str, ...] = ()
+    spine_stretch: Channel = field(default_factory=lambda: constant(0.0))
+    spine_compress: Channel = field(default_factory=lambda: constant(0.0))
 
     def limit(self, i: int):
         return self.limits[i] if i < len(self.limits) else None
@@ -288,6 +305,6 @@ def _replaced(items, name, changes, kind):
 
 
 __all__ = [
-    "WORLD", "CHARACTER", "SOLVERS", "SPINE_SCALE", "LIMIT_STRATEGIES", "Animation", "Timeline", "Space", "Bone", "Target",
+    "WORLD", "CHARACTER", "SOLVERS", "POINT_LENGTH", "SPINE_SCALE", "LIMIT_STRATEGIES", "Animation", "Timeline", "Space", "Bone", "Target",
     "LimitStrategy", "Chain", "TransformConstraint", "PathConstraint", "PhysicsConstraint", "Project", "Smoothing",
 ]

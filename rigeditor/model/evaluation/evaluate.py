@@ -22,6 +22,7 @@ from rigeditor.model.evaluation.kinematics import (ROWS_BELOW, ROWS_MIN, Pose, b
                                         world_rotations)
 from rigeditor.model.data.path_constraint import PathConstraint
 from rigeditor.model.data.project import CHARACTER, Chain, Project
+from rigeditor.model.data.ik_flags import scaling
 from rigeditor.model.evaluation.constraints.ik import group_chains, solve_chains
 from rigeditor.model.evaluation.constraints.path import apply_paths
 from rigeditor.model.evaluation.constraints.ik_warm import ITERATIVE, first_warm
@@ -96,10 +97,10 @@ def evaluate(project: Project, frames=None, *, previous: Bake | None = None,
         # Reset what an earlier solve of these chains left, so a partial update starts
         # from the same state as a full evaluation.
         for chain in group:
-            for b in chain.bones:
+            for b in chain.bones:  # (an uneven chain shifts its child: ik_uneven)
                 pose.stretch[pose.column[b]] = pose.ones
-            pose.shift[pose.column[chain.bones[0]]] = pose.zeros
-            if chain.spine_scale:  # Spine's stretch scaled the first bone's frame
+                pose.shift[pose.column[b]] = pose.zeros
+            if scaling(chain):  # Spine's stretch scaled the first bone's frame
                 pose.reset_scale(chain.bones[0])
         warm = first_warm(project, group[0], frames, previous) if group[0].solver in ITERATIVE else None
         return solve_chains(project, group, pose, spaces, frames, fk, warm)

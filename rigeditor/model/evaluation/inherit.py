@@ -34,6 +34,23 @@ def local_matrix(rotation, scale, shear):
     return (np.cos(rx) * scale[:, 0], -np.sin(ry) * scale[:, 1], np.sin(rx) * scale[:, 0], np.cos(ry) * scale[:, 1])
 
 
+def decompose(a, b, c, d):
+    """The inverse of :func:`local_matrix` with shear x 0: (rotation, scale (N, 2), shear
+    (N, 2)) of 2x2 matrices ``[[a, b], [c, d]]`` (arrays (N,)). Rotation is the x axis'
+    angle, scale x its length, scale y the y axis' length signed as the determinant (a
+    mirror), shear y the y axis' turn from a right angle, in (-pi, pi]. A nil x axis
+    reads as rotation 0; both nil as scale 0, shear 0."""
+    a, b, c, d = (np.asarray(v, dtype=float) for v in (a, b, c, d))
+    rotation = np.arctan2(c, a)
+    sx = np.hypot(a, c)
+    sign = np.where(a * d - b * c < 0, -1.0, 1.0)
+    sy = sign * np.hypot(b, d)
+    # The y axis is sy (-sin(r + shy), cos(r + shy)).
+    turn = np.arctan2(-b * sign, d * sign) - rotation
+    shear_y = np.where(sy != 0, np.pi - np.mod(np.pi - turn, 2 * np.pi), 0.0)
+    return rotation, np.stack([sx, sy], axis=-1), np.stack([np.zeros_like(sx), shear_y], axis=-1)
+
+
 def bone_world(parent: Affine, ox, oy, rotation, scale, shear, codes) -> Affine:
     """The world transform of a bone: parent (N frames), its offset (ox, oy) in the
     parent's frame, local rotation (N,), scale (N, 2), shear (N, 2), inherit codes (N,)

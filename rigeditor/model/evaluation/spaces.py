@@ -11,6 +11,7 @@ import numpy as np
 from rigeditor.core.filters import smooth_runs
 from rigeditor.core.geometry import Affine
 from rigeditor.model.data.project import WORLD, Project, Target
+from rigeditor.model.evaluation.inherit import local_matrix
 
 
 def space_order(project: Project) -> list[str]:
@@ -35,7 +36,11 @@ def space_transforms(project: Project, frames: np.ndarray) -> dict[str, Affine]:
         s = project.space(name)
         pos = s.position.sample(frames)
         scale = s.scale.sample(frames)
-        local = Affine.trs(pos[:, 0], pos[:, 1], s.rotation.sample(frames)[:, 0], scale[:, 0], scale[:, 1])
+        rotation = s.rotation.sample(frames)[:, 0]
+        if s.shear.keys or any(s.shear.default):  # (most spaces do not shear: the plain product)
+            local = Affine(*local_matrix(rotation, scale, s.shear.sample(frames)), pos[:, 0], pos[:, 1])
+        else:
+            local = Affine.trs(pos[:, 0], pos[:, 1], rotation, scale[:, 0], scale[:, 1])
         out[name] = out[s.parent].compose(local)
     return out
 

@@ -17,7 +17,10 @@ from rigeditor.model.evaluation.constraints.ik_aim import solve_aim
 from rigeditor.model.evaluation.constraints.segments import joint_turns, on_axis, segments
 from rigeditor.model.evaluation.constraints.ik_solvers import solve_analytic, solve_iterative
 from rigeditor.model.evaluation.constraints.ik_warm import warm_rows
+from rigeditor.model.evaluation.constraints.ik_uneven import uneven_result, uneven_rows
+from rigeditor.model.evaluation.constraints.ik_point import point_tip_result
 from rigeditor.model.evaluation.kinematics import Pose
+from rigeditor.model.data.ik_flags import flag_at, scaling
 from rigeditor.model.data.project import Chain, Project
 from rigeditor.model.evaluation.spaces import smoothed_target
 
@@ -73,7 +76,7 @@ def _signature(project, chain):
         scale = project.bone(name).scale
         if scale.keys or scale.default != (1.0, 1.0):
             return None
-    if chain.spine_scale or not on_axis(project, chain.bones):
+    if scaling(chain) or not on_axis(project, chain.bones):
         return None
     st = chain.strategy
     limits = tuple(None if x is None else tuple(map(float, x)) for x in (chain.limit(0), chain.limit(1)))
@@ -115,16 +118,33 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
     fraction = rows([c.softness.sample(frames)[:, 0] for c in chains], n)
     soft = fraction * rows([sum(ls) for ls in lengths], n)
     reach = rows([sum(ls) for ls in lengths], n)
+    uneven = None  # frames whose first bone scales unevenly (ik_uneven), with its inputs
+    # A point tip bone (Spine's length 0) in a chain Spine can play (accept, no limits).
+    point = (one and solver == "analytic" and project.bone(chains[0].bones[-1]).measured_length == 0.0
+             and chains[0].strategy.kind == "accept" and not any(x is not None for x in chains[0].limits))
     if solver == "analytic":
         a, b = rows([ls[0] for ls in lengths], n), rows([ls[1] for ls in lengths], n)
         scales = [pose.scale[pose.column[name]] for name in chains[0].bones]
         if one and any(sc is not pose.unit for sc in scales):
-            # Scaled bones (the first uniformly, validation): the segments scale with
-            # the frames they lie in; softness as Spine scales it, or with the chain.
-            psx, csx = scales[0][:, 0], scales[1][:, 0]
-            a, b = a * psx, b * csx * psx
+            # Scaled bones (positive, validation): the segments scale with the frames
+            # they lie in; softness as Spine scales it, or with the chain.
+            psx, psy, csx = scales[0][:, 0], scales[0][:, 1], scales[1][:, 0]
+            rows_uneven = uneven_rows(psx, psy)
+            if rows_uneven.any():
+                # Spine measures (and places) the child on its parent's axis there.
+                uneven = (rows_uneven, project.bone(chains[0].bones[1]).rest_offset[0], b * csx, psx, psy)
+            a, b = a * psx, b * csx * psx  # (Spine eases an uneven chain's reach by x too)
             soft = soft * psx * (csx + 1.0) * 0.5 if chains[0].soft_reach == "quadratic" else fraction * (a + b)
             reach = a + b
+    if point:  # (Spine's reach and softness measure a point as 0)
+        reach = a
+        soft = soft * a / (a + b) if chains[0].soft_reach != "quadratic" else soft
+    if uneven is not None and turned:  # where uneven, the child on the axis: the bones are the segments
+        fk = [f - np.where(uneven[0], d, 0.0) for f, d in zip(fk, shifts)]
+        shifts = [np.where(uneven[0], 0.0, d) for d in shifts]
+        child = project.bone(chains[0].bones[1])
+        placed = uneven[0] & (mix > 0)  # (a constraint at mix 0 does nothing in Spine)
+        pose.shift[pose.column[child.name]] = pair(np.zeros(n), np.where(placed, -child.rest_offset[1], 0.0))
     # Spine's quadratic soft reach draws the target in before the solve (as Spine's
     # runtimes do); the solver then reaches for that point, unsoftened.
     quadratic, solve_target, solve_soft = None, target, soft
@@ -142,6 +162,10 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
             return [bake for k, c in enumerate(chains)
                     for bake in solve_chains(project, [c], pose, spaces, frames, [f[k:k + 1] for f in fk])]
         ik = solve_analytic(chains[0], (a, b), solve_target, bend, solve_soft, fk, n)
+        if uneven is not None:
+            ik = uneven_result(ik, uneven, solve_target, bend)
+        if point:  # the tip bone has no length (Spine's 0): the end is the joint
+            ik = point_tip_result(ik, solve_target, bend, a)
     else:
         start = np.stack(fk, axis=-1)[0] if warm is None else warm
         ik = solve_iterative(chains[0], lengths[0], solve_target, solve_soft, start)
@@ -151,9 +175,12 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
     rotation = [f + mix * wrap_angle(ik.angles[:, i] - f) for i, f in enumerate(fk)]
     if turned:  # from segments back to the bones' own frames
         rotation = [r - d for r, d in zip(rotation, shifts)]
-    spine = one and "stretch" in chains[0].spine_scale
+    stretching = flag_at(chains[0], "stretch", frames) if one else None  # (keyed or set up)
+    spine = one and bool(stretching.any())
     if spine:  # Spine's stretch: the first bone's frame scales (see spine_stretch)
-        stretch = 1.0 + mix * (spine_stretch(solve_target, reach) - 1.0)
+        stretch = np.where(stretching, 1.0 + mix * (spine_stretch(solve_target, reach) - 1.0), 1.0)
+        if uneven is not None:  # Spine does not stretch an unevenly scaled chain
+            stretch = np.where(uneven[0], 1.0, stretch)
         k = pose.column[chains[0].bones[0]]
         own = pose.scale[k]  # the bone's own scale, times the stretch
         pose.scale[k] = pair(own[:, 0] * stretch, own[:, 1] * (stretch if "uniform" in chains[0].spine_scale else 1.0))
@@ -182,7 +209,7 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
 
     tip = worlds[-1]
     # Spine's stretch scales the tip bone's frame (inherited); RigEditor's its length.
-    length = rows([ls[-1] for ls in lengths], n) * (1.0 if spine else stretch)
+    length = rows([ls[-1] for ls in lengths], n) * (1.0 if spine else stretch) * (0.0 if point else 1.0)  # a point's end: its joint
     end_world = pair(tip.a * length + tip.tx, tip.c * length + tip.ty)
     end = to_shoulder.apply(end_world)
     rx, ry = end[:, 0] - target[:, 0], end[:, 1] - target[:, 1]

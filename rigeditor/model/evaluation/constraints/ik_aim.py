@@ -15,6 +15,7 @@ import numpy as np
 
 from rigeditor.core.geometry import pair, wrap_angle
 from rigeditor.core.diagnostics import MAX_RATE
+from rigeditor.model.data.ik_flags import flag_at
 from rigeditor.model.evaluation.bake import CAUSES, ChainBake, frozen
 from rigeditor.model.evaluation.constraints.causes import classify, rounding_bound
 from rigeditor.model.evaluation.spaces import smoothed_target
@@ -45,9 +46,12 @@ def solve_aim(project, chain, pose, spaces, frames, fk) -> list[ChainBake]:
     pose.rotation[k] = rotation
     pose.stretch[k] = pose.ones
     stretch = np.ones(n)
-    if {"stretch", "compress"} & set(chain.spine_scale):
+    stretching, compressing = flag_at(chain, "stretch", frames), flag_at(chain, "compress", frames)
+    if stretching.any() or compressing.any():  # (set up or keyed)
         scale = pose.scale[k]
-        stretch = _spine_factor(chain.spine_scale, scale[:, 0], length, distance, mix)
+        # (A point, Spine's length 0, neither stretches nor compresses.)
+        stretch = _spine_factor(stretching, compressing, scale[:, 0], project.bone(bone).measured_length, distance,
+                                mix)
         pose.scale[k] = pair(scale[:, 0] * stretch, scale[:, 1] * (stretch if "uniform" in chain.spine_scale else 1.0))
     (world,) = pose.place_chains([chain.bones], n)
 
@@ -83,11 +87,12 @@ def solve_aim(project, chain, pose, spaces, frames, fk) -> list[ChainBake]:
                       shoulder_to_world=to_world, reach=(length, length))]
 
 
-def _spine_factor(flags, sx, length, distance, mix):
+def _spine_factor(stretching, compressing, sx, length, distance, mix):
     """Spine's one-bone stretch / compress factor of the bone's x scale (N,): where the
-    target lies beyond (stretch) or short of (compress) the bone's scaled length
-    b = length * sx (only where b > 1e-4), 1 + mix (distance / b - 1); else 1."""
+    target lies beyond (``stretching``, (N,) bool) or short of (``compressing``) the
+    bone's scaled length b = length * sx (only where b > 1e-4), 1 + mix (distance / b - 1);
+    else 1."""
     b = length * sx
     ok = b > 1e-4
-    wanted = ("stretch" in flags) & (distance > b) | ("compress" in flags) & (distance < b)
+    wanted = stretching & (distance > b) | compressing & (distance < b)
     return np.where(ok & wanted, (distance / np.where(ok, b, 1.0) - 1.0) * mix + 1.0, 1.0)

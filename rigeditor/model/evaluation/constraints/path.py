@@ -27,17 +27,18 @@ import numpy as np
 
 from rigeditor.core.geometry import Affine
 from rigeditor.model.data.skins import pick
+from rigeditor.model.data.project import POINT_LENGTH
 
 EPSILON = 1e-5
 """Bones shorter than this count as points (Spine's epsilon, model units)."""
-POINT = 1e-3
-"""The length the Spine import gives bones of length 0 (``io.spine.read.POINT_LENGTH``):
-measured as a point here, as Spine measures them."""
+POINT = POINT_LENGTH
+"""The length the Spine import gives bones of length 0: measured as a point here, as
+Spine measures them (``Bone.measured_length``)."""
 
 
 def setup_length(bone) -> float:
     """A bone's authored length as the constraint measures it (points: 0)."""
-    return 0.0 if bone.length <= POINT else float(bone.length)
+    return bone.measured_length
 
 
 def shown_paths(project, slot, frames):
