@@ -45,6 +45,9 @@ chain, Spine's one-bone IK): version 5 files load unchanged.
 Version 7 adds path and physics constraints, deform keys, linked meshes, slot colour and
 blend, events, boxes, points, clipping and sequences, each optional: version 6 files
 load unchanged.
+
+Version 8 adds a space's shear and a chain's keyed Spine stretch and compress flags, each
+optional: version 7 files load unchanged.
 """
 from __future__ import annotations
 
@@ -194,7 +197,15 @@ def v6_to_v7(data: dict) -> tuple[dict, list[str], list[str]]:
     return data, [], []
 
 
-MIGRATIONS = {1: v1_to_v2, 2: v2_to_v3, 3: v3_to_v4, 4: v4_to_v5, 5: v5_to_v6, 6: v6_to_v7}
+def v7_to_v8(data: dict) -> tuple[dict, list[str], list[str]]:
+    """Version 7 -> 8: nothing moves. Version 8 adds optional fields (a space's shear, a
+    chain's keyed Spine stretch and compress flags) that a version 7 file does not have."""
+    data = copy.deepcopy(data)
+    data["schema_version"] = 8
+    return data, [], []
+
+
+MIGRATIONS = {1: v1_to_v2, 2: v2_to_v3, 3: v3_to_v4, 4: v4_to_v5, 5: v5_to_v6, 6: v6_to_v7, 7: v7_to_v8}
 """schema_version -> the function that migrates it one version up."""
 
 

@@ -26,7 +26,7 @@ from rigeditor.model.data.project import SOFT_REACH, SOLVERS, SPINE_SCALE, WORLD
 from rigeditor.model.data.timeline import INTERPOLATIONS
 
 FORMAT = "rigeditor-project"
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 MAX_FRAME = 10_000_000
 """Frame numbers in a file lie in [-MAX_FRAME, MAX_FRAME]."""
 
