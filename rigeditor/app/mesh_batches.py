@@ -86,28 +86,29 @@ def outline_loops(triangles, points):
     the union of ``triangles`` (k, 3) indices into ``points`` (V, 2): every triangle
     turned counter-clockwise, each interior edge (a->b against b->a) cancelled, the rest
     chained end to start. A group moves rigidly, so its loops hold in every frame: they
-    are kept per (mesh, group) in ``_LOOPS``."""
-    key = (hash(np.asarray(triangles).tobytes()), len(points))
+    are kept per group (its triangles as turned, so the key holds whatever the points)
+    in ``_LOOPS``."""
+    t = np.asarray(triangles, np.int64)
+    c = points[t]
+    cross = ((c[:, 1, 0] - c[:, 0, 0]) * (c[:, 2, 1] - c[:, 0, 1])
+             - (c[:, 1, 1] - c[:, 0, 1]) * (c[:, 2, 0] - c[:, 0, 0]))
+    t = np.where((cross < 0)[:, None], t[:, [0, 2, 1]], t)
+    key = (hash(t.tobytes()), len(points))
     loops = _LOOPS.get(key)
     if loops is None:
         if len(_LOOPS) >= 256:
             _LOOPS.clear()
-        loops = _LOOPS[key] = _loops(triangles, points)
+        loops = _LOOPS[key] = _loops(t, len(points))
     return loops
 
 
 _LOOPS: dict = {}
 
 
-def _loops(triangles, points):
-    """outline_loops, computed."""
-    t = np.asarray(triangles, np.int64)
-    c = points[t]
-    cross = ((c[:, 1, 0] - c[:, 0, 0]) * (c[:, 2, 1] - c[:, 0, 1])
-             - (c[:, 1, 1] - c[:, 0, 1]) * (c[:, 2, 0] - c[:, 0, 0]))
-    t = np.where((cross < 0)[:, None], t[:, [0, 2, 1]], t)
+def _loops(t, n_points):
+    """outline_loops of triangles ``t`` (k, 3) already turned counter-clockwise."""
     a, b = t.ravel(), t[:, [1, 2, 0]].ravel()
-    n = np.int64(len(points))
+    n = np.int64(n_points)
     pair, inv = np.unique(np.minimum(a, b) * n + np.maximum(a, b), return_inverse=True)
     net = np.zeros(len(pair), np.int64)
     np.add.at(net, inv.ravel(), np.where(a < b, 1, -1))
