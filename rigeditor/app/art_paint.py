@@ -10,7 +10,8 @@ copies once per 8-bit colour; each slot draws with its colour and blend mode
 
 A mesh attachment is drawn triangle by triangle: each triangle is filled with the
 picture as a texture brush whose transform maps the triangle's UVs (image pixels) onto
-its deformed corners (device pixels), one affine per triangle solved for all at once.
+its deformed corners (device pixels), one affine per triangle solved for all at once;
+the triangles that share one affine (a rigid part) are one fill (``mesh_batches``).
 A brush fill needs no clip path; a hairline pen of the same brush covers the seams
 between neighbours, which the rasteriser would otherwise leave one pixel apart.
 
@@ -30,6 +31,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QImage, QImageReader, QPainter, QPen, QPolygonF, QTransform
 from shiboken6 import VoidPtr
 
+from rigeditor.app.mesh_batches import draw_groups, rigid_groups, shifted_far
 from rigeditor.app.blend import composition, quantised, slot_paint, tinted
 from rigeditor.app.shape_paint import clip_to, draw_shape
 from rigeditor.io.art.images import size_problem
@@ -168,13 +170,21 @@ def _picture(painter: QPainter, a, row, s: int, to_device, base, cache: ImageCac
 
 def triangle_affines(src, dst):
     """(T, 3, 2) M per triangle with [x, y, 1] @ M = the destination of source point
-    (x, y): src, dst (T, 3, 2) corners. Degenerate sources give NaN rows."""
-    a = np.concatenate([src, np.ones(src.shape[:2] + (1,))], axis=2)
-    det = np.linalg.det(a)
+    (x, y): src, dst (T, 3, 2) corners. Degenerate sources give NaN rows. In closed form
+    (the edge matrices' inverse by its adjugate): a batched 3 x 3 solve took 15 ms on
+    20,000 triangles, a frame's whole budget."""
+    src, dst = np.asarray(src, float), np.asarray(dst, float)
+    e1, e2 = src[:, 1] - src[:, 0], src[:, 2] - src[:, 0]  # source edges (T, 2)
+    f1, f2 = dst[:, 1] - dst[:, 0], dst[:, 2] - dst[:, 0]
+    det = e1[:, 0] * e2[:, 1] - e1[:, 1] * e2[:, 0]
     ok = np.abs(det) > 1e-9
-    out = np.full(src.shape[:1] + (3, 2), np.nan)
-    if ok.any():
-        out[ok] = np.linalg.solve(a[ok], dst[ok])
+    inv = np.where(ok, 1.0 / np.where(ok, det, 1.0), np.nan)
+    # Rows of M's linear part: [x, y] @ L = the destination offset; L = E^-1 F with E the
+    # source edges as rows, F the destination's.
+    out = np.empty(src.shape[:1] + (3, 2))
+    out[:, 0] = (e2[:, 1, None] * f1 - e1[:, 1, None] * f2) * inv[:, None]
+    out[:, 1] = (e1[:, 0, None] * f2 - e2[:, 0, None] * f1) * inv[:, None]
+    out[:, 2] = dst[:, 0] - src[:, 0, 0, None] * out[:, 0] - src[:, 0, 1, None] * out[:, 1]
     return out
 
 
@@ -188,7 +198,9 @@ def draw_mesh(painter: QPainter, image: QImage, uvs, triangles, device, seams: b
     src = (np.asarray(uvs) * [image.width(), image.height()])[t]
     dst = np.asarray(device, float)[t]
     m = triangle_affines(src, dst)
-    ok = np.isfinite(m[:, 0, 0])
+    groups, ok = rigid_groups(m, np.isfinite(m[:, 0, 0]))  # rigid parts: one fill each (mesh_batches)
+    m = shifted_far(m, image.width(), image.height())  # sampling independent of where a span starts
+    draw_groups(painter, image, groups, m, t, np.asarray(device, float), seams)
     brush = QBrush(image)
     pen = QPen(brush, 1.0) if seams else QPen(Qt.PenStyle.NoPen)
     # The loop is the cost, most of it Python: one polygon whose three points are written

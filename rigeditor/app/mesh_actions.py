@@ -3,20 +3,20 @@ width, the mesh tool and the weight brush (and its size).
 
 Which bones a new mesh is weighted to: the selected bones, else the slot's bone and
 its children. Every action is one undo step; refusals are dialogs with the reason. The
-weight solve (seconds on a mesh of tens of thousands of vertices) runs under a progress
-dialog that appears after half a second and whose Cancel leaves the project as it was.
+weight solve (seconds on a mesh of tens of thousands of vertices) runs behind the window
+(``background_edit``) under a progress dialog that appears after half a second and whose
+Cancel leaves the project as it was.
 """
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
+from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QActionGroup
-from PySide6.QtWidgets import QProgressDialog
 
 from rigeditor import edits
+from rigeditor.app.background_edit import BackgroundEdit
 from rigeditor.app.guard import Guarded
 from rigeditor.app.rig_actions import make_action
 from rigeditor.app.tools import KEYS, EditTool
-from rigeditor.core.biharmonic import Cancelled
 from rigeditor.model.data.mesh_attachment import MeshAttachment
 from rigeditor.edits.mesh_ops import DEFAULT_BLEND_WIDTH
 
@@ -28,6 +28,8 @@ class MeshActions(Guarded, QObject):
         super().__init__(window)
         self.doc, self.dialogs, self.window = doc, dialogs, window
         self.tool = EditTool.of(doc)
+        self.background = BackgroundEdit(doc, window)  # the weight solves, off the UI thread
+        self.background.statusMessage.connect(self.statusMessage)
 
         def act(text, slot, shortcut=None, tip=""):
             return make_action(self, text, slot, shortcut, tip)
@@ -87,33 +89,17 @@ class MeshActions(Guarded, QObject):
             return None
         return s.name, name, s.find(name)
 
-    def _with_progress(self, label, work):
-        """work(progress=, cancel=) under a window-modal progress dialog (shown once the
-        work has run 0.5 s); returns its result, or None when the user cancelled. The
-        solve runs on worker threads and serves the dialog's events every 50 ms."""
-        dialog = QProgressDialog(label, "Cancel", 0, 1000, self.window)
-        dialog.setWindowTitle("Automatic weights")
-        dialog.setWindowModality(Qt.WindowModality.WindowModal)
-        dialog.setMinimumDuration(500)
-        dialog.setAutoClose(False)
-        dialog.setValue(0)
+    def _behind(self, title, label, work, undo_label):
+        """work(progress=, cancel=) on a thread under a progress dialog
+        (``background_edit``); its project lands as one undo step, an EditError as a
+        dialog titled ``title``."""
+        def failed(exc):
+            if not isinstance(exc, edits.EditError):
+                raise exc  # a bug: to sys.excepthook (guard.report)
+            self.dialogs.error(self.window, title, str(exc))
 
-        def progress(fraction):
-            dialog.setValue(round(1000 * min(max(fraction, 0.0), 0.999)))  # 1000 would close it early
-            QCoreApplication.processEvents()
-
-        def cancel():
-            QCoreApplication.processEvents()
-            return dialog.wasCanceled()
-
-        try:
-            return work(progress=progress, cancel=cancel)
-        except Cancelled:
-            self.statusMessage.emit(f"{label.rstrip('…')} cancelled: nothing changed")
-            return None
-        finally:
-            dialog.reset()
-            dialog.deleteLater()
+        if not self.background.start("Automatic weights", label, work, undo_label, failed):
+            self.statusMessage.emit("Automatic weights are already being computed")
 
     def update_enabled(self):
         shown = self._shown()
@@ -136,17 +122,12 @@ class MeshActions(Guarded, QObject):
         ])
         if not values:
             return
-        try:
-            project = self._with_progress(f"Meshing and weighting {name}…", lambda **hooks: edits.make_mesh(
-                self.doc.project, slot, name, self.doc.images, bones, detail=float(values["detail"]),
-                spacing=float(values["spacing"]), joint_spacing=float(values["spacing"]) / 2.5,
-                blend_width=float(values["blend_width"]), **hooks))
-        except edits.EditError as exc:
-            self.dialogs.error(self.window, "Make mesh", str(exc))
-            return
-        if project is None:
-            return
-        self.doc.apply(f"Mesh {name}" + (f" on {', '.join(bones)}" if bones else ""), project)
+        project, images = self.doc.project, self.doc.images
+        self._behind("Make mesh", f"Meshing and weighting {name}…", lambda **hooks: edits.make_mesh(
+            project, slot, name, images, bones, detail=float(values["detail"]),
+            spacing=float(values["spacing"]), joint_spacing=float(values["spacing"]) / 2.5,
+            blend_width=float(values["blend_width"]), **hooks),
+            f"Mesh {name}" + (f" on {', '.join(bones)}" if bones else ""))
 
     def recompute_weights(self):
         shown = self._shown()
@@ -162,12 +143,6 @@ class MeshActions(Guarded, QObject):
         ])
         if not values:
             return
-        try:
-            project = self._with_progress(f"Weighting {name}…", lambda **hooks: edits.recompute_weights(
-                self.doc.project, slot, name, bones, float(values["blend_width"]), **hooks))
-        except edits.EditError as exc:
-            self.dialogs.error(self.window, "Recompute weights", str(exc))
-            return
-        if project is None:
-            return
-        self.doc.apply(f"Weights of {name}", project)
+        project = self.doc.project
+        self._behind("Recompute weights", f"Weighting {name}…", lambda **hooks: edits.recompute_weights(
+            project, slot, name, bones, float(values["blend_width"]), **hooks), f"Weights of {name}")

@@ -8,6 +8,7 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QBrush, QImage, QPainter, QPen, QPolygonF, QTransform
 
 from rigeditor.app.art_paint import draw_mesh, triangle_affines
+from rigeditor.app.mesh_batches import shifted_far
 from rigeditor.core.mesh import mesh_from_alpha
 from rigeditor.io import load_project
 from rigeditor.examples.art_files import example_project
@@ -15,11 +16,13 @@ from rigeditor.model import evaluate
 
 
 def _reference(painter, image, uvs, triangles, device):
-    """The previous renderer: one QPolygonF and one textured brush + pen per triangle."""
+    """The previous renderer: one QPolygonF and one textured brush + pen per triangle,
+    its texture shifted by whole tiles (as draw_mesh does, so that Qt samples each pixel
+    where it lies, not where its span started)."""
     t = np.asarray(triangles)
     src = (np.asarray(uvs) * [image.width(), image.height()])[t]
     dst = np.asarray(device, float)[t]
-    m = triangle_affines(src, dst)
+    m = shifted_far(triangle_affines(src, dst), image.width(), image.height())
     brush = QBrush(image)
     pen = QPen(brush, 1.0)
     for k in np.flatnonzero(np.isfinite(m[:, 0, 0])):

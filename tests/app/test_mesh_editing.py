@@ -230,6 +230,7 @@ def test_make_mesh_from_picture_meshes_the_selected_slot_in_one_step(qtbot, tmp_
     doc.select([("slot", "upper_arm")])
     assert window.mesh.make_mesh_action.isEnabled() and not window.mesh.weights_action.isEnabled()
     window.mesh.make_mesh_action.trigger()
+    qtbot.waitUntil(lambda: not window.mesh.background.busy, timeout=30_000)  # it runs behind
     m = doc.project.art.slot("upper_arm").find("upper_arm")
     assert isinstance(m, MeshAttachment) and m.bones == ("upper_arm", "forearm")
     assert doc.undo_stack.count() == 1 and window.mesh.weights_action.isEnabled()
@@ -274,36 +275,100 @@ def _weights_window(qtbot, blend_width):
     return doc, window
 
 
-def test_recompute_weights_reports_progress_and_lands_in_one_step(qtbot):
-    from PySide6.QtCore import QTimer
+def test_recompute_weights_runs_behind_reports_progress_and_lands_in_one_step(qtbot):
     from PySide6.QtWidgets import QProgressDialog
 
     doc, window = _weights_window(qtbot, 30.0)
     before = _mesh(doc).weights.copy()
     seen = []
-    probe = QTimer(window)  # runs whenever the solve serves the dialog's events
-    probe.timeout.connect(lambda: [seen.append(d.value()) for d in window.findChildren(QProgressDialog)])
-    probe.start(0)
     window.mesh.weights_action.trigger()
-    probe.stop()
-    assert seen and max(seen) > 0 and seen == sorted(seen)  # a dialog rising towards done
-    assert doc.undo_stack.count() == 1
+    # The action returned with the solve still behind it: nothing changed yet.
+    assert window.mesh.background.busy and doc.undo_stack.count() == 0
+    busy = window.mesh.background
+
+    def look():
+        if busy.busy:
+            seen.extend(d.value() for d in window.findChildren(QProgressDialog))
+        return not busy.busy
+    qtbot.waitUntil(look, timeout=30_000)
+    assert seen == sorted(seen)  # the dialog only rises (the long solve below shows it)
+    assert doc.undo_stack.count() == 1 and doc.undo_stack.undoText() == "Weights of arm"
     assert np.abs(_mesh(doc).weights - before).max() > 0.01  # a narrower blend moved the weights
     qtbot.waitUntil(lambda: not window.findChildren(QProgressDialog))  # and the dialog is gone
+    doc.undo_stack.undo()
+    np.testing.assert_array_equal(_mesh(doc).weights, before)
 
 
 def test_cancelling_the_weight_solve_leaves_the_project_as_it_was(qtbot):
+    doc, window = _weights_window(qtbot, 30.0)
+    before = doc.project
+    window.mesh.weights_action.trigger()
+    window.mesh.background.cancel()  # as the dialog's Cancel, while the solve runs
+    qtbot.waitUntil(lambda: not window.mesh.background.busy, timeout=30_000)
+    assert doc.project is before and doc.undo_stack.count() == 0
+    assert "cancelled" in window.statusBar().currentMessage()
+
+
+def _slow_weights(monkeypatch, steps=400):
+    """edits.recompute_weights made long (``steps`` x 10 ms) and honest about its hooks,
+    as the real solve is: progress rises, cancel() stops it at the next step. Returns
+    the calls seen: (last fraction, stopped by cancel)."""
+    import time
+
+    from rigeditor import edits
+    from rigeditor.core.biharmonic import Cancelled
+
+    real, calls = edits.recompute_weights, []
+
+    def slow(project, *args, progress=None, cancel=None):
+        for i in range(steps):
+            if cancel():
+                calls.append((i / steps, True))
+                raise Cancelled("cancelled")
+            progress(i / steps)
+            time.sleep(0.01)
+        calls.append((1.0, False))
+        return real(project, *args)
+
+    monkeypatch.setattr(edits, "recompute_weights", slow)
+    return calls
+
+
+def test_a_long_solve_shows_its_dialog_keeps_the_window_alive_and_cancels(qtbot, monkeypatch):
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QProgressDialog
 
+    calls = _slow_weights(monkeypatch)
     doc, window = _weights_window(qtbot, 30.0)
     before = doc.project
-
-    def press_cancel():
-        for d in window.findChildren(QProgressDialog):
-            d.cancel()
-
-    QTimer.singleShot(0, press_cancel)  # fires at the solve's first look at the dialog
+    ticks = []
+    timer = QTimer(window)  # the window's event loop, served while the solve runs
+    timer.timeout.connect(lambda: ticks.append(1))
+    timer.start(20)
     window.mesh.weights_action.trigger()
+    qtbot.waitUntil(lambda: any(d.isVisible() for d in window.findChildren(QProgressDialog)), timeout=3_000)
+    (dialog,) = [d for d in window.findChildren(QProgressDialog) if d.isVisible()]
+    qtbot.waitUntil(lambda: dialog.value() > 0)
+    qtbot.wait(300)
+    assert window.mesh.background.busy and len(ticks) >= 5  # the UI thread's own timers ran meanwhile
+    dialog.cancel()
+    qtbot.waitUntil(lambda: not window.mesh.background.busy, timeout=3_000)
+    timer.stop()
+    (fraction, stopped), = calls
+    assert stopped and fraction < 0.9  # stopped partway, not run to its end
     assert doc.project is before and doc.undo_stack.count() == 0
     assert "cancelled" in window.statusBar().currentMessage()
+
+
+def test_an_edit_made_while_the_solve_runs_is_kept_and_the_stale_weights_dropped(qtbot, monkeypatch):
+    from rigeditor import edits
+
+    _slow_weights(monkeypatch, steps=30)
+    doc, window = _weights_window(qtbot, 30.0)
+    window.mesh.weights_action.trigger()
+    bone = doc.project.bones[0].name
+    assert doc.apply("rename", edits.rename(doc.project, "bone", bone, "shoulder_bone"))  # before the dialog shows
+    qtbot.waitUntil(lambda: not window.mesh.background.busy, timeout=5_000)
+    assert doc.undo_stack.count() == 1 and doc.undo_stack.undoText() == "rename"
+    assert doc.project.bones[0].name == "shoulder_bone"
+    assert "not applied" in window.statusBar().currentMessage()
