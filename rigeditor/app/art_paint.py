@@ -94,12 +94,14 @@ def _read(path: Path) -> QImage | None:
 
 
 def draw_art(painter: QPainter, project, row, to_device, base: Path | None,
-             cache: ImageCache, *, dim: bool = False, slots=None) -> None:
+             cache: ImageCache, *, dim: bool = False, slots=None, clip=None) -> None:
     """Draw the pictures of one Bake row (``row`` = bake.art.row(i)) back to front.
 
     to_device: (K, 2) world points -> (K, 2) device points (affine). base: the project
     file's folder (None: unsaved, every picture is a placeholder). slots: columns to
-    draw (default all); the painter's transform is left as it was.
+    draw (default all); clip: the device rectangles being repainted ((R, 4) x0, y0, x1,
+    y1; default everywhere): a mesh's triangles elsewhere are not drawn (a drag
+    repaints a few rectangles). The painter's transform is left as it was.
     """
     painter.save()
     try:
@@ -118,12 +120,12 @@ def draw_art(painter: QPainter, project, row, to_device, base: Path | None,
                 shapes.append((a, row.shapes[s]))
                 continue
             if s not in clips:
-                _picture(painter, a, row, s, to_device, base, cache, dim)
+                _picture(painter, a, row, s, to_device, base, cache, dim, clip)
                 continue
             painter.save()
             try:
                 clip_to(painter, row.shapes[clips[s]].vertices(row.index), to_device)
-                _picture(painter, a, row, s, to_device, base, cache, dim)
+                _picture(painter, a, row, s, to_device, base, cache, dim, clip)
             finally:
                 painter.restore()
         for a, pose in shapes:
@@ -141,7 +143,7 @@ def picture_file(base, path: str) -> Path:
     return Path(base) / Path(*path.split("/"))
 
 
-def _picture(painter: QPainter, a, row, s: int, to_device, base, cache: ImageCache, dim: bool) -> None:
+def _picture(painter: QPainter, a, row, s: int, to_device, base, cache: ImageCache, dim: bool, clip=None) -> None:
     """Draw the picture (image or mesh) ``a`` of slot column ``s`` of ``row``, in its
     slot's colour, two-colour tint and blend mode (app.blend)."""
     world = row.image_world[s].tolist()
@@ -159,7 +161,7 @@ def _picture(painter: QPainter, a, row, s: int, to_device, base, cache: ImageCac
         mesh = getattr(row, "meshes", {}).get(s)
         if mesh is not None:
             # Seams drawn twice would add up under a mode that is not normal.
-            draw_mesh(painter, image, a.uvs, a.triangles, to_device(mesh), seams=blend == "normal")
+            draw_mesh(painter, image, a.uvs, a.triangles, to_device(mesh), seams=blend == "normal", clip=clip)
             return
         painter.setTransform(_image_to_device(world, to_device, a, image))
         painter.drawImage(QPointF(0.0, 0.0), image)
@@ -188,10 +190,12 @@ def triangle_affines(src, dst):
     return out
 
 
-def draw_mesh(painter: QPainter, image: QImage, uvs, triangles, device, seams: bool = True) -> None:
+def draw_mesh(painter: QPainter, image: QImage, uvs, triangles, device, seams: bool = True, clip=None) -> None:
     """Fill each triangle (T, 3) with ``image``, UVs (V, 2) in [0, 1] (v down) to the
     device points (V, 2). ``seams``: cover the seams with a hairline pen (over the
-    neighbour: right for normal blending, a doubled line for additive or screen)."""
+    neighbour: right for normal blending, a doubled line for additive or screen).
+    ``clip``: device rectangles ((R, 4) x0, y0, x1, y1) outside which nothing is drawn;
+    the triangles drawn one by one that meet none of them are skipped."""
     t = np.asarray(triangles)
     if not len(t) or not np.all(np.isfinite(device)):
         return
@@ -199,6 +203,8 @@ def draw_mesh(painter: QPainter, image: QImage, uvs, triangles, device, seams: b
     dst = np.asarray(device, float)[t]
     m = triangle_affines(src, dst)
     groups, ok = rigid_groups(m, np.isfinite(m[:, 0, 0]))  # rigid parts: one fill each (mesh_batches)
+    if clip is not None:
+        ok = ok & meets(dst.min(axis=1), dst.max(axis=1), clip)
     m = shifted_far(m, image.width(), image.height())  # sampling independent of where a span starts
     draw_groups(painter, image, groups, m, t, np.asarray(device, float), seams)
     brush = QBrush(image)
@@ -221,6 +227,19 @@ def draw_mesh(painter: QPainter, image: QImage, uvs, triangles, device, seams: b
         corners[:] = tri
         polygon(poly)
     painter.setPen(Qt.PenStyle.NoPen)
+
+
+CLIP_MARGIN_PX = 2.0
+"""Device pixels a triangle's antialiased edge and seam pen may reach past its box."""
+
+
+def meets(lo, hi, clip) -> np.ndarray:
+    """(T,) whether each device box [lo, hi] ((T, 2) each), grown by CLIP_MARGIN_PX,
+    touches one of the ``clip`` rectangles ((R, 4) x0, y0, x1, y1)."""
+    c = np.asarray(clip, float).reshape(-1, 4)
+    lo, hi = lo - CLIP_MARGIN_PX, hi + CLIP_MARGIN_PX
+    return ((hi[:, None, 0] >= c[None, :, 0]) & (lo[:, None, 0] <= c[None, :, 2])
+            & (hi[:, None, 1] >= c[None, :, 1]) & (lo[:, None, 1] <= c[None, :, 3])).any(axis=1)
 
 
 def _ignore(_brush) -> None:

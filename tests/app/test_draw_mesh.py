@@ -83,3 +83,26 @@ def test_a_dense_mesh_draws_pixel_for_pixel_as_before(skinned):
     ours = _paint(lambda p: draw_mesh(p, image, uvs, mesh.triangles, device))
     before = _paint(lambda p: _reference(p, image, uvs, mesh.triangles, device))
     np.testing.assert_array_equal(ours, before)
+
+
+@pytest.mark.parametrize("rect", [(300, 250, 360, 300), (0, 0, 40, 40), (120, 400, 700, 470)])
+def test_a_repainted_rectangle_is_drawn_as_the_whole_mesh_draws_it(skinned, rect):
+    # A drag repaints a few rectangles: the triangles that meet none are skipped, and
+    # inside the rectangle every pixel is what drawing the whole mesh gives there.
+    pose, image = skinned
+    m = pose.mesh
+    device = pose.vertices(24) * [2.0, -2.0] + [300.0, 560.0]
+    x0, y0, x1, y1 = rect
+
+    def clipped(clip):
+        def fn(p):
+            p.setClipRect(x0, y0, x1 - x0, y1 - y0)
+            draw_mesh(p, image, m.uvs, m.triangles, device, clip=clip)
+        return fn
+
+    ours = _paint(clipped(np.array([rect], float)))
+    whole = _paint(clipped(None))
+    np.testing.assert_array_equal(ours, whole)
+    outside = _paint(lambda p: draw_mesh(p, image, m.uvs, m.triangles, device, clip=np.array([[0, 0, 40, 40.0]])))
+    full = _paint(lambda p: draw_mesh(p, image, m.uvs, m.triangles, device))
+    assert np.count_nonzero(outside != full) > 1_000  # elsewhere the skipped triangles are missing

@@ -25,6 +25,7 @@ class ArtLayer(Layer):
         self.base = base
         self.cache = ImageCache()
         self.dim = False
+        self._clip = None  # the rectangles being repainted, while paint_exposed runs
 
     def elements(self, state, dm):
         row = state.art
@@ -58,12 +59,19 @@ class ArtLayer(Layer):
                               np.array(looks, dtype=float)[:, None], frames[:, None]], axis=1)
         return sig, d.min(axis=1) - 2.0, d.max(axis=1) + 2.0
 
+    def paint_exposed(self, painter, dm, clip) -> None:
+        self._clip = clip  # draw() hands it on: a mesh draws only the triangles repainted
+        try:
+            super().paint_exposed(painter, dm, clip)
+        finally:
+            self._clip = None
+
     def draw(self, painter, dm, mask):
         state, project = self.ctx.state, self.ctx.project
         if state.art is None or project is None or len(project.art.slots) != len(state.art.attachment):
             return
         draw_art(painter, project, state.art, dm, self.base(), self.cache, dim=self.dim,
-                 slots=set(np.flatnonzero(mask).tolist()))
+                 slots=set(np.flatnonzero(mask).tolist()), clip=self._clip)
         chosen = self.ctx.selected.get("slot", set())
         painter.setPen(pen(style.SELECTION))
         painter.setBrush(Qt.NoBrush)
