@@ -81,8 +81,17 @@ def deform_tracks(project, skel, anim: dict, name: str, fps: float, notes, *, ru
             mesh = project.art.slot(slot_name).find(att, ours)
         except KeyError:
             mesh = None
+        path = _path(project, slot_name, att, ours) if mesh is None else None
+        if path is not None:  # Spine deforms a path's vertices as a mesh's
+            if not isinstance(keys, list):
+                raise SpineError(None, [f"{at}: must be a list of keys"])
+            raw = skel.skins[skin]["attachments"][slot_name][att]
+            slots, width = path_slots(list(raw.get("vertices", [])), path.vertex_count)
+            shape = (path.vertex_count, path.influence_width, 2)
+            tracks.append(DeformTrack(slot_name, att, ours, _keys(keys, slots, width, shape, fps, runtime, at)))
+            continue
         if not isinstance(mesh, MeshAttachment) or mesh.skin != ours:
-            notes.add("deform timelines of attachments that are not imported meshes", f"{slot_name}/{att}")
+            notes.add("deform timelines of attachments that are not imported meshes or paths", f"{slot_name}/{att}")
             continue
         raw = _raw_mesh(skel, skin, slot_name, att)
         slots, width = influence_slots(list(raw["vertices"]), len(raw["uvs"]) // 2, lambda b: bones[b] in kept)
@@ -93,6 +102,25 @@ def deform_tracks(project, skel, anim: dict, name: str, fps: float, notes, *, ru
         shape = (len(mesh.vertices), influences(mesh), 2)
         tracks.append(DeformTrack(slot_name, att, ours, _keys(keys, slots, width, shape, fps, runtime, at)))
     return tuple(tracks)
+
+
+def _path(project, slot: str, att: str, skin: str):
+    """The imported path attachment ``att`` of ``skin`` in ``slot``, or None."""
+    try:
+        paths = project.art.slot(slot).paths
+    except KeyError:
+        return None
+    return next((p for p in paths if p.name == att and p.skin == skin), None)
+
+
+def path_slots(raw_vertices: list, count: int) -> tuple[np.ndarray, int]:
+    """As ``influence_slots`` for a path: every influence kept, in Spine's order (a
+    path keeps all its weights, the root's included)."""
+    rows = weighted(raw_vertices, count)
+    if rows is None:
+        return np.stack([np.arange(count), np.zeros(count, np.int64)], axis=-1), 2 * count
+    out = [(v, k) for v, inf in enumerate(rows) for k in range(len(inf))]
+    return np.array(out, np.int64).reshape(-1, 2), 2 * len(out)
 
 
 def _raw_mesh(skel, skin: str, slot: str, att: str) -> dict:
@@ -161,4 +189,4 @@ def _offsets(full: np.ndarray, slots: np.ndarray, shape) -> np.ndarray:
     return out
 
 
-__all__ = ["deform_tracks", "influence_slots", "timelines"]
+__all__ = ["deform_tracks", "influence_slots", "path_slots", "timelines"]

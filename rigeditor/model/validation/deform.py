@@ -1,6 +1,6 @@
 """Semantic checks of deform keys (``deforms[i].keys[k].field: what, got value``).
 
-A track must name a mesh that exists (slot, skin, attachment), once; its keys must be
+A track must name a mesh (or a path attachment) that exists (slot, skin, attachment), once; its keys must be
 in increasing frame order, with offsets shaped as the mesh needs (V vertices, one
 influence unweighted, the mesh's padded influences weighted), finite and within
 MAX magnitude, a known interpolation and bezier handles whose time lies in [0, 1]
@@ -14,13 +14,21 @@ import numpy as np
 
 from rigeditor.model.data.deform import DEFORM_INTERPOLATIONS
 from rigeditor.model.data.mesh_attachment import MeshAttachment
+from rigeditor.model.data.path_attachment import PathAttachment
 
 _MAX = 1e9
 
 
-def influences(mesh: MeshAttachment) -> int:
-    """K, the influences per vertex a deform key of ``mesh`` holds."""
+def influences(mesh) -> int:
+    """K, the influences per vertex a deform key of ``mesh`` (or a path) holds."""
+    if isinstance(mesh, PathAttachment):
+        return mesh.influence_width
     return mesh.indices.shape[1] if mesh.skinned else 1
+
+
+def vertex_count(mesh) -> int:
+    """V, the vertices a deform key of ``mesh`` (or a path) holds."""
+    return mesh.vertex_count if isinstance(mesh, PathAttachment) else len(mesh.vertices)
 
 
 def deform_problems(art) -> list[str]:
@@ -33,8 +41,9 @@ def deform_problems(art) -> list[str]:
         if slot is None:
             out.append(f"{where}.slot: unknown slot {t.slot!r}")
             continue
-        mesh = next((a for a in slot.attachments if a.name == t.attachment and a.skin == t.skin), None)
-        if not isinstance(mesh, MeshAttachment):
+        mesh = next((a for a in slot.attachments + tuple(slot.paths) if a.name == t.attachment and a.skin == t.skin),
+                    None)
+        if not isinstance(mesh, (MeshAttachment, PathAttachment)):  # paths: Spine deforms them too
             skin = f" of skin {t.skin!r}" if t.skin else ""
             what = "no attachment" if mesh is None else "no mesh attachment"
             out.append(f"{where}.attachment: slot {t.slot!r} has {what} {t.attachment!r}{skin}")
@@ -42,7 +51,7 @@ def deform_problems(art) -> list[str]:
         if t.key in seen:
             out.append(f"{where}: a second track for {t.slot}/{t.attachment}")
         seen.add(t.key)
-        shape = (len(mesh.vertices), influences(mesh), 2)
+        shape = (vertex_count(mesh), influences(mesh), 2)
         previous = None
         for k, key in enumerate(t.keys):
             at = f"{where}.keys[{k}]"
