@@ -43,6 +43,7 @@ def test_an_unweighted_paths_offsets_ride_its_slot_bone(a, sx, sy, tx, ty, d):
     m = _frame(a, sx, sy, tx, ty)
     path = PathAttachment("p", vertices=((0.0, 0.0), (10.0, 0.0), (20.0, 5.0)))
     offsets = np.broadcast_to(np.array(d, float), (1, 3, 1, 2))
-    moved = path.world_vertices(lambda bone: m, "bone", 1, offsets)[0] - path.world_vertices(lambda bone: m, "bone", 1)[0]
+    place = lambda bone: m  # noqa: E731
+    moved = path.world_vertices(place, "bone", 1, offsets)[0] - path.world_vertices(place, "bone", 1)[0]
     expect = np.array([m.a[0] * d[0] + m.b[0] * d[1], m.c[0] * d[0] + m.d[0] * d[1]])
     assert np.allclose(moved, expect[None], atol=1e-9)

@@ -26,7 +26,8 @@ from rigeditor.io.spine.skeleton import SpineError
 from rigeditor.model.data.deform import DeformKey, DeformTrack
 from rigeditor.model.data.mesh_attachment import MeshAttachment
 from rigeditor.model.data.skins import DEFAULT as DEFAULT_SKIN
-from rigeditor.model.validation.deform import influences
+from rigeditor.model.data.shapes import ShapeAttachment
+from rigeditor.model.validation.deform import influences, vertex_count
 from rigeditor.model.validation.project import MAX_MAGNITUDE
 
 
@@ -82,16 +83,21 @@ def deform_tracks(project, skel, anim: dict, name: str, fps: float, notes, *, ru
         except KeyError:
             mesh = None
         path = _path(project, slot_name, att, ours) if mesh is None else None
-        if path is not None:  # Spine deforms a path's vertices as a mesh's
+        if path is None and isinstance(mesh, ShapeAttachment) and mesh.kind in ("box", "clipping") \
+                and mesh.skin == ours:
+            path = mesh  # a box or clipping polygon: keyed as a path is
+        if path is not None:  # Spine deforms a path's (a polygon's) vertices as a mesh's
             if not isinstance(keys, list):
                 raise SpineError(None, [f"{at}: must be a list of keys"])
             raw = skel.skins[skin]["attachments"][slot_name][att]
-            slots, width = path_slots(list(raw.get("vertices", [])), path.vertex_count)
-            shape = (path.vertex_count, path.influence_width, 2)
+            count, k = vertex_count(path), influences(path)
+            slots, width = path_slots(list(raw.get("vertices", [])), count)
+            shape = (count, k, 2)
             tracks.append(DeformTrack(slot_name, att, ours, _keys(keys, slots, width, shape, fps, runtime, at)))
             continue
         if not isinstance(mesh, MeshAttachment) or mesh.skin != ours:
-            notes.add("deform timelines of attachments that are not imported meshes or paths", f"{slot_name}/{att}")
+            notes.add("deform timelines of attachments that are not imported meshes, paths or polygons",
+                      f"{slot_name}/{att}")
             continue
         raw = _raw_mesh(skel, skin, slot_name, att)
         slots, width = influence_slots(list(raw["vertices"]), len(raw["uvs"]) // 2, lambda b: bones[b] in kept)

@@ -15,6 +15,7 @@ from rigeditor.io.spine.write_curves import key_time
 from rigeditor.model.data.linked_mesh import resolved
 from rigeditor.model.data.mesh_attachment import MeshAttachment
 from rigeditor.model.data.path_attachment import PathAttachment
+from rigeditor.model.data.shapes import ShapeAttachment
 
 
 def deform_section(project, bake) -> dict:
@@ -31,9 +32,10 @@ def deform_section(project, bake) -> dict:
             mesh = path or resolved(slot, slot.find(t.attachment, t.skin))  # a linked mesh: its parent's geometry
         except KeyError:
             continue
-        if not isinstance(mesh, (MeshAttachment, PathAttachment)) or not t.keys:
+        polygon = isinstance(mesh, ShapeAttachment) and mesh.kind in ("box", "clipping")
+        if not (isinstance(mesh, (MeshAttachment, PathAttachment)) or polygon) or not t.keys:
             continue
-        used = _path_columns(mesh) if path is not None else _columns(mesh)
+        used = _path_columns(mesh) if path is not None or polygon else _columns(mesh)
         frames = np.array([k.frame for k in t.keys]) - start
         times = key_time(frames, fps)
         keys = []
@@ -54,11 +56,12 @@ def deform_section(project, bake) -> dict:
     return {"attachments": out} if out else {}
 
 
-def _path_columns(path: PathAttachment) -> np.ndarray:
-    """(n, 2) (vertex, influence) of each deform pair of a path, in the order the path's
-    vertices list them (``write_path``)."""
+def _path_columns(path) -> np.ndarray:
+    """(n, 2) (vertex, influence) of each deform pair of a path (or a box or clipping
+    polygon), in the order its vertices list them (``write_path``, ``write_shapes``)."""
     if not path.weighted:
-        return np.stack([np.arange(path.vertex_count), np.zeros(path.vertex_count, np.int64)], axis=-1)
+        count = path.vertex_count if isinstance(path, PathAttachment) else path.count
+        return np.stack([np.arange(count), np.zeros(count, np.int64)], axis=-1)
     return np.array([(v, k) for v, inf in enumerate(path.influences) for k in range(len(inf))],
                     np.int64).reshape(-1, 2)
 

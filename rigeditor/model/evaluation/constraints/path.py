@@ -27,7 +27,7 @@ import numpy as np
 
 from rigeditor.core.geometry import Affine
 from rigeditor.model.data.skins import pick
-from rigeditor.model.evaluation.path_deform import path_offsets
+from rigeditor.model.evaluation.vertex_deform import path_offsets
 
 EPSILON = 1e-5
 """Bones shorter than this count as points (Spine's epsilon, model units)."""
@@ -108,7 +108,7 @@ def _frame(pose, bone, n) -> Affine:
 
 def _constrain(c, path, slot, project, pose, values, n, offsets=None) -> list[Affine]:
     """The constrained bones' world frames on every frame, as if ``path`` showed
-    (``offsets``: its deform keys' offsets, ``path_deform``)."""
+    (``offsets``: its deform keys' offsets, ``vertex_deform``)."""
     tangents, scale = c.rotate_mode == "tangent", c.rotate_mode == "chainScale"
     count = len(c.bones)
     spaces_count = count if tangents else count + 1

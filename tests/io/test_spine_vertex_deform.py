@@ -1,7 +1,8 @@
-"""Deform keys on Spine path attachments: the path's vertices move as Spine moves them
-(an offset per vertex, or per influence of a weighted path in that bone's frame), so
-the bones a path constraint lays along it follow; kept through save and export.
-Poses by hand: straight paths, so a point along one is where the line puts it."""
+"""Deform keys on Spine path attachments, boxes and clipping polygons: their vertices
+move as Spine moves them (an offset per vertex, or per influence of a weighted one in
+that bone's frame), so the bones a path constraint lays along a path follow; kept
+through save and export. Poses by hand: straight paths, so a point along one is where
+the line puts it; a turned bone turns its polygon's offsets."""
 from __future__ import annotations
 
 import copy
@@ -99,3 +100,70 @@ def test_the_path_deform_survives_save_and_spine_export(tmp_path):
     back_dir.mkdir()
     back = _import(back_dir, doc).project
     assert _b0(evaluate(back)) == pytest.approx(_b0(bake), abs=1e-6)
+
+
+SQUARE = [0, 0, 20, 0, 20, 10, 0, 10]
+
+
+def _box(kind: str, weighted: bool) -> dict:
+    """RIG with a box (or clipping polygon) on the holder (turned 90 degrees), keyed to
+    rise (0, LIFT) in the holder's frame over the first second."""
+    doc = copy.deepcopy(RIG)
+    doc["bones"][1]["rotation"] = 90
+    box = {"type": kind, "vertexCount": 4, "vertices": SQUARE}
+    if kind == "clipping":
+        box["end"] = "track"
+    if weighted:
+        box["vertices"] = [x for i in range(4) for x in (1, 1, SQUARE[2 * i], SQUARE[2 * i + 1], 1.0)]
+    doc["slots"].insert(0, {"name": "hit", "bone": "holder" if not weighted else "root", "attachment": "b"})
+    doc["skins"][0]["attachments"]["hit"] = {"b": box}
+    doc["animations"]["go"]["attachments"]["default"]["hit"] = {"b": {"deform": [
+        {"time": 0}, {"time": 1, "vertices": [0, LIFT] * 4}]}}
+    return doc
+
+
+def _polygon(bake, project):
+    col = [s.name for s in project.art.slots].index("hit")
+    pose = bake.art.shape(col, 0)
+    return np.stack([pose.vertices(i) for i in range(len(bake.frames))])
+
+
+@pytest.mark.parametrize("kind", ["boundingbox", "clipping"])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_a_keyed_box_or_clipping_polygon_moves_its_vertices_in_its_bones_frame(tmp_path, kind, weighted):
+    result = _import(tmp_path, _box(kind, weighted))
+    assert not any("deform" in w for w in result.warnings)
+    bake = evaluate(result.project)
+    t = bake.frames / 30.0
+    square = np.array(SQUARE, float).reshape(-1, 2)
+    # the holder at (10, 20) turned 90 degrees: local (x, y) -> (10 - y, 20 + x); the
+    # offset (0, LIFT t) in its frame moves each vertex by (-LIFT t, 0)
+    setup = np.stack([10 - square[:, 1], 20 + square[:, 0]], axis=1)
+    expect = setup[None] + np.stack([-LIFT * t, 0 * t], axis=1)[:, None]
+    assert _polygon(bake, result.project) == pytest.approx(expect, abs=1e-9)
+
+
+def test_a_keyed_box_survives_spine_export(tmp_path):
+    from rigeditor.io.spine.write import spine_document
+
+    project = _import(tmp_path, _box("boundingbox", True)).project
+    bake = evaluate(project)
+    doc = spine_document(project, bake, animation="go")
+    keys = doc["animations"]["go"]["attachments"]["default"]["hit"]["b"]["deform"]
+    assert keys[-1]["vertices"] == pytest.approx([0, LIFT] * 4)
+    back_dir = tmp_path / "back"
+    back_dir.mkdir()
+    back = _import(back_dir, doc).project
+    assert _polygon(evaluate(back), back) == pytest.approx(_polygon(bake, project), abs=1e-6)
+
+
+def test_a_path_deform_of_the_wrong_shape_is_refused_naming_where(tmp_path):
+    import json
+
+    from rigeditor.io.project_file import ProjectFileError
+
+    saved = json.loads(dumps_project(_import(tmp_path).project))
+    saved["deforms"][0]["keys"][1]["offsets"] = saved["deforms"][0]["keys"][1]["offsets"][:8]  # 8 of 9 vertices
+    with pytest.raises(ProjectFileError) as err:
+        loads_project(json.dumps(saved))
+    assert "deforms[0].keys[1].offsets: the mesh needs 9 vertices x 1 influence(s) x 2, got 8 x 1 x 2" in str(err.value)
