@@ -102,15 +102,14 @@ def renamed_slot(project: Project, old: str, new: str) -> Project:
 
 def without_bones(project: Project, gone) -> Project:
     """After bones are deleted: constraints lose those bones (one with no bone left
-    goes); a weighted path hanging on a deleted bone goes too (nothing carries it)."""
+    goes). A weighted path lets go of them before (``edits.shapes.dropped_bones_in_shapes``:
+    it stays where it is, on the bones left or the nearest kept one above)."""
     kept = []
     for c in project.paths:
         bones = tuple(b for b in c.bones if b not in gone)
         if bones:
             kept.append(replace(c, bones=bones) if bones != c.bones else c)
-    slots = tuple(replace(s, paths=tuple(p for p in s.paths if not set(p.bones) & set(gone)))
-                  if s.paths else s for s in project.art.slots)
-    return replace(project, paths=tuple(kept), art=replace(project.art, slots=slots))
+    return replace(project, paths=tuple(kept))
 
 
 def without_slot(project: Project, slot: str) -> Project:

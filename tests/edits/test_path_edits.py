@@ -71,7 +71,9 @@ def test_renaming_and_deleting_bones_and_slots_carries_the_constraint():
     assert p.art.slot("rail").paths[1].bones == ("tip",)
     assert problems(p) == []
     gone = edits.delete(p, "bone", "tip")
-    assert gone.path("pc").bones == ("b0",) and [x.name for x in gone.art.slot("rail").paths] == ["p"]
+    # The path weighted wholly to the deleted bone stays where it was, on its parent.
+    assert gone.path("pc").bones == ("b0",) and [x.name for x in gone.art.slot("rail").paths] == ["p", "w"]
+    assert gone.art.slot("rail").paths[1].bones == ("b0",)
     assert problems(gone) == []
     assert edits.delete(p, "slot", "rail").paths == ()
     assert edits.rename(p, "path", "pc", "rail_follow").path("rail_follow").bones == ("b0", "tip")

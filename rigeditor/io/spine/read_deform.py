@@ -26,7 +26,8 @@ from rigeditor.io.spine.skeleton import SpineError
 from rigeditor.model.data.deform import DeformKey, DeformTrack
 from rigeditor.model.data.mesh_attachment import MeshAttachment
 from rigeditor.model.data.skins import DEFAULT as DEFAULT_SKIN
-from rigeditor.model.validation.deform import influences
+from rigeditor.model.data.shapes import ShapeAttachment
+from rigeditor.model.validation.deform import influences, vertex_count
 from rigeditor.model.validation.project import MAX_MAGNITUDE
 
 
@@ -81,8 +82,22 @@ def deform_tracks(project, skel, anim: dict, name: str, fps: float, notes, *, ru
             mesh = project.art.slot(slot_name).find(att, ours)
         except KeyError:
             mesh = None
+        path = _path(project, slot_name, att, ours) if mesh is None else None
+        if path is None and isinstance(mesh, ShapeAttachment) and mesh.kind in ("box", "clipping") \
+                and mesh.skin == ours:
+            path = mesh  # a box or clipping polygon: keyed as a path is
+        if path is not None:  # Spine deforms a path's (a polygon's) vertices as a mesh's
+            if not isinstance(keys, list):
+                raise SpineError(None, [f"{at}: must be a list of keys"])
+            raw = skel.skins[skin]["attachments"][slot_name][att]
+            count, k = vertex_count(path), influences(path)
+            slots, width = path_slots(list(raw.get("vertices", [])), count)
+            shape = (count, k, 2)
+            tracks.append(DeformTrack(slot_name, att, ours, _keys(keys, slots, width, shape, fps, runtime, at)))
+            continue
         if not isinstance(mesh, MeshAttachment) or mesh.skin != ours:
-            notes.add("deform timelines of attachments that are not imported meshes", f"{slot_name}/{att}")
+            notes.add("deform timelines of attachments that are not imported meshes, paths or polygons",
+                      f"{slot_name}/{att}")
             continue
         raw = _raw_mesh(skel, skin, slot_name, att)
         slots, width = influence_slots(list(raw["vertices"]), len(raw["uvs"]) // 2, lambda b: bones[b] in kept)
@@ -93,6 +108,25 @@ def deform_tracks(project, skel, anim: dict, name: str, fps: float, notes, *, ru
         shape = (len(mesh.vertices), influences(mesh), 2)
         tracks.append(DeformTrack(slot_name, att, ours, _keys(keys, slots, width, shape, fps, runtime, at)))
     return tuple(tracks)
+
+
+def _path(project, slot: str, att: str, skin: str):
+    """The imported path attachment ``att`` of ``skin`` in ``slot``, or None."""
+    try:
+        paths = project.art.slot(slot).paths
+    except KeyError:
+        return None
+    return next((p for p in paths if p.name == att and p.skin == skin), None)
+
+
+def path_slots(raw_vertices: list, count: int) -> tuple[np.ndarray, int]:
+    """As ``influence_slots`` for a path: every influence kept, in Spine's order (a
+    path keeps all its weights, the root's included)."""
+    rows = weighted(raw_vertices, count)
+    if rows is None:
+        return np.stack([np.arange(count), np.zeros(count, np.int64)], axis=-1), 2 * count
+    out = [(v, k) for v, inf in enumerate(rows) for k in range(len(inf))]
+    return np.array(out, np.int64).reshape(-1, 2), 2 * len(out)
 
 
 def _raw_mesh(skel, skin: str, slot: str, att: str) -> dict:
@@ -161,4 +195,4 @@ def _offsets(full: np.ndarray, slots: np.ndarray, shape) -> np.ndarray:
     return out
 
 
-__all__ = ["deform_tracks", "influence_slots", "timelines"]
+__all__ = ["deform_tracks", "influence_slots", "path_slots", "timelines"]

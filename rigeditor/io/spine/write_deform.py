@@ -4,7 +4,7 @@
 A key writes its time (the 32-bit float at or before its frame, ``key_time``), its
 offsets as ``vertices`` from ``offset`` 0 (dx, dy per vertex of an unweighted mesh;
 per influence of a weighted one, in the order ``write_art`` lists the influences: the
-non-zero weights in column order), and its curve: none (linear), ``"stepped"``, or
+non-zero weights in column order; a path's as its vertices list them), and its curve: none (linear), ``"stepped"``, or
 the bezier's handles in seconds and the 0..1 mix.
 """
 from __future__ import annotations
@@ -14,6 +14,8 @@ import numpy as np
 from rigeditor.io.spine.write_curves import key_time
 from rigeditor.model.data.linked_mesh import resolved
 from rigeditor.model.data.mesh_attachment import MeshAttachment
+from rigeditor.model.data.path_attachment import PathAttachment
+from rigeditor.model.data.shapes import ShapeAttachment
 
 
 def deform_section(project, bake) -> dict:
@@ -23,12 +25,17 @@ def deform_section(project, bake) -> dict:
     for t in project.art.deforms:
         try:
             slot = project.art.slot(t.slot)
-            mesh = resolved(slot, slot.find(t.attachment, t.skin))  # a linked mesh: its parent's geometry
         except KeyError:
             continue
-        if not isinstance(mesh, MeshAttachment) or not t.keys:
+        path = next((p for p in slot.paths if p.name == t.attachment and p.skin == t.skin), None)
+        try:
+            mesh = path or resolved(slot, slot.find(t.attachment, t.skin))  # a linked mesh: its parent's geometry
+        except KeyError:
             continue
-        used = _columns(mesh)
+        polygon = isinstance(mesh, ShapeAttachment) and mesh.kind in ("box", "clipping")
+        if not (isinstance(mesh, (MeshAttachment, PathAttachment)) or polygon) or not t.keys:
+            continue
+        used = _path_columns(mesh) if path is not None or polygon else _columns(mesh)
         frames = np.array([k.frame for k in t.keys]) - start
         times = key_time(frames, fps)
         keys = []
@@ -47,6 +54,16 @@ def deform_section(project, bake) -> dict:
         skin = t.skin or "default"
         out.setdefault(skin, {}).setdefault(t.slot, {})[t.attachment] = {"deform": keys}
     return {"attachments": out} if out else {}
+
+
+def _path_columns(path) -> np.ndarray:
+    """(n, 2) (vertex, influence) of each deform pair of a path (or a box or clipping
+    polygon), in the order its vertices list them (``write_path``, ``write_shapes``)."""
+    if not path.weighted:
+        count = path.vertex_count if isinstance(path, PathAttachment) else path.count
+        return np.stack([np.arange(count), np.zeros(count, np.int64)], axis=-1)
+    return np.array([(v, k) for v, inf in enumerate(path.influences) for k in range(len(inf))],
+                    np.int64).reshape(-1, 2)
 
 
 def _columns(mesh: MeshAttachment) -> np.ndarray:

@@ -15,6 +15,10 @@ the last point back to the first.
   path are measured by arc length (as the path is now); otherwise by ``lengths``.
 - ``lengths``: cumulative arc length at the end of each curve (P entries, model
   units), as the path was authored; used when ``constant_speed`` is off.
+
+Deform keys (``model.data.deform``) may move a path's vertices as they move a mesh's:
+offsets (V, K, 2) per vertex and influence (K = 1 unweighted, else the most
+influences a vertex has, Spine's order), added in the vertex's bone frame.
 """
 from __future__ import annotations
 
@@ -47,12 +51,23 @@ class PathAttachment:
     def vertex_count(self) -> int:
         return len(self.influences) if self.weighted else len(self.vertices)
 
-    def world_vertices(self, frame_of, slot_bone: str | None, n: int) -> np.ndarray:
+    @property
+    def influence_width(self) -> int:
+        """K, the influences per vertex a deform key of this path holds."""
+        return max((len(inf) for inf in self.influences), default=1) if self.weighted else 1
+
+    def world_vertices(self, frame_of, slot_bone: str | None, n: int, offsets=None) -> np.ndarray:
         """(n, V, 2) vertices in world per frame. ``frame_of(bone)``: that bone's world
         Affine over the n frames (None: the character space); ``slot_bone``: the bone
-        an unweighted path rides."""
+        an unweighted path rides; ``offsets``: None, or deform offsets (n, V, K, 2) added
+        to each vertex (each influence's) in its bone's frame before it is placed."""
         if not self.weighted:
-            return _apply(frame_of(slot_bone), np.asarray(self.vertices, float).reshape(-1, 2), n)
+            local = np.asarray(self.vertices, float).reshape(-1, 2)
+            if offsets is None:
+                return _apply(frame_of(slot_bone), local, n)
+            return _apply_each(frame_of(slot_bone), local[None] + np.asarray(offsets, float)[:, :, 0], n)
+        if offsets is not None:  # deform keys: each influence moved in its bone's frame
+            return self._weighted_with_offsets(frame_of, n, offsets)
         count = len(self.influences)
         acc = np.zeros((2, count, n))  # a row per vertex and coordinate: contiguous over the frames
         frames = {}
@@ -76,12 +91,33 @@ class PathAttachment:
                 acc[1, v] += w * (fc * x + fd * y + fty)
         return np.ascontiguousarray(acc.transpose(2, 1, 0))
 
+    def _weighted_with_offsets(self, frame_of, n: int, offsets) -> np.ndarray:
+        """``world_vertices`` of a weighted path under deform offsets (n, V, K, 2)."""
+        out = np.zeros((n, len(self.influences), 2))
+        frames = {}
+        for v, inf in enumerate(self.influences):
+            for k, (b, x, y, w) in enumerate(inf):
+                bone = self.bones[b]
+                if bone not in frames:
+                    frames[bone] = frame_of(bone)
+                p = np.array([x, y])[None, None] + np.asarray(offsets, float)[:, v:v + 1, k]
+                out[:, v] += w * _apply_each(frames[bone], p, n)[:, 0]
+        return out
+
 
 def _apply(m: Affine, p: np.ndarray, n: int) -> np.ndarray:
     """(n, V, 2) of the V points ``p`` under the n transforms ``m``."""
     f = [np.broadcast_to(np.asarray(v, float), (n,))[:, None] for v in (m.a, m.b, m.c, m.d, m.tx, m.ty)]
     a, b, c, d, tx, ty = f
     x, y = p[None, :, 0], p[None, :, 1]
+    return np.stack([a * x + b * y + tx, c * x + d * y + ty], axis=-1)
+
+
+def _apply_each(m: Affine, p: np.ndarray, n: int) -> np.ndarray:
+    """(n, V, 2) of the per-frame points ``p`` (n, V, 2) under the n transforms ``m``."""
+    f = [np.broadcast_to(np.asarray(v, float), (n,))[:, None] for v in (m.a, m.b, m.c, m.d, m.tx, m.ty)]
+    a, b, c, d, tx, ty = f
+    x, y = p[..., 0], p[..., 1]
     return np.stack([a * x + b * y + tx, c * x + d * y + ty], axis=-1)
 
 

@@ -156,7 +156,8 @@ def bake_art(project: Project, bake: Bake, previous: Bake | None = None) -> ArtB
             continue
         if any(isinstance(a, MeshAttachment) for a in slot.attachments):
             meshes += mesh_poses(project, bake, s, slot, codes[:, s], previous)
-        if old is not None and not _moved(slot.bone, bake, previous) and not _weighted_shapes(slot):
+        if old is not None and not _moved(slot.bone, bake, previous) and not _weighted_shapes(slot) \
+                and not any(t.slot == slot.name for t in art.deforms):  # keyed polygons: their keys may have moved
             shapes += [m for (col, _), m in kept_shapes.items() if col == s]
         else:
             shapes += shape_poses(project, bake, s, slot, codes[:, s])

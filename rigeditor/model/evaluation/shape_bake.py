@@ -14,6 +14,7 @@ import numpy as np
 from rigeditor.core.geometry import Affine
 from rigeditor.model.data.project import CHARACTER
 from rigeditor.model.data.shapes import POINT, ShapeAttachment
+from rigeditor.model.evaluation.vertex_deform import vertex_offsets
 
 
 @dataclass(frozen=True, eq=False)
@@ -32,16 +33,19 @@ class ShapePose:
     points: np.ndarray
     indices: np.ndarray | None = None
     weights: np.ndarray | None = None
+    offsets: np.ndarray | None = None  # (N, V, K, 2) deform keys' offsets (vertex_deform), or None
 
     def vertices(self, i: int) -> np.ndarray:
         """(V, 2) world vertices at row ``i`` (a point: (1, 2), its position)."""
         f = self.frames[:, :, i]  # (B, 6)
         if self.indices is None:
             a, b, c, d, tx, ty = f[0]
-            x, y = self.points[:, 0], self.points[:, 1]
+            pts = self.points if self.offsets is None else self.points[:, :2] + self.offsets[i, :, 0]
+            x, y = pts[:, 0], pts[:, 1]
             return np.stack([a * x + b * y + tx, c * x + d * y + ty], axis=-1)
         m = f[self.indices]  # (V, K, 6)
-        x, y = self.points[..., 0], self.points[..., 1]
+        pts = self.points if self.offsets is None else self.points + self.offsets[i]
+        x, y = pts[..., 0], pts[..., 1]
         wx = m[..., 0] * x + m[..., 1] * y + m[..., 4]
         wy = m[..., 2] * x + m[..., 3] * y + m[..., 5]
         return np.stack([(self.weights * wx).sum(axis=1), (self.weights * wy).sum(axis=1)], axis=-1)
@@ -76,10 +80,12 @@ def shape_poses(project, bake, column: int, slot, codes: np.ndarray) -> list[Sha
             frames = np.stack([_fields(bake.spaces[CHARACTER] if b == CHARACTER else bake.bone(b).world, n)
                                for b in a.bones])
             idx, w, p = a.padded()
-            out.append(ShapePose(column, k, a.kind, shown, frames, p, idx, w))
+            out.append(ShapePose(column, k, a.kind, shown, frames, p, idx, w,
+                                 vertex_offsets(project.art, slot.name, a, bake.frames)))
         else:  # placed in the bone frame by its own x, y, rotation, scale (identity as imported)
             out.append(ShapePose(column, k, a.kind, shown, _fields(holder, n)[None],
-                                 a.local().apply(np.asarray(a.vertices, dtype=float).reshape(-1, 2))))
+                                 a.local().apply(np.asarray(a.vertices, dtype=float).reshape(-1, 2)),
+                                 offsets=vertex_offsets(project.art, slot.name, a, bake.frames)))
     return out
 
 

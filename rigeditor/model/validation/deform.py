@@ -1,10 +1,11 @@
 """Semantic checks of deform keys (``deforms[i].keys[k].field: what, got value``).
 
-A track must name a mesh that exists (slot, skin, attachment), once; its keys must be
-in increasing frame order, with offsets shaped as the mesh needs (V vertices, one
-influence unweighted, the mesh's padded influences weighted), finite and within
-MAX magnitude, a known interpolation and bezier handles whose time lies in [0, 1]
-(so a segment's curve is a function of time).
+A track must name a mesh (or a path, box or clipping polygon) that exists (slot, skin,
+attachment), once; its keys must be in increasing frame order, with offsets shaped as
+the mesh needs (V vertices, one influence unweighted, the mesh's padded influences
+weighted, a path's or polygon's most influences), finite and within MAX magnitude, a
+known interpolation and bezier handles whose time lies in [0, 1] (so a segment's curve
+is a function of time).
 """
 from __future__ import annotations
 
@@ -14,13 +15,36 @@ import numpy as np
 
 from rigeditor.model.data.deform import DEFORM_INTERPOLATIONS
 from rigeditor.model.data.mesh_attachment import MeshAttachment
+from rigeditor.model.data.path_attachment import PathAttachment
+from rigeditor.model.data.shapes import ShapeAttachment
 
 _MAX = 1e9
 
 
-def influences(mesh: MeshAttachment) -> int:
-    """K, the influences per vertex a deform key of ``mesh`` holds."""
+def influences(mesh) -> int:
+    """K, the influences per vertex a deform key of ``mesh`` (or a path, box or clipping
+    polygon: the most influences a vertex has) holds."""
+    if isinstance(mesh, PathAttachment):
+        return mesh.influence_width
+    if isinstance(mesh, ShapeAttachment):
+        return max((len(v) for v in mesh.influences), default=1) if mesh.weighted else 1
     return mesh.indices.shape[1] if mesh.skinned else 1
+
+
+def vertex_count(mesh) -> int:
+    """V, the vertices a deform key of ``mesh`` (or a path, box or clipping polygon) holds."""
+    if isinstance(mesh, PathAttachment):
+        return mesh.vertex_count
+    if isinstance(mesh, ShapeAttachment):
+        return mesh.count
+    return len(mesh.vertices)
+
+
+def deformable(a) -> bool:
+    """Whether deform keys may move attachment ``a``: a mesh, a path, a box or a
+    clipping polygon (Spine's vertex attachments; a point has no vertices to key)."""
+    return isinstance(a, (MeshAttachment, PathAttachment)) or (
+        isinstance(a, ShapeAttachment) and a.kind in ("box", "clipping"))
 
 
 def deform_problems(art) -> list[str]:
@@ -33,8 +57,9 @@ def deform_problems(art) -> list[str]:
         if slot is None:
             out.append(f"{where}.slot: unknown slot {t.slot!r}")
             continue
-        mesh = next((a for a in slot.attachments if a.name == t.attachment and a.skin == t.skin), None)
-        if not isinstance(mesh, MeshAttachment):
+        mesh = next((a for a in slot.attachments + tuple(slot.paths) if a.name == t.attachment and a.skin == t.skin),
+                    None)
+        if not deformable(mesh):  # paths and polygons: Spine deforms them too
             skin = f" of skin {t.skin!r}" if t.skin else ""
             what = "no attachment" if mesh is None else "no mesh attachment"
             out.append(f"{where}.attachment: slot {t.slot!r} has {what} {t.attachment!r}{skin}")
@@ -42,7 +67,7 @@ def deform_problems(art) -> list[str]:
         if t.key in seen:
             out.append(f"{where}: a second track for {t.slot}/{t.attachment}")
         seen.add(t.key)
-        shape = (len(mesh.vertices), influences(mesh), 2)
+        shape = (vertex_count(mesh), influences(mesh), 2)
         previous = None
         for k, key in enumerate(t.keys):
             at = f"{where}.keys[{k}]"

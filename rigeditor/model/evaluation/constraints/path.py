@@ -28,6 +28,7 @@ import numpy as np
 from rigeditor.core.geometry import Affine
 from rigeditor.model.data.skins import pick
 from rigeditor.model.data.project import POINT_LENGTH
+from rigeditor.model.evaluation.vertex_deform import path_offsets
 
 EPSILON = 1e-5
 """Bones shorter than this count as points (Spine's epsilon, model units)."""
@@ -75,7 +76,8 @@ def apply_paths(project, pose, frames, constraints, applied) -> None:
             if not mask.any():
                 continue
             with np.errstate(all="ignore"):
-                worlds = _constrain(c, path, slot, project, pose, values, n)
+                worlds = _constrain(c, path, slot, project, pose, values, n,
+                                    path_offsets(project.art, slot.name, path, frames))
             for k, w in zip((pose.column[b] for b in c.bones), worlds):
                 pose.world[k] = w if mask.all() else _select(mask, w, pose.world[k], n)
             moved = True
@@ -105,8 +107,9 @@ def _frame(pose, bone, n) -> Affine:
     return Affine(*(np.broadcast_to(np.asarray(v, float), (n,)) for v in w.fields()))
 
 
-def _constrain(c, path, slot, project, pose, values, n) -> list[Affine]:
-    """The constrained bones' world frames on every frame, as if ``path`` showed."""
+def _constrain(c, path, slot, project, pose, values, n, offsets=None) -> list[Affine]:
+    """The constrained bones' world frames on every frame, as if ``path`` showed
+    (``offsets``: its deform keys' offsets, ``vertex_deform``)."""
     tangents, scale = c.rotate_mode == "tangent", c.rotate_mode == "chainScale"
     count = len(c.bones)
     spaces_count = count if tangents else count + 1
@@ -133,7 +136,7 @@ def _constrain(c, path, slot, project, pose, values, n) -> list[Affine]:
     if c.spacing_mode == "proportional":
         factor = np.where(total > 0, spaces_count / np.where(total > 0, total, 1.0) * spacing, 1.0)
         spaces[1:] *= factor[None, :]
-    world = path.world_vertices(lambda b: _frame(pose, b, n), slot.bone, n)
+    world = path.world_vertices(lambda b: _frame(pose, b, n), slot.bone, n, offsets)
     out = _positions(c, path, world, spaces, values["position"], tangents, n)
 
     mr, mx, my = values["mix_rotate"], values["mix_x"], values["mix_y"]
@@ -360,7 +363,8 @@ def path_curves(project, bake, row: int, steps: int = 24) -> list[tuple[str, np.
                 if bone is None or bone not in bake.bones:
                     return character
                 return bake.bone_bakes[bake.column(bone)].world.take(slice(row, row + 1))
-            v = path.world_vertices(lambda b: _frame_one(frame_of(b)), slot.bone, 1)[0]
+            v = path.world_vertices(lambda b: _frame_one(frame_of(b)), slot.bone, 1,
+                                    path_offsets(project.art, slot.name, path, frame))[0]
             count = v.shape[0] // 3 if path.closed else v.shape[0] // 3 - 1
             t = np.linspace(0.0, 1.0, steps)[:, None]
             pts = []
