@@ -15,6 +15,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(INSTALL) '.[test]'
 	$(BIN)/python -c "from rigeditor.core.chains import compiled_loop; compiled_loop(wait=True)"  # compile the chain loop once (cached)
+	$(BIN)/python -c "from rigeditor.model.evaluation.constraints.physics_jit import compiled_run; compiled_run(wait=True)"  # and the physics stepping
 	touch $(STAMP)
 
 run: $(STAMP)

@@ -1,7 +1,8 @@
 """Physics constraints: what stepping costs. A tail of BONES bones, each with a physics
 constraint (rotate, x, y, scale x), over FRAMES frames; prints the evaluation with
 and without the physics, the cost per physics bone-frame, and a single frame with
-the range's states remembered (one look-up and one update) against the whole range.
+the range's states remembered (one look-up and one update) against the whole range;
+by the compiled stepping (numba, when installed) and by the Python loop, side by side.
 Ratios and per-item times only: nothing here asserts a time."""
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from _common import best_time, table
 from rigeditor import edits
 from rigeditor.model.data.project import Bone, Project, Timeline
 from rigeditor.model.data.timeline import keyed
+from rigeditor.model.evaluation.constraints import physics, physics_jit
 from rigeditor.model.evaluation.evaluate import evaluate
 
 BONES, FRAMES = 20, 600
@@ -30,22 +32,36 @@ def tail() -> Project:
     return p
 
 
-def main():
-    p = tail()
+def measure(p):
+    """(range with physics, range without, per physics bone-frame, one frame), seconds."""
+    physics._histories.clear()
     plain = replace(p, physics=())
     with_physics = best_time(lambda: evaluate(p), repeat=3)
     without = best_time(lambda: evaluate(plain), repeat=3)
-    frames = FRAMES + 1
-    per = (with_physics - without) / ((BONES - 1) * frames)
+    per = (with_physics - without) / ((BONES - 1) * (FRAMES + 1))
     evaluate(p)  # the states of the range, remembered
     one = best_time(lambda: evaluate(p, [float(FRAMES // 2)]), repeat=20)
-    table([("whole range, physics", f"{with_physics * 1e3:.1f} ms"),
-           ("whole range, no physics", f"{without * 1e3:.1f} ms"),
-           ("physics per bone-frame", f"{per * 1e6:.2f} us"),
-           ("with / without", f"{with_physics / without:.1f}x"),
-           ("one frame (states remembered)", f"{one * 1e3:.2f} ms"),
-           ("whole range / one frame", f"{with_physics / one:.0f}x")],
-          ("what", f"{BONES} bones, {frames} frames"))
+    return with_physics, without, per, one
+
+
+def main():
+    p = tail()
+    loop = physics_jit.compiled_run(wait=True)
+    columns = [measure(p)]
+    compiled = physics_jit.compiled_run
+    physics_jit.compiled_run = lambda wait=False: None  # the Python loop
+    try:
+        columns.append(measure(p))
+    finally:
+        physics_jit.compiled_run = compiled
+    rows = [("whole range, physics", *(f"{c[0] * 1e3:.1f} ms" for c in columns)),
+            ("whole range, no physics", *(f"{c[1] * 1e3:.1f} ms" for c in columns)),
+            ("physics per bone-frame", *(f"{c[2] * 1e6:.2f} us" for c in columns)),
+            ("with / without", *(f"{c[0] / c[1]:.1f}x" for c in columns)),
+            ("one frame (states remembered)", *(f"{c[3] * 1e3:.2f} ms" for c in columns)),
+            ("whole range / one frame", *(f"{c[0] / c[3]:.0f}x" for c in columns)),
+            ("physics: Python / compiled", "", f"{columns[1][2] / columns[0][2]:.1f}x")]
+    table(rows, (f"{BONES} bones, {FRAMES + 1} frames", "compiled" if loop else "compiled (no numba)", "Python"))
     assert np.isfinite(evaluate(p).bone_bakes[-1].world.tx).all()
 
 

@@ -36,3 +36,26 @@ def compiled_chain_loop():
     from rigeditor.core.chains import compiled_loop
 
     return compiled_loop(wait=True)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def compiled_physics_loop():
+    """The same for the physics stepping: its compiled loop, loaded once here."""
+    from rigeditor.model.evaluation.constraints.physics_jit import compiled_run
+
+    return compiled_run(wait=True)
+
+
+@pytest.fixture(params=["compiled", "python"])
+def both_physics_loops(request, monkeypatch):
+    """Runs a test by the compiled physics stepping and again by the Python loop
+    (``pytestmark = pytest.mark.usefixtures("both_physics_loops")``): the two agree."""
+    from rigeditor.model.evaluation.constraints import physics, physics_jit
+
+    if request.param == "python":
+        monkeypatch.setattr(physics_jit, "compiled_run", lambda wait=False: None)
+    else:
+        assert physics_jit.compiled_run(wait=True) is not None, "numba is a test dependency"
+    physics._histories.clear()  # no states remembered from the other loop
+    yield request.param
+    physics._histories.clear()

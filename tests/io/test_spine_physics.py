@@ -21,6 +21,8 @@ from rigeditor.model.evaluation.evaluate import evaluate
 
 from tests.io.spine_rigs import write_rig
 
+pytestmark = pytest.mark.usefixtures("both_physics_loops")  # compiled and Python stepping
+
 FIXTURES = Path(__file__).parent / "fixtures" / "physics"
 
 

@@ -16,6 +16,8 @@ from rigeditor.model.data.project import Bone, Project, Timeline
 from rigeditor.model.data.timeline import Channel, Key, keyed
 from rigeditor.model.evaluation.evaluate import evaluate
 
+pytestmark = pytest.mark.usefixtures("both_physics_loops")  # compiled and Python stepping
+
 FPS = 30.0
 
 
