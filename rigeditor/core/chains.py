@@ -36,12 +36,12 @@ import cmath
 import math
 import operator
 import contextvars
-import threading
 from dataclasses import dataclass
 
 import numpy as np
 
 from rigeditor.core.geometry import wrap_angle
+from rigeditor.core.lazy_kernel import WAIT_S, LazyKernel
 
 __all__ = ["ChainSolution", "forward_kinematics", "solve_fabrik", "solve_ccd", "frame_check"]
 
@@ -58,20 +58,8 @@ def frame_check(check) -> None:
     _CHECK.set(check)
 
 
-_LOADING = threading.Lock()
-_LOADED = threading.Event()
-_LOOP: list = []  # [solve_frames or None] once loaded
-_THREAD: list = []  # the loading thread, once started
-_HURRY = threading.Event()  # set: load now, not after LOAD_DELAY_S
+_KERNEL = LazyKernel("rigeditor.core.chains_jit", "rigeditor-jit")
 
-LOAD_DELAY_S = 2.0
-"""Seconds the loading thread waits before it imports numba, unless a solve waits for
-it: importing and loading it holds the interpreter lock for about a second, which,
-beside the editor's start-up, made the window's first paint about that much later
-(the ten-bone tail example: 6.7-8.9 s against 3.5-4.3 s on a loaded machine)."""
-
-WAIT_S = 2.0
-"""Seconds a big solve (``BIG_SOLVE``) waits for the compiled loop to load."""
 BIG_SOLVE = 1_000_000
 """frames x bones x max_iterations from which the Python loop would take about a second
 or more (3-5 us per bone and iteration, a third of the budget spent): such a solve
@@ -83,60 +71,10 @@ hand, never waits."""
 def compiled_loop(wait: bool | float = False):
     """``chains_jit.solve_frames`` (the frame loop compiled by numba), or None: numba
     not installed or failing to load, ``RIGEDITOR_JIT=0``, or not loaded yet after
-    ``wait`` (False: no wait, True: until loaded, a number: at most that many
-    seconds). The first call starts loading on a thread (after LOAD_DELAY_S unless
-    it waits) and the Python loop serves until it is ready, with the same bits: so a rig without an iterative chain never
-    imports numba, and opening one never waits for a compile (6-15 s the first time on
-    a machine, then 0.5-0.6 s from the cache in the user's cache folder)."""
-    if wait:
-        _HURRY.set()
-    with _LOADING:
-        if not _THREAD:
-            _THREAD.append(threading.Thread(target=_load_loop, name="rigeditor-jit", daemon=True))
-            _THREAD[0].start()
-    if wait is True:
-        _LOADED.wait()
-    elif wait:
-        _LOADED.wait(float(wait))
-    return _LOOP[0] if _LOADED.is_set() else None
-
-
-def _load_loop():
-    _HURRY.wait(LOAD_DELAY_S)
-    try:
-        _LOOP.append(_compile_loop())
-    finally:
-        if not _LOOP:
-            _LOOP.append(None)
-        _LOADED.set()
-
-
-def _compile_loop():
-    import importlib.util
-    import os
-
-    if os.environ.get("RIGEDITOR_JIT", "1") == "0" or importlib.util.find_spec("numba") is None:
-        return None
-    os.environ.setdefault("NUMBA_CACHE_DIR", str(_user_cache() / "rigeditor" / "numba"))
-    try:
-        from rigeditor.core.chains_jit import warm
-
-        return warm()
-    except Exception:  # noqa: BLE001 - a broken numba install leaves the Python loop, never an error
-        return None
-
-
-def _user_cache():
-    """The platform's per-user cache folder (XDG on Linux, Library/Caches, LOCALAPPDATA)."""
-    import os
-    import sys
-    from pathlib import Path
-
-    if sys.platform == "win32":
-        return Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
-    if sys.platform == "darwin":
-        return Path.home() / "Library" / "Caches"
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    ``wait`` (``lazy_kernel.LazyKernel.get``). The Python loop serves until it is
+    ready, with the same bits: so a rig without an iterative chain never imports numba,
+    and opening one never waits for a compile."""
+    return _KERNEL.get(wait)
 
 
 # Guard for coincident points, relative to the chain's total length: below it a

@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rigeditor.core import chains
+from rigeditor.core.lazy_kernel import LazyKernel
 
 finite = dict(allow_nan=False, allow_infinity=False)
 SOLVERS = {"fabrik": chains.solve_fabrik, "ccd": chains.solve_ccd}
@@ -126,10 +127,10 @@ def test_the_compiled_loop_checks_before_every_frame_and_a_raising_check_stops_i
 
 def test_without_numba_or_with_it_switched_off_the_python_loop_runs(monkeypatch):
     monkeypatch.setenv("RIGEDITOR_JIT", "0")
-    assert chains._compile_loop() is None
+    assert chains._KERNEL.compile() is None
     monkeypatch.delenv("RIGEDITOR_JIT")
     monkeypatch.setitem(sys.modules, "rigeditor.core.chains_jit", None)  # import fails, as without numba
-    assert chains._compile_loop() is None
+    assert chains._KERNEL.compile() is None
     # ...and the solvers still answer, from the Python loop, the same as compiled.
     monkeypatch.setattr(chains, "compiled_loop", lambda wait=False: None)
     sol = chains.solve_fabrik([1.0, 1.0], [0, 0], [1.0, 1.0])
@@ -164,10 +165,11 @@ def test_a_big_solve_waits_for_the_loading_loop_and_a_small_one_does_not(monkeyp
         used.append(len(args[2]))  # frames handed to the compiled loop
         return real(*args)
 
-    loaded = threading.Event()
-    monkeypatch.setattr(chains, "_LOADED", loaded)
-    monkeypatch.setattr(chains, "_LOOP", [spy])
-    monkeypatch.setattr(chains, "_THREAD", [None])  # loading under way
+    kernel = LazyKernel("rigeditor.core.chains_jit", "test")
+    kernel.value.append(spy)
+    kernel.thread.append(None)  # loading under way
+    loaded = kernel.loaded
+    monkeypatch.setattr(chains, "_KERNEL", kernel)
     monkeypatch.setattr(chains, "WAIT_S", 60.0)
     chains.solve_fabrik(np.ones(50), [0, 0], [[20.0, 10.0]])  # 1 x 50 x 64: small
     assert used == []  # the Python loop served: the compiled one was not there yet
@@ -180,16 +182,15 @@ def test_a_big_solve_waits_for_the_loading_loop_and_a_small_one_does_not(monkeyp
 
 def test_loading_waits_for_the_start_up_unless_a_solve_waits_for_it(monkeypatch):
     # The first solve starts the loading thread, which leaves the interpreter to the
-    # editor's start-up for LOAD_DELAY_S; a solve that waits for the loop hurries it.
+    # editor's start-up for its delay; a solve that waits for the loop hurries it.
     import threading
 
     calls = []
-    for name, value in (("_LOADED", threading.Event()), ("_HURRY", threading.Event()), ("_LOOP", []),
-                        ("_THREAD", []), ("LOAD_DELAY_S", 600.0)):
-        monkeypatch.setattr(chains, name, value)
-    monkeypatch.setattr(chains, "_compile_loop", lambda: calls.append(1) or "compiled")
+    kernel = LazyKernel("rigeditor.core.chains_jit", "test", delay=600.0)
+    monkeypatch.setattr(kernel, "compile", lambda: calls.append(1) or "compiled")
+    monkeypatch.setattr(chains, "_KERNEL", kernel)
     assert chains.compiled_loop() is None  # started, asleep
-    assert chains._THREAD[0].is_alive() and calls == []
+    assert kernel.thread[0].is_alive() and calls == []
     assert chains.compiled_loop(wait=True) == "compiled"  # woken at once, not in 600 s
     assert calls == [1]
     assert chains.compiled_loop() == "compiled"

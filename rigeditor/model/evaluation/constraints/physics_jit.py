@@ -4,81 +4,40 @@
 the compiled loop is loaded; shorter runs (the frame under the hand: one update from
 a remembered state, at most four) stay in Python, where a call into the compiled loop
 and its array conversions would cost more than the updates. Loaded lazily on a
-thread, as the chain loops are (``core.chains.compiled_loop``): a rig without
+thread, as the chain loops are (``core.lazy_kernel``): a rig without
 physics never imports numba, and opening one never waits for a compile;
 ``RIGEDITOR_JIT=0`` or no numba leaves the Python loop, which gives the same results
 (the same arithmetic; tests/model/test_physics_jit.py).
 """
 from __future__ import annotations
 
-import importlib.util
 import math
-import os
-import threading
 
 import numpy as np
 
-from rigeditor.core import chains
+from rigeditor.core.lazy_kernel import WAIT_S, LazyKernel
 
-_LOADING = threading.Lock()
-_LOADED = threading.Event()
-_LOOP: list = []  # [physics_jit.run or None] once loaded
-_THREAD: list = []
-_HURRY = threading.Event()
+_KERNEL = LazyKernel("rigeditor.core.physics_jit", "rigeditor-physics-jit")
 
 MIN_UPDATES = 16
 """Updates from which a run goes to the compiled loop (when loaded): below, the call
 and the conversions cost more than Python's updates (~5 us each)."""
 BIG_STEPPING = 100_000
 """Updates (frames x constraints) of one evaluation from which it waits up to
-chains.WAIT_S for the compiled loop to load (0.5-0.6 s from its cache) rather than
+WAIT_S for the compiled loop to load (0.5-0.6 s from its cache) rather than
 step in Python (about half a second and more)."""
 
 
 def compiled_run(wait: bool | float = False):
     """``core.physics_jit.run``, or None: numba missing or failing, ``RIGEDITOR_JIT=0``,
-    or not loaded yet after ``wait`` (False: no wait, True: until loaded, a number:
-    at most that many seconds). The first call starts loading on a thread (after
-    chains.LOAD_DELAY_S unless it waits)."""
-    if wait:
-        _HURRY.set()
-    with _LOADING:
-        if not _THREAD:
-            _THREAD.append(threading.Thread(target=_load, name="rigeditor-physics-jit", daemon=True))
-            _THREAD[0].start()
-    if wait is True:
-        _LOADED.wait()
-    elif wait:
-        _LOADED.wait(float(wait))
-    return _LOOP[0] if _LOADED.is_set() else None
-
-
-def _load():
-    _HURRY.wait(chains.LOAD_DELAY_S)
-    try:
-        _LOOP.append(_compile())
-    finally:
-        if not _LOOP:
-            _LOOP.append(None)
-        _LOADED.set()
-
-
-def _compile():
-    if os.environ.get("RIGEDITOR_JIT", "1") == "0" or importlib.util.find_spec("numba") is None:
-        return None
-    os.environ.setdefault("NUMBA_CACHE_DIR", str(chains._user_cache() / "rigeditor" / "numba"))
-    try:
-        from rigeditor.core.physics_jit import warm
-
-        return warm()
-    except Exception:  # noqa: BLE001 - a broken numba install leaves the Python loop, never an error
-        return None
+    or not loaded yet after ``wait`` (``lazy_kernel.LazyKernel.get``)."""
+    return _KERNEL.get(wait)
 
 
 def prepare(updates: int) -> None:
     """Before an evaluation steps ``updates`` updates in all: start loading, and wait
-    for the loop (up to chains.WAIT_S) when they are many."""
-    compiled_run(wait=chains.WAIT_S if updates >= BIG_STEPPING else False)
+    for the loop (up to WAIT_S) when they are many."""
+    compiled_run(wait=WAIT_S if updates >= BIG_STEPPING else False)
 
 
 def run(loop, c, length, s, times, k, w, resets, every):
