@@ -27,7 +27,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import numpy as np  # noqa: E402
 from _common import table  # noqa: E402
-from bench_ui import build_window, qt_binding_keeps_none  # noqa: E402
+from bench_ui import build_window, handle_point, mouse_circle, qt_binding_keeps_none  # noqa: E402
 
 from rigeditor.model import WORLD, Bone, Chain, Project, StepChannel, Target, Timeline, keyed  # noqa: E402
 from rigeditor.model import CHARACTER, Space  # noqa: E402
@@ -82,26 +82,14 @@ def mouse_drag(app, window, doc, target, moves, radius_px=14.0):
     from the move event until Qt processed everything it caused. Returns (times, ms
     from the release until the release's own events were processed, ms until the
     whole range landed)."""
-    from PySide6.QtCore import QPoint, QPointF, Qt
+    from PySide6.QtCore import Qt
     from PySide6.QtTest import QTest
 
-    view = window.scene
-    vp = view.viewport()
-    state = view.ctx.state
-    h = state.handle[state.targets.index(target)]
-    p = view.viewportTransform().map(QPointF(float(h[0]), float(h[1])))
-    centre = QPoint(round(p.x()), round(p.y()))
+    vp, centre = handle_point(window, target)
     undo = doc.undo_stack.count()
     QTest.mousePress(vp, Qt.LeftButton, Qt.NoModifier, centre)
     app.processEvents()
-    times = []
-    for i in range(moves):
-        angle = 2 * math.pi * i / moves
-        to = centre + QPoint(round(radius_px * math.cos(angle)), round(radius_px * math.sin(angle)))
-        t0 = time.perf_counter()
-        QTest.mouseMove(vp, to)
-        app.processEvents()
-        times.append(time.perf_counter() - t0)
+    times, _ = mouse_circle(app, vp, centre, moves, radius_px)
     t0 = time.perf_counter()
     QTest.mouseRelease(vp, Qt.LeftButton, Qt.NoModifier, centre)
     app.processEvents()

@@ -142,23 +142,26 @@ def measure_drag(app, doc, target, moves, paint):
     return np.array(times[3:]) * 1e3  # the first moves warm caches up
 
 
-def measure_mouse_drag(app, window, doc, target, moves, radius_px=14.0):
-    """Per mouse move on the scene's viewport, dragging ``target``'s handle in a circle:
-    ms from the move event until Qt has processed everything it caused. Returns
-    (times, ms until the whole range landed after the last move)."""
-    from PySide6.QtCore import QPoint, QPointF, Qt
-    from PySide6.QtTest import QTest
+def handle_point(window, target):
+    """The scene viewport and the point (viewport pixels) of ``target``'s handle."""
+    from PySide6.QtCore import QPoint, QPointF
 
     view = window.scene
-    vp = view.viewport()
     state = view.ctx.state
     h = state.handle[state.targets.index(target)]
     p = view.viewportTransform().map(QPointF(float(h[0]), float(h[1])))
-    centre = QPoint(round(p.x()), round(p.y()))
-    undo = doc.undo_stack.count()
-    QTest.mousePress(vp, Qt.LeftButton, Qt.NoModifier, centre)
-    app.processEvents()
+    return view.viewport(), QPoint(round(p.x()), round(p.y()))
+
+
+def mouse_circle(app, vp, centre, moves, radius_px):
+    """Real mouse moves on ``vp`` in a circle around ``centre`` (the button already
+    down): seconds per move, from the move event until Qt processed everything it
+    caused, and the time the last one ended (perf_counter)."""
+    from PySide6.QtCore import QPoint
+    from PySide6.QtTest import QTest
+
     times = []
+    t0 = time.perf_counter()
     for i in range(moves):
         angle = 2 * math.pi * i / moves
         to = centre + QPoint(round(radius_px * math.cos(angle)), round(radius_px * math.sin(angle)))
@@ -166,6 +169,21 @@ def measure_mouse_drag(app, window, doc, target, moves, radius_px=14.0):
         QTest.mouseMove(vp, to)
         app.processEvents()
         times.append(time.perf_counter() - t0)
+    return times, t0
+
+
+def measure_mouse_drag(app, window, doc, target, moves, radius_px=14.0):
+    """Per mouse move on the scene's viewport, dragging ``target``'s handle in a circle:
+    ms from the move event until Qt has processed everything it caused. Returns
+    (times, ms until the whole range landed after the last move)."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    vp, centre = handle_point(window, target)
+    undo = doc.undo_stack.count()
+    QTest.mousePress(vp, Qt.LeftButton, Qt.NoModifier, centre)
+    app.processEvents()
+    times, t0 = mouse_circle(app, vp, centre, moves, radius_px)
     while getattr(doc, "range_pending", False) and time.perf_counter() - t0 < 10:
         app.processEvents()
     landed = (time.perf_counter() - t0) * 1e3

@@ -149,7 +149,7 @@ def set_spine_scale(project: Project, chain: str, flag: str, on: bool) -> Projec
     "compress" (one-bone chains: a nearer target scales the bone down), "uniform" (y
     scales with x). Refused where Spine has no such thing or it would fight the chain's
     own strategy or limits."""
-    from rigeditor.model.validation.project import spine_scale_problems
+    from rigeditor.model.validation.spine_ik import spine_scale_problems
 
     c = project.chain(chain)
     if flag not in SPINE_SCALE:

@@ -56,7 +56,8 @@ from rigeditor.model.data.skins import DEFAULT as DEFAULT_SKIN
 from rigeditor.model.data.project import CHARACTER, WORLD, Bone, Chain, Project, Space, Target
 from rigeditor.model.data.project import POINT_LENGTH as _POINT
 from rigeditor.model.data.timeline import StepChannel, constant
-from rigeditor.model.validation.project import MAX_MAGNITUDE, solvable_scale
+from rigeditor.model.validation.project import MAX_MAGNITUDE
+from rigeditor.model.validation.spine_ik import solvable_scale
 
 POINT_LENGTH = _POINT
 """Model units given to a Spine bone of length 0 (RigEditor bones have a length; one

@@ -19,7 +19,7 @@ from dataclasses import replace
 import numpy as np
 
 from rigeditor.core.geometry import Affine
-from rigeditor.model.validation.project import solvable_scale
+from rigeditor.model.validation.spine_ik import solvable_scale
 from rigeditor.io.spine.read_keys import (channel as _channel, duplicate_times, frame_of, key_times, rotated, scale_keys,
                                      runtime_points, step_channel)
 from rigeditor.io.spine.read_events import event_keys

@@ -18,9 +18,8 @@ import numpy as np
 from rigeditor.core.limits import LIMIT_STRATEGIES
 from rigeditor.core.twobone import MIN_LENGTH
 from rigeditor.model.evaluation.inherit import INHERIT_MODES
-from rigeditor.model.data.ik_flags import FLAG_TRACKS, ever_on
-from rigeditor.model.evaluation.constraints.ik_uneven import UNEVEN
-from rigeditor.model.data.project import CHARACTER, SOFT_REACH, SOLVERS, SPINE_SCALE, WORLD, Project
+from rigeditor.model.data.ik_flags import FLAG_TRACKS
+from rigeditor.model.data.project import CHARACTER, SOFT_REACH, SOLVERS, WORLD, Project
 from rigeditor.model.data.timeline import INTERPOLATIONS, Channel, StepChannel
 from rigeditor.model.validation.art import art_problems
 from rigeditor.model.validation.events import event_problems
@@ -28,6 +27,7 @@ from rigeditor.model.validation.clips import clip_problems
 from rigeditor.model.validation.constraints import transform_problems
 from rigeditor.model.validation.paths import path_attachment_problems, path_problems
 from rigeditor.model.validation.physics import physics_problems
+from rigeditor.model.validation.spine_ik import driven_bone, spine_scale, uneven_chain
 
 
 MAX_MAGNITUDE = 1e9
@@ -145,7 +145,7 @@ def _chain(out, where, c, project, bone_names, target_names, used):
         if name in used:
             out.append(f"{where}.bones[{k}]: bone {name!r} is already driven by chain {used[name]!r}")
         used[name] = c.name
-        _driven_bone(out, f"{where}.bones[{k}]", project.bone(name), k, aim=c.solver == "aim",
+        driven_bone(out, f"{where}.bones[{k}]", project.bone(name), k, aim=c.solver == "aim",
                      scalable=c.solver == "analytic", timeline=project.timeline)
         if k > 0 and c.bones[k - 1] in bone_names:
             bone, parent = project.bone(name), project.bone(c.bones[k - 1])
@@ -162,8 +162,8 @@ def _chain(out, where, c, project, bone_names, target_names, used):
                 elif not math.hypot(*bone.rest_offset) >= MIN_LENGTH:
                     out.append(f"{where}.bones[{k}]: {name!r} must start at least {MIN_LENGTH:g} from "
                                f"{parent.name!r}'s origin (the solver's segment), got {tuple(bone.rest_offset)}")
-    _spine_scale(out, where, c)
-    _uneven_chain(out, where, project, c, bone_names)
+    spine_scale(out, where, c)
+    uneven_chain(out, where, project, c, bone_names)
     if c.target not in target_names:
         out.append(f"{where}.target: unknown target {c.target!r}")
     _own(out, where, c, _chain_values)
@@ -260,99 +260,6 @@ def _own(out, where, item, check, *context) -> None:
         if len(_fine_items) > FINE_ITEMS:
             _fine_items.clear()
         _fine_items[id(item)] = (item, (check, context))
-
-
-def spine_scale_problems(chain) -> list[str]:
-    """What is wrong with ``chain``'s Spine IK scaling (``Chain.spine_scale``), as
-    "spine_scale: ..." lines (empty: fine)."""
-    out: list[str] = []
-    _spine_scale(out, "", chain)
-    return [p.lstrip(".") for p in out]
-
-
-def _spine_scale(out, where, c):
-    """Spine's IK scaling replaces the strategy's answer to an unreachable target and
-    scales the bones' frames: not with limits or another strategy, one bone or two."""
-    flags = tuple(c.spine_scale)
-    bad = [f for f in flags if f not in SPINE_SCALE]
-    if bad or len(set(flags)) != len(flags):
-        out.append(f"{where}.spine_scale: must list each of {', '.join(SPINE_SCALE)} at most once, got {list(flags)}")
-        return
-    try:
-        keyed = {f for f in FLAG_TRACKS if ever_on(c, f)}  # set up or keyed on somewhere
-    except (TypeError, IndexError, AttributeError):
-        return  # malformed keys: the tracks' own checks report them
-    if not flags and not keyed:
-        return
-    if c.solver not in ("analytic", "aim"):
-        out.append(f"{where}.spine_scale: Spine scales one- and two-bone chains (aim, analytic), got solver {c.solver!r}")
-    if "compress" in keyed and c.solver != "aim":
-        out.append(f"{where}.spine_scale: compress is for one-bone (aim) chains")
-    # (uniform alone is legal, as in Spine: it scales nothing until a stretch or compress key.)
-    if c.strategy.kind != "accept" or any(x is not None for x in c.limits):
-        out.append(f"{where}.spine_scale: needs the accept strategy and no limits (it is the chain's answer "
-                   f"to an unreachable target), got strategy {c.strategy.kind!r}")
-
-
-def _driven_bone(out, where, bone, k, aim=False, scalable=False, timeline=None):
-    """A chain solves with its bones' lengths and joints where they are authored: its
-    bones cannot be scaled (an aim chain's can: its bone only turns; an analytic
-    chain's two by positive factors, as Spine solves them), and only the first may be translated (that moves the shoulder)."""
-    scaled = bone.scale.keys or bone.scale.default != (1.0, 1.0)
-    if scaled and scalable and solvable_scale(bone.scale, k, timeline):
-        pass
-    elif scaled and not aim:
-        out.append(f"{where}: bone {bone.name!r} is driven by an IK chain and cannot be scaled "
-                   + ("other than by positive factors " if scalable else "")
-                   + "(the solve uses its length)")
-    if bone.spine_frame:
-        out.append(f"{where}: bone {bone.name!r} is driven by an IK chain and cannot be sheared or "
-                   "inherit less than all of its parent's frame (inherit: normal)")
-    if k > 0 and (bone.translate.keys or any(bone.translate.default)):
-        out.append(f"{where}: bone {bone.name!r} is driven by an IK chain and cannot be translated "
-                   "(it starts at its parent's tip); only the chain's first bone can")
-
-
-def _scale_values(ch, timeline) -> np.ndarray:
-    """(M, 2): a scale channel at every frame of the timeline, its default and keys."""
-    frames = np.arange(timeline.start, timeline.end + 1, dtype=float) if timeline is not None else np.zeros(1)
-    return np.concatenate([ch.sample(frames), [ch.default]] + [[key.value] for key in ch.keys])
-
-
-def solvable_scale(ch, k, timeline) -> bool:
-    """Whether a scaled bone of an analytic chain keeps, at every frame of the timeline,
-    a positive x scale and (the first bone, ``k`` 0) a positive y scale (an uneven one
-    solves on Spine's ellipse, ``constraints.ik_uneven``)."""
-    values = _scale_values(ch, timeline)
-    return bool(np.all(values[:, 0] > 0) and (k > 0 or np.all(values[:, 1] > 0)))
-
-
-def uneven_scale(ch, timeline) -> bool:
-    """Whether a scale channel is uneven (x and y apart by more than Spine's 1e-4) at a
-    frame of the timeline, its default or a key."""
-    values = _scale_values(ch, timeline)
-    return bool(np.any(np.abs(values[:, 0] - values[:, 1]) > UNEVEN))
-
-
-def _uneven_chain(out, where, project, c, bone_names):
-    """A two-bone chain whose first bone scales unevenly solves as Spine's does (its
-    child measured and placed on the first bone's axis on those frames), without limits
-    or another strategy, its softness Spine's."""
-    if c.solver != "analytic" or len(c.bones) != 2 or not set(c.bones) <= bone_names:
-        return
-    first, child = project.bone(c.bones[0]), project.bone(c.bones[1])
-    if not ((first.scale.keys or first.scale.default != (1.0, 1.0)) and uneven_scale(first.scale, project.timeline)):
-        return
-    if c.strategy.kind != "accept" or any(x is not None for x in c.limits):
-        out.append(f"{where}.bones[0]: bone {first.name!r} scales unevenly, which Spine's solve handles with "
-                   f"the accept strategy and no limits only, got strategy {c.strategy.kind!r}")
-    if c.soft_reach != "quadratic" and (c.softness.keys or c.softness.default):
-        out.append(f"{where}.soft_reach: bone {first.name!r} scales unevenly: softness must be Spine's "
-                   f"(quadratic), got {c.soft_reach!r}")
-    if not child.rest_offset[0] >= MIN_LENGTH:
-        out.append(f"{where}.bones[1]: {child.name!r} must start at least {MIN_LENGTH:g} along {first.name!r}'s "
-                   f"axis (Spine measures it there where {first.name!r} scales unevenly), got "
-                   f"{tuple(child.rest_offset)}")
 
 
 def _unique(out, kind, names):
