@@ -18,11 +18,17 @@ lying along the target's line, which neither method can bend, restarts from an
 even counter-clockwise arc of the right chord. Iterating stops early once an
 iteration turns no joint (a fixed point).
 
-Known limits of both methods, reported rather than hidden: with binding joint
-limits they can converge slowly or stall with the chain curled against its limits
-(FABRIK's per-pass constraint step more often than CCD); without limits CCD tends
-to fold the last bones, and both slow down near full extension. A stalled frame
-reports its residual, and the first frame that escapes the stall moves far.
+CCD turns one joint at a time, so it crawls where every joint is nearly at its own
+best angle and the chain is not (a fold, a bone turned back along the target's line,
+near full extension): a sweep that brings the end less than a tenth nearer is
+followed by an escape that moves all joints together and is kept only if it brings
+the end nearer still (``_escape``).
+
+Known limits, reported rather than hidden: with binding joint limits both methods
+can converge slowly or stall with the chain curled against its limits (FABRIK's
+per-pass constraint step more often than CCD); both slow down within about a
+thousandth of full extension. A stalled frame reports its residual, and the first
+frame that escapes the stall moves far.
 
 The frame loop is sequential by nature (warm starts); inside it the chain is
 walked with Python complex numbers and the math module, because for a handful of
@@ -80,6 +86,14 @@ def compiled_loop(wait: bool | float = False):
 # Guard for coincident points, relative to the chain's total length: below it a
 # direction is undefined and the bone keeps its current one (no division by zero).
 _EPS = 1e-12
+
+PROGRESS = 0.9
+"""A CCD sweep that leaves the residual above this fraction of what it was (less than
+a tenth nearer) is crawling: it is followed by an escape (``_escape``), kept only if
+it takes the residual below this fraction of the sweep's."""
+_DAMPING = 1e-9  # the escape's damping, relative to the trace of J J^T (model units^2)
+_HALVINGS = 10  # the escape's step tried at 1, 1/2, ... 1/512
+_NEAR_LINE = 0.25  # radians: a crawling chain this near the target's line may restart as an arc
 
 
 @dataclass(frozen=True)
@@ -275,6 +289,17 @@ def _on_line(pose, aim):
         abs(math.remainder(local, math.pi)) <= 1e-9 for local in pose[1:])
 
 
+def _near_line(pose, aim):
+    """True when every bone's direction is within _NEAR_LINE of the line at angle
+    ``aim`` (along it or turned back on it)."""
+    heading = 0.0
+    for local in pose:
+        heading += local
+        if abs(math.remainder(heading - aim, math.pi)) > _NEAR_LINE:
+            return False
+    return True
+
+
 def _arc(pose, bones, aim, distance, lo, hi):
     """Re-pose as an even arc (one turn per joint, counter-clockwise) whose chord is
     ``distance`` and points along ``aim``, clamped into the limits, in place."""
@@ -375,9 +400,73 @@ def _ccd_frame(pose, bones, root, target, lo, hi, tolerance, max_iterations, eps
                 new = min(max(pose[k] + turn, lo[k]), hi[k])
                 end = pivot + arm * cmath.rect(1.0, new - pose[k])
                 pose[k] = new
+        residual = abs(end - target)
+        if n > 1 and residual > tolerance and residual > PROGRESS * abs(joints[n] - target):
+            _escape(pose, bones, root, target, lo, hi, tolerance, residual, eps)
         if _stalled(pose, before):
             return iteration + 1
     return max_iterations
+
+
+def _escape(pose, bones, root, target, lo, hi, tolerance, residual, eps):
+    """Leave a pose where CCD crawls, in place, only ever bringing the end nearer.
+
+    CCD turns one joint at a time to its own best angle. Near a fold (a bone turned
+    back onto its parent) or full extension every joint is already nearly at its best
+    while the chain as a whole is not: the sweep is a coordinate descent at an almost
+    stationary point and brings the end nearer by a vanishing amount a sweep. Moving
+    every joint together gets out: a damped least-squares (Gauss-Newton) step on all
+    joints, halved up to 9 times, then, if that gained too little, one FABRIK
+    iteration. Both move the joints a little from where they are, so the pose keeps
+    its branch (the warm start's elbow side). Near a collinear pose (a bone turned
+    back along the target's line: a saddle, where the gradient itself vanishes) neither
+    gains; then, as for a chain exactly on the line, the even arc (``_arc``). Each is
+    kept only if it takes the residual below PROGRESS times ``residual`` (the end
+    after the sweep), so the residual decreases strictly from sweep to sweep and the
+    escape cannot undo a sweep.
+    """
+    joints, _ = _chain(bones, pose, root)
+    end = joints[-1]
+    # Column k of the Jacobian d end / d angle_k is the arm (end - joint k) turned a
+    # quarter counter-clockwise: (-arm.y, arm.x). a, b, c: J J^T = [[a, b], [b, c]].
+    columns, a, b, c = [], 0.0, 0.0, 0.0
+    for k in range(len(bones)):
+        cx, cy = -(end.imag - joints[k].imag), end.real - joints[k].real
+        columns.append((cx, cy))
+        a += cx * cx
+        b += cx * cy
+        c += cy * cy
+    damping = _DAMPING * (a + c)  # keeps the step finite where J J^T is singular (a fold)
+    a += damping
+    c += damping
+    det = a * c - b * b
+    if det > 0.0:
+        ex, ey = target.real - end.real, target.imag - end.imag
+        yx, yy = (c * ex - b * ey) / det, (a * ey - b * ex) / det
+        step = [cx * yx + cy * yy for cx, cy in columns]
+        scale = 1.0
+        for _ in range(_HALVINGS):
+            trial = [angle + scale * turn for angle, turn in zip(pose, step)]
+            if lo is not None:
+                trial = [min(max(value, lo[k]), hi[k]) for k, value in enumerate(trial)]
+            if abs(_chain(bones, trial, root)[0][-1] - target) < PROGRESS * residual:
+                pose[:] = trial
+                return
+            scale *= 0.5
+    trial = pose[:]
+    _fabrik_frame(trial, bones, root, target, lo, hi, tolerance, 1, eps)
+    if abs(_chain(bones, trial, root)[0][-1] - target) < PROGRESS * residual:
+        pose[:] = trial
+        return
+    # Neither: the chain lies close to the target's line (bones along it or turned back
+    # on it), the saddle the collinear restart leaves exactly on the line, only nearly.
+    offset = target - root
+    aim = math.atan2(offset.imag, offset.real)
+    if _near_line(pose, aim):
+        trial = pose[:]
+        _arc(trial, bones, aim, abs(offset), lo, hi)
+        if abs(_chain(bones, trial, root)[0][-1] - target) < PROGRESS * residual:
+            pose[:] = trial
 
 
 def _validate(lengths, root, target, initial, limits, tolerance, max_iterations):

@@ -21,6 +21,7 @@ from numba import njit
 
 _TAU = 2.0 * math.pi
 _JIT = dict(cache=True, nogil=True)
+PROGRESS, DAMPING, HALVINGS, NEAR_LINE = 0.9, 1e-9, 10, 0.25  # chains.PROGRESS, _DAMPING, ...
 
 
 @njit(**_JIT)
@@ -87,6 +88,16 @@ def _on_line(pose, aim):
         return False
     for k in range(1, pose.shape[0]):
         if abs(_remainder(pose[k], math.pi)) > 1e-9:
+            return False
+    return True
+
+
+@njit(**_JIT)
+def _near_line(pose, aim):
+    heading = 0.0
+    for k in range(pose.shape[0]):
+        heading += pose[k]
+        if abs(_remainder(heading - aim, math.pi)) > NEAR_LINE:
             return False
     return True
 
@@ -162,7 +173,7 @@ def _fabrik_frame(pose, bones, rx, ry, tx, ty, lo, hi, limited, tolerance, max_i
 
 @njit(**_JIT)
 def _ccd_frame(pose, bones, rx, ry, tx, ty, lo, hi, limited, tolerance, max_iterations, eps, reach,
-               jx, jy, heading, before):
+               jx, jy, heading, before, trial):
     n = bones.shape[0]
     tiny = eps * reach  # as chains: eps * math.fsum(bones), reach being that sum
     for iteration in range(max_iterations):
@@ -196,9 +207,76 @@ def _ccd_frame(pose, bones, rx, ry, tx, ty, lo, hi, limited, tolerance, max_iter
                 pose[k] = new
             ex = qx + (ax * ur - ay * ui)
             ey = qy + (ax * ui + ay * ur)
+        residual = math.hypot(ex - tx, ey - ty)
+        if n > 1 and residual > tolerance and residual > PROGRESS * math.hypot(jx[n] - tx, jy[n] - ty):
+            _escape(pose, bones, rx, ry, tx, ty, lo, hi, limited, tolerance, residual, eps, reach,
+                    jx, jy, heading, before, trial)
         if _stalled(pose, before):
             return iteration + 1
     return max_iterations
+
+
+@njit(**_JIT)
+def _end_distance(bones, pose, rx, ry, tx, ty):
+    """|end - target| of ``pose``: chains' abs(_chain(...)[0][-1] - target)."""
+    h = 0.0
+    for k in range(bones.shape[0]):
+        h += pose[k]
+        rx += bones[k] * math.cos(h)
+        ry += bones[k] * math.sin(h)
+    return math.hypot(rx - tx, ry - ty)
+
+
+@njit(**_JIT)
+def _escape(pose, bones, rx, ry, tx, ty, lo, hi, limited, tolerance, residual, eps, reach,
+            jx, jy, heading, before, trial):
+    """chains._escape; ``trial`` (B) is scratch. ``before`` is kept: the sweep's
+    stall check reads it after, so FABRIK gets a scratch copy of it and restores it."""
+    n = bones.shape[0]
+    _chain(bones, pose, rx, ry, jx, jy, heading)
+    ex, ey = jx[n], jy[n]
+    a, b, c = 0.0, 0.0, 0.0
+    for k in range(n):
+        cx, cy = -(ey - jy[k]), ex - jx[k]
+        a += cx * cx
+        b += cx * cy
+        c += cy * cy
+    damping = DAMPING * (a + c)
+    a += damping
+    c += damping
+    det = a * c - b * b
+    if det > 0.0:
+        gx, gy = tx - ex, ty - ey
+        yx, yy = (c * gx - b * gy) / det, (a * gy - b * gx) / det
+        scale = 1.0
+        for _ in range(HALVINGS):
+            for k in range(n):
+                cx, cy = -(ey - jy[k]), ex - jx[k]
+                value = pose[k] + scale * (cx * yx + cy * yy)
+                if limited:
+                    if lo[k] > value:
+                        value = lo[k]
+                    if hi[k] < value:
+                        value = hi[k]
+                trial[k] = value
+            if _end_distance(bones, trial, rx, ry, tx, ty) < PROGRESS * residual:
+                pose[:] = trial
+                return
+            scale *= 0.5
+    trial[:] = pose
+    saved = before.copy()
+    _fabrik_frame(trial, bones, rx, ry, tx, ty, lo, hi, limited, tolerance, 1, eps, reach, jx, jy, heading, before)
+    before[:] = saved
+    if _end_distance(bones, trial, rx, ry, tx, ty) < PROGRESS * residual:
+        pose[:] = trial
+        return
+    ox, oy = tx - rx, ty - ry
+    aim = math.atan2(oy, ox)
+    if _near_line(pose, aim):
+        trial[:] = pose
+        _arc(trial, bones, aim, math.hypot(ox, oy), lo, hi, limited)
+        if _end_distance(bones, trial, rx, ry, tx, ty) < PROGRESS * residual:
+            pose[:] = trial
 
 
 @njit(**_JIT)
@@ -208,7 +286,7 @@ def solve_frames(fabrik, bones, roots, targets, pose, lo, hi, limited, tolerance
     last frame's solution; writes ``poses`` (N, B) and ``iterations`` (N,)."""
     n = bones.shape[0]
     jx, jy = np.empty(n + 1), np.empty(n + 1)
-    heading, before = np.empty(n), np.empty(n)
+    heading, before, trial = np.empty(n), np.empty(n), np.empty(n)
     for f in range(roots.shape[0]):
         rx, ry, tx, ty = roots[f, 0], roots[f, 1], targets[f, 0], targets[f, 1]
         ox, oy = tx - rx, ty - ry
@@ -227,7 +305,7 @@ def solve_frames(fabrik, bones, roots, targets, pose, lo, hi, limited, tolerance
                                        jx, jy, heading, before)
             else:
                 spent += _ccd_frame(pose, bones, rx, ry, tx, ty, lo, hi, limited, tolerance, budget, eps, reach,
-                                    jx, jy, heading, before)
+                                    jx, jy, heading, before, trial)
             if spent < max_iterations and distance > eps and _on_line(pose, aim):
                 _chain(bones, pose, rx, ry, jx, jy, heading)
                 if math.hypot(jx[n] - tx, jy[n] - ty) > tolerance:
@@ -238,7 +316,7 @@ def solve_frames(fabrik, bones, roots, targets, pose, lo, hi, limited, tolerance
                                              eps, reach, jx, jy, heading, before)
                     else:
                         more = _ccd_frame(pose, bones, rx, ry, tx, ty, lo, hi, limited, tolerance, budget,
-                                          eps, reach, jx, jy, heading, before)
+                                          eps, reach, jx, jy, heading, before, trial)
                     spent += 1 + more
         poses[f, :] = pose
         iterations[f] = spent
