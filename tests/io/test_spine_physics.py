@@ -38,7 +38,7 @@ def _world(bake, name):
     return np.array([np.broadcast_to(v, bake.frames.shape) for v in (w.tx, w.ty, w.a, w.b, w.c, w.d)]).T
 
 
-@pytest.mark.parametrize("name", ["combined", "limit_hit", "rotate_shear_scale"])
+@pytest.mark.parametrize("name", ["combined", "limit_hit", "rotate_shear_scale", "point_bone"])
 def test_every_bone_at_every_frame_is_the_runtimes(tmp_path, name):
     data = json.loads((FIXTURES / f"{name}.json").read_text())
     result = _import(tmp_path, data["rig"])

@@ -344,7 +344,7 @@ def apply_physics(project, pose, frames: np.ndarray, constraints, applied, evalu
             world = np.stack(world)
         else:  # Python floats: the Python loop's arithmetic on numpy scalars would cost twice
             world = [v.tolist() for v in world]
-        length = float(project.bone(name).length)
+        length = project.bone(name).measured_length  # a point (Spine's length 0) has its tip on its origin
         if grid:
             dt = step / fps  # the game's clock: one update a sample
             times = list(accumulate([0.0] + [dt] * (n - 1)))  # summed as a game sums it
