@@ -28,19 +28,20 @@ def _stored(project: Project) -> list[Animation]:
             for a in animations(project)]
 
 
-def add(project: Project, name: str, start: int = 0, end: int = 48, tracks=None) -> Project:
-    """Append animation ``name`` (no keys unless ``tracks``); the open one stays open."""
+def add(project: Project, name: str, start: int = 0, end: int = 48, tracks=None, exact_end=None) -> Project:
+    """Append animation ``name`` (no keys unless ``tracks``); the open one stays open.
+    ``exact_end``: a frame between end - 1 and end it really ends on (``model.data.duration``)."""
     _check_new(project, name)
     if end < start:
         raise EditError(f"an animation ends at or after its start ({start}), got {end}")
     return replace(project, animations=tuple(_stored(project)) + (Animation(name, int(start), int(end),
-                                                                            dict(tracks or {})),))
+                                                                            dict(tracks or {}), exact_end),))
 
 
 def duplicate(project: Project, name: str, new: str) -> Project:
     """A copy of animation ``name`` (keys and range) named ``new``, after it in the list."""
     source = _existing(project, name)
-    out = add(project, new, source.start, source.end, source.tracks)
+    out = add(project, new, source.start, source.end, source.tracks, source.exact_end)
     listed = list(out.animations)
     listed.insert(names(project).index(name) + 1, listed.pop())
     return replace(out, animations=tuple(listed))

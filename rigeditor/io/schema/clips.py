@@ -9,10 +9,13 @@ timeline's. docs/file-format.md describes every field.
 """
 from __future__ import annotations
 
-from pydantic import Field
+from typing import Optional
 
+from pydantic import Field, model_validator
+
+from rigeditor.io.schema.duration import check_exact_end
 from rigeditor.io.schema.project import (
-    BendChannel, Channel1, Channel2, FlagChannel, Frame, MixChannel, SoftnessChannel, StepKey, Str, _Model,
+    BendChannel, Channel1, Channel2, FlagChannel, Frame, KeyTime, MixChannel, SoftnessChannel, StepKey, Str, _Model,
 )
 from rigeditor.io.schema.art import DrawOrderKey
 from rigeditor.io.schema.deform import DeformTrack
@@ -113,3 +116,5 @@ class Animation(_Model):
     start: Frame
     end: Frame
     tracks: Tracks = Field(default_factory=Tracks)
+    exact_end: Optional[KeyTime] = None  # optional: a last key between frames (io.schema.duration)
+    _exact_end = model_validator(mode="after")(check_exact_end)

@@ -17,6 +17,7 @@ from rigeditor.io.schema.convert_art import art_data, to_art
 from rigeditor.io.schema.convert_deform import deforms_data, to_deforms
 from rigeditor.io.schema.convert_events import events_data, to_events
 from rigeditor.io.schema.convert_clips import animations_data, to_animations
+from rigeditor.io.schema.duration import exact_end_data
 from rigeditor.io.schema.constraints import to_transform, transform_data
 from rigeditor.io.schema.paths import path_constraint_data, to_path_constraint
 from rigeditor.io.schema.physics import physics_data, to_physics
@@ -37,7 +38,8 @@ def to_project(doc: Document) -> Project:
     when validated leniently; the semantic checks report those)."""
     return Project(
         name=doc.name,
-        timeline=Timeline(fps=float(doc.timeline.fps), start=doc.timeline.start, end=doc.timeline.end),
+        timeline=Timeline(fps=float(doc.timeline.fps), start=doc.timeline.start, end=doc.timeline.end,
+                          exact_end=doc.timeline.exact_end),
         spaces=tuple(_space(s) for s in doc.spaces),
         bones=tuple(_bone(b) for b in doc.bones),
         targets=tuple(Target(t.name, _steps(t.space), _channel(t.position)) for t in doc.targets),
@@ -105,7 +107,7 @@ def to_document(project: Project) -> dict:
         "format": FORMAT,
         "schema_version": SCHEMA_VERSION,
         "name": str(project.name),
-        "timeline": {"fps": float(tl.fps), "start": int(tl.start), "end": int(tl.end)},
+        "timeline": {"fps": float(tl.fps), "start": int(tl.start), "end": int(tl.end), **exact_end_data(tl)},
         "spaces": [_space_data(s) for s in project.spaces],
         "bones": [_bone_data(b) for b in project.bones],
         "targets": [{"name": t.name, "space": _steps_data(t.space), "position": _channel_data(t.position)}

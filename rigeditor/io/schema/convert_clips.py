@@ -15,6 +15,7 @@ from rigeditor.model.data.slot_color import CHANNELS as SLOT_COLOR
 from rigeditor.model.data.events import EVENTS
 from rigeditor.io.schema.convert_events import key_data, to_key
 from rigeditor.io.schema.project import frame_number
+from rigeditor.io.schema.duration import exact_end_data
 
 _POOL = {"bone": "bones", "target": "targets", "chain": "chains", "space": "spaces", "slot": "slots",
          "transform": "transforms", "path": "paths", "physics": "physics"}
@@ -32,7 +33,7 @@ def to_animations(entries: list[schema_clips.Animation], open_name: str) -> tupl
     """The model's list; one animation, the open one, is the implicit list ()."""
     if len(entries) == 1 and entries[0].name == open_name:
         return ()
-    return tuple(Animation(a.name, a.start, a.end, _tracks(a.tracks)) for a in entries)
+    return tuple(Animation(a.name, a.start, a.end, _tracks(a.tracks), a.exact_end) for a in entries)
 
 
 def _tracks(t: schema_clips.Tracks) -> dict:
@@ -84,7 +85,7 @@ def _entry(project: Project, a: Animation) -> dict:
         else:
             data = keys_data(keys, angle=(kind, attr) in _ANGLES)
         tracks.setdefault(_POOL[kind], {}).setdefault(name, {})[attr] = data
-    return {"name": a.name, "start": int(a.start), "end": int(a.end), "tracks": tracks}
+    return {"name": a.name, "start": int(a.start), "end": int(a.end), "tracks": tracks, **exact_end_data(a)}
 
 
 def _order(path):

@@ -16,12 +16,13 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Optional
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, Strict, ValidationInfo, with_config
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, Strict, ValidationInfo, model_validator, with_config
 from pydantic_core import PydanticCustomError
 from typing_extensions import NotRequired, Required, TypedDict
 
 from rigeditor.core.filters import KINDS as SMOOTHING_KINDS
 from rigeditor.core.limits import LIMIT_STRATEGIES
+from rigeditor.io.schema.duration import check_exact_end
 from rigeditor.model.data.project import SOFT_REACH, SOLVERS, SPINE_SCALE, WORLD
 from rigeditor.model.data.timeline import INTERPOLATIONS
 
@@ -147,6 +148,8 @@ class Timeline(_Model):
     fps: Positive
     start: Frame
     end: Frame
+    exact_end: Optional[KeyTime] = None  # optional: a last key between frames (io.schema.duration)
+    _exact_end = model_validator(mode="after")(check_exact_end)
 
 
 class Space(_Model):

@@ -516,8 +516,8 @@ def _animations(project, skel, animation, chains, notes, curves, spaces, source)
         p = apply_animation(project, skel, name, chains, notes, curves=curves, fps=fps)
         _check(p, source)
         posed[name] = bake_target_spaces(p, spaces, {}, keyed=True)
-    clips = tuple(Animation(n, p.timeline.start, p.timeline.end, {} if n == chosen else tracks_of(p))
-                  for n, p in posed.items())
+    clips = tuple(Animation(n, p.timeline.start, p.timeline.end, {} if n == chosen else tracks_of(p),
+                            p.timeline.exact_end) for n, p in posed.items())
     return replace(posed[chosen], animations=clips, animation=chosen), chosen
 
 

@@ -40,13 +40,16 @@ def apply_animation(project: Project, skel, name: str, chains: dict, notes, *, c
     "authored" keeps Spine's bezier curves as curves; "runtime" plays them as Spine's
     runtimes do (linear keys at the corners of the ten straight pieces a runtime plays
     for a bezier segment). Keys keep their times (``spine_keys.frame_of``); the timeline
-    ends on the first frame at or after the last key."""
+    ends on the first frame at or after the last key, and keeps that key's frame when it
+    falls between frames (``Timeline.exact_end``: the animation's duration)."""
     anim = skel.animations[name]
     channel = functools.partial(_channel, runtime=curves == "runtime")
     turns = turns or {}
     times = key_times(anim)
-    end = max((math.ceil(frame_of(t, fps) - 1e-6) for t in times), default=0)
-    project = replace(project, timeline=Timeline(fps=fps, start=0, end=end))
+    last = max((frame_of(t, fps) for t in times), default=0.0)
+    end = math.ceil(last - 1e-6)
+    exact = last if end - 1 < last < end and last > 0 else None
+    project = replace(project, timeline=Timeline(fps=fps, start=0, end=end, exact_end=exact))
     spine = {b.name: b for b in skel.bones}
     root = skel.bones[0]
     bone_names = {b.name for b in project.bones}

@@ -75,10 +75,11 @@ def restore(project: Project, skel, notes, chosen: str | None) -> tuple[Project,
                   bones=tuple(replace(b, inherit=inherit[b.name]) for b in first.bones),
                   art=_tinted(project.art, data.get("tints")))
     opened = next(e for e in entries if e["spine"] == chosen)
-    stored = tuple(Animation(e["name"], e["start"], e["end"], {} if e is opened else tracks[e["name"]])
-                   for e in entries)
+    ends = [_exact_end(e, f"skeleton.{KEY}.animations[{i}]") for i, e in enumerate(entries)]
+    stored = tuple(Animation(e["name"], e["start"], e["end"], {} if e is opened else tracks[e["name"]], end)
+                   for e, end in zip(entries, ends))
     out = clips.with_tracks(out, tracks[opened["name"]])
-    return replace(out, timeline=Timeline(float(fps), opened["start"], opened["end"]),
+    return replace(out, timeline=Timeline(float(fps), opened["start"], opened["end"], ends[entries.index(opened)]),
                    animations=stored if len(stored) > 1 else (), animation=opened["name"]), opened["name"]
 
 
@@ -111,6 +112,16 @@ def _rig(project: Project, entry, fps, where: str) -> Project:
         err = exc.errors()[0]
         at = ".".join(str(p) for p in err["loc"])
         raise SpineError(None, [f"{where}.{at}: {err['msg']}"]) from None
+
+
+def _exact_end(entry, where: str) -> float | None:
+    """The carried exact end (``Timeline.exact_end``) of an animation entry, checked."""
+    value = entry.get("exact_end")
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not entry["end"] - 1 < value < entry["end"]:
+        raise SpineError(None, [f"{where}.exact_end: a frame between end - 1 and end, got {value!r}"])
+    return float(value)
 
 
 def _moved(path, keys, first: float, ratio: float):

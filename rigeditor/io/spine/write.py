@@ -181,6 +181,9 @@ def spine_document(project: Project, bake: Bake, *, animation: str | None = None
     doc.update(event_definitions(project.events))
     if len(bake.frames):
         anim.update(event_timeline(project.events, float(bake.frames[0]), float(bake.frames[-1]), bake.fps))
+    from rigeditor.io.spine.write_duration import end_at_exact_end
+
+    end_at_exact_end(anim, project, bake)  # a last key between frames: the animation ends there
     return doc
 
 

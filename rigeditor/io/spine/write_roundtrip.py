@@ -4,8 +4,8 @@ Spine plays the rig from its own sections (bones, IK, timelines); a few things i
 hold are written beside them, in one object the runtimes and Spine's editor do not read
 (spine-core 4.2 loads the file and poses it the same with or without it):
 
-- per animation (in the order of ``animations``): its RigEditor name, frame range and
-  first exported frame (Spine's time 0), and in the project file's own layout
+- per animation (in the order of ``animations``): its RigEditor name, frame range (and
+  exact end, ``Timeline.exact_end``, when it ends between frames) and first exported frame (Spine's time 0), and in the project file's own layout
   (docs/file-format.md) every space (declared scene objects, their keys), target
   (declared space and its switches, the authored position keys), chain (solver, bend,
   softness, mix, limits, strategy, smoothing, soft reach, order, tolerance) and every
@@ -20,6 +20,7 @@ hold are written beside them, in one object the runtimes and Spine's editor do n
 from __future__ import annotations
 
 from rigeditor.io.schema.convert import to_document
+from rigeditor.io.schema.duration import exact_end_data
 from rigeditor.io.schema.project import frame_number
 from rigeditor.io.spine.extras import FORMAT, KEY, VERSION, digest
 
@@ -36,7 +37,7 @@ def attach(doc: dict, items, notes: list | None = None) -> None:
         tl = project.timeline
         entries.append({
             "spine": spine_name, "name": project.animation, "start": int(tl.start), "end": int(tl.end),
-            "first": frame_number(bake.frames[0]),
+            **exact_end_data(tl), "first": frame_number(bake.frames[0]),
             "spaces": data["spaces"], "targets": data["targets"], "chains": data["chains"],
             "bones": [{k: b[k] for k in ("name", *_CHANNELS) if k in b} for b in data["bones"]],
             # Spine's attachment and draw-order keys are the frames the bake changes on

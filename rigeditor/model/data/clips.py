@@ -149,7 +149,7 @@ def clip(project: Project, name: str) -> Animation:
     """The animation ``name`` with all its keys and its range."""
     if name == project.animation:
         tl = project.timeline
-        return Animation(name, tl.start, tl.end, tracks_of(project))
+        return Animation(name, tl.start, tl.end, tracks_of(project), tl.exact_end)
     for a in animations(project):
         if a.name == name:
             return a
@@ -166,4 +166,4 @@ def switch(project: Project, name: str) -> Project:
     stored = [Animation(a.name, a.start, a.end) if a.name == name else a for a in stored]
     out = with_tracks(project, target.tracks)
     return replace(out, animations=tuple(stored), animation=name,
-                   timeline=Timeline(tl.fps, target.start, target.end))
+                   timeline=Timeline(tl.fps, target.start, target.end, target.exact_end))

@@ -25,11 +25,14 @@ SOLVERS = ("analytic", "fabrik", "ccd", "aim")  # aim: one bone pointed at its t
 
 @dataclass(frozen=True)
 class Timeline:
-    """fps: frames per second (> 0); start, end: inclusive frame range."""
+    """fps: frames per second (> 0); start, end: inclusive frame range. exact_end:
+    None, or the frame (end - 1 < exact_end < end) the animation really ends on, an
+    imported Spine animation whose last key falls between frames (``duration``)."""
 
     fps: float = 24.0
     start: int = 0
     end: int = 48
+    exact_end: float | None = None
 
     @property
     def frames(self):
@@ -194,6 +197,7 @@ class Animation:
     start: int = 0
     end: int = 48
     tracks: dict = field(default_factory=dict, hash=False)
+    exact_end: float | None = None  # as Timeline.exact_end
 
 
 @dataclass(frozen=True)
