@@ -3,14 +3,14 @@ filled in, or one :class:`SpineError` naming the file, the field and the value.
 
 Only what the import maps is normalised here (bones, slots, the skins' attachments,
 IK constraints, animations); other sections are kept as they are so the import can
-list them. Units are Spine's: skeleton units (y-up), degrees counter-clockwise,
+list them; the values are checked by ``skeleton_fields``, the animations by
+``skeleton_animations``. Units are Spine's: skeleton units (y-up), degrees counter-clockwise,
 seconds. Field defaults follow Spine's JSON format documentation (a missing ``x`` is
 0, ``scaleX`` 1, ``bendPositive`` true, ``mix`` 1, a key's ``time`` 0, ...).
 """
 from __future__ import annotations
 
 import json
-import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,12 +20,12 @@ from rigeditor.io.art.layers import ImportError_
 from rigeditor.io.spine.extras import carried
 from rigeditor.model.evaluation.inherit import INHERIT_MODES
 from rigeditor.model.validation.mesh import MIN_WEIGHT
-from rigeditor.model.validation.project import MAX_MAGNITUDE, MIN_LENGTH
+from rigeditor.io.spine.skeleton_animations import check_animation
+from rigeditor.io.spine.skeleton_fields import _TOO_LARGE, _Bad, _bounded, _is_number, _kind, _list, _name, _num, color
+from rigeditor.model.validation.project import MIN_LENGTH
 
 SUPPORTED = ((4, 0), (4, 1), (4, 2))
 SUPPORTED_TEXT = "4.0\u20134.2"
-MAX_SECONDS = 3600.0
-"""Latest key time accepted (an hour: 108,000 frames at 30 fps)."""
 MAX_FPS = 240.0
 """Highest skeleton frame rate taken as the timeline's (the highest the import tries
 on its own); a higher one is not used, so an hour stays under a million frames, nor
@@ -149,10 +149,6 @@ def _unclosed(text: str) -> str:
     return "string" if in_string else (stack[-1] if stack else "")
 
 
-class _Bad(Exception):
-    """One problem, "where: what"."""
-
-
 def _skeleton(doc) -> SpineSkeleton:
     if not isinstance(doc, dict) or not isinstance(doc.get("skeleton"), dict):
         raise _Bad("skeleton: not a Spine skeleton (no \"skeleton\" section)")
@@ -175,7 +171,7 @@ def _skeleton(doc) -> SpineSkeleton:
     if not isinstance(animations, dict):
         raise _Bad(f"animations: must be an object of animations, got {_kind(animations)}")
     for name, anim in animations.items():
-        _animation(f"animations.{name}", anim, names, slot_names, {c.name for c in ik})
+        check_animation(f"animations.{name}", anim, names, slot_names, {c.name for c in ik})
     other = {k: doc[k] for k in ("transform", "path", "physics", "events") if doc.get(k)}
     other.update(carried(doc))  # RigEditor's own data beside Spine's (write_roundtrip)
     if _is_number(doc["skeleton"].get("referenceScale")) and doc["skeleton"]["referenceScale"] > 0:
@@ -341,166 +337,6 @@ def _iks(items, bones) -> tuple[SpineIk, ...]:
                            bool(c.get("bendPositive", True)), bool(c.get("compress", False)),
                            bool(c.get("stretch", False)), bool(c.get("uniform", False))))
     return tuple(sorted(out, key=lambda k: k.order))
-
-
-NUM, FLAG, NAME = "number", "true or false", "an attachment name or null"
-INHERIT = "one of " + ", ".join(INHERIT_MODES)
-_BONE_TIMELINES = {"rotate": {"value": NUM}, "translate": {"x": NUM, "y": NUM}, "scale": {"x": NUM, "y": NUM},
-                   "shear": {"x": NUM, "y": NUM}, "translatex": {"value": NUM}, "translatey": {"value": NUM},
-                   "scalex": {"value": NUM}, "scaley": {"value": NUM}, "shearx": {"value": NUM},
-                   "sheary": {"value": NUM}, "inherit": {"inherit": INHERIT}}
-_IK_FIELDS = {"mix": NUM, "softness": NUM, "bendPositive": FLAG, "compress": FLAG, "stretch": FLAG}
-
-
-def _animation(where, anim, bones, slots, iks) -> None:
-    """Check what the import reads of an animation; other timelines are only listed."""
-    if not isinstance(anim, dict):
-        raise _Bad(f"{where}: must be an object of timelines, got {_kind(anim)}")
-    for name, timelines in _group(anim, "bones", where, bones, "bone"):
-        for kind, keys in timelines.items():
-            _keys(f"{where}.bones.{name}.{kind}", keys, _BONE_TIMELINES.get(kind, {}))
-    for name, timelines in _group(anim, "slots", where, slots, "slot"):
-        for kind, keys in timelines.items():
-            _keys(f"{where}.slots.{name}.{kind}", keys, {"name": NAME} if kind == "attachment" else None)
-    for name, keys in _group(anim, "ik", where, iks, "IK constraint", timelines=False):
-        _keys(f"{where}.ik.{name}", keys, _IK_FIELDS)
-    if "drawOrder" in anim:
-        _keys(f"{where}.drawOrder", anim["drawOrder"], {"offsets": "offsets"})
-        for k, key in enumerate(anim["drawOrder"]):
-            _offsets(f"{where}.drawOrder[{k}].offsets", key.get("offsets") or [], slots)
-
-
-def _group(anim, key, where, known, kind, timelines=True):
-    """(name, timelines) of section ``key`` of an animation, every name known."""
-    group = anim.get(key, {})
-    if not isinstance(group, dict):
-        raise _Bad(f"{where}.{key}: must be an object, got {_kind(group)}")
-    for name, value in group.items():
-        if name not in known:
-            raise _Bad(f"{where}.{key}.{name}: unknown {kind}")
-        if timelines and not isinstance(value, dict):
-            raise _Bad(f"{where}.{key}.{name}: must be an object of timelines, got {_kind(value)}")
-        yield name, value
-
-
-def _offsets(where, offsets, slots) -> None:
-    """Draw-order offsets: known slots in setup order, each moved to a free place."""
-    names = list(slots)
-    if not isinstance(offsets, list):
-        raise _Bad(f"{where}: must be a list, got {_kind(offsets)}")
-    taken, last = set(), -1
-    for j, o in enumerate(offsets):
-        ok = (isinstance(o, dict) and isinstance(o.get("slot"), str) and o["slot"] in slots
-              and isinstance(o.get("offset"), int) and not isinstance(o.get("offset"), bool))
-        place = names.index(o["slot"]) + o["offset"] if ok else -1
-        if not ok or names.index(o["slot"]) <= last or not 0 <= place < len(names) or place in taken:
-            raise _Bad(f"{where}[{j}]: must move a slot (in setup order) to a free place among "
-                       f"{len(names)} slots, got {o!r}")
-        taken.add(place)
-        last = names.index(o["slot"])
-
-
-def _keys(where, keys, fields) -> None:
-    """Keys: objects with a finite, non-decreasing ``time`` and the ``fields`` the
-    import reads ({name: kind}; None: the timeline is only listed, not read). A
-    ``curve`` is "stepped" or 4 numbers per numeric field."""
-    if not isinstance(keys, list):
-        raise _Bad(f"{where}: must be a list of keys, got {_kind(keys)}")
-    last = -math.inf
-    for k, key in enumerate(keys):
-        if not isinstance(key, dict):
-            raise _Bad(f"{where}[{k}]: must be a key object, got {_kind(key)}")
-        t = _num(key, "time", 0.0, f"{where}[{k}]", lo=0.0)
-        if t > MAX_SECONDS:
-            raise _Bad(f"{where}[{k}].time: must be at most {MAX_SECONDS:g} seconds, got {t:g}")
-        if t < last:
-            raise _Bad(f"{where}[{k}].time: keys must not go back in time, got {t:g} after {last:g}")
-        last = t
-        if fields is None:
-            continue
-        for f, kind in fields.items():
-            if f not in key:
-                continue
-            v = key[f]
-            good = {NUM: _is_number(v), FLAG: isinstance(v, bool), NAME: v is None or isinstance(v, str),
-                    INHERIT: v in INHERIT_MODES}.get(kind, True)
-            if not good:
-                got = repr(v) if kind == INHERIT and isinstance(v, str) else _kind(v)
-                raise _Bad(f"{where}[{k}].{f}: must be {'a ' if kind == NUM else ''}{kind}, got {got}")
-            if kind == NUM and not _bounded(v):
-                raise _Bad(f"{where}[{k}].{f}: {_TOO_LARGE}, got {v!r}")
-        curves = sum(kind == NUM for kind in fields.values())
-        curve = key.get("curve")
-        if curve is None or curve == "stepped" or curves == 0:
-            continue
-        if not (isinstance(curve, list) and len(curve) % 4 == 0 and 4 <= len(curve) <= 4 * curves
-                and all(_is_number(c) for c in curve)):
-            raise _Bad(f"{where}[{k}].curve: must be \"stepped\" or 4 numbers per value, got {_kind(curve)}")
-        for j, c in enumerate(curve):
-            if not _bounded(c):
-                raise _Bad(f"{where}[{k}].curve[{j}]: {_TOO_LARGE}, got {c!r}")
-
-
-# ----------------------------------------------------------------- fields
-
-def color(value, where) -> tuple[float, float, float, float]:
-    """RGBA in [0, 1] from Spine's "rrggbbaa" (or "rrggbb") hex."""
-    if not isinstance(value, str) or not re.fullmatch(r"[0-9a-fA-F]{6}([0-9a-fA-F]{2})?", value):
-        raise _Bad(f"{where}: must be a colour \"rrggbbaa\", got {value!r}")
-    value = value if len(value) == 8 else value + "ff"
-    return tuple(int(value[i:i + 2], 16) / 255.0 for i in (0, 2, 4, 6))
-
-
-def _list(doc, key, required=False) -> list:
-    value = doc.get(key)
-    if value is None:
-        if required:
-            raise _Bad(f"{key}: missing (a Spine skeleton lists its {key})")
-        return []
-    if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
-        raise _Bad(f"{key}: must be a list of objects, got {_kind(value)}")
-    return value
-
-
-def _name(item, where) -> str:
-    name = item.get("name")
-    if not isinstance(name, str) or not name:
-        raise _Bad(f"{where}.name: must be a non-empty name, got {name!r}")
-    return name
-
-
-def _num(item, key, default, where, lo=None) -> float:
-    value = item.get(key, default)
-    if not _is_number(value):
-        raise _Bad(f"{where}.{key}: must be a finite number, got {_kind(value)}")
-    if abs(value) > MAX_MAGNITUDE:
-        raise _Bad(f"{where}.{key}: {_TOO_LARGE}, got {value!r}")
-    if lo is not None and value < lo:
-        raise _Bad(f"{where}.{key}: must be >= {lo:g}, got {value!r}")
-    return float(value)
-
-
-def _is_number(v) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
-
-
-_TOO_LARGE = f"must have magnitude <= {MAX_MAGNITUDE:g} (RigEditor's limit)"
-
-
-def _bounded(v) -> bool:
-    """A finite number within RigEditor's range (skeleton units, degrees, factors):
-    a larger one would make the project invalid or its evaluation overflow."""
-    return _is_number(v) and abs(v) <= MAX_MAGNITUDE
-
-
-def _kind(v) -> str:
-    if isinstance(v, str):
-        return repr(v) if len(v) < 40 else "a string"
-    if isinstance(v, bool) or v is None:
-        return json.dumps(v)
-    if isinstance(v, (int, float)):
-        return repr(v)
-    return {dict: "an object", list: "a list"}.get(type(v), type(v).__name__)
 
 
 __all__ = ["SpineError", "SpineBone", "SpineSlot", "SpineIk", "SpineSkeleton", "read_spine", "parse_spine",

@@ -22,7 +22,7 @@ Mapping (Spine is y-up with degrees counter-clockwise, like the model):
   (bendPositive, softness in model units, mix, Spine's stretch, compress and uniform
   flags as the chain's ``spine_scale``) on one target bone per IK target (named like the target, or
   "NAME_target" if a bone has its name) under the bone of the target's declared space
-  (``_space_bones``), keyed with the target's own keys; mix (0 where baked), softness
+  (``place_space_bones``), keyed with the target's own keys; mix (0 where baked), softness
   and bend keyed per frame when any changes. Chains of more than two bones have no
   Spine IK constraint (Spine's IK drives one or two bones); their baked rotations play.
 
@@ -39,12 +39,10 @@ from __future__ import annotations
 import json
 import math
 import os
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
-from rigeditor.core.geometry import unwrap, wrap_angle
 from rigeditor.io.atomic import write_files
 from rigeditor.io.errors import ExportError
 from rigeditor.io.spine.write_art import art_sections, atlas_files
@@ -52,11 +50,13 @@ from rigeditor.io.art.images import image_file
 from rigeditor.io.spine.write_curves import curve_keys, key_time
 from rigeditor.model.evaluation.bake import Bake
 from rigeditor.io.spine import write_ik, write_roundtrip
+from rigeditor.io.spine.write_bone_keys import (
+    STILL, animated, channel_timelines, frame_span, keys1, keys2, offset_deg, rounded, shear_and_inherit, trs_keys,
+    unique)
+from rigeditor.io.spine.write_targets import place_space_bones, place_target_bone
 from rigeditor.model.data.project import CHARACTER, WORLD, Project
 
 SPINE_VERSION = "4.2.0"
-_DECIMALS = 6
-_STILL = 1e-9  # below this a channel counts as not animated (no timeline written)
 
 
 def spine_document(project: Project, bake: Bake, *, animation: str | None = None,
@@ -70,15 +70,15 @@ def spine_document(project: Project, bake: Bake, *, animation: str | None = None
     # At or before each frame's time as the runtimes' 32-bit floats read it (key_time).
     times = key_time(bake.frames - bake.frames[0], bake.fps)
     taken = set(bake.bones)
-    root = _unique("root", taken)
+    root = unique("root", taken)
     bones, timelines = [{"name": root}], {}
     char = bake.spaces[CHARACTER]
-    span = _frame_span(bake)
+    span = frame_span(bake)
     space = project.space(CHARACTER)
     if span is not None and space.parent == WORLD:  # the root is the character space: its own keys
-        _channel_timelines(space, span, bake, times, timelines.setdefault(root, {}), bones[0])
+        channel_timelines(space, span, bake, times, timelines.setdefault(root, {}), bones[0])
     else:
-        _trs_keys(char, bake.frames, times, timelines.setdefault(root, {}), f"the {CHARACTER} space")
+        trs_keys(char, bake.frames, times, timelines.setdefault(root, {}), f"the {CHARACTER} space")
 
     baked = write_ik.baked_rows(project, bake, bake_ik=bake_ik)
     for chain in project.chains:
@@ -96,7 +96,7 @@ def spine_document(project: Project, bake: Bake, *, animation: str | None = None
         ox, oy = (float(v) for v in bone.rest_offset)
         setup = math.degrees(bone.rest_rotation)
         bones.append({"name": name, "parent": bone.parent or root, "length": bone_length(project, bone),
-                      "x": ox, "y": oy, "rotation": _r(setup)})
+                      "x": ox, "y": oy, "rotation": rounded(setup)})
         mine = timelines.setdefault(name, {})
         stretch = bake.stretch[:, bake.column(bone.parent)] if bone.parent else np.ones(n)
         # A bone's channels are its timelines, curves and all, unless a chain bakes it
@@ -106,30 +106,30 @@ def spine_document(project: Project, bake: Bake, *, animation: str | None = None
         rows = baked[chain.name] if chain is not None else np.zeros(n, dtype=bool)
         exact = span is not None and not rows.any()
         if exact:
-            if _animated(bone.rotation, (0.0,)):  # (none: the setup rotation holds, as read)
+            if animated(bone.rotation, (0.0,)):  # (none: the setup rotation holds, as read)
                 mine["rotate"] = curve_keys(bone.rotation, *span, bake.fps, ("value",), math.degrees(1.0), 1e-4)
         else:
             fk = bone.rest_rotation + bone.rotation.sample(bake.frames)[:, 0]
-            mine["rotate"] = _keys1(times, _offset_deg(np.where(rows, bake.local_rotation[:, k], fk), bone.rest_rotation))
+            mine["rotate"] = keys1(times, offset_deg(np.where(rows, bake.local_rotation[:, k], fk), bone.rest_rotation))
         translate = bake.translate[:, k] if bake.translate is not None else np.zeros((n, 2))
         moved = np.stack([ox * stretch + bake.shift[:, k, 0] - ox, oy + bake.shift[:, k, 1] - oy], axis=-1) + translate
         if span is not None and np.all(stretch == 1.0) and np.all(bake.shift[:, k] == 0.0) \
-                and _animated(bone.translate, (0.0, 0.0)):
+                and animated(bone.translate, (0.0, 0.0)):
             mine["translate"] = curve_keys(bone.translate, *span, bake.fps, ("x", "y"), 1.0, 1e-5)
-        elif np.abs(moved).max() > _STILL:
-            mine["translate"] = _keys2(times, moved)
-        _shear_and_inherit(bone, span, bake, times, mine, bones[-1])
-        if span is not None and _animated(bone.scale, (1.0, 1.0)):
+        elif np.abs(moved).max() > STILL:
+            mine["translate"] = keys2(times, moved)
+        shear_and_inherit(bone, span, bake, times, mine, bones[-1])
+        if span is not None and animated(bone.scale, (1.0, 1.0)):
             mine["scale"] = curve_keys(bone.scale, *span, bake.fps, ("x", "y"), 1.0, 1e-6)
-        elif bake.scale is not None and np.abs(write_ik.scale_rows(project, bake, name, baked) - 1.0).max() > _STILL:
-            mine["scale"] = _keys2(times, write_ik.scale_rows(project, bake, name, baked))
+        elif bake.scale is not None and np.abs(write_ik.scale_rows(project, bake, name, baked) - 1.0).max() > STILL:
+            mine["scale"] = keys2(times, write_ik.scale_rows(project, bake, name, baked))
 
-    space_bone, carried = _space_bones(project, bake, root, span, times, taken, bones, timelines)
+    space_bone, carried = place_space_bones(project, bake, root, span, times, taken, bones, timelines)
     ik, ik_keys, target_bone = [], {}, {}
     for name, cb in bake.chains.items():
         chain = project.chain(name)
         if chain.target not in target_bone:
-            target_bone[chain.target] = _target_bone(project, bake, chain.target, span, times, taken,
+            target_bone[chain.target] = place_target_bone(project, bake, chain.target, span, times, taken,
                                                      space_bone, carried, bones, timelines)
         if not write_ik.live(project, chain):
             continue  # Spine's IK drives one or two bones; the baked rotations play
@@ -137,8 +137,8 @@ def spine_document(project: Project, bake: Bake, *, animation: str | None = None
         # The constraint's setup values are the chain's own (its channels' defaults).
         length = sum(project.bone(b).length for b in chain.bones) if len(chain.bones) == 2 else 0.0
         ik.append({"name": name, "order": len(ik), "bones": list(chain.bones),
-                   "target": target_bone[chain.target], "mix": _r(chain.mix.default[0]),
-                   "softness": _r(chain.softness.default[0] * length), "bendPositive": chain.bend.default[0] > 0,
+                   "target": target_bone[chain.target], "mix": rounded(chain.mix.default[0]),
+                   "softness": rounded(chain.softness.default[0] * length), "bendPositive": chain.bend.default[0] > 0,
                    **write_ik.flags(chain)})
         keys = write_ik.ik_keys(project, bake, chain, rows, times)
         if keys is not None:
@@ -163,8 +163,8 @@ def spine_document(project: Project, bake: Bake, *, animation: str | None = None
         if keys:
             anim[kind] = keys
     doc = {
-        "skeleton": {"spine": SPINE_VERSION, "x": _r(lo[0]), "y": _r(lo[1]),
-                     "width": _r(hi[0] - lo[0]), "height": _r(hi[1] - lo[1]), "fps": bake.fps,
+        "skeleton": {"spine": SPINE_VERSION, "x": rounded(lo[0]), "y": rounded(lo[1]),
+                     "width": rounded(hi[0] - lo[0]), "height": rounded(hi[1] - lo[1]), "fps": bake.fps,
                      **({"referenceScale": reference_scale(project)} if physics else {})},
         "bones": bones,
         "ik": ik,
@@ -185,141 +185,6 @@ def spine_document(project: Project, bake: Bake, *, animation: str | None = None
 
     end_at_exact_end(anim, project, bake)  # a last key between frames: the animation ends there
     return doc
-
-
-def _space_bones(project, bake, root, span, times, taken, bones, timelines) -> tuple[dict, set]:
-    """A bone per space an IK target is declared in: {space: bone name}. ``character``
-    is the root; ``world`` a bone under the root, keyed per frame with the character's
-    inverse when the character moves (so it stays at the world origin), or without keys
-    when that inverse shears (then in ``carried``: what is in it is carried into the
-    root's frame per frame); a scene space is a bone under its parent's, keyed with the
-    space's own channels. Returns ({space: bone name}, carried)."""
-    char = bake.spaces[CHARACTER]
-    out, carried = {CHARACTER: root, WORLD: root}, set()
-    spaces = write_ik.target_spaces(project, [c.target for c in project.chains], bake.frames[0])
-    still = all(np.allclose(v, e, rtol=0.0, atol=_STILL) for v, e in zip(char.fields(), (1, 0, 0, 1, 0, 0)))
-    if write_ik.in_world(project, spaces, bake.frames[0]):
-        keys = {}
-        try:
-            if not still:  # (a still character needs no keys: the bone names the space)
-                _trs_keys(char.inverse(), bake.frames, times, keys, f"the inverse of the {CHARACTER} space")
-        except ExportError:
-            # A rotated character with unequal scales has no unsheared inverse: the
-            # world bone stays on the root, and what is in world is carried into the
-            # root's frame frame by frame (the same bones in every animation).
-            keys = {}
-            carried.add(WORLD)
-        out[WORLD] = name = _unique(WORLD, taken)
-        bones.append({"name": name, "parent": root})
-        timelines[name] = keys
-    for space in spaces:
-        s = project.space(space)
-        followed = write_ik.followed_bone(project, bake, space)
-        if followed is not None:  # (an imported Spine target's parent bone: its targets go back under it)
-            out[space] = followed
-            continue
-        out[space] = name = _unique(space, taken)
-        bones.append({"name": name, "parent": out[s.parent]})
-        mine = timelines.setdefault(name, {})
-        if s.parent in carried:  # under a world bone that stays on the root: the space per frame
-            _trs_keys(char.inverse().compose(bake.spaces[space]), bake.frames, times, mine,
-                      f"the space {space} in the {CHARACTER} space{write_ik.aimed_in(project, space, bake.frames[0])}")
-            continue
-        _channel_timelines(s, span, bake, times, mine, bones[-1])
-    return out, carried
-
-
-def _shear_and_inherit(bone, span, bake, times, out: dict, entry: dict) -> None:
-    """A bone's shear (degrees; its still value is its setup ``shearX``/``shearY``, keys
-    are offsets from it) and inherit mode (setup ``inherit``, 4.2 ``inherit``
-    keys where it is keyed, stepped)."""
-    if _animated(bone.shear, (0.0, 0.0)):
-        # The still value is the setup (every animation's: Spine's shear keys are
-        # offsets from it, as the import reads them), the keys offsets from it.
-        setup = np.asarray(bone.shear.default, dtype=float)
-        if setup.any():
-            entry["shearX"], entry["shearY"] = _r(np.degrees(setup))
-        offsets = _less(bone.shear, setup)
-        if not offsets.keys:
-            pass
-        elif span is not None:
-            out["shear"] = curve_keys(offsets, *span, bake.fps, ("x", "y"), math.degrees(1.0), 1e-4)
-        else:
-            out["shear"] = _keys2(times, np.degrees(offsets.sample(bake.frames)))
-    if bone.inherit.default != "normal":
-        entry["inherit"] = bone.inherit.default
-    if bone.inherit.keys:
-        first = bake.frames[0]
-        modes = [(f, v) for f, v in bone.inherit.keys if f <= bake.frames[-1]]
-        start = bone.inherit.value_at(first)
-        keys = ([] if start == bone.inherit.default else [{"time": 0.0, "inherit": start}]) + [
-            {"time": key_time(f - first, bake.fps), "inherit": v} for f, v in modes if f > first]
-        if keys:
-            out["inherit"] = keys
-
-
-def _channel_timelines(s, span, bake, times, out: dict, entry: dict) -> None:
-    """A space's own position, rotation, scale and shear as the timelines of a bone (curves
-    and all on whole frames, else a key per frame); a channel without keys is the
-    bone's setup value (``entry``: its bones-list entry)."""
-    for field, ch, rest, key, unit, setup in (
-            ("translate", s.position, (0.0, 0.0), ("x", "y"), 1.0, ("x", "y")),
-            ("rotate", s.rotation, (0.0,), ("value",), math.degrees(1.0), ("rotation",)),
-            ("scale", s.scale, (1.0, 1.0), ("x", "y"), 1.0, ("scaleX", "scaleY")),
-            ("shear", s.shear, (0.0, 0.0), ("x", "y"), math.degrees(1.0), ("shearX", "shearY"))):
-        if not _animated(ch, rest):
-            continue
-        if not ch.keys:
-            entry.update(zip(setup, _r(np.asarray(ch.default) * unit)))
-        elif span is not None:
-            out[field] = curve_keys(ch, *span, bake.fps, key, unit, 1e-5)
-        else:
-            values = ch.sample(bake.frames) * unit
-            out[field] = _keys1(times, values[:, 0]) if len(key) == 1 else _keys2(times, values)
-
-
-def _target_bone(project, bake, target, span, times, taken, space_bone, carried, bones, timelines) -> str:
-    """The bone a target's chains aim at: named like the target (the import maps it
-    back to that target) unless a bone has that name, under the bone of its declared
-    space, keyed with the target's own keys. A target that switches spaces stays under
-    the bone of its first space, keyed per frame with its position carried into that
-    space (continuous wherever the evaluation is: the switch itself does not pop)."""
-    t = project.target(target)
-    name = _unique(target if target not in taken else f"{target}_target", taken)
-    first = t.space.value_at(bake.frames[0])
-    entry = {"name": name, "parent": space_bone[first]}
-    bones.append(entry)
-    mine = timelines.setdefault(name, {})
-    if write_ik.switches(project, target) or span is None or first in carried:
-        frame = bake.spaces[CHARACTER if first in carried else first]
-        local = frame.inverse().apply(_declared_world(project, bake, target))
-        if np.abs(local).max() > _STILL:
-            mine["translate"] = _keys2(times, local)
-    elif t.position.keys:
-        # The still value is the bone's setup, the keys offsets from it (Spine's
-        # translate keys are: the import reads a target bone's so)
-        if any(t.position.default):
-            entry["x"], entry["y"] = _r(t.position.default)
-        mine["translate"] = curve_keys(_less(t.position, t.position.default), *span, bake.fps, ("x", "y"), 1.0, 1e-5)
-    else:  # a still target is the bone's setup position
-        entry["x"], entry["y"] = _r(t.position.default)
-    return name
-
-
-def _less(ch, setup):
-    """Channel ``ch`` with ``setup`` taken from its keys' values (handles are offsets
-    from their keys: unchanged): a Spine timeline of offsets from a setup value."""
-    return replace(ch, default=tuple(0.0 for _ in ch.default),
-                   keys=tuple(replace(k, value=tuple(np.subtract(k.value, setup).tolist())) for k in ch.keys))
-
-
-def _declared_world(project, bake, target) -> np.ndarray:
-    """(N, 2) the target's keyed position carried into world, frame by frame (no
-    smoothing: a smoothed chain is baked where smoothing shows)."""
-    from rigeditor.model.evaluation.spaces import space_at
-
-    t = project.target(target)
-    return space_at(bake.spaces, t.space.values(), t.space.sample(bake.frames)).apply(t.position.sample(bake.frames))
 
 
 def spine_document_many(items, *, bake_ik: bool = False, notes: list | None = None) -> dict:
@@ -363,7 +228,7 @@ def spine_document_many(items, *, bake_ik: bool = False, notes: list | None = No
         o = other["skeleton"]
         lo = [min(lo[0], o["x"]), min(lo[1], o["y"])]
         hi = [max(hi[0], o["x"] + o["width"]), max(hi[1], o["y"] + o["height"])]
-    sk.update(x=lo[0], y=lo[1], width=_r(hi[0] - lo[0]), height=_r(hi[1] - lo[1]))
+    sk.update(x=lo[0], y=lo[1], width=rounded(hi[0] - lo[0]), height=rounded(hi[1] - lo[1]))
     return doc
 
 
@@ -371,10 +236,10 @@ def _turned(keys, turn) -> list[dict]:
     """Rotate keys (degrees) offset by ``turn``, Bézier handles included."""
     out = []
     for key in keys:
-        key = dict(key, value=_r(key.get("value", 0.0) + turn))
+        key = dict(key, value=rounded(key.get("value", 0.0) + turn))
         if isinstance(key.get("curve"), list):
             c = list(key["curve"])
-            c[1], c[3] = _r(c[1] + turn), _r(c[3] + turn)
+            c[1], c[3] = rounded(c[1] + turn), rounded(c[3] + turn)
             key["curve"] = c
         out.append(key)
     return out
@@ -384,11 +249,11 @@ def _rescaled(keys, ratio) -> list[dict]:
     """Scale keys multiplied by ``ratio`` = (rx, ry), Bézier handles included."""
     out = []
     for key in keys:
-        key = dict(key, x=_r(key.get("x", 1.0) * ratio[0]), y=_r(key.get("y", 1.0) * ratio[1]))
+        key = dict(key, x=rounded(key.get("x", 1.0) * ratio[0]), y=rounded(key.get("y", 1.0) * ratio[1]))
         if isinstance(key.get("curve"), list):
             c = list(key["curve"])
-            c[1], c[3], c[5], c[7] = (_r(c[1] * ratio[0]), _r(c[3] * ratio[0]), _r(c[5] * ratio[1]),
-                                      _r(c[7] * ratio[1]))
+            c[1], c[3], c[5], c[7] = (rounded(c[1] * ratio[0]), rounded(c[3] * ratio[0]), rounded(c[5] * ratio[1]),
+                                      rounded(c[7] * ratio[1]))
             key["curve"] = c
         out.append(key)
     return out
@@ -398,10 +263,10 @@ def _shifted(keys, d) -> list[dict]:
     """Translate keys moved by d = (dx, dy), Bézier handles included."""
     out = []
     for key in keys:
-        key = dict(key, x=_r(key["x"] + d[0]), y=_r(key["y"] + d[1]))
+        key = dict(key, x=rounded(key["x"] + d[0]), y=rounded(key["y"] + d[1]))
         if isinstance(key.get("curve"), list):
             c = list(key["curve"])
-            c[1], c[3], c[5], c[7] = (_r(c[1] + d[0]), _r(c[3] + d[0]), _r(c[5] + d[1]), _r(c[7] + d[1]))
+            c[1], c[3], c[5], c[7] = (rounded(c[1] + d[0]), rounded(c[3] + d[0]), rounded(c[5] + d[1]), rounded(c[7] + d[1]))
             key["curve"] = c
         out.append(key)
     return out
@@ -494,64 +359,3 @@ def _same_file(a, b) -> bool:
         return False
 
 
-def _frame_span(bake: Bake):
-    """(first, last) when the bake is every integer frame of a range, else None."""
-    f = bake.frames
-    if len(f) and np.array_equal(f, np.arange(f[0], f[0] + len(f))) and float(f[0]).is_integer():
-        return int(f[0]), int(f[-1])
-    return None
-
-
-def _animated(ch, rest) -> bool:
-    return bool(ch.keys) or tuple(ch.default) != rest
-
-
-def _trs_keys(char, frames, times, out: dict, what: str) -> None:
-    """Translate, rotate and scale timelines per frame (``frames``) of the transform
-    ``char`` (the character space's for the root bone); ``what`` names it in a refusal."""
-    n = len(frames)
-    a, b, c, d, tx, ty = (np.broadcast_to(np.asarray(v, dtype=float), (n,)) for v in char.fields())
-    angle = np.arctan2(c, a)
-    sx = np.hypot(a, c)
-    sy = (a * d - b * c) / sx
-    sheared = np.hypot(b + np.sin(angle) * sy, d - np.cos(angle) * sy) > 1e-9 * np.maximum(np.abs(sy), 1.0)
-    if sheared.any():
-        shown = ", ".join(f"{a}-{b}" if a != b else f"{a}" for a, b in write_ik.frame_ranges(sheared, frames))
-        raise ExportError(None, [f"spaces: {what} is sheared at frames {shown} "
-                                 "(a rotated parent with unequal scales); Spine bones cannot shear"])
-    if max(np.abs(tx).max(), np.abs(ty).max()) > _STILL:
-        out["translate"] = _keys2(times, np.stack([tx, ty], axis=-1))
-    if np.abs(angle).max() > _STILL:
-        out["rotate"] = _keys1(times, np.degrees(unwrap(angle)))
-    if max(np.abs(sx - 1).max(), np.abs(sy - 1).max()) > _STILL:
-        out["scale"] = _keys2(times, np.stack([sx, sy], axis=-1))
-
-
-def _offset_deg(local: np.ndarray, setup: float) -> np.ndarray:
-    """Local rotation minus the setup rotation in degrees, unwrapped along the frames and
-    shifted by whole turns so the first frame's offset lies within +/-180."""
-    offset = unwrap(local, axis=0) - setup
-    offset += wrap_angle(offset[0]) - offset[0]
-    return np.degrees(offset)
-
-
-def _keys1(times, values) -> list[dict]:
-    return [{"time": t, "value": v} for t, v in zip(times, _r(values))]
-
-
-def _keys2(times, xy) -> list[dict]:
-    return [{"time": t, "x": x, "y": y} for t, (x, y) in zip(times, _r(xy))]
-
-
-def _r(values):
-    """Round for the file (1e-6 s, degree, model unit); -0.0 becomes 0.0."""
-    return (np.round(np.asarray(values, dtype=float), _DECIMALS) + 0.0).tolist()
-
-
-def _unique(name: str, taken: set) -> str:
-    candidate, n = name, 1
-    while candidate in taken:
-        n += 1
-        candidate = f"{name}_{n}"
-    taken.add(candidate)
-    return candidate
