@@ -72,9 +72,26 @@ def keyed_tracks(project: Project) -> list[Track]:
                                  (kind, attr) in STEPPED, spaces if kind != "slot" else ()))
     if project.art.draw_order:
         out.append(Track("draw order", clips.DRAW_ORDER, tuple(k.frame for k in project.art.draw_order), True))
-    for row in deform_rows(project, Track):  # each under its slot's rows
-        after = [i for i, t in enumerate(out) if t.item == row.item]
-        out.insert(after[-1] + 1 if after else len(out), row)
+    return _under_their_items(out, deform_rows(project, Track))
+
+
+def _under_their_items(tracks: list[Track], rows) -> list[Track]:
+    """``tracks`` with each of ``rows`` after the last track of its item (in order;
+    rows of an item without tracks at the end, grouped by item): one pass, as a rig
+    with many skins has a deform row per mesh."""
+    groups: dict = {}
+    for row in rows:
+        groups.setdefault(row.item, []).append(row)
+    if not groups:
+        return tracks
+    last = {t.item: i for i, t in enumerate(tracks)}
+    out = []
+    for i, t in enumerate(tracks):
+        out.append(t)
+        if last[t.item] == i and t.item in groups:
+            out.extend(groups.pop(t.item))
+    for group in groups.values():
+        out.extend(group)
     return out
 
 

@@ -122,3 +122,35 @@ def test_a_colour_keyed_over_time_reads_the_picture_once(qapp, tmp_path, monkeyp
         c = image.pixelColor(20, 20)
         assert abs(c.red() - TOP[0] * (1.0 - k / 8)) <= 1 and c.green() == TOP[1]
     assert len(reads) == 1
+
+
+def _every_texel():
+    """A premultiplied picture holding every valid (channel <= alpha) 8-bit texel once
+    per channel: column c, row a (blue, green and red all c)."""
+    from PySide6.QtGui import QImage
+
+    image = QImage(256, 256, QImage.Format.Format_ARGB32_Premultiplied)
+    px = np.frombuffer(image.bits(), dtype=np.uint8).reshape(256, image.bytesPerLine())[:, :1024].reshape(256, 256, 4)
+    c, a = np.meshgrid(np.arange(256), np.arange(256))
+    px[..., 0] = px[..., 1] = px[..., 2] = np.minimum(c, a)
+    px[..., 3] = a
+    return image, np.minimum(c, a), a
+
+
+@pytest.mark.parametrize("light, alpha", [((0.5, 0.25, 1.0), 1.0), ((0.9, 0.3, 0.61), 0.7), ((1.0, 1.0, 1.0), 0.2)])
+def test_a_plain_tint_is_the_two_colour_tint_with_a_black_dark_colour(qapp, light, alpha):
+    """Spine's plain tint is its two-colour tint with the dark colour black: both draw
+    every texel alike, each channel c_pm * light * alpha to the nearest level."""
+    from rigeditor.app.blend import tinted
+
+    image, c, a = _every_texel()
+
+    def channels(img):
+        px = np.frombuffer(img.constBits(), dtype=np.uint8).reshape(256, img.bytesPerLine())[:, :1024]
+        return px.reshape(256, 256, 4).astype(int)
+
+    plain, black = channels(tinted(image, light, None, alpha)), channels(tinted(image, light, (0.0, 0.0, 0.0), alpha))
+    assert np.array_equal(plain, black)
+    for channel, k in ((2, 0), (1, 1), (0, 2)):  # B, G, R in memory
+        assert np.abs(plain[..., channel] - c * light[k] * alpha).max() <= 0.5 + 1e-3
+    assert np.abs(plain[..., 3] - a * alpha).max() <= 0.5 + 1e-3

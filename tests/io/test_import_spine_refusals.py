@@ -46,6 +46,11 @@ WALK = ("animations", "walk")
     (("bones", 4, "y"), -999999931.0,
      "animations.walk.bones.foot_target.translate[1].y: -70 becomes -1000000001 in RigEditor"),
     (MESH + ("vertices", 2), 2e9, "skins[0].attachments.shin.mesh.vertices[2]: must have magnitude <= 1e+09"),
+    # A mesh's lists are checked whole: a bool, a string or a fraction where an index belongs.
+    (MESH + ("vertices", 2), True, "skins[0].attachments.shin.mesh.vertices: must be a list of numbers, got"),
+    (MESH + ("uvs", 1), "0.5", "skins[0].attachments.shin.mesh.uvs: must be a list of numbers, got"),
+    (MESH + ("uvs", 1), float("nan"), "skins[0].attachments.shin.mesh.uvs: must be a list of numbers, got"),
+    (MESH + ("triangles", 0), 0.5, "skins[0].attachments.shin.mesh.triangles: must be a list of whole numbers"),
     # Imported, then refused as "the mapped rig is invalid" without saying where in Spine's file.
     (("bones", 3, "length"), 1e-300, "bones[3].length: must be 0 (a point) or >= 1e-150"),
     # Scale 0 and sign changes are legal (above an IK chain too, tests/io/test_import_spine_as_written.py);

@@ -155,20 +155,38 @@ def test_sequences_export_back_as_written(imported):
     assert all(f"\n{r}\n" in atlas for r in regions), atlas
 
 
-def test_a_linked_meshs_own_sequence_is_read_and_its_parents_keys_are_listed(tmp_path):
+def test_a_linked_mesh_plays_its_parents_sequence_keys_clamped_to_its_own_frames(tmp_path):
+    """cape (4 frames) is keyed to loop every 0.1 s from 0.1 s; cape2 links to it and plays
+    those keys (counted over cape's 4 frames, shown at most at its own last frame 1);
+    cape3 links to it with ``timelines: false`` and plays only its own hold at 0.8 s."""
     doc = sequence_doc()
     skin = doc["skins"][0]["attachments"]["wing"]
     skin["cape"] = {"type": "mesh", "path": "wing", "uvs": [0, 1, 1, 1, 1, 0, 0, 0], "triangles": [0, 1, 2, 2, 3, 0],
                     "hull": 4, "vertices": [0, 0, 20, 0, 20, 30, 0, 30], "width": 24, "height": 40,
-                    "sequence": {"count": 4, "start": 1, "digits": 2}}
+                    "sequence": {"count": 4, "start": 1, "digits": 2, "setup": 3}}
     skin["cape2"] = {"type": "linkedmesh", "parent": "cape", "path": "wing", "sequence": {"count": 2, "start": 3,
                                                                                           "digits": 2}}
-    doc["animations"]["flap"]["attachments"]["default"]["wing"]["cape"] = {"sequence": [{"mode": "loop", "delay": 0.1}]}
+    skin["cape3"] = {"type": "linkedmesh", "parent": "cape", "path": "wing", "timelines": False,
+                     "sequence": {"count": 3, "start": 1, "digits": 2, "setup": 2}}
+    flap = doc["animations"]["flap"]
+    flap["slots"]["wing"]["attachment"] = [{"name": "cape2"}, {"time": 0.5, "name": "cape3"}]
+    flap["attachments"]["default"]["wing"] = {"cape": {"sequence": [{"time": 0.1, "mode": "loop", "delay": 0.1}]},
+                                              "cape3": {"sequence": [{"time": 0.8, "index": 1}]}}
     src = write_rig(tmp_path / "src", doc)
     atlas = src.with_suffix(".atlas")
     atlas.write_text(atlas.read_text() + "".join(FRAME.format(f"wing{i:02d}") for i in range(1, 5)))
     result = import_spine(src, tmp_path / "leg.rigproj")
-    seq = load_project(tmp_path / "leg.rigproj").art.slot("wing").find("cape2").sequence
-    assert (seq.count, seq.start) == (2, 3)  # its own, not its parent's 4 from 1
-    assert any(w.startswith("sequence keys a linked mesh takes from its parent") and "wing/cape2" in w
-               for w in result.warnings)
+    assert not any("sequence" in w for w in result.warnings), result.warnings
+    project = load_project(tmp_path / "leg.rigproj")
+    slot = project.art.slot("wing")
+    assert (slot.find("cape2").sequence.count, slot.find("cape2").sequence.start) == (2, 3)  # its own frames
+    bake = evaluate(project)
+    col = bake.art.column("wing")
+    for i in range(len(bake)):
+        t = i / 30
+        if t < float(np.float32(0.5)):
+            want = ("cape2", 0 if not _at(t, 0.1) else min(played("loop", 4, 0, _steps(t, 0.1, 0.1)), 1))
+        else:
+            want = ("cape3", 1 if _at(t, 0.8) else 2)
+        got = (slot.attachments[int(bake.art.attachment[i, col])].name, int(bake.art.sequence[i, col]))
+        assert got == want, (i, got, want)

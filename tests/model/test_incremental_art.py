@@ -84,3 +84,40 @@ def test_a_bone_edit_together_with_an_artwork_edit_is_placed_afresh():
     full = evaluate(edited)
     _art_equal(partial, full)
     assert not np.array_equal(first.art.corners[:, full.art.column("torso")], full.art.corners[:, full.art.column("torso")])
+
+
+def test_a_deformed_mesh_away_from_the_edit_keeps_its_pose_and_its_vertices():
+    project = _rig()
+    slot = project.art.slots[0]
+    mesh = next(a for a in slot.attachments if hasattr(a, "triangles"))
+    offsets = np.zeros((len(mesh.vertices), 4 if mesh.skinned else 1, 2))
+    offsets[0, 0] = (3.0, -2.0)
+    project = edits.deform.set_deform_key(project, slot.name, mesh.name, 12, offsets, skin=mesh.skin)
+    first = evaluate(project)
+    edited = turn_bone(project, "other", 10, 0.4, "animate")
+    partial = evaluate(edited, previous=first, changed={"bone:other"})
+    _equal(partial, evaluate(edited))
+    assert partial.art.meshes[0] is first.art.meshes[0]  # the keys did not change: not skinned again
+    rekeyed = edits.deform.set_deform_key(edited, slot.name, mesh.name, 12, offsets * 2, skin=mesh.skin)
+    again = evaluate(rekeyed, previous=partial, changed={"bone:other"})
+    _equal(again, evaluate(rekeyed))  # new keys: deformed afresh
+
+
+def test_a_mesh_no_frame_shows_has_its_true_vertices_when_asked():
+    # A second mesh of the same geometry in the arm's slot, never shown (another
+    # skin's, say): asked for its vertices, it gives what the shown one gives.
+    from dataclasses import replace
+
+    project = _rig()
+    slot = project.art.slots[0]
+    mesh = next(a for a in slot.attachments if hasattr(a, "triangles"))
+    twin = replace(mesh, name=mesh.name + "_twin")
+    project = replace(project, art=project.art.with_slot(slot.name, attachments=slot.attachments + (twin,)))
+    bake = evaluate(project)
+    shown = next(m for m in bake.art.meshes if m.mesh is mesh)
+    hidden = next(m for m in bake.art.meshes if m.mesh is twin)
+    assert shown.shown.all() and not hidden.shown.any()
+    for i in (0, len(bake) // 2, len(bake) - 1):
+        assert np.array_equal(hidden.vertices(i), shown.vertices(i))
+    row = bake.rows(5, 6).art.meshes[list(bake.art.meshes).index(hidden)]
+    assert np.array_equal(row.vertices(0), shown.vertices(5))  # a row cut from the range, too

@@ -69,12 +69,15 @@ def _entry(project: Project, a: Animation) -> dict:
         tl = project.timeline
         return {"name": a.name, "start": int(tl.start), "end": int(tl.end), "tracks": {}}
     tracks: dict = {}
+    deforms = {p: k for p, k in a.tracks.items() if p[0] == DEFORM}
     for path, keys in sorted(a.tracks.items(), key=lambda kv: _order(kv[0])):
         if path == clips.DRAW_ORDER:
             tracks["draw_order"] = [{"frame": frame_number(k.frame), "order": list(k.order)} for k in keys]
             continue
         if path[0] == DEFORM:
-            tracks.update(deforms_data(deforms_of({**{p: k for p, k in a.tracks.items() if p[0] == DEFORM}})))
+            if deforms:  # all of them at the first, in one list (once: each is a mesh's worth of numbers)
+                tracks.update(deforms_data(deforms_of(deforms)))
+                deforms = {}
             continue
         if path == EVENTS:
             tracks["events"] = [key_data(k) for k in keys]

@@ -139,8 +139,9 @@ def spine_project(skel: SpineSkeleton, pages: AtlasPages | None, *, name: str = 
             if bones[driven].spine_frame:
                 notes.add("shear or inherit modes on bones an IK chain drives (dropped)", driven)
                 bones[driven] = replace(bones[driven], shear=constant(0.0, 0.0), inherit=StepChannel("normal"))
+    only = target_only(skel, slot_bones)  # once: it reads every weighted mesh
     for t in targets.values():
-        if t.name in target_only(skel, slot_bones) and t.name in bones:
+        if t.name in only and t.name in bones:
             del bones[t.name]
     for world_bone in world_bones(skel, slot_bones):
         bones.pop(world_bone, None)

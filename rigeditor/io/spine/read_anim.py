@@ -137,7 +137,7 @@ def apply_animation(project: Project, skel, name: str, chains: dict, notes, *, c
               "physics": "physics timelines"}
     from rigeditor.io.spine.read_sequence import sequence_keys
 
-    project = sequence_keys(project, anim, fps, notes, name, skel.skins)
+    project = sequence_keys(project, anim, fps, notes, name)
     for kind, value in anim.items():
         if kind not in ("bones", "slots", "ik", "drawOrder", "transform", "attachments", "deform", "events", "path", "physics") and value:
             notes.add(f"{labels.get(kind, kind + ' timelines')} (not supported)", name)

@@ -19,6 +19,8 @@ below 0 (down to ``validation.mesh.MIN_WEIGHT``) is kept as written, as Spine pl
 """
 from __future__ import annotations
 
+import math
+
 from dataclasses import replace
 
 import numpy as np
@@ -104,42 +106,49 @@ def build_mesh(image, geometry: dict, slot_bone: str | None, spine_bones: list[s
         raise SpineError(None, [f"{label}.vertices: a weighted mesh on slot bone {slot_bone!r}, whose setup scale "
                                 f"is 0 (RigEditor binds a mesh's weights in its slot bone's setup frame)"])
     to_slot = ours.inverse()
+    worlds: dict = {}  # Spine's setup world (a, b, c, d, tx, ty) per bone, built once per mesh
+
+    def world_of(name):
+        if name not in worlds:
+            worlds[name] = tuple(float(f) for f in spine_world(name).fields())
+        return worlds[name]
+
     used: list[str] = []
+    where: dict = {}
     world_p = np.zeros((len(uvs), 2))
-    rows = []
+    indices = np.zeros((len(uvs), 4), dtype=np.int64)
+    weights = np.zeros((len(uvs), 4))
     worst = 0.0
     for v, inf in enumerate(influences):
-        if any(spine_bones[x[0]] not in setup.bones for x in inf):
+        kept = [x for x in inf if spine_bones[x[0]] in setup.bones]
+        if len(kept) < len(inf):
             dropped.append("mesh weights on the root bone (dropped: the root is the character space)")
-        inf = [x for x in inf if spine_bones[x[0]] in setup.bones]
-        if sum(x[3] for x in inf) <= 0:
+        if sum(x[3] for x in kept) <= 0:
             raise SpineError(None, [f"{label}.vertices: vertex {v} has no weight on a bone other than the root "
                                     f"(RigEditor's root is the character space, which carries no mesh weights)"])
-        inf.sort(key=lambda x: -x[3])
-        if len(inf) > 4:
+        kept.sort(key=lambda x: -x[3])
+        if len(kept) > 4:
             dropped.append("mesh vertices weighted to more than 4 bones (cut to the 4 heaviest)")
-            inf = inf[:4]
+            kept = kept[:4]
         # A tiny negative weight (Spine's editor leaves them) is kept as written: Spine
         # plays the weighted sum with it, and so does linear blend skinning.
-        total = sum(x[3] for x in inf)
-        points = [spine_world(spine_bones[b]).apply(np.array([[x, y]]))[0] for b, x, y, _ in inf]
-        world_p[v] = sum((w / total) * pt for (_, _, _, w), pt in zip(inf, points))
-        worst = max([worst] + [float(np.hypot(*(pt - world_p[v]))) for pt in points])
-        row = []
-        for b, _, _, w in inf:
+        total = sum(x[3] for x in kept)
+        px, py, points = 0.0, 0.0, []
+        for k, (b, x, y, w) in enumerate(kept):
             name = spine_bones[b]
-            if name not in used:
+            a_, b_, c_, d_, tx, ty = world_of(name)
+            qx, qy = a_ * x + b_ * y + tx, c_ * x + d_ * y + ty
+            points.append((qx, qy))
+            px, py = px + (w / total) * qx, py + (w / total) * qy
+            if name not in where:
+                where[name] = len(used)
                 used.append(name)
-            row.append((used.index(name), w / total))
-        rows.append(row)
+            indices[v, k], weights[v, k] = where[name], w / total
+        world_p[v] = px, py
+        worst = max([worst] + [math.hypot(qx - px, qy - py) for qx, qy in points])
     p = to_slot.apply(world_p)
     bind = np.array([[float(x) for x in to_slot.compose(setup.bone_world.take((0, setup.column(b)))).fields()]
                      for b in used])
-    indices = np.zeros((len(uvs), 4), dtype=np.int64)
-    weights = np.zeros((len(uvs), 4))
-    for v, row in enumerate(rows):
-        for k, (i, w) in enumerate(row):
-            indices[v, k], weights[v, k] = i, w
     return MeshAttachment(**fields, **_placed(p, uvs, image), triangles=_counter_clockwise(geometry["triangles"], p),
                           bones=tuple(used), bind=bind, indices=indices, weights=weights, **common), worst, \
         sorted(set(dropped))

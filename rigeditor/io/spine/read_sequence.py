@@ -44,14 +44,7 @@ def frame_region(path: str, seq: dict, index: int) -> str:
     return f"{path}{seq['start'] + index:0{seq['digits']}d}"
 
 
-def _linked_to(skins: dict, slot: str, parent: str) -> list[str]:
-    """Linked meshes in ``slot`` (any skin) that take ``parent``'s timelines (Spine's default)."""
-    return [key for skin in (skins or {}).values() for key, a in ((skin.get("attachments") or {}).get(slot) or {}).items()
-            if isinstance(a, dict) and a.get("type") == "linkedmesh" and a.get("parent") == parent
-            and a.get("timelines", True)]
-
-
-def sequence_keys(project, anim: dict, fps: float, notes, name: str, skins: dict | None = None):
+def sequence_keys(project, anim: dict, fps: float, notes, name: str):
     """``project`` with the sequence timelines of Spine animation ``anim`` (named
     ``name``) on its slots' sequence tracks (keys for one attachment in several skins
     merge: the later skin's key at a time wins); SpineError naming a bad key."""
@@ -77,9 +70,6 @@ def sequence_keys(project, anim: dict, fps: float, notes, name: str, skins: dict
                     notes.add("sequence keys of attachments without a sequence (Spine ignores them)",
                               f"{slot_name}/{att}")
                     continue
-                for linked in _linked_to(skins, slot_name, att):
-                    notes.add("sequence keys a linked mesh takes from its parent (kept on the parent only; "
-                              "the linked mesh shows its own keys or its setup frame)", f"{slot_name}/{linked}")
                 track = dict(slot.sequence.keys)
                 for k, key in enumerate(keys):
                     mode, index, delay = key.get("mode", "hold"), key.get("index", 0), key.get("delay", 0.0)

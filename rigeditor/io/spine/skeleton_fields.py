@@ -6,6 +6,8 @@ import json
 import math
 import re
 
+import numpy as np
+
 from rigeditor.model.validation.project import MAX_MAGNITUDE
 
 _TOO_LARGE = f"must have magnitude <= {MAX_MAGNITUDE:g} (RigEditor's limit)"
@@ -50,6 +52,14 @@ def _num(item, key, default, where, lo=None) -> float:
     if lo is not None and value < lo:
         raise _Bad(f"{where}.{key}: must be >= {lo:g}, got {value!r}")
     return float(value)
+
+
+def _number_array(v) -> np.ndarray | None:
+    """``v`` as a float array when it is a list of JSON numbers (no bools, no strings);
+    else None. (The reader refuses integers from 2^53 on, so every one fits a float.)"""
+    if not isinstance(v, list) or not set(map(type, v)) <= {int, float}:
+        return None
+    return np.asarray(v, dtype=float)
 
 
 def _is_number(v) -> bool:

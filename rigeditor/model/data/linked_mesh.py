@@ -6,7 +6,7 @@ A :class:`LinkedMesh` names its ``parent``, a mesh of the same slot in skin
 their placement), UVs, triangles, outline and weights: the evaluation takes them from the parent
 (:func:`resolved`), so editing the parent moves every mesh linked to it; the copy the
 linked mesh carries is what a file holds and is not read. ``timelines``: the linked
-mesh plays its parent's deform keys (Spine's ``timelines``, 4.0's ``deform``); False:
+mesh plays its parent's deform and sequence keys (Spine's ``timelines``, 4.0's ``deform``); False:
 its own.
 """
 from __future__ import annotations

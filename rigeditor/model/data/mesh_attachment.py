@@ -64,6 +64,8 @@ class MeshAttachment(ImageAttachment):
         object.__setattr__(self, "bones", tuple(self.bones))
 
     def __eq__(self, other):
+        if other is self:  # the caches keyed weakly by attachment compare a key with itself
+            return True
         if type(other) is not type(self):
             return NotImplemented
         for f in fields(self):

@@ -10,6 +10,8 @@ M_k bind_k^-1 (what skin_bake keeps), L_k = lin(S_k) lin(bind_k).
 """
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from rigeditor.model.data.deform import find, key_arrays, sample
@@ -54,9 +56,24 @@ def deform_keys(art, slot: str, mesh: MeshAttachment) -> tuple:
     return track.keys if track is not None else ()
 
 
+_SAMPLERS: "weakref.WeakKeyDictionary[MeshAttachment, tuple]" = weakref.WeakKeyDictionary()
+"""mesh -> (its latest deform keys, their sampler): one entry per live mesh."""
+
+
 def sampler_for(art, slot: str, mesh: MeshAttachment) -> DeformSampler | None:
+    """The DeformSampler of ``mesh``'s deform keys in ``slot`` (None: it has none),
+    one object per (keys, mesh) pair: an evaluation after an edit elsewhere finds the
+    same sampler, so a mesh whose bones and keys did not change keeps its pose
+    (skin_bake) and its keys are not stacked again."""
     keys = deform_keys(art, slot, mesh)
-    return DeformSampler(keys, mesh) if keys else None
+    if not keys:
+        return None
+    hit = _SAMPLERS.get(mesh)
+    if hit is not None and hit[0] is keys:
+        return hit[1]
+    sampler = DeformSampler(keys, mesh)
+    _SAMPLERS[mesh] = (keys, sampler)
+    return sampler
 
 
 __all__ = ["DeformSampler", "deform_keys", "sampler_for"]

@@ -46,14 +46,15 @@ class MeshStatic:
     away from joints) and the number of skin bones. Not a dataclass, so ``Bake.rows``
     (which cuts every dataclass array along frames) leaves it whole."""
 
-    __slots__ = ("mesh", "_joint_of", "_where", "n_bones", "deform")
+    __slots__ = ("mesh", "_joint_of", "_where", "n_bones", "deform", "binds")
 
-    def __init__(self, mesh: MeshAttachment, joint_of, n_bones: int, deform=None, where=None):
+    def __init__(self, mesh: MeshAttachment, joint_of, n_bones: int, deform=None, where=None, binds=None):
         """joint_of: the tuple, or None with ``where`` = (project, slot bone) to find it
         on first use (only the seam diagnostics ask; a drag's one-frame evaluations
         never do). deform: a deform_bake.DeformSampler, or None: no deform keys."""
         self.mesh, self._joint_of, self._where, self.n_bones = mesh, joint_of, where, n_bones
         self.deform = deform
+        self.binds = binds  # (B, 2, 3) the skin bones' bind transforms (MeshPose.skins)
 
     @property
     def joint_of(self) -> tuple:
@@ -68,9 +69,11 @@ class MeshPose:
     """One mesh attachment of one slot over the bake's frames.
 
     slot, column: the slot's name and ArtBake column; code: the attachment's index in
-    the slot; static: the attachment and what else has no frame axis. skins: (F, B, 2,
-    3) skin transforms in character space. character: the character space's world
-    transform (fields (F,)). shown: (F,) whether the slot shows this attachment.
+    the slot; static: the attachment and what else has no frame axis. made: (F, B, 2,
+    3) skin transforms in character space, or None until asked (:attr:`skins` makes
+    them from ``bone_worlds``, the world transforms of the skin bones (None: the
+    character space itself), and the static binds). character: the character space's
+    world transform (fields (F,)). shown: (F,) whether the slot shows this attachment.
     frames: (F,) the bake's frames (where deform keys are sampled).
     """
 
@@ -78,10 +81,18 @@ class MeshPose:
     column: int
     code: int
     static: MeshStatic
-    skins: np.ndarray
+    made: np.ndarray | None
     character: Affine
     shown: np.ndarray
     frames: np.ndarray | None = None
+    bone_worlds: tuple = ()
+
+    @cached_property
+    def skins(self) -> np.ndarray:
+        """(F, B, 2, 3) skin transforms in character space."""
+        if self.made is not None:
+            return self.made
+        return skin_rows(self.bone_worlds, self.static.binds, self.character, len(self.shown))
 
     @property
     def mesh(self) -> MeshAttachment:
@@ -93,7 +104,7 @@ class MeshPose:
 
     @property
     def operator(self) -> np.ndarray:
-        return operator_of(self.mesh, self.skins.shape[1])
+        return operator_of(self.mesh, self.static.n_bones)
 
     def local_vertices(self, row: int) -> np.ndarray:
         """(V, 2) deformed vertices at ``row`` in character space (deform keys included)."""
@@ -172,35 +183,49 @@ def mesh_poses(project, bake, column: int, slot, codes: np.ndarray, previous=Non
         if not isinstance(a, MeshAttachment):
             continue
         a = resolved(slot, a)  # a linked mesh on its parent's geometry
-        kept = _kept_pose(previous, bake, slot, column, k, a, codes, character)
+        deform = sampler_for(project.art, slot.name, a)
+        kept = _kept_pose(previous, bake, slot, column, k, a, codes, character, deform)
         if kept is not None:
             out.append(kept)
             continue
-        inv_char = character.inverse() if inv_char is None else inv_char
         if a.skinned:
-            world = [inv_char.compose(bake.bone(b).world) for b in a.bones]
+            worlds = tuple(bake.bone(b).world for b in a.bones)
             bind = np.asarray(a.bind).reshape(-1, 6)[:, [0, 1, 4, 2, 3, 5]].reshape(-1, 2, 3)
         else:
-            holder = (Affine.identity() if slot.bone is None
-                      else inv_char.compose(bake.bone(slot.bone).world))
-            world, bind = [holder], np.array([[[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]])
-        rows = np.stack([np.broadcast_to(sk.affine_rows(w), (len(bake), 2, 3)) for w in world], axis=1)
-        skins = sk.skin_transforms(rows, bind)
-        skins.flags.writeable = False
-        static = MeshStatic(a, None, skins.shape[1], sampler_for(project.art, slot.name, a), where=(project, slot.bone))
-        out.append(MeshPose(slot.name, column, k, static, skins, character, codes == k, bake.frames))
+            worlds = (None if slot.bone is None else bake.bone(slot.bone).world,)
+            bind = np.array([[[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]])
+        shown = codes == k
+        made = None
+        if shown.any():  # drawn: made now, on this thread (a mesh no frame shows is made if asked)
+            inv_char = character.inverse() if inv_char is None else inv_char
+            made = skin_rows(worlds, bind, character, len(bake), inv_char)
+        static = MeshStatic(a, None, len(worlds), deform, where=(project, slot.bone), binds=bind)
+        out.append(MeshPose(slot.name, column, k, static, made, character, shown, bake.frames, worlds))
     return out
 
 
-def _kept_pose(previous, bake, slot, column, code, mesh, codes, character) -> MeshPose | None:
+def skin_rows(worlds, binds, character: Affine, n: int, inv_char: Affine | None = None) -> np.ndarray:
+    """(n, B, 2, 3) read-only skin transforms in character space of bones whose world
+    transforms are ``worlds`` (None: the character space itself) bound at ``binds``
+    (B, 2, 3); ``inv_char``: the character space's inverse, when already at hand."""
+    inv_char = character.inverse() if inv_char is None else inv_char
+    world = [Affine.identity() if w is None else inv_char.compose(w) for w in worlds]
+    rows = np.stack([np.broadcast_to(sk.affine_rows(w), (n, 2, 3)) for w in world], axis=1)
+    skins = sk.skin_transforms(rows, binds)
+    skins.flags.writeable = False
+    return skins
+
+
+def _kept_pose(previous, bake, slot, column, code, mesh, codes, character, deform) -> MeshPose | None:
     """``previous``'s MeshPose of this mesh when nothing it is made of changed: the
-    same attachment object without deform keys, the same character space, the same
-    BoneBake objects for every bone that moves it, the same frames and shown frames."""
+    same attachment object and deform sampler (``deform_bake.sampler_for``: one per
+    keys), the same character space, the same BoneBake objects for every bone that
+    moves it, the same frames and shown frames."""
     art = getattr(previous, "art", None)
     if art is None or column >= len(art.slots) or art.slots[column] != slot.name:
         return None
     old = art.mesh(column, code)
-    if (old is None or old.static.mesh is not mesh or old.static.deform is not None
+    if (old is None or old.static.mesh is not mesh or old.static.deform is not deform
             or old.character is not character or old.frames is None
             or old.frames.shape != bake.frames.shape or not np.array_equal(old.frames, bake.frames)):
         return None
