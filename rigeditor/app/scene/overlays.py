@@ -44,15 +44,19 @@ class ReachLayer(Layer):
         # Frobenius norm >= the largest stretch: a box that surely holds the ring.
         radius = state.reach[:, 1] * np.sqrt(np.sum(m * m, axis=(1, 2))) + 3.0
         c = dm(state.shoulder)
-        emph = np.array([[n in self.ctx.emphasized] for n in state.chains], dtype=float)
-        sig = np.concatenate([state.shoulder, state.ring.reshape(-1, 4), state.reach, state.soft[:, None], emph], axis=1)
+        sig = np.concatenate([state.shoulder, state.ring.reshape(-1, 4), state.reach, state.soft[:, None]], axis=1)
         return sig, c - radius[:, None], c + radius[:, None]
+
+    def look(self, state):
+        """Emphasis changes the look, not the geometry: a drag's start and end repaint
+        the rings of the chains it emphasises (not every ring it moves past)."""
+        return np.array([[n in self.ctx.emphasized] for n in state.chains], dtype=bool).reshape(-1, 1)
 
     def draw(self, painter, dm, mask):
         # The rings rarely move (a shoulder moves with its parent only): their paths
         # are built once per (rings, view, exposed set) and drawn one per pen.
         sig, _, _ = self.cached_elements(self.ctx.state, dm)
-        key = (sig.tobytes(), dm.key(), mask.tobytes())
+        key = (sig.tobytes(), self.look(self.ctx.state).tobytes(), dm.key(), mask.tobytes())
         cached = getattr(self, "_paths", None)
         if cached is None or cached[0] != key:
             cached = self._paths = (key, self._build_paths(dm, mask))

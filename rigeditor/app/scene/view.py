@@ -267,6 +267,35 @@ class SceneView(Guarded, InteractionMixin, NavigationMixin, QGraphicsView):
             self._layers["labels"].layout(DeviceMap(self.viewportTransform()), bounds=self._label_bounds())
         self.viewport().update()
 
+    def _restyle(self, change) -> None:
+        """Make ``change`` (the hovered item, the dragged chain) and repaint only the
+        elements whose look it changes (``Layer.look``) and the labels the fresh layout
+        moves: a whole repaint draws every picture and mesh again (tens of ms on a
+        production rig), for a hover or a drag's start and end that restyle a few."""
+        s = self.ctx.state
+        if s is None:
+            change()
+            self._repaint_all()
+            return
+        dm = DeviceMap(self.viewportTransform())
+        looks = [(layer, layer.look(s)) for layer in self._layers.values() if layer.isVisible()]
+        change()
+        self.ctx.update_emphasis()
+        labels = self._layers["labels"]
+        boxes = [labels.label_damage(labels.layout(dm, bounds=self._label_bounds()))]
+        for layer, old in looks:
+            if old is None:
+                continue
+            new = layer.look(s)
+            if new.shape != old.shape:
+                self.viewport().update()
+                return
+            changed = (new != old).any(axis=1)
+            if changed.any():
+                _, lo, hi = layer.cached_elements(s, dm)
+                boxes.append(np.concatenate([lo[changed], hi[changed]], axis=1))
+        self._update_boxes(np.concatenate(boxes))
+
     def _label_bounds(self):
         r = self.viewport().rect()
         return (r.left() + 2.0, r.top() + 2.0, r.right() - 2.0, r.bottom() - 2.0)
