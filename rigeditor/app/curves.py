@@ -217,7 +217,9 @@ class CurvesWidget(Guarded, QWidget):
             self._pending.start(int(wait * 1000) + 1)
 
     def _gesture_active(self, active: bool):
-        if not active and self._stale:
+        # A range still on its way lands in a moment (rangeChanged plots it): plotting
+        # the one before it here would block the drag's end for nothing.
+        if not active and self._stale and not self.doc.range_pending:
             self._update()
 
     def _update(self):

@@ -199,6 +199,42 @@ def test_a_drag_takes_the_frame_path_and_the_curves_follow_when_it_ends(qtbot):
     assert "updating" not in curves._title.text()
 
 
+def test_a_drag_that_ends_before_its_range_lands_is_plotted_once_it_lands(qtbot):
+    """A range landed mid-drag (the pointer rested), then the drag went on and ended
+    with its last range still on the worker: the curves keep saying "updating" and
+    are plotted from the range that lands, not from the one in between."""
+    from rigeditor.app.curves import CurvesWidget
+
+    doc = Document(arms())
+    curves = CurvesWidget(doc)
+    qtbot.addWidget(curves)
+    doc.set_frame(200)
+    doc.select([("target", "hand_0")])
+    before = curves._shown[1]
+    gate = Gate(doc)
+    key = ("drag", doc.begin_gesture())
+    doc.apply("Move target", set_target_key(doc.project, "hand_0", 200, (40.0, 30.0)),
+              touched={"target:hand_0"}, merge_key=key)
+    doc._submit_range()  # the pointer rests: the range goes to the worker
+    qtbot.waitUntil(lambda: not doc.range_pending, timeout=10_000)
+    between = doc.range_bake
+    gate.release.clear()
+    doc.apply("Move target", set_target_key(doc.project, "hand_0", 200, (60.0, 10.0)),
+              touched={"target:hand_0"}, merge_key=key)
+    doc.end_gesture()
+    assert doc.range_pending
+    assert "updating" in curves._title.text()
+    assert curves._shown[1] is before  # not re-plotted from the range in between
+    assert curves._shown[1] is not between.chains["arm_0"]
+    gate.release.set()
+    qtbot.waitUntil(lambda: not doc.range_pending, timeout=10_000)
+    qtbot.waitUntil(lambda: curves._shown[1] is doc.range_bake.chains["arm_0"], timeout=2_000)
+    assert "updating" not in curves._title.text()
+    angles = curves.angle_curves["upper_0"].yData
+    full = evaluate(doc.project)
+    assert np.allclose(angles, np.degrees(np.unwrap(full.bone("upper_0").local_rotation)), atol=1e-9)
+
+
 def test_a_smoothed_chain_is_evaluated_over_the_whole_range_at_once():
     # arm_3 filters its target over time: a frame alone is not that frame of the range.
     doc = Document(arms())
