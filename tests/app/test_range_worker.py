@@ -353,3 +353,41 @@ def test_a_superseded_iterative_range_stops_between_frames_and_the_newest_lands(
     assert_same_bake(bake, evaluate(p2))
     # The first range stopped after 6 of its FRAMES frames; the second ran them all.
     assert worker.frames_solved == 6 + FRAMES
+
+
+def test_a_short_ranges_seam_curve_is_reduced_behind_the_ui_thread_and_right(qtbot, monkeypatch):
+    """A short range is evaluated whole on the UI thread at every edit of a drag; its
+    worst triangle per frame is reduced on another thread when the curves ask for it
+    (at the drag's end), and the curve plotted is that of the edited pose."""
+    import threading
+
+    from rigeditor.app.curves import CurvesWidget
+    from rigeditor.core import skinning as sk
+    from rigeditor.examples.files import load_example
+
+    threads = []
+    reduce = sk.worst_area_ratio
+
+    def spy(*args, **kwargs):
+        threads.append(threading.current_thread())
+        return reduce(*args, **kwargs)
+
+    monkeypatch.setattr(sk, "worst_area_ratio", spy)
+    project = load_example("skinned_arm")
+    doc = Document(project)
+    curves = CurvesWidget(doc)
+    qtbot.addWidget(curves)
+    qtbot.waitUntil(lambda: bool(curves.seam.curves), timeout=10_000)
+    doc.set_frame(project.timeline.start + 3)
+    key = ("drag", doc.begin_gesture())
+    for _ in range(3):  # bend the elbow: the mesh's seam closes
+        doc.apply("Turn", turn_bone(doc.project, "forearm", doc.frame, 0.4, "animate"), touched={"bone:forearm"},
+                  merge_key=key)
+    assert not doc.range_pending  # short: the whole range was evaluated here
+    doc.end_gesture()
+    qtbot.waitUntil(lambda: curves.seam._shown_for is doc.range_bake, timeout=10_000)
+    assert threads and threading.main_thread() not in threads
+    (item,) = curves.seam.curves.values()
+    (mesh,) = doc.range_bake.art.meshes
+    want = [100 * np.min(mesh.ratios(i)) for i in range(len(doc.range_bake))]  # brute force, frame by frame
+    assert np.allclose(np.where(mesh.shown, item.yData, 0), np.where(mesh.shown, want, 0), rtol=1e-9, atol=1e-9)
