@@ -52,7 +52,9 @@ def _dressed_walk(qtbot):
     doc.set_frame(12)
     view = show_scene(qtbot, doc)
     doc.select([("target", "foot_l")])  # the press below selects nothing new
+    QTest.mouseMove(view.viewport(), QPoint(2, 2))  # (Qt drops a move to where the pointer already is)
     QApplication.processEvents()
+    assert view.ctx.hover is None
     return doc, view
 
 
@@ -91,6 +93,36 @@ def test_a_drag_start_and_end_repaint_the_restyled_elements_only(qtbot):
     assert doc.undo_stack.count() == 1
 
 
+def test_labels_keep_their_place_through_a_hover_and_a_drags_end(qtbot):
+    """Only what the pointer restyles moves: the other labels stay put (none jumps as
+    the pointer passes over a handle), and no two overlap."""
+    doc, view = _dressed_walk(qtbot)
+    vp = view.viewport()
+    labels = view.layer("labels")
+
+    def rects():
+        return {lb.key: (lb.rect.x(), lb.rect.y(), lb.rect.width(), lb.rect.height()) for lb in labels.placed}
+
+    before = rects()
+    s = view.ctx.state
+    at = _px(view, s.handle[s.targets.index("foot_r")])  # hover foot_r: its chain's jitter is written
+    QTest.mouseMove(vp, at)
+    QApplication.processEvents()
+    now = rects()
+    assert "jitter:leg_r" in now and "jitter:leg_r" not in before
+    assert {k: v for k, v in now.items() if k in before and k != "jitter:leg_r"} == before
+    QTest.mousePress(vp, Qt.LeftButton, Qt.NoModifier, at)
+    for k in range(1, 4):
+        QTest.mouseMove(vp, at + QPoint(0, 4 * k))
+    held = rects()
+    QTest.mouseRelease(vp, Qt.LeftButton, Qt.NoModifier, at + QPoint(0, 12))
+    QApplication.processEvents()
+    assert rects() == held
+    boxes = [lb.rect for lb in labels.placed]
+    assert not any(a.intersects(b) for i, a in enumerate(boxes) for b in boxes[i + 1:])
+    assert _stale_pixels(view) == 0
+
+
 def test_hovering_another_chain_emphasises_it_and_leaves_nothing_stale(qtbot):
     """Hovering a chain's target or bone draws its reach rings strong and writes its
     jitter; leaving it fades them again."""
@@ -108,6 +140,6 @@ def test_hovering_another_chain_emphasises_it_and_leaves_nothing_stale(qtbot):
         QTest.mouseMove(vp, _px(view, world))
         QApplication.processEvents()
         seen.append((view.ctx.hover, "leg_r" in view.ctx.emphasized))
-        assert 0 < painted.since(mark) < whole
+        assert 0 < painted.since(mark) < whole / 2  # its rings' outlines, not the disc they enclose
         assert _stale_pixels(view) == 0
     assert seen == [(("target", "foot_r"), True), (("bone", "shin_r"), True), (None, False)]

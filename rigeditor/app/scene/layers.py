@@ -128,6 +128,12 @@ class Layer:
         and end, repaints only the elements whose look changed (``SceneView._restyle``)."""
         return None
 
+    def look_damage(self, state, dm: DeviceMap, changed: np.ndarray) -> np.ndarray:
+        """Device boxes (K, 4) to repaint for the elements ``changed`` (bool) restyles:
+        their boxes, unless a layer knows tighter ones."""
+        _, lo, hi = self.cached_elements(state, dm)
+        return np.concatenate([lo[changed], hi[changed]], axis=1)
+
     def cached_elements(self, state, dm: DeviceMap):
         """``elements`` memoised for the last few (state, view) pairs: the damage pass
         and the paint that follows ask for the same ones."""
