@@ -35,6 +35,12 @@ DENSE_CURVES = 8
 over 1,000 frames merge into one band, and Qt strokes a 2 px line at 3-4x the cost of a
 1 px one (a 50-bone tail's curves took 100-150 ms to paint when its range landed, 20-50
 ms at 1 px: benchmarks/bench_production.py's tail)."""
+ANGLE_BATCH = 8
+"""Angle curves given their data per turn of the event loop. A 50-bone chain's fifty
+curves re-plotted at once held the UI thread 35-90 ms when its range landed; eight at a
+time (each turn renders the new ones, the others are drawn from their cached pixmaps)
+keep every turn short, and the last lands a few turns later. A limb's are all in the
+first."""
 SENSITIVITY_RANGE = (1e-3, 1e6)  # deg/unit clipped into this before the log axis
 RESIDUAL_MIN_SPAN = 0.01  # residual axis spans at least this fraction of the chain's reach
 PLOT_MIN_PX = 56
@@ -181,6 +187,11 @@ class CurvesWidget(Guarded, QWidget):
         self._pending.timeout.connect(self._update)
         self._title_html = ""
         self._stale = False  # the range changed during a drag and is not plotted yet
+        self._angle_todo = (None, [])  # angle curves still to be given their data
+        self._angle_more = QTimer(self)
+        self._angle_more.setSingleShot(True)
+        self._angle_more.setInterval(0)
+        self._angle_more.timeout.connect(self._plot_angles)
         doc.rangeChanged.connect(self._bake_changed)
         doc.rangePending.connect(self._show_title)
         doc.gestureActive.connect(self._gesture_active)
@@ -252,6 +263,7 @@ class CurvesWidget(Guarded, QWidget):
             self.angle_plot.removeItem(item)
             self._angle_legend.removeItem(item)
         width = CURVE_WIDTH_PX if len(bones) <= DENSE_CURVES else 1
+        todo = []
         for i, bone in enumerate(bones):
             item = self.angle_curves.get(bone)
             color = style.BONE_CURVE_CYCLE[i % len(style.BONE_CURVE_CYCLE)]
@@ -261,8 +273,10 @@ class CurvesWidget(Guarded, QWidget):
             elif item.opts["pen"].width() != width:
                 item.setPen(pg.mkPen(color, width=width))
             angles = np.degrees(unwrap(bake.bone(bone).local_rotation))  # as exported
-            item.setData(frames, angles)
+            todo.append((item, angles))
             spans.append((angles.min(), angles.max()))
+        self._angle_todo = (frames, todo)
+        self._plot_angles()
 
         empty = np.empty(0)
         counts = np.bincount(cb.cause, minlength=len(CAUSES)) if cb is not None else np.zeros(len(CAUSES))
@@ -303,6 +317,17 @@ class CurvesWidget(Guarded, QWidget):
             _fit_y(self.sensitivity_plot, min(np.log10(jitter.min()), np.log10(style.SENSITIVITY_SAFE_DEG) - 0.3),
                    max(np.log10(jitter.max()), np.log10(style.SENSITIVITY_DANGER_DEG) + 0.3), force=first_time)
         self._frame_changed(self.doc.frame)
+
+    def _plot_angles(self) -> None:
+        """Give the next ANGLE_BATCH angle curves their data; the rest on the next turns
+        of the event loop (a newer ``_update`` replaces what is left)."""
+        frames, todo = self._angle_todo
+        batch, rest = todo[:ANGLE_BATCH], todo[ANGLE_BATCH:]
+        self._angle_todo = (frames, rest)
+        for item, angles in batch:
+            item.setData(frames, angles)
+        if rest:
+            self._angle_more.start()
 
     def _show_title(self, *_):
         """The chain's title; while the whole range is being evaluated, a quiet

@@ -249,3 +249,41 @@ def test_a_long_chains_angle_curves_are_thin_and_a_limbs_stay_thick(qtbot):
     w.doc.select([("chain", "tail")])
     assert widths() == {1}
     w.doc.undo_stack.clear()
+
+
+def test_a_long_chains_angle_curves_all_land_and_each_turn_plots_a_few(qtbot):
+    """A 50-bone chain's curves are given their data a few per turn of the event loop
+    (ANGLE_BATCH), the first at once; once the loop has run, every curve is its bone's
+    angle to its parent, read here off the bones' own joints and tips (unwrapped)."""
+    from rigeditor.app.curves import ANGLE_BATCH
+
+    n, frames = 50, 120
+    bones = tuple(Bone(f"b{i}", None if i == 0 else f"b{i - 1}", 5.0, rest_offset=(0.0, 0.0) if i == 0 else (5.0, 0.0))
+                  for i in range(n))
+    path = [(f, (120.0 + 40 * math.cos(f / 40), 60 * math.sin(f / 30))) for f in range(0, frames, 30)]
+    project = Project("tail", Timeline(24.0, 0, frames - 1), (Space(CHARACTER),), bones,
+                      (Target("tip", StepChannel(WORLD), keyed(path, "bezier")),),
+                      (Chain("tail", tuple(b.name for b in bones), "tip", solver="fabrik", tolerance=0.05),))
+    w = _curves(qtbot, project)
+    qtbot.wait(50)
+    w._shown = None  # plot the same range again, as when a range lands
+    for item in w.angle_curves.values():
+        item.setData([], [])
+    w._update()
+    plotted = [item for item in w.angle_curves.values() if item.yData is not None and len(item.yData)]
+    assert len(plotted) == ANGLE_BATCH < n
+    qtbot.waitUntil(lambda: all(item.yData is not None and len(item.yData) for item in w.angle_curves.values()),
+                    timeout=5_000)
+    bake = w.doc.range_bake
+    heading = None
+    for name in (b.name for b in bones):
+        bb = bake.bone(name)
+        d = bb.tip - bb.joint
+        world = np.arctan2(d[:, 1], d[:, 0])
+        local = world if heading is None else world - heading
+        heading = world
+        want = np.degrees(np.unwrap(np.angle(np.exp(1j * local))))
+        got = w.angle_curves[name].yData
+        # The same turn as the plot's (unwrapped from the first frame), to rounding.
+        assert np.allclose(got - got[0], want - want[0], atol=1e-6), name
+    assert np.array_equal(w.angle_curves["b0"].xData, bake.frames)
