@@ -287,3 +287,32 @@ def test_a_long_chains_angle_curves_all_land_and_each_turn_plots_a_few(qtbot):
         # The same turn as the plot's (unwrapped from the first frame), to rounding.
         assert np.allclose(got - got[0], want - want[0], atol=1e-6), name
     assert np.array_equal(w.angle_curves["b0"].xData, bake.frames)
+
+
+def test_the_cause_legend_shows_the_causes_present_in_order_as_a_fresh_one_would(qtbot):
+    """The legend's entries are made once and put back as the causes present change;
+    what it shows is what a legend built afresh shows: the same entries, in the same
+    order and places, the same size."""
+    import pyqtgraph as pg
+
+    from rigeditor.app import style
+    from rigeditor.app.curves import show_entries
+
+    w = _curves(qtbot, arm())
+    legend, curves = w._cause_legend, w.residual_curves
+    made = {}
+    for present in (CAUSES[:3], CAUSES[1:2], (CAUSES[0], CAUSES[2]), CAUSES, ()):
+        entries = [(curves[c], style.CAUSE_LABELS[c]) for c in present]
+        show_entries(legend, entries, made)
+        fresh = pg.LegendItem(colCount=legend.columnCount, labelTextColor=style.TEXT)
+        w.residual_plot.vb.scene().addItem(fresh)
+        for curve, text in entries:
+            fresh.addItem(curve, text)
+        qtbot.wait(5)
+        shown = [(label.text, legend.layout.itemAt(0, 2 * k + 1) is label, label.isVisible())
+                 for k, (_, label) in enumerate(legend.items)]
+        assert shown == [(text, True, True) for _, text in entries]
+        assert [s.item for s, _ in legend.items] == [c for c, _ in entries]
+        assert abs(legend.width() - fresh.width()) <= 1.0 and abs(legend.height() - fresh.height()) <= 1.0
+        w.residual_plot.vb.scene().removeItem(fresh)
+    w.doc.undo_stack.clear()
