@@ -185,14 +185,15 @@ class CurvesWidget(Guarded, QWidget):
         self._last_update = 0.0
         self._pending = QTimer(self)
         self._pending.setSingleShot(True)
-        self._pending.timeout.connect(self._update)
+        self._pending.timeout.connect(lambda: self._update(staged=True))
         self._title_html = ""
         self._stale = False  # the range changed during a drag and is not plotted yet
         self._angle_todo = (None, [])  # angle curves still to be given their data
         self._angle_more = QTimer(self)
         self._angle_more.setSingleShot(True)
         self._angle_more.setInterval(0)
-        self._angle_more.timeout.connect(self._plot_angles)
+        self._angle_more.timeout.connect(self._next_turn)
+        self._steps: list = []  # plots a staged update left for the next turns
         doc.rangeChanged.connect(self._bake_changed)
         doc.rangePending.connect(self._show_title)
         doc.gestureActive.connect(self._gesture_active)
@@ -224,7 +225,7 @@ class CurvesWidget(Guarded, QWidget):
             return
         wait = self._last_update + THROTTLE_S - time.monotonic()
         if wait <= 0:
-            self._update()
+            self._update(staged=True)
         else:
             self._pending.start(int(wait * 1000) + 1)
 
@@ -232,10 +233,14 @@ class CurvesWidget(Guarded, QWidget):
         # A range still on its way lands in a moment (rangeChanged plots it): plotting
         # the one before it here would block the drag's end for nothing.
         if not active and self._stale and not self.doc.range_pending:
-            self._update()
+            self._update(staged=True)
 
-    def _update(self):
+    def _update(self, staged: bool = False):
+        """Plot the shown chain over the range. ``staged`` (a drag's end, a range
+        landing): the title and the angles now, the residual and jitter plots in the
+        next turns of the event loop, one a turn."""
         self._pending.stop()
+        self._steps = []
         self._stale = False
         self._last_update = time.monotonic()
         bake, project = self.doc.range_bake, self.doc.project
@@ -279,6 +284,29 @@ class CurvesWidget(Guarded, QWidget):
         self._angle_todo = (frames, todo)
         self._plot_angles()
 
+        if first_time and span is not None:
+            self.angle_plot.setXRange(*span, padding=0.01)
+        if cb is None and first_time:
+            # Nothing to plot: neutral axes, not the last chain's.
+            _fit_y(self.angle_plot, -90.0, 90.0, force=True)
+            _fit_y(self.residual_plot, 0.0, 1.0, force=True)
+            _fit_y(self.sensitivity_plot, np.log10(style.SENSITIVITY_SAFE_DEG) - 0.3,
+                   np.log10(style.SENSITIVITY_DANGER_DEG) + 0.3, force=True)
+        if cb is not None:
+            lo, hi = min(a for a, _ in spans), max(b for _, b in spans)
+            _fit_y(self.angle_plot, lo, hi, min_span=10.0, force=first_time)
+        self._frame_changed(self.doc.frame)
+        # The residual and jitter plots: here, or (``staged``) each in a later turn of
+        # the event loop, so that a drag's end renders one plot a turn.
+        steps = [lambda: self._plot_residual(frames, cb, first_time), lambda: self._plot_jitter(frames, cb, first_time)]
+        self._steps = steps if staged else []
+        if staged:
+            self._angle_more.start()
+        else:
+            for step in steps:
+                step()
+
+    def _plot_residual(self, frames, cb, first_time: bool) -> None:
         empty = np.empty(0)
         counts = np.bincount(cb.cause, minlength=len(CAUSES)) if cb is not None else np.zeros(len(CAUSES))
         present = tuple(cause for cause, n in zip(CAUSES, counts) if n)
@@ -293,34 +321,34 @@ class CurvesWidget(Guarded, QWidget):
             self._legend_causes = present
             show_entries(self._cause_legend, [(self.residual_curves[c], style.CAUSE_LABELS[c]) for c in present],
                          self._cause_entries)
-        if cb is None:
-            self.sensitivity_curve.setData(empty, empty)
-        else:
-            jitter = np.clip(np.nan_to_num(cb.sensitivity, nan=SENSITIVITY_RANGE[1]), *SENSITIVITY_RANGE)
-            self.sensitivity_curve.setData(frames, jitter)
-        if first_time and span is not None:
-            self.angle_plot.setXRange(*span, padding=0.01)
-        if cb is None and first_time:
-            # Nothing to plot: neutral axes, not the last chain's.
-            _fit_y(self.angle_plot, -90.0, 90.0, force=True)
-            _fit_y(self.residual_plot, 0.0, 1.0, force=True)
-            _fit_y(self.sensitivity_plot, np.log10(style.SENSITIVITY_SAFE_DEG) - 0.3,
-                   np.log10(style.SENSITIVITY_DANGER_DEG) + 0.3, force=True)
         if cb is not None:
-            lo, hi = min(a for a, _ in spans), max(b for _, b in spans)
-            _fit_y(self.angle_plot, lo, hi, min_span=10.0, force=first_time)
             # Floating-point noise must read as zero: never zoom in below a small
             # fraction of the chain's reach.
             top = max(float(np.max(cb.residual, initial=0.0)), RESIDUAL_MIN_SPAN * cb.reach[1])
             _fit_y(self.residual_plot, 0.0, top, force=first_time)
-            # Always show the safe and danger levels, so the curve reads against them.
-            _fit_y(self.sensitivity_plot, min(np.log10(jitter.min()), np.log10(style.SENSITIVITY_SAFE_DEG) - 0.3),
-                   max(np.log10(jitter.max()), np.log10(style.SENSITIVITY_DANGER_DEG) + 0.3), force=first_time)
-        self._frame_changed(self.doc.frame)
+
+    def _plot_jitter(self, frames, cb, first_time: bool) -> None:
+        if cb is None:
+            self.sensitivity_curve.setData(np.empty(0), np.empty(0))
+            return
+        jitter = np.clip(np.nan_to_num(cb.sensitivity, nan=SENSITIVITY_RANGE[1]), *SENSITIVITY_RANGE)
+        self.sensitivity_curve.setData(frames, jitter)
+        # Always show the safe and danger levels, so the curve reads against them.
+        _fit_y(self.sensitivity_plot, min(np.log10(jitter.min()), np.log10(style.SENSITIVITY_SAFE_DEG) - 0.3),
+               max(np.log10(jitter.max()), np.log10(style.SENSITIVITY_DANGER_DEG) + 0.3), force=first_time)
+
+    def _next_turn(self) -> None:
+        """One step of what ``_update`` left for later: a plot it staged, else the next
+        batch of angle curves (a newer ``_update`` replaces what is left)."""
+        if self._steps:
+            self._steps.pop(0)()
+            self._angle_more.start()
+            return
+        self._plot_angles()
 
     def _plot_angles(self) -> None:
         """Give the next ANGLE_BATCH angle curves their data; the rest on the next turns
-        of the event loop (a newer ``_update`` replaces what is left)."""
+        of the event loop."""
         frames, todo = self._angle_todo
         batch, rest = todo[:ANGLE_BATCH], todo[ANGLE_BATCH:]
         self._angle_todo = (frames, rest)

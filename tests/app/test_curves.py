@@ -316,3 +316,33 @@ def test_the_cause_legend_shows_the_causes_present_in_order_as_a_fresh_one_would
         assert abs(legend.width() - fresh.width()) <= 1.0 and abs(legend.height() - fresh.height()) <= 1.0
         w.residual_plot.vb.scene().removeItem(fresh)
     w.doc.undo_stack.clear()
+
+
+def test_a_drags_end_plots_the_angles_at_once_and_the_other_plots_in_the_next_turns(qtbot):
+    """The walk's 48 frames are evaluated whole at every edit of a drag; at its end the
+    curves show the new range: the angles at once, the residual (in each frame's
+    cause's colour) and the jitter a turn or two later, each the range's own values."""
+    from rigeditor.app.curves import SENSITIVITY_RANGE
+
+    w = _curves(qtbot, walk())
+    doc = w.doc
+    doc.select([("target", "foot_l")])
+    doc.set_frame(12)
+    key = ("drag", doc.begin_gesture())
+    for k in range(3):  # the foot pulled out of reach, then some
+        doc.apply("Move target", set_target_key(doc.project, "foot_l", 12, (400.0 + 60 * k, -300.0)),
+                  touched={"target:foot_l"}, merge_key=key)
+    assert not doc.range_pending
+    doc.end_gesture()
+    cb = doc.range_bake.chains["leg_l"]
+    assert w._shown[1] is cb and "updating" not in w._title.text()
+    thigh = np.degrees(unwrap(doc.range_bake.bone("thigh_l").local_rotation))
+    assert np.allclose(w.angle_curves["thigh_l"].yData, thigh)
+    qtbot.waitUntil(lambda: not w._steps, timeout=2_000)
+    for i, cause in enumerate(cb.cause.tolist()):
+        y = w.residual_curves[CAUSES[cause]].yData
+        assert y is not None and np.isclose(y[i], cb.residual[i]), i
+    assert cb.cause[12] == CAUSES.index("out_of_reach") and cb.residual[12] > 100.0
+    want = np.clip(np.nan_to_num(cb.sensitivity, nan=SENSITIVITY_RANGE[1]), *SENSITIVITY_RANGE)
+    assert np.allclose(w.sensitivity_curve.yData, want)
+    doc.undo_stack.clear()
