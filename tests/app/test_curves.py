@@ -47,6 +47,11 @@ def expected_angles(doc, bone):
 
 
 def assert_shows(w, chain):
+    # After an edit the residual and jitter plots follow the angles a turn each.
+    for _ in range(50):
+        if not w._steps and not w._angle_todo[1]:
+            break
+        QApplication.processEvents()
     doc = w.doc
     assert w.chain == chain
     bones = doc.project.chain(chain).bones
