@@ -46,18 +46,20 @@ class Reducer:
     """``reduce_diagnostics`` on a thread of its own, for whole ranges the UI thread
     evaluated itself (short ranges are evaluated whole on every edit of a drag): the
     seam curve waits for it instead of reducing them when the drag ends (10-40 ms on a
-    production rig's range). ``submit(bake)`` (the newest only), then poll ``done(bake)``;
-    ``error(bake)`` is the failure's text, if it failed."""
+    production rig's range). ``submit(bake)``, then poll ``done(bake)``; ``error(bake)``
+    is the failure's text, if it failed. Bakes are reduced in the order submitted (each
+    view submits only what it is about to show, so the queue stays short)."""
 
     def __init__(self):
         self._lock = threading.Lock()
-        self._wanted = None
+        self._queue: list = []
         self._failed: dict[int, str] = {}
         self._thread: threading.Thread | None = None
 
     def submit(self, bake) -> None:
         with self._lock:
-            self._wanted = bake
+            if not any(b is bake for b in self._queue):
+                self._queue.append(bake)
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="rigeditor-reduce", daemon=True)
                 self._thread.start()
@@ -72,10 +74,10 @@ class Reducer:
     def _run(self) -> None:
         while True:
             with self._lock:
-                bake, self._wanted = self._wanted, None
-                if bake is None:
+                if not self._queue:
                     self._thread = None
                     return
+                bake = self._queue.pop(0)
             try:
                 reduce_diagnostics(bake)
             except Exception as exc:  # noqa: BLE001 - the UI thread reduces it again and reports it

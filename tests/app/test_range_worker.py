@@ -391,3 +391,21 @@ def test_a_short_ranges_seam_curve_is_reduced_behind_the_ui_thread_and_right(qtb
     (mesh,) = doc.range_bake.art.meshes
     want = [100 * np.min(mesh.ratios(i)) for i in range(len(doc.range_bake))]  # brute force, frame by frame
     assert np.allclose(np.where(mesh.shown, item.yData, 0), np.where(mesh.shown, want, 0), rtol=1e-9, atol=1e-9)
+
+
+def test_the_reducer_reduces_every_bake_submitted_not_only_the_newest():
+    # Two views (two windows) may each wait for their own range's reduction.
+    import time
+
+    from rigeditor.app.range_worker import Reducer, reduced
+    from rigeditor.examples.files import load_example
+
+    project = load_example("skinned_arm")
+    bakes = [evaluate(project) for _ in range(3)]  # three ranges, none reduced yet
+    reducer = Reducer()
+    for bake in bakes:
+        reducer.submit(bake)
+    deadline = time.monotonic() + 30
+    while not all(reducer.done(b) for b in bakes) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert all(reduced(b) for b in bakes) and all(reducer.error(b) is None for b in bakes)
