@@ -6,8 +6,9 @@ aims, a transform constraint, weighted meshes, three animations; written by
 make_raptor_like.py) is imported through ``rigeditor import-spine``'s own function and
 opened; (b) the tail is built from model classes here. For each: real mouse events
 (QTest) drag a target's handle in a circle (median and 95th percentile per move, until
-Qt has processed everything the move caused), the time from the release until the
-window is idle again (gesture end), and scrubbing (Document.set_frame plus the repaint).
+Qt has processed everything the move caused), the time the release's own events take
+(gesture end), then until the whole range has landed and the longest the UI thread is
+busy at once meanwhile (the range's views re-plotted), and scrubbing (Document.set_frame plus the repaint).
 Then the iterative solvers alone: FABRIK's and CCD's cost per bone and iteration over
 the tail's whole range, beside a compiled loop's (numba, the ``bench`` extra).
 
@@ -94,13 +95,23 @@ def mouse_drag(app, window, doc, target, moves, radius_px=14.0):
     QTest.mouseRelease(vp, Qt.LeftButton, Qt.NoModifier, centre)
     app.processEvents()
     release = (time.perf_counter() - t0) * 1e3
-    while getattr(doc, "range_pending", False) and time.perf_counter() - t0 < 90:
+    longest = 0.0  # the longest the UI thread was busy at once after that, until idle
+    settle = None
+    while time.perf_counter() - t0 < 90:
+        s = time.perf_counter()
         app.processEvents()
+        longest = max(longest, time.perf_counter() - s)
+        if getattr(doc, "range_pending", False):
+            landed = time.perf_counter()
+        elif settle is None:
+            settle = time.perf_counter()
+        elif time.perf_counter() - settle > 0.3:  # the views' throttled re-plots, behind it
+            break
         time.sleep(0.001)
-    landed = (time.perf_counter() - t0) * 1e3
+    landed = ((settle or time.perf_counter()) - t0) * 1e3
     if doc.undo_stack.count() != undo + 1:
         raise RuntimeError(f"the drag did not move {target}")
-    return np.array(times[3:]) * 1e3, release, landed
+    return np.array(times[3:]) * 1e3, release, landed, longest * 1e3
 
 
 def scrub(app, doc, frames):
@@ -131,7 +142,7 @@ def window_rows(app, name, project, target, frame, data_dir, moves=60, scrubs=20
         window.scene.frame_all()  # the whole rig in view, as after opening it
     app.processEvents()
     mouse_drag(app, window, doc, target, 10)  # warm up (first paints, caches)
-    drag, release, landed = mouse_drag(app, window, doc, target, moves)
+    drag, release, landed, longest = mouse_drag(app, window, doc, target, moves)
     frames = (np.arange(scrubs) * 7 + frame) % len(doc.range_bake)
     sc = scrub(app, doc, frames)
     fps = 1e3 / np.median(sc)
@@ -140,6 +151,8 @@ def window_rows(app, name, project, target, frame, data_dir, moves=60, scrubs=20
             (name, "gesture end (release)", f"{release:.1f} ms", "", f"<= {END_GOAL_MS:g} ms",
              "yes" if release <= END_GOAL_MS else "NO"),
             (name, "whole range landed", f"{landed:.0f} ms", "", "(behind the UI)", ""),
+            (name, "then the UI thread's longest step", f"{longest:.1f} ms", "", f"<= {END_GOAL_MS:g} ms",
+             "yes" if longest <= END_GOAL_MS else "NO"),
             (name, "scrub one frame", f"{np.median(sc):.1f} ms", f"{np.percentile(sc, 95):.1f} ms",
              f">= {SCRUB_GOAL_FPS:g} fps ({fps:.0f} fps)", "yes" if fps >= SCRUB_GOAL_FPS else "NO")]
     doc.undo_stack.setClean()

@@ -35,6 +35,12 @@ DENSE_CURVES = 8
 over 1,000 frames merge into one band, and Qt strokes a 2 px line at 3-4x the cost of a
 1 px one (a 50-bone tail's curves took 100-150 ms to paint when its range landed, 20-50
 ms at 1 px: benchmarks/bench_production.py's tail)."""
+ANGLE_BATCH = 8
+"""Angle curves given their data per turn of the event loop. A 50-bone chain's fifty
+curves re-plotted at once held the UI thread 35-90 ms when its range landed; eight at a
+time (each turn renders the new ones, the others are drawn from their cached pixmaps)
+keep every turn short, and the last lands a few turns later. A limb's are all in the
+first."""
 SENSITIVITY_RANGE = (1e-3, 1e6)  # deg/unit clipped into this before the log axis
 RESIDUAL_MIN_SPAN = 0.01  # residual axis spans at least this fraction of the chain's reach
 PLOT_MIN_PX = 56
@@ -88,6 +94,7 @@ class CurvesWidget(Guarded, QWidget):
         self.chain: str | None = None
         self._shown = None  # (chain name, its ChainBake) last plotted
         self._legend_causes: tuple[str, ...] = ()
+        self._cause_entries: dict = {}  # curve -> its legend's (sample, label), made once
         self._span = None  # first and last frame plotted
         self._syncing = False
 
@@ -178,9 +185,15 @@ class CurvesWidget(Guarded, QWidget):
         self._last_update = 0.0
         self._pending = QTimer(self)
         self._pending.setSingleShot(True)
-        self._pending.timeout.connect(self._update)
+        self._pending.timeout.connect(lambda: self._update(staged=True))
         self._title_html = ""
         self._stale = False  # the range changed during a drag and is not plotted yet
+        self._angle_todo = (None, [])  # angle curves still to be given their data
+        self._angle_more = QTimer(self)
+        self._angle_more.setSingleShot(True)
+        self._angle_more.setInterval(0)
+        self._angle_more.timeout.connect(self._next_turn)
+        self._steps: list = []  # plots a staged update left for the next turns
         doc.rangeChanged.connect(self._bake_changed)
         doc.rangePending.connect(self._show_title)
         doc.gestureActive.connect(self._gesture_active)
@@ -212,16 +225,22 @@ class CurvesWidget(Guarded, QWidget):
             return
         wait = self._last_update + THROTTLE_S - time.monotonic()
         if wait <= 0:
-            self._update()
+            self._update(staged=True)
         else:
             self._pending.start(int(wait * 1000) + 1)
 
     def _gesture_active(self, active: bool):
-        if not active and self._stale:
-            self._update()
+        # A range still on its way lands in a moment (rangeChanged plots it): plotting
+        # the one before it here would block the drag's end for nothing.
+        if not active and self._stale and not self.doc.range_pending:
+            self._update(staged=True)
 
-    def _update(self):
+    def _update(self, staged: bool = False):
+        """Plot the shown chain over the range. ``staged`` (a drag's end, a range
+        landing): the title and the angles now, the residual and jitter plots in the
+        next turns of the event loop, one a turn."""
         self._pending.stop()
+        self._steps = []
         self._stale = False
         self._last_update = time.monotonic()
         bake, project = self.doc.range_bake, self.doc.project
@@ -250,6 +269,7 @@ class CurvesWidget(Guarded, QWidget):
             self.angle_plot.removeItem(item)
             self._angle_legend.removeItem(item)
         width = CURVE_WIDTH_PX if len(bones) <= DENSE_CURVES else 1
+        todo = []
         for i, bone in enumerate(bones):
             item = self.angle_curves.get(bone)
             color = style.BONE_CURVE_CYCLE[i % len(style.BONE_CURVE_CYCLE)]
@@ -259,9 +279,34 @@ class CurvesWidget(Guarded, QWidget):
             elif item.opts["pen"].width() != width:
                 item.setPen(pg.mkPen(color, width=width))
             angles = np.degrees(unwrap(bake.bone(bone).local_rotation))  # as exported
-            item.setData(frames, angles)
+            todo.append((item, angles))
             spans.append((angles.min(), angles.max()))
+        self._angle_todo = (frames, todo)
+        self._plot_angles()
 
+        if first_time and span is not None:
+            self.angle_plot.setXRange(*span, padding=0.01)
+        if cb is None and first_time:
+            # Nothing to plot: neutral axes, not the last chain's.
+            _fit_y(self.angle_plot, -90.0, 90.0, force=True)
+            _fit_y(self.residual_plot, 0.0, 1.0, force=True)
+            _fit_y(self.sensitivity_plot, np.log10(style.SENSITIVITY_SAFE_DEG) - 0.3,
+                   np.log10(style.SENSITIVITY_DANGER_DEG) + 0.3, force=True)
+        if cb is not None:
+            lo, hi = min(a for a, _ in spans), max(b for _, b in spans)
+            _fit_y(self.angle_plot, lo, hi, min_span=10.0, force=first_time)
+        self._frame_changed(self.doc.frame)
+        # The residual and jitter plots: here, or (``staged``) each in a later turn of
+        # the event loop, so that a drag's end renders one plot a turn.
+        steps = [lambda: self._plot_residual(frames, cb, first_time), lambda: self._plot_jitter(frames, cb, first_time)]
+        self._steps = steps if staged else []
+        if staged:
+            self._angle_more.start()
+        else:
+            for step in steps:
+                step()
+
+    def _plot_residual(self, frames, cb, first_time: bool) -> None:
         empty = np.empty(0)
         counts = np.bincount(cb.cause, minlength=len(CAUSES)) if cb is not None else np.zeros(len(CAUSES))
         present = tuple(cause for cause, n in zip(CAUSES, counts) if n)
@@ -274,33 +319,43 @@ class CurvesWidget(Guarded, QWidget):
             curve.setData(frames, cause_runs(cb.cause, cb.residual, k))
         if present != self._legend_causes:
             self._legend_causes = present
-            self._cause_legend.clear()
-            for cause in present:
-                self._cause_legend.addItem(self.residual_curves[cause], style.CAUSE_LABELS[cause])
-        if cb is None:
-            self.sensitivity_curve.setData(empty, empty)
-        else:
-            jitter = np.clip(np.nan_to_num(cb.sensitivity, nan=SENSITIVITY_RANGE[1]), *SENSITIVITY_RANGE)
-            self.sensitivity_curve.setData(frames, jitter)
-        if first_time and span is not None:
-            self.angle_plot.setXRange(*span, padding=0.01)
-        if cb is None and first_time:
-            # Nothing to plot: neutral axes, not the last chain's.
-            _fit_y(self.angle_plot, -90.0, 90.0, force=True)
-            _fit_y(self.residual_plot, 0.0, 1.0, force=True)
-            _fit_y(self.sensitivity_plot, np.log10(style.SENSITIVITY_SAFE_DEG) - 0.3,
-                   np.log10(style.SENSITIVITY_DANGER_DEG) + 0.3, force=True)
+            show_entries(self._cause_legend, [(self.residual_curves[c], style.CAUSE_LABELS[c]) for c in present],
+                         self._cause_entries)
         if cb is not None:
-            lo, hi = min(a for a, _ in spans), max(b for _, b in spans)
-            _fit_y(self.angle_plot, lo, hi, min_span=10.0, force=first_time)
             # Floating-point noise must read as zero: never zoom in below a small
             # fraction of the chain's reach.
             top = max(float(np.max(cb.residual, initial=0.0)), RESIDUAL_MIN_SPAN * cb.reach[1])
             _fit_y(self.residual_plot, 0.0, top, force=first_time)
-            # Always show the safe and danger levels, so the curve reads against them.
-            _fit_y(self.sensitivity_plot, min(np.log10(jitter.min()), np.log10(style.SENSITIVITY_SAFE_DEG) - 0.3),
-                   max(np.log10(jitter.max()), np.log10(style.SENSITIVITY_DANGER_DEG) + 0.3), force=first_time)
-        self._frame_changed(self.doc.frame)
+
+    def _plot_jitter(self, frames, cb, first_time: bool) -> None:
+        if cb is None:
+            self.sensitivity_curve.setData(np.empty(0), np.empty(0))
+            return
+        jitter = np.clip(np.nan_to_num(cb.sensitivity, nan=SENSITIVITY_RANGE[1]), *SENSITIVITY_RANGE)
+        self.sensitivity_curve.setData(frames, jitter)
+        # Always show the safe and danger levels, so the curve reads against them.
+        _fit_y(self.sensitivity_plot, min(np.log10(jitter.min()), np.log10(style.SENSITIVITY_SAFE_DEG) - 0.3),
+               max(np.log10(jitter.max()), np.log10(style.SENSITIVITY_DANGER_DEG) + 0.3), force=first_time)
+
+    def _next_turn(self) -> None:
+        """One step of what ``_update`` left for later: a plot it staged, else the next
+        batch of angle curves (a newer ``_update`` replaces what is left)."""
+        if self._steps:
+            self._steps.pop(0)()
+            self._angle_more.start()
+            return
+        self._plot_angles()
+
+    def _plot_angles(self) -> None:
+        """Give the next ANGLE_BATCH angle curves their data; the rest on the next turns
+        of the event loop."""
+        frames, todo = self._angle_todo
+        batch, rest = todo[:ANGLE_BATCH], todo[ANGLE_BATCH:]
+        self._angle_todo = (frames, rest)
+        for item, angles in batch:
+            item.setData(frames, angles)
+        if rest:
+            self._angle_more.start()
 
     def _show_title(self, *_):
         """The chain's title; while the whole range is being evaluated, a quiet
@@ -341,6 +396,35 @@ class CurvesWidget(Guarded, QWidget):
             if plot.vb.sceneBoundingRect().contains(ev.scenePos()):
                 self.doc.set_frame(plot.vb.mapSceneToView(ev.scenePos()).x())
                 return
+
+
+def show_entries(legend: pg.LegendItem, entries, made: dict) -> None:
+    """Make ``legend`` show ``entries`` [(curve, text)] in that order, ``legend.columnCount``
+    a row. Each entry's sample and label are made once and kept in ``made`` (curve ->
+    pair): a LabelItem lays out rich text and its geometry ripples up the plot's layout,
+    so building the cause legend afresh whenever the causes present changed (often, at
+    a drag's end) cost 5-30 ms; putting made entries back in the grid costs a fraction."""
+    for sample, label in legend.items:
+        for part in (sample, label):
+            legend.layout.removeItem(part)
+            part.hide()
+    legend.items = []
+    per_row = max(int(legend.columnCount), 1)
+    for k, (curve, text) in enumerate(entries):
+        pair = made.get(curve)
+        if pair is None or pair[1].text != text:
+            pair = made[curve] = (legend.sampleType(curve),
+                                  pg.LabelItem(text, color=legend.opts["labelTextColor"], justify="left",
+                                               size=legend.opts["labelTextSize"]))
+        sample, label = pair
+        row, col = divmod(k, per_row)
+        legend.layout.addItem(sample, row, 2 * col, alignment=Qt.AlignVCenter)
+        legend.layout.addItem(label, row, 2 * col + 1)
+        sample.show()
+        label.show()
+        legend.items.append(pair)
+    legend.rowCount = -(-len(entries) // per_row)
+    legend.updateSize()
 
 
 def _fit_y(plot, lo, hi, *, min_span=0.0, pad=0.06, top=0.45, force=False):

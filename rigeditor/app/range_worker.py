@@ -36,6 +36,55 @@ def reduce_diagnostics(bake) -> None:
         mesh.worst  # noqa: B018 - a cached property, computed once
 
 
+def reduced(bake) -> bool:
+    """Whether ``bake``'s whole-range diagnostics (``reduce_diagnostics``) are done."""
+    art = getattr(bake, "art", None)
+    return all("worst" in mesh.__dict__ for mesh in (art.meshes if art is not None else ()))
+
+
+class Reducer:
+    """``reduce_diagnostics`` on a thread of its own, for whole ranges the UI thread
+    evaluated itself (short ranges are evaluated whole on every edit of a drag): the
+    seam curve waits for it instead of reducing them when the drag ends (10-40 ms on a
+    production rig's range). ``submit(bake)``, then poll ``done(bake)``; ``error(bake)``
+    is the failure's text, if it failed. Bakes are reduced in the order submitted (each
+    view submits only what it is about to show, so the queue stays short)."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._queue: list = []
+        self._failed: dict[int, str] = {}
+        self._thread: threading.Thread | None = None
+
+    def submit(self, bake) -> None:
+        with self._lock:
+            if not any(b is bake for b in self._queue):
+                self._queue.append(bake)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="rigeditor-reduce", daemon=True)
+                self._thread.start()
+
+    def done(self, bake) -> bool:
+        return reduced(bake) or self.error(bake) is not None
+
+    def error(self, bake) -> str | None:
+        with self._lock:
+            return self._failed.get(id(bake))
+
+    def _run(self) -> None:
+        while True:
+            with self._lock:
+                if not self._queue:
+                    self._thread = None
+                    return
+                bake = self._queue.pop(0)
+            try:
+                reduce_diagnostics(bake)
+            except Exception as exc:  # noqa: BLE001 - the UI thread reduces it again and reports it
+                with self._lock:
+                    self._failed = {id(bake): f"{type(exc).__name__}: {exc}"}
+
+
 class RangeWorker:
     """``submit(generation, project, previous, changed)`` evaluates in the background;
     ``take()`` returns ``(generation, bake, error)`` of the newest finished request

@@ -2,19 +2,24 @@
 (deformed over bind, in %) per frame, against the collapse line (30 %). The plot joins
 the dock's column (time axis linked) while the project has meshes, and leaves it when
 it has none. The curve comes from the Bake's whole-range reduction
-(``MeshPose.worst``), computed in blocks, never from all deformed frames at once.
+(``MeshPose.worst``), computed in blocks, never from all deformed frames at once, and
+never on the UI thread: the range worker reduces the ranges it evaluates, ``REDUCER``
+those the UI thread evaluated (short ranges, whole on every edit).
 """
 from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 
 from rigeditor.app import style
 from rigeditor.app.plot_axis import ReadableAxis
+from rigeditor.app.range_worker import Reducer, reduced
 from rigeditor.core.skinning import COLLAPSE_RATIO
 
 COLLAPSE_COLOR = "#e05050"
+POLL_MS = 8  # how often a curve waiting for its reduction looks again
+REDUCER = Reducer()
 
 
 class SeamCurve:
@@ -44,14 +49,33 @@ class SeamCurve:
         self.plot.addItem(self.playhead, ignoreBounds=True)
         self.curves: dict[str, pg.PlotDataItem] = {}
         self._shown_for = None
+        self._waiting = None  # a bake whose reduction runs behind
+        self._poll = QTimer(widget)
+        self._poll.setInterval(POLL_MS)
+        self._poll.timeout.connect(self._collect)
         self.attached = False
 
+    def _collect(self) -> None:
+        bake = self._waiting
+        if bake is None or REDUCER.done(bake):
+            self._poll.stop()
+            if bake is not None:
+                self.update(bake)
+
     def update(self, bake) -> None:
+        """Plot ``bake``'s curves; when they are not reduced yet (a range the UI thread
+        evaluated), the previous curves stay until ``REDUCER`` has reduced them."""
         meshes = bake.art.meshes if bake.art is not None else ()
         if self._shown_for is bake:
             return
-        self._shown_for = bake
         self._attach(bool(meshes))
+        if not reduced(bake) and REDUCER.error(bake) is None:
+            self._waiting = bake
+            REDUCER.submit(bake)
+            self._poll.start()
+            return
+        self._waiting = None
+        self._shown_for = bake
         names = [f"{m.slot}/{m.mesh.name}" for m in meshes]
         for name in [n for n in self.curves if n not in names]:
             self.plot.removeItem(self.curves.pop(name))

@@ -47,6 +47,11 @@ def expected_angles(doc, bone):
 
 
 def assert_shows(w, chain):
+    # After an edit the residual and jitter plots follow the angles a turn each.
+    for _ in range(50):
+        if not w._steps and not w._angle_todo[1]:
+            break
+        QApplication.processEvents()
     doc = w.doc
     assert w.chain == chain
     bones = doc.project.chain(chain).bones
@@ -249,3 +254,100 @@ def test_a_long_chains_angle_curves_are_thin_and_a_limbs_stay_thick(qtbot):
     w.doc.select([("chain", "tail")])
     assert widths() == {1}
     w.doc.undo_stack.clear()
+
+
+def test_a_long_chains_angle_curves_all_land_and_each_turn_plots_a_few(qtbot):
+    """A 50-bone chain's curves are given their data a few per turn of the event loop
+    (ANGLE_BATCH), the first at once; once the loop has run, every curve is its bone's
+    angle to its parent, read here off the bones' own joints and tips (unwrapped)."""
+    from rigeditor.app.curves import ANGLE_BATCH
+
+    n, frames = 50, 120
+    bones = tuple(Bone(f"b{i}", None if i == 0 else f"b{i - 1}", 5.0, rest_offset=(0.0, 0.0) if i == 0 else (5.0, 0.0))
+                  for i in range(n))
+    path = [(f, (120.0 + 40 * math.cos(f / 40), 60 * math.sin(f / 30))) for f in range(0, frames, 30)]
+    project = Project("tail", Timeline(24.0, 0, frames - 1), (Space(CHARACTER),), bones,
+                      (Target("tip", StepChannel(WORLD), keyed(path, "bezier")),),
+                      (Chain("tail", tuple(b.name for b in bones), "tip", solver="fabrik", tolerance=0.05),))
+    w = _curves(qtbot, project)
+    qtbot.wait(50)
+    w._shown = None  # plot the same range again, as when a range lands
+    for item in w.angle_curves.values():
+        item.setData([], [])
+    w._update()
+    plotted = [item for item in w.angle_curves.values() if item.yData is not None and len(item.yData)]
+    assert len(plotted) == ANGLE_BATCH < n
+    qtbot.waitUntil(lambda: all(item.yData is not None and len(item.yData) for item in w.angle_curves.values()),
+                    timeout=5_000)
+    bake = w.doc.range_bake
+    heading = None
+    for name in (b.name for b in bones):
+        bb = bake.bone(name)
+        d = bb.tip - bb.joint
+        world = np.arctan2(d[:, 1], d[:, 0])
+        local = world if heading is None else world - heading
+        heading = world
+        want = np.degrees(np.unwrap(np.angle(np.exp(1j * local))))
+        got = w.angle_curves[name].yData
+        # The same turn as the plot's (unwrapped from the first frame), to rounding.
+        assert np.allclose(got - got[0], want - want[0], atol=1e-6), name
+    assert np.array_equal(w.angle_curves["b0"].xData, bake.frames)
+
+
+def test_the_cause_legend_shows_the_causes_present_in_order_as_a_fresh_one_would(qtbot):
+    """The legend's entries are made once and put back as the causes present change;
+    what it shows is what a legend built afresh shows: the same entries, in the same
+    order and places, the same size."""
+    import pyqtgraph as pg
+
+    from rigeditor.app import style
+    from rigeditor.app.curves import show_entries
+
+    w = _curves(qtbot, arm())
+    legend, curves = w._cause_legend, w.residual_curves
+    made = {}
+    for present in (CAUSES[:3], CAUSES[1:2], (CAUSES[0], CAUSES[2]), CAUSES, ()):
+        entries = [(curves[c], style.CAUSE_LABELS[c]) for c in present]
+        show_entries(legend, entries, made)
+        fresh = pg.LegendItem(colCount=legend.columnCount, labelTextColor=style.TEXT)
+        w.residual_plot.vb.scene().addItem(fresh)
+        for curve, text in entries:
+            fresh.addItem(curve, text)
+        qtbot.wait(5)
+        shown = [(label.text, legend.layout.itemAt(0, 2 * k + 1) is label, label.isVisible())
+                 for k, (_, label) in enumerate(legend.items)]
+        assert shown == [(text, True, True) for _, text in entries]
+        assert [s.item for s, _ in legend.items] == [c for c, _ in entries]
+        assert abs(legend.width() - fresh.width()) <= 1.0 and abs(legend.height() - fresh.height()) <= 1.0
+        w.residual_plot.vb.scene().removeItem(fresh)
+    w.doc.undo_stack.clear()
+
+
+def test_a_drags_end_plots_the_angles_at_once_and_the_other_plots_in_the_next_turns(qtbot):
+    """The walk's 48 frames are evaluated whole at every edit of a drag; at its end the
+    curves show the new range: the angles at once, the residual (in each frame's
+    cause's colour) and the jitter a turn or two later, each the range's own values."""
+    from rigeditor.app.curves import SENSITIVITY_RANGE
+
+    w = _curves(qtbot, walk())
+    doc = w.doc
+    doc.select([("target", "foot_l")])
+    doc.set_frame(12)
+    key = ("drag", doc.begin_gesture())
+    for k in range(3):  # the foot pulled out of reach, then some
+        doc.apply("Move target", set_target_key(doc.project, "foot_l", 12, (400.0 + 60 * k, -300.0)),
+                  touched={"target:foot_l"}, merge_key=key)
+    assert not doc.range_pending
+    doc.end_gesture()
+    cb = doc.range_bake.chains["leg_l"]
+    assert w._shown[1] is cb and "updating" not in w._title.text()
+    thigh = np.degrees(unwrap(doc.range_bake.bone("thigh_l").local_rotation))
+    assert np.allclose(w.angle_curves["thigh_l"].yData, thigh)
+    qtbot.waitUntil(lambda: not w._steps, timeout=2_000)
+    for i, cause in enumerate(cb.cause.tolist()):
+        y = w.residual_curves[CAUSES[cause]].yData
+        assert y is not None and np.isclose(y[i], cb.residual[i]), i
+    assert cb.cause[12] == CAUSES.index("out_of_reach") and cb.residual[12] > 100.0
+    want = np.clip(np.nan_to_num(cb.sensitivity, nan=SENSITIVITY_RANGE[1]), *SENSITIVITY_RANGE)
+    assert np.allclose(w.sensitivity_curve.yData, want)
+    doc.undo_stack.clear()

@@ -90,3 +90,17 @@ def test_the_events_row_follows_the_open_animation(timeline):
     assert _shown(w) == []
     w.doc.apply("Open it again", edits.switch_animation(w.doc.project, "animation"))
     assert _shown(w) == [8.0, 20.0, 30.0]
+
+
+def test_a_pose_edit_leaves_the_markers_be_and_a_dropped_preview_shows_the_keys_again(timeline):
+    from rigeditor.edits.posing import set_target_key
+
+    w = timeline
+    data = w.event_row.markers.data
+    w.doc.apply("Move target", set_target_key(w.doc.project, "foot_l", 10, (5.0, 5.0)), touched={"target:foot_l"})
+    assert w.event_row.markers.data is data  # the same keys: the row is not set (and repainted) again
+    assert _shown(w) == [8.0, 20.0, 30.0]
+    w.event_row.preview(1, 24)  # a marker dragged to 24...
+    assert _shown(w) == [8.0, 24.0, 30.0]
+    w.event_row.refresh()  # ...and dropped without an edit
+    assert _shown(w) == [8.0, 20.0, 30.0]

@@ -210,6 +210,7 @@ def test_the_curves_dock_plots_the_worst_ratio_per_frame_for_a_mesh_project(qtbo
     curves = CurvesWidget(doc)
     qtbot.addWidget(curves)
     assert curves.seam.attached
+    qtbot.waitUntil(lambda: bool(curves.seam.curves), timeout=10_000)  # reduced behind the UI thread
     (item,) = curves.seam.curves.values()
     np.testing.assert_allclose(item.yData, 100 * _pose(doc).worst[0])
     doc.apply("no meshes", replace(doc.project, art=replace(doc.project.art, slots=())))

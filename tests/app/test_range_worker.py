@@ -199,6 +199,42 @@ def test_a_drag_takes_the_frame_path_and_the_curves_follow_when_it_ends(qtbot):
     assert "updating" not in curves._title.text()
 
 
+def test_a_drag_that_ends_before_its_range_lands_is_plotted_once_it_lands(qtbot):
+    """A range landed mid-drag (the pointer rested), then the drag went on and ended
+    with its last range still on the worker: the curves keep saying "updating" and
+    are plotted from the range that lands, not from the one in between."""
+    from rigeditor.app.curves import CurvesWidget
+
+    doc = Document(arms())
+    curves = CurvesWidget(doc)
+    qtbot.addWidget(curves)
+    doc.set_frame(200)
+    doc.select([("target", "hand_0")])
+    before = curves._shown[1]
+    gate = Gate(doc)
+    key = ("drag", doc.begin_gesture())
+    doc.apply("Move target", set_target_key(doc.project, "hand_0", 200, (40.0, 30.0)),
+              touched={"target:hand_0"}, merge_key=key)
+    doc._submit_range()  # the pointer rests: the range goes to the worker
+    qtbot.waitUntil(lambda: not doc.range_pending, timeout=10_000)
+    between = doc.range_bake
+    gate.release.clear()
+    doc.apply("Move target", set_target_key(doc.project, "hand_0", 200, (60.0, 10.0)),
+              touched={"target:hand_0"}, merge_key=key)
+    doc.end_gesture()
+    assert doc.range_pending
+    assert "updating" in curves._title.text()
+    assert curves._shown[1] is before  # not re-plotted from the range in between
+    assert curves._shown[1] is not between.chains["arm_0"]
+    gate.release.set()
+    qtbot.waitUntil(lambda: not doc.range_pending, timeout=10_000)
+    qtbot.waitUntil(lambda: curves._shown[1] is doc.range_bake.chains["arm_0"], timeout=2_000)
+    assert "updating" not in curves._title.text()
+    angles = curves.angle_curves["upper_0"].yData
+    full = evaluate(doc.project)
+    assert np.allclose(angles, np.degrees(np.unwrap(full.bone("upper_0").local_rotation)), atol=1e-9)
+
+
 def test_a_smoothed_chain_is_evaluated_over_the_whole_range_at_once():
     # arm_3 filters its target over time: a frame alone is not that frame of the range.
     doc = Document(arms())
@@ -317,3 +353,59 @@ def test_a_superseded_iterative_range_stops_between_frames_and_the_newest_lands(
     assert_same_bake(bake, evaluate(p2))
     # The first range stopped after 6 of its FRAMES frames; the second ran them all.
     assert worker.frames_solved == 6 + FRAMES
+
+
+def test_a_short_ranges_seam_curve_is_reduced_behind_the_ui_thread_and_right(qtbot, monkeypatch):
+    """A short range is evaluated whole on the UI thread at every edit of a drag; its
+    worst triangle per frame is reduced on another thread when the curves ask for it
+    (at the drag's end), and the curve plotted is that of the edited pose."""
+    import threading
+
+    from rigeditor.app.curves import CurvesWidget
+    from rigeditor.core import skinning as sk
+    from rigeditor.examples.files import load_example
+
+    threads = []
+    reduce = sk.worst_area_ratio
+
+    def spy(*args, **kwargs):
+        threads.append(threading.current_thread())
+        return reduce(*args, **kwargs)
+
+    monkeypatch.setattr(sk, "worst_area_ratio", spy)
+    project = load_example("skinned_arm")
+    doc = Document(project)
+    curves = CurvesWidget(doc)
+    qtbot.addWidget(curves)
+    qtbot.waitUntil(lambda: bool(curves.seam.curves), timeout=10_000)
+    doc.set_frame(project.timeline.start + 3)
+    key = ("drag", doc.begin_gesture())
+    for _ in range(3):  # bend the elbow: the mesh's seam closes
+        doc.apply("Turn", turn_bone(doc.project, "forearm", doc.frame, 0.4, "animate"), touched={"bone:forearm"},
+                  merge_key=key)
+    assert not doc.range_pending  # short: the whole range was evaluated here
+    doc.end_gesture()
+    qtbot.waitUntil(lambda: curves.seam._shown_for is doc.range_bake, timeout=10_000)
+    assert threads and threading.main_thread() not in threads
+    (item,) = curves.seam.curves.values()
+    (mesh,) = doc.range_bake.art.meshes
+    want = [100 * np.min(mesh.ratios(i)) for i in range(len(doc.range_bake))]  # brute force, frame by frame
+    assert np.allclose(np.where(mesh.shown, item.yData, 0), np.where(mesh.shown, want, 0), rtol=1e-9, atol=1e-9)
+
+
+def test_the_reducer_reduces_every_bake_submitted_not_only_the_newest():
+    # Two views (two windows) may each wait for their own range's reduction.
+    import time
+
+    from rigeditor.app.range_worker import Reducer, reduced
+    from rigeditor.examples.files import load_example
+
+    project = load_example("skinned_arm")
+    bakes = [evaluate(project) for _ in range(3)]  # three ranges, none reduced yet
+    reducer = Reducer()
+    for bake in bakes:
+        reducer.submit(bake)
+    deadline = time.monotonic() + 30
+    while not all(reducer.done(b) for b in bakes) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert all(reduced(b) for b in bakes) and all(reducer.error(b) is None for b in bakes)

@@ -30,7 +30,7 @@ from rigeditor.app.tools import EditTool
 class InteractionMixin:
     """Needs from the view: ``doc``, ``ctx``, ``_preview`` (ToolPreview),
     ``_gesture``, ``_pan_last``, ``_space_down``, ``_space_used``, ``item_at()``,
-    ``map_from_viewport()``, ``pan_by()``, ``_repaint_all()``, ``_update_boxes()``,
+    ``map_from_viewport()``, ``pan_by()``, ``_repaint_all()``, ``_restyle()``, ``_update_boxes()``,
     and the signals ``statusMessage`` and ``playToggleRequested``."""
 
     # ------------------------------------------------------------------ tool state
@@ -167,8 +167,7 @@ class InteractionMixin:
         # What is pressed is what is under the pointer: a hover left from before
         # (no move came between) would light up another item during the drag.
         if hit != self.ctx.hover:
-            self.ctx.hover = hit
-            self._repaint_all()
+            self._restyle(lambda: setattr(self.ctx, "hover", hit))
         self._select(hit, toggle)
         if toggle or hit is None:
             pass
@@ -253,9 +252,8 @@ class InteractionMixin:
             j = self.ctx.state.targets.index(name)
             self._gesture = TargetDrag(self.doc, name, self.ctx.state.handle[j], world)
             chains = self._gesture.chains
-            self.ctx.active_chain = chains[0] if chains else None
             self.viewport().setCursor(Qt.ClosedHandCursor)
-            self._repaint_all()
+            self._restyle(lambda: setattr(self.ctx, "active_chain", chains[0] if chains else None))
         elif kind == "bone":
             chain = self.ctx.structure.chain_of_bone.get(name)
             if chain is not None:
@@ -331,11 +329,10 @@ class InteractionMixin:
         self._end_gesture_view()
 
     def _end_gesture_view(self) -> None:
-        self.ctx.active_chain = None
         self._set_ring(None)
         if self._pan_last is None:
             self._idle_cursor()
-        self._repaint_all()
+        self._restyle(lambda: setattr(self.ctx, "active_chain", None))
 
     def _hover(self, pos) -> None:
         """Hover feedback for the pointer at viewport ``pos`` (no button down)."""
@@ -359,8 +356,7 @@ class InteractionMixin:
 
     def _set_hover(self, hit, tip: bool = False) -> None:
         if hit != self.ctx.hover:
-            self.ctx.hover = hit
-            self._repaint_all()
+            self._restyle(lambda: setattr(self.ctx, "hover", hit))
         if self._space_down or self._bone_tool() or self._mesh_tool() or hit is None:
             self._idle_cursor()
         elif tip:

@@ -122,6 +122,18 @@ class Layer:
     def elements(self, state, dm: DeviceMap):
         raise NotImplementedError
 
+    def look(self, state):
+        """(K, m) what each element shows of the pointer and the drag (hovered, selected,
+        emphasised), or None when the layer shows neither: a hover, or a drag's start
+        and end, repaints only the elements whose look changed (``SceneView._restyle``)."""
+        return None
+
+    def look_damage(self, state, dm: DeviceMap, changed: np.ndarray) -> np.ndarray:
+        """Device boxes (K, 4) to repaint for the elements ``changed`` (bool) restyles:
+        their boxes, unless a layer knows tighter ones."""
+        _, lo, hi = self.cached_elements(state, dm)
+        return np.concatenate([lo[changed], hi[changed]], axis=1)
+
     def cached_elements(self, state, dm: DeviceMap):
         """``elements`` memoised for the last few (state, view) pairs: the damage pass
         and the paint that follows ask for the same ones."""
@@ -220,6 +232,18 @@ class BoneLayer(Layer):
             hit = self._selection = (st, key, sel.reshape(-1))
         return hit[2]
 
+    def _hovered(self, st):
+        hover = self.ctx.hover
+        return hover[1] if hover and hover[0] == "bone" and hover[1] in st.bones else None
+
+    def look(self, state):
+        st = self.ctx.structure
+        hovered = np.zeros(len(st.bones), dtype=bool)
+        hover = self._hovered(st)
+        if hover is not None:
+            hovered[st.bones.index(hover)] = True
+        return np.stack([self._selected(st), hovered], axis=1)
+
     def draw(self, painter, dm, mask):
         ctx, s, st = self.ctx, self.ctx.state, self.ctx.structure
         shown = np.flatnonzero(mask)
@@ -229,7 +253,7 @@ class BoneLayer(Layer):
         # One path per style (halos under every bone, then FK and IK bodies, then the
         # joints): a handful of painter calls however many bones there are.
         selected = self._selected(st)[shown]
-        hover = ctx.hover[1] if ctx.hover and ctx.hover[0] == "bone" and ctx.hover[1] in st.bones else None
+        hover = self._hovered(st)
         hovered = (shown == st.bones.index(hover)) & ~selected if hover else None
         if selected.any() or (hovered is not None and hovered.any()):  # (no halo while dragging a target)
             halo, _ = bone_outline(d0, d1, grow=2.5)
@@ -260,6 +284,11 @@ class TargetLayer(Layer):
         d = dm(state.handle)
         codes = np.array([[hash(s) % 1_000_003] for s in state.space], dtype=float).reshape(-1, 1)
         return np.concatenate([state.handle, codes], axis=1), d - self.PAD, d + self.PAD
+
+    def look(self, state):
+        hover = self.ctx.hover[1] if self.ctx.hover and self.ctx.hover[0] == "target" else None
+        chosen = self.ctx.selected["target"]
+        return np.array([[name in chosen, name == hover] for name in state.targets], dtype=bool).reshape(-1, 2)
 
     def labels(self):
         """Each target's name and, in its space's colour, the space it is declared in."""

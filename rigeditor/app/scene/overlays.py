@@ -44,15 +44,50 @@ class ReachLayer(Layer):
         # Frobenius norm >= the largest stretch: a box that surely holds the ring.
         radius = state.reach[:, 1] * np.sqrt(np.sum(m * m, axis=(1, 2))) + 3.0
         c = dm(state.shoulder)
-        emph = np.array([[n in self.ctx.emphasized] for n in state.chains], dtype=float)
-        sig = np.concatenate([state.shoulder, state.ring.reshape(-1, 4), state.reach, state.soft[:, None], emph], axis=1)
+        sig = np.concatenate([state.shoulder, state.ring.reshape(-1, 4), state.reach, state.soft[:, None]], axis=1)
         return sig, c - radius[:, None], c + radius[:, None]
+
+    def look(self, state):
+        """Emphasis changes the look, not the geometry: a drag's start and end repaint
+        the rings of the chains it emphasises (not every ring it moves past)."""
+        return np.array([[n in self.ctx.emphasized] for n in state.chains], dtype=bool).reshape(-1, 1)
+
+    ARC_SEGMENTS = 16  # boxes along each restyled circle
+
+    def look_damage(self, state, dm, changed):
+        """Boxes along the circles and soft bands of each restyled ring: a ring's own
+        box is the whole disc, most of the view when zoomed on a long chain, for
+        outlines a few pixels wide."""
+        ms = self._matrices(state, dm)
+        centers = dm(state.shoulder)
+        k = self.ARC_SEGMENTS
+        t = np.linspace(0.0, 2.0 * np.pi, k + 1)
+        unit = np.stack([np.cos(t), np.sin(t)])  # (2, k + 1)
+        out = []
+        for i in np.flatnonzero(changed):
+            inner, outer = (float(v) for v in state.reach[i])
+            if outer <= 0:
+                continue
+            soft = max(min(float(state.soft[i]), 0.5 * (outer - inner)), 0.0)
+            # Each annulus drawn in either look: the outer circle down to its soft band,
+            # the inner circle up to its.
+            bands = [(outer - soft, outer)] + ([(inner, inner + soft)] if inner > 0 else [])
+            m, c = ms[i], centers[i]
+            stretch = float(np.sqrt(np.sum(m * m)))  # >= the largest device radius per unit
+            for r0, r1 in bands:
+                p0 = (m @ (unit * r0)).T + c
+                p1 = (m @ (unit * r1)).T + c
+                pts = np.stack([p0[:-1], p0[1:], p1[:-1], p1[1:]], axis=1)  # (k, 4, 2)
+                # A chord's box misses the arc's bulge: r (1 - cos(pi / k)), plus the pen.
+                pad = stretch * r1 * (1.0 - np.cos(np.pi / k)) + 3.0
+                out.append(np.concatenate([pts.min(axis=1) - pad, pts.max(axis=1) + pad], axis=1))
+        return np.concatenate(out) if out else np.zeros((0, 4))
 
     def draw(self, painter, dm, mask):
         # The rings rarely move (a shoulder moves with its parent only): their paths
         # are built once per (rings, view, exposed set) and drawn one per pen.
         sig, _, _ = self.cached_elements(self.ctx.state, dm)
-        key = (sig.tobytes(), dm.key(), mask.tobytes())
+        key = (sig.tobytes(), self.look(self.ctx.state).tobytes(), dm.key(), mask.tobytes())
         cached = getattr(self, "_paths", None)
         if cached is None or cached[0] != key:
             cached = self._paths = (key, self._build_paths(dm, mask))

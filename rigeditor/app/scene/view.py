@@ -237,10 +237,11 @@ class SceneView(Guarded, InteractionMixin, NavigationMixin, QGraphicsView):
         self._update_boxes(np.concatenate(boxes))
 
     MAX_DAMAGE_RECTS = 12  # beyond this, one bounding rectangle (Qt's region union is quadratic)
+    MAX_RESTYLE_RECTS = 160  # a restyled reach ring is its outline's boxes (see ReachLayer.look_damage)
 
-    def _update_boxes(self, boxes: np.ndarray) -> None:
+    def _update_boxes(self, boxes: np.ndarray, limit: int | None = None) -> None:
         """Repaint device boxes (K, 4) x0, y0, x1, y1 of the viewport (padded by
-        2 px for antialiasing)."""
+        2 px for antialiasing); more than ``limit`` (MAX_DAMAGE_RECTS) become one."""
         if not boxes.size:
             return
         vp = self.viewport().rect()
@@ -252,7 +253,7 @@ class SceneView(Guarded, InteractionMixin, NavigationMixin, QGraphicsView):
         b = b[(b[:, 2] > b[:, 0]) & (b[:, 3] > b[:, 1])]
         if not len(b):
             return
-        if len(b) > self.MAX_DAMAGE_RECTS:
+        if len(b) > (self.MAX_DAMAGE_RECTS if limit is None else limit):
             b = np.array([[b[:, 0].min(), b[:, 1].min(), b[:, 2].max(), b[:, 3].max()]])
         region = QRegion()
         for x0, y0, x1, y1 in b.astype(int).tolist():
@@ -266,6 +267,36 @@ class SceneView(Guarded, InteractionMixin, NavigationMixin, QGraphicsView):
         if self.ctx.state is not None:
             self._layers["labels"].layout(DeviceMap(self.viewportTransform()), bounds=self._label_bounds())
         self.viewport().update()
+
+    def _restyle(self, change) -> None:
+        """Make ``change`` (the hovered item, the dragged chain) and repaint only the
+        elements whose look it changes (``Layer.look``) and the labels it adds, removes
+        or rewrites: a whole repaint draws every picture and mesh again (tens of ms on a
+        production rig), for a hover or a drag's start and end that restyle a few."""
+        s = self.ctx.state
+        if s is None:
+            change()
+            self._repaint_all()
+            return
+        dm = DeviceMap(self.viewportTransform())
+        looks = [(layer, layer.look(s)) for layer in self._layers.values() if layer.isVisible()]
+        change()
+        self.ctx.update_emphasis()
+        labels = self._layers["labels"]
+        # Labels stay where they are (none jumps when the pointer passes over a
+        # handle); those it adds or rewrites are placed around them.
+        boxes = [labels.label_damage(labels.layout(dm, keep=True, bounds=self._label_bounds()))]
+        for layer, old in looks:
+            if old is None:
+                continue
+            new = layer.look(s)
+            if new.shape != old.shape:
+                self.viewport().update()
+                return
+            changed = (new != old).any(axis=1)
+            if changed.any():
+                boxes.append(layer.look_damage(s, dm, changed))
+        self._update_boxes(np.concatenate(boxes), limit=self.MAX_RESTYLE_RECTS)
 
     def _label_bounds(self):
         r = self.viewport().rect()

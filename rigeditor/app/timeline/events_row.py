@@ -87,11 +87,17 @@ class EventRow:
         self.markers = pg.ScatterPlotItem(pxMode=True, hoverable=True, tip=self._tip,
                                           hoverBrush=QBrush(style.SELECTION))
         self.view.addItem(self.markers)
+        self._shown = None  # the keys the markers show
         self.refresh()
 
     # ---------------------------------------------------------------- showing
     def refresh(self) -> None:
+        """Show the project's event keys. Unchanged keys (every move of a pose drag)
+        are left alone: setting the markers again repaints the whole row."""
         keys = self.doc.project.events.keys
+        if self._shown is not None and (keys is self._shown or keys == self._shown):
+            return
+        self._shown = keys
         self.markers.setData(x=np.array([k.frame for k in keys], float), y=np.zeros(len(keys)),
                              data=np.arange(len(keys)), symbol="t", size=style.KEY_SIZE_PX + 2,
                              brush=QBrush(MARKER), pen=pg.mkPen(style.KEY_OUTLINE, width=1))
@@ -113,6 +119,7 @@ class EventRow:
         """Show key ``index`` at ``frame`` while it is dragged (the project is unchanged)."""
         x = np.array([k.frame for k in self.doc.project.events.keys], float)
         x[index] = frame
+        self._shown = None  # a preview: the next refresh shows the keys again
         self.markers.setData(x=x, y=np.zeros(len(x)), data=np.arange(len(x)))
 
     # ---------------------------------------------------------------- editing
