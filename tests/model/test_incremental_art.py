@@ -121,3 +121,14 @@ def test_a_mesh_no_frame_shows_has_its_true_vertices_when_asked():
         assert np.array_equal(hidden.vertices(i), shown.vertices(i))
     row = bake.rows(5, 6).art.meshes[list(bake.art.meshes).index(hidden)]
     assert np.array_equal(row.vertices(0), shown.vertices(5))  # a row cut from the range, too
+
+
+def test_a_drags_first_move_from_a_row_of_the_range_keeps_the_meshes_it_did_not_reach():
+    # A drag starts from the range's row at the frame shown (Bake.rows cuts its own
+    # copy of the character space): a mesh the edit does not reach keeps its pose.
+    project = _rig()
+    row = evaluate(project).rows(10, 11)
+    edited = turn_bone(project, "other", 10, 0.4, "animate")
+    partial = evaluate(edited, np.array([10.0]), previous=row, changed={"bone:other"})
+    _equal(partial, evaluate(edited, np.array([10.0])))
+    assert partial.art.meshes[0] is row.art.meshes[0]

@@ -226,7 +226,7 @@ def _kept_pose(previous, bake, slot, column, code, mesh, codes, character, defor
         return None
     old = art.mesh(column, code)
     if (old is None or old.static.mesh is not mesh or old.static.deform is not deform
-            or old.character is not character or old.frames is None
+            or not _same_affine(old.character, character) or old.frames is None
             or old.frames.shape != bake.frames.shape or not np.array_equal(old.frames, bake.frames)):
         return None
     bones = mesh.bones if mesh.skinned else ((slot.bone,) if slot.bone is not None else ())
@@ -238,6 +238,15 @@ def _kept_pose(previous, bake, slot, column, code, mesh, codes, character, defor
     if not np.array_equal(old.shown, codes == code):
         return None
     return old
+
+
+def _same_affine(a: Affine, b: Affine) -> bool:
+    """Whether two transforms are equal field by field: the same object, or a range's
+    row (``Bake.rows`` cuts its own copy of the character space) and an evaluation of
+    that row."""
+    return a is b or all(np.array_equal(np.broadcast_to(f, np.broadcast(f, g).shape),
+                                        np.broadcast_to(g, np.broadcast(f, g).shape))
+                         for f, g in zip(a.fields(), b.fields()))
 
 
 def _triangle_joints(project, slot_bone, mesh: MeshAttachment) -> tuple[str, ...]:
