@@ -3,7 +3,8 @@ one premultiplied ARGB32 buffer over the mesh's device box, then one ``drawImage
 
 ``draw_mesh`` asks here first; the answer None leaves it to the Qt path (numba
 missing or still loading, ``RIGEDITOR_JIT=0``, a painter transform that turns or
-shears, a mesh below MIN_TRIANGLES). The buffer covers the mesh's box in device
+shears, a picture Qt blends at 16 bits a channel (SAME_PIPELINE), a mesh below
+MIN_TRIANGLES). The buffer covers the mesh's box in device
 pixels (the painter's transform included: a 2x screen paints a buffer at 2x) cut to
 the painted device and to the ``clip`` rectangles a drag repaints; each rectangle is
 rasterised and drawn on its own, so a small repaint costs its pixels only. The
@@ -49,6 +50,20 @@ def _state(painter: QPainter):
     return np.array([t.m11(), 0.0, 0.0, t.m22(), t.dx(), t.dy()])
 
 
+SAME_PIPELINE = (QImage.Format.Format_ARGB32_Premultiplied, QImage.Format.Format_RGB32)
+"""Picture formats Qt blends a texture brush into through the 8-bit premultiplied
+pipeline the rasteriser reproduces (a screen's backing store is one of them; into a
+straight-alpha ARGB32 picture, as ``rigeditor render`` paints, Qt samples and blends at
+16 bits a channel: one or two levels apart, so that is left to the Qt path)."""
+
+
+def _eight_bit_premultiplied(painter: QPainter) -> bool:
+    """Whether the painted device blends as the rasteriser does (widgets, pixmaps and
+    SAME_PIPELINE pictures)."""
+    dev = painter.device()
+    return not isinstance(dev, QImage) or dev.format() in SAME_PIPELINE
+
+
 def _device_box(painter: QPainter) -> np.ndarray:
     """The painted device's pixels (x0, y0, x1, y1) in device pixels."""
     dev = painter.device()
@@ -68,7 +83,7 @@ def draw_raster(painter: QPainter, image: QImage, triangles, texture, device, sh
     draw this (nothing drawn)."""
     t = np.asarray(triangles, np.int64)
     kernel = compiled_raster() if len(t) >= MIN_TRIANGLES and not image.isNull() else None
-    state = _state(painter) if kernel is not None else None
+    state = _state(painter) if kernel is not None and _eight_bit_premultiplied(painter) else None
     if state is None:
         return None
     logical = np.ascontiguousarray(device, dtype=float)

@@ -44,6 +44,7 @@ def render_image(bake, index: int, size=(800, 600), project=None, images=None) -
     picture paths are relative to) its pictures under the bones."""
     offscreen_app()
     w, h = size
+    # (Straight alpha: its meshes are drawn by Qt's path, app.mesh_raster.SAME_PIPELINE.)
     image = QImage(w, h, QImage.Format.Format_ARGB32)
     image.fill(BACKGROUND)
     spaces = _space_origins(project, bake) if project is not None else []
@@ -53,10 +54,6 @@ def render_image(bake, index: int, size=(800, 600), project=None, images=None) -
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         if project is not None and images is not None and bake.art is not None:
             from rigeditor.app.art_paint import ImageCache, draw_art
-            from rigeditor.app.mesh_raster import compiled_raster
-
-            if getattr(bake.art, "meshes", None):  # every frame by one path: the rasteriser when there
-                compiled_raster(wait=True)
 
             def to_device(pts):
                 return np.array([[q.x(), q.y()] for q in map(to_px, np.asarray(pts).reshape(-1, 2))])

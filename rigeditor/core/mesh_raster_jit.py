@@ -268,9 +268,11 @@ def raster(dest, ox, oy, tex, triangles, texture, logical, state, shift, rects, 
                         x1, y1 = col, line
                         x2 = x1 + 1 if x1 + 1 < tw else 0
                         y2 = y1 + 1 if y1 + 1 < th else 0
-                        left_px = _mix(np.int64(tex[y1, x1]), np.int64(tex[y2, x1]), disty)
-                        right_px = _mix(np.int64(tex[y1, x2]), np.int64(tex[y2, x2]), disty)
-                        row[xx] = np.uint32(_over(_mix(left_px, right_px, distx), np.int64(row[xx])))
+                        tl, bl = np.int64(tex[y1, x1]), np.int64(tex[y2, x1])
+                        tr, br = np.int64(tex[y1, x2]), np.int64(tex[y2, x2])
+                        if tl | bl | tr | br:  # (a picture's clear margin leaves the pixel as it is)
+                            s = _mix(_mix(tl, bl, disty), _mix(tr, br, disty), distx)
+                            row[xx] = np.uint32(_over(s, np.int64(row[xx])))
                         qx += im11  # Qt steps the position along a span by the inverse's column
                         qy += im12
                     x = end + 1
