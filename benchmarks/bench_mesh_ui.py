@@ -1,10 +1,10 @@
-"""What meshes cost: drawing a deformed, textured mesh three ways on one QImage
-(per-triangle texture brush, as the editor does; per-triangle clip path + image; the
-same picture as one rigid image for scale), the cost per triangle of a 20,000-triangle
-mesh with its rigid parts batched, triangle by triangle, and by the loop it replaced
-(a QPolygonF built per triangle), rest pose and bent, scrubbing the skinned
-arm against the rigid arm in the scene view, and the evaluation with and without the
-mesh part.
+"""What meshes cost: drawing a deformed, textured mesh on one QImage (draw_mesh, the
+compiled rasteriser when loaded; per-triangle clip path + image; the same picture as
+one rigid image for scale), a 20,000-triangle mesh at 1x and 2x, rest pose and bent,
+by the compiled rasteriser beside the Qt path (rigid parts batched, triangle by
+triangle, and the loop it replaced: a QPolygonF built per triangle), scrubbing the
+skinned arm against the rigid arm in the scene view, and the evaluation with and
+without the mesh part.
 Everything alternated in one run, so all see the same machine load.
 """
 from __future__ import annotations
@@ -42,7 +42,7 @@ def _clipped(painter, image, uvs, triangles, device):
 
 
 def _previous_loop(painter, image, uvs, triangles, device):
-    """draw_mesh before its loop was trimmed: the same Qt calls, a QPolygonF per triangle."""
+    """draw_mesh's Qt path before its loop was trimmed: the same Qt calls, a QPolygonF a triangle."""
     from PySide6.QtCore import QPointF, Qt
     from PySide6.QtGui import QBrush, QPen, QPolygonF, QTransform
 
@@ -78,59 +78,70 @@ def _bent(vertices, weights, bones, turns=(0.2, 0.9, 0.5)):
 
 
 def dense_mesh_cost(image, target, paint):
-    """us per triangle drawing a ~20,000-triangle mesh of the example arm at 2x: in the
-    rest pose (every triangle moves alike: the case of a mesh without weights) and bent
-    with automatic weights, each triangle by triangle and with its rigid parts batched
-    (app.mesh_batches), beside the loop draw_mesh once was."""
-    from rigeditor.app import mesh_batches
+    """ms a frame drawing a ~20,000-triangle mesh of the example arm at 1x and 2x zoom:
+    in the rest pose (every triangle moves alike: the case of a mesh without weights)
+    and bent with automatic weights, by the compiled rasteriser (app.mesh_raster: one
+    buffer, one drawImage) beside the Qt path (rigid parts batched, app.mesh_batches;
+    triangle by triangle; the loop draw_mesh once was), alternated in one run."""
+    from rigeditor.app import mesh_batches, mesh_raster
     from rigeditor.app.art_paint import draw_mesh
     from rigeditor.core.mesh import mesh_from_alpha
     from rigeditor.core.mesh.shapes import ExampleArm
     from rigeditor.core.weights import automatic_weights
 
+    t0 = time.perf_counter()
+    ready = mesh_raster.compiled_raster(wait=True) is not None
+    print(f"compiled rasteriser: {'loaded' if ready else 'missing (numba not installed)'} "
+          f"in {time.perf_counter() - t0:.2f} s")
     alpha = ExampleArm.alpha()
     m = mesh_from_alpha(alpha, tolerance=0.5, spacing=1.3)
     h, w = alpha.shape
     uvs = m.vertices / [w, h]
     weights = automatic_weights(m.vertices, m.triangles, ExampleArm.bones, blend_width=40.0)
     rigid = float(np.mean(np.all(weights.max(axis=1)[m.triangles] == 1.0, axis=1)))
-    poses = {"rest pose": m.vertices * 2.0 + [20.0, 20.0],
-             "bent, automatic weights": _bent(m.vertices, weights, ExampleArm.bones) * 2.0 + [200.0, 100.0]}
+    bent = _bent(m.vertices, weights, ExampleArm.bones)
     n = len(m.triangles)
 
-    def once(fn, batched=True):
+    def once(fn, raster=True, batched=True):
         def run():
             from PySide6.QtGui import QPainter
 
-            saved = mesh_batches.MIN_GROUP
-            mesh_batches.MIN_GROUP = saved if batched else 10**12
+            saved = mesh_batches.MIN_GROUP, mesh_raster.MIN_TRIANGLES
+            mesh_batches.MIN_GROUP = saved[0] if batched else 10**12
+            mesh_raster.MIN_TRIANGLES = saved[1] if raster else 10**12
             p = QPainter(target)
             try:
                 fn(p)
             finally:
                 p.end()
-                mesh_batches.MIN_GROUP = saved
+                mesh_batches.MIN_GROUP, mesh_raster.MIN_TRIANGLES = saved
         return run
 
     rows = []
-    for name, device in poses.items():
-        runs = {"batched": once(lambda p: draw_mesh(p, image, uvs, m.triangles, device)),
-                "triangle by triangle": once(lambda p: draw_mesh(p, image, uvs, m.triangles, device), False),
-                "the loop before (a QPolygonF a triangle)": once(
-                    lambda p: _previous_loop(p, image, uvs, m.triangles, device), False)}
-        times = {k: [] for k in runs}
-        for _ in range(3):
-            for k, fn in runs.items():
-                times[k].append(best_time(fn, repeat=2))
-        best = {k: min(v) for k, v in times.items()}
-        for k, t in best.items():
-            rows.append((f"{name}: {k}", f"{t * 1e3:.1f}", f"{t / n * 1e6:.2f}",
-                         f"{best['triangle by triangle'] / t:.1f}x"))
-    table(rows, (f"{n:,} triangles at 2x, 900x650 QImage", "ms a frame", "us a triangle", "vs per triangle"))
+    for zoom in (1.0, 2.0):
+        poses = {"rest pose": m.vertices * zoom + [20.0, 20.0],
+                 "bent, automatic weights": bent * zoom + [200.0, 100.0] if zoom > 1 else bent + [300.0, 250.0]}
+        for name, device in poses.items():
+            runs = {"compiled raster": once(lambda p: draw_mesh(p, image, uvs, m.triangles, device)),
+                    "Qt path, rigid parts batched": once(lambda p: draw_mesh(p, image, uvs, m.triangles, device),
+                                                         raster=False),
+                    "Qt path, triangle by triangle": once(lambda p: draw_mesh(p, image, uvs, m.triangles, device),
+                                                          raster=False, batched=False)}
+            if zoom > 1:
+                runs["the loop before (a QPolygonF a triangle)"] = once(
+                    lambda p: _previous_loop(p, image, uvs, m.triangles, device), raster=False, batched=False)
+            times = {k: [] for k in runs}
+            for _ in range(3):
+                for k, fn in runs.items():
+                    times[k].append(best_time(fn, repeat=2))
+            best = {k: min(v) for k, v in times.items()}
+            for k, t in best.items():
+                rows.append((f"{zoom:g}x, {name}: {k}", f"{t * 1e3:.1f}", f"{t / n * 1e6:.2f}",
+                             f"{best['Qt path, rigid parts batched'] / t:.1f}x"))
+    table(rows, (f"{n:,} triangles, 900x650 QImage", "ms a frame", "us a triangle", "vs Qt batched"))
     print(f"{rigid:.0%} of the triangles follow one bone with weight 1 under automatic weights; "
           f"60 fps needs <= {16.7e3 / n:.2f} us a triangle. Not measured here: an OpenGL viewport "
-          "(no OpenGL context offscreen on this machine) and the numpy rasteriser tried before "
-          "(4.5-5.7x the per-triangle path, colours one level off Qt's)\n")
+          "(no OpenGL context offscreen on this machine)\n")
 
 
 def main() -> None:
@@ -170,11 +181,11 @@ def main() -> None:
         for k, fn in (("brush", brush), ("clip", clip), ("rigid", rigid)):
             times[k].append(best_time(fn, repeat=3) / 20 * 1000)
     t = {k: min(v) for k, v in times.items()}
-    table([(f"{len(m.triangles)} triangles, texture brush (ours)", f"{t['brush']:.3f}"),
+    table([(f"{len(m.triangles)} triangles, draw_mesh (ours)", f"{t['brush']:.3f}"),
            (f"{len(m.triangles)} triangles, clip path + image", f"{t['clip']:.3f}"),
            ("one rigid image of the same picture", f"{t['rigid']:.3f}")],
           ("drawing the arm at 2x, 900x650 QImage", "ms"))
-    print(f"clip path / brush: {t['clip'] / t['brush']:.1f}x; brush / rigid image: {t['brush'] / t['rigid']:.1f}x\n")
+    print(f"clip path / draw_mesh: {t['clip'] / t['brush']:.1f}x; draw_mesh / rigid image: {t['brush'] / t['rigid']:.1f}x\n")
     dense_mesh_cost(image, target, paint)
 
     rigid_path = example_project("rigid_arm")

@@ -9,7 +9,8 @@ opened; (b) the tail is built from model classes here. For each: real mouse even
 Qt has processed everything the move caused), the time the release's own events take
 (gesture end), then until the whole range has landed and the longest the UI thread is
 busy at once meanwhile (the range's views re-plotted), and scrubbing (Document.set_frame plus the repaint).
-Then the iterative solvers alone: FABRIK's and CCD's cost per bone and iteration over
+The raptor runs twice, its meshes drawn by the Qt path and by the compiled
+rasteriser (app.mesh_raster). Then the iterative solvers alone: FABRIK's and CCD's cost per bone and iteration over
 the tail's whole range, beside a compiled loop's (numba, the ``bench`` extra).
 
 Prints each figure beside its yardstick: drag median < 8 ms, scrub >= 60 fps, a
@@ -209,6 +210,12 @@ def main():
     loop = compiled_loop(wait=True)  # as the editor has it a moment after opening a rig with a chain
     print(f"chain frame loop: {'compiled (numba)' if loop else 'Python (numba not installed)'}, "
           f"ready in {time.perf_counter() - t0:.2f} s")
+    from rigeditor.app import mesh_raster
+
+    t0 = time.perf_counter()
+    raster = mesh_raster.compiled_raster(wait=True)  # as the editor has it a moment after opening
+    print(f"mesh rasteriser: {'compiled (numba)' if raster else 'Qt path (numba not installed)'}, "
+          f"ready in {time.perf_counter() - t0:.2f} s")
     app = QApplication.instance() or QApplication([sys.argv[0]])
     if not qt_binding_keeps_none():
         print("This PySide6 loses a reference to None on every call that returns an object; "
@@ -218,8 +225,15 @@ def main():
     with tempfile.TemporaryDirectory() as data_dir:
         rap = raptor(Path(data_dir))
         feet = [t.name for t in rap.targets if "foot" in t.name]
-        rows += window_rows(app, f"raptor-like ({len(rap.bones)} bones, {len(rap.chains)} chains)", rap,
-                            feet[0], 12, data_dir, path=raptor_file(Path(data_dir)))
+        name = f"raptor-like ({len(rap.bones)} bones, {len(rap.chains)} chains)"
+        # Its meshes drawn by Qt (the fallback) and by the compiled rasteriser, side by side.
+        for path_name, min_triangles in (("Qt path", 10**12), ("compiled raster", mesh_raster.MIN_TRIANGLES)):
+            saved, mesh_raster.MIN_TRIANGLES = mesh_raster.MIN_TRIANGLES, min_triangles
+            try:
+                rows += window_rows(app, f"{name}, meshes: {path_name}", rap, feet[0], 12, data_dir,
+                                    path=raptor_file(Path(data_dir)))
+            finally:
+                mesh_raster.MIN_TRIANGLES = saved
         rows += window_rows(app, "50-bone FABRIK tail, 1,000 frames", tail(), "tail_tip", 500, data_dir)
     print("Production scale through the window (MainWindow, 1440x900, offscreen):")
     table(rows, ("project", "step", "median", "p95", "goal", "met"))

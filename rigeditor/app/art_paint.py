@@ -8,12 +8,15 @@ is missing or unreadable draws a dashed placeholder over its rectangle reading
 copies once per 8-bit colour; each slot draws with its colour and blend mode
 (``app.blend``).
 
-A mesh attachment is drawn triangle by triangle: each triangle is filled with the
-picture as a texture brush whose transform maps the triangle's UVs (image pixels) onto
-its deformed corners (device pixels), one affine per triangle solved for all at once;
-the triangles that share one affine (a rigid part) are one fill (``mesh_batches``).
-A brush fill needs no clip path; a hairline pen of the same brush covers the seams
-between neighbours, which the rasteriser would otherwise leave one pixel apart.
+A mesh attachment is drawn whole by the compiled rasteriser (``mesh_raster``: one
+buffer, one drawImage, sampled as Qt samples the Qt path below) once it is loaded.
+Without it (numba missing or still loading) it is drawn by Qt triangle by triangle:
+each triangle is filled with the picture as a texture brush whose transform maps the
+triangle's UVs (image pixels) onto its deformed corners (device pixels), one affine
+per triangle solved for all at once; the triangles that share one affine (a rigid
+part) are one fill (``mesh_batches``). A brush fill needs no clip path; a hairline pen
+of the same brush covers the seams between neighbours, which Qt's fill would otherwise
+leave one pixel apart (the rasteriser's fill rule leaves none).
 
 Boxes, clipping polygons and points draw as outlines over all the pictures
 (``shape_paint``: guides, a game draws none of them); the slots a
@@ -31,7 +34,8 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QImage, QImageReader, QPainter, QPen, QPolygonF, QTransform
 from shiboken6 import VoidPtr
 
-from rigeditor.app.mesh_batches import draw_groups, rigid_groups, shifted_far
+from rigeditor.app.mesh_batches import draw_groups, far_shift, rigid_groups, shifted_far
+from rigeditor.app.mesh_raster import draw_raster
 from rigeditor.app.blend import composition, quantised, slot_paint, tinted
 from rigeditor.app.shape_paint import clip_to, draw_shape
 from rigeditor.io.art.images import size_problem
@@ -192,17 +196,25 @@ def triangle_affines(src, dst):
 
 def draw_mesh(painter: QPainter, image: QImage, uvs, triangles, device, seams: bool = True, clip=None) -> None:
     """Fill each triangle (T, 3) with ``image``, UVs (V, 2) in [0, 1] (v down) to the
-    device points (V, 2). ``seams``: cover the seams with a hairline pen (over the
-    neighbour: right for normal blending, a doubled line for additive or screen).
+    device points (V, 2), in order, by the compiled rasteriser when it can
+    (``mesh_raster``), else by Qt. ``seams`` (Qt's path only): cover the seams with a
+    hairline pen (over the neighbour: right for normal blending, a doubled line for
+    additive or screen).
     ``clip``: device rectangles ((R, 4) x0, y0, x1, y1) outside which nothing is drawn;
     the triangles drawn one by one that meet none of them are skipped."""
     t = np.asarray(triangles)
     if not len(t) or not np.all(np.isfinite(device)):
         return
-    src = (np.asarray(uvs) * [image.width(), image.height()])[t]
-    dst = np.asarray(device, float)[t]
+    texture = np.asarray(uvs) * [image.width(), image.height()]
+    # The whole mesh by the compiled rasteriser when it can (app.mesh_raster): what it
+    # leaves (corners past its reach: none on screen) comes back for the Qt path.
+    left = draw_raster(painter, image, t, texture, device, far_shift(image.width(), image.height()), clip)
+    if left is not None and not left.any():
+        return
+    src, dst = texture[t], np.asarray(device, float)[t]
     m = triangle_affines(src, dst)
-    groups, ok = rigid_groups(m, np.isfinite(m[:, 0, 0]))  # rigid parts: one fill each (mesh_batches)
+    finite = np.isfinite(m[:, 0, 0])
+    groups, ok = rigid_groups(m, finite) if left is None else ([], finite & left)  # rigid parts: one fill each
     if clip is not None:
         ok = ok & meets(dst.min(axis=1), dst.max(axis=1), clip)
     m = shifted_far(m, image.width(), image.height())  # sampling independent of where a span starts

@@ -46,11 +46,16 @@ fixed-point limit whatever the view's own translation, with double precision to 
 (3.7e-9 px at 2^24)."""
 
 
+def far_shift(width: int, height: int) -> np.ndarray:
+    """(2,) image px: whole tiles of a width x height picture, at least FAR_TILES each way."""
+    return np.array([np.ceil(FAR_TILES / max(width, 1)) * width, np.ceil(FAR_TILES / max(height, 1)) * height])
+
+
 def shifted_far(affines, width: int, height: int):
     """``affines`` (T, 3, 2) whose texture is moved by a whole number of tiles of a
     width x height picture, at least FAR_TILES away: the same picture under a repeating
     texture brush, sampled in Qt's per-pixel floating point."""
-    off = np.array([np.ceil(FAR_TILES / max(width, 1)) * width, np.ceil(FAR_TILES / max(height, 1)) * height])
+    off = far_shift(width, height)
     out = np.array(affines, float)
     # device = [q - off, 1] @ M for a texture point q: the translation row absorbs -off.
     out[:, 2] -= off[0] * out[:, 0] + off[1] * out[:, 1]

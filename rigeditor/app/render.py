@@ -44,6 +44,7 @@ def render_image(bake, index: int, size=(800, 600), project=None, images=None) -
     picture paths are relative to) its pictures under the bones."""
     offscreen_app()
     w, h = size
+    # (Straight alpha: its meshes are drawn by Qt's path, app.mesh_raster.SAME_PIPELINE.)
     image = QImage(w, h, QImage.Format.Format_ARGB32)
     image.fill(BACKGROUND)
     spaces = _space_origins(project, bake) if project is not None else []

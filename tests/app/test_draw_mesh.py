@@ -1,5 +1,6 @@
-"""The textured mesh draws exactly what the per-triangle loop it replaced drew: same
-pixels on the skinned example (bent, at 2x, half transparent) and on a dense mesh."""
+"""The textured mesh's Qt path (the fallback without the compiled rasteriser) draws
+exactly what the per-triangle loop it replaced drew: same pixels on the skinned example
+(bent, at 2x, half transparent) and on a dense mesh."""
 from __future__ import annotations
 
 import numpy as np
@@ -13,6 +14,8 @@ from rigeditor.core.mesh import mesh_from_alpha
 from rigeditor.io import load_project
 from rigeditor.examples.art_files import example_project
 from rigeditor.model import evaluate
+
+pytestmark = pytest.mark.usefixtures("qt_mesh_path")
 
 
 def _reference(painter, image, uvs, triangles, device):

@@ -2,7 +2,8 @@
 group of triangles is their union (its area the sum of theirs, its holes kept), the
 groups are exactly the triangles that move with one bone, and the picture is the
 per-triangle picture where the user looks: the same pixels covered up to a pixel from
-the edges between parts that move apart, and the interiors within one 8-bit level."""
+the edges between parts that move apart, and the interiors within one 8-bit level.
+(The Qt path, drawn without the compiled rasteriser.)"""
 from __future__ import annotations
 
 import numpy as np
@@ -15,6 +16,8 @@ from rigeditor.app.mesh_batches import outline_loops, rigid_groups
 from rigeditor.core.mesh import mesh_from_alpha
 
 from test_draw_mesh import _paint, _reference, skinned  # noqa: F401 - the fixture
+
+pytestmark = pytest.mark.usefixtures("qt_mesh_path")
 
 
 def _grid(nx, ny, hole=None):
