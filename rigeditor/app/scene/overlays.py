@@ -274,20 +274,19 @@ class LimitLayer(Layer):
         ticks = []
         for key, idx in _by_range(arcs).items():
             dirs = arc_directions_many(frames[idx], *key)  # (G, P, 2)
-            for k, d in zip(idx, dirs):
-                arc, c = arcs[k], centres[k]
-                rim = (c + d * radius).tolist()
-                cx, cy = c.tolist()
+            # Each wedge: the joint, then its rim, closed; written into a polygon from
+            # the array at once (a point at a time was most of the paint of a long chain).
+            shapes = np.concatenate([centres[idx][:, None], centres[idx][:, None] + dirs * radius], axis=1)
+            for k, wedge, d in zip(idx, shapes, dirs):
+                arc = arcs[k]
+                poly = polygon(wedge)
                 for path in (wedges[arc.bound], edges[arc.bound]):
-                    path.moveTo(cx, cy)
-                    for x, y in rim:
-                        path.lineTo(x, y)
+                    path.addPolygon(poly)
                     path.closeSubpath()
                 if arc.bound:
-                    outer = (c + d * (radius + 1.0)).tolist()
-                    edges[True].moveTo(*outer[0])
-                    for x, y in outer[1:]:
-                        edges[True].lineTo(x, y)
+                    edges[True].addPolygon(polygon(centres[k] + d * (radius + 1.0)))
+            for k in idx:
+                arc, (cx, cy) = arcs[k], centres[k].tolist()
                 # The tick at the current angle, 5 px past the arc.
                 (m00, m01), (m10, m11) = frames[k].tolist()
                 ca, sa = math.cos(arc.angle), math.sin(arc.angle)
