@@ -165,3 +165,34 @@ def test_a_failing_bone_solve_raises_its_own_error(fine_arm, monkeypatch):
     monkeypatch.setattr(biharmonic, "_active_set", failing)
     with pytest.raises(ValueError, match="bone 1 broke"):
         bounded_biharmonic(v, t, labels)
+
+
+def _six_bones():
+    """The example arm's three bones each split at its middle: where the halves' blends
+    overlap, a vertex sees three bones' weights, and these do not sum to 1."""
+    bones = np.asarray(ExampleArm.bones, float)
+    return np.array([seg for head, tail in bones for seg in ([head, (head + tail) / 2], [(head + tail) / 2, tail])])
+
+
+def test_a_chain_s_last_bone_is_one_minus_the_others_and_optimal(fine_arm, monkeypatch):
+    # Along the arm's three bones every vertex sees at most two weights, so 1 - w0 - w1
+    # meets the last bone's own optimality conditions: it is taken without a solve, and
+    # solving it gives the same weights.
+    v, t, labels = fine_arm
+    w, steps = bounded_biharmonic(v, t, labels)
+    assert steps[2] == 0 and steps[0] > 0 and steps[1] > 0
+    _assert_kkt(v, t, labels, w)
+    monkeypatch.setattr(biharmonic, "_derived_last", lambda *args: None)
+    solved, solved_steps = bounded_biharmonic(v, t, labels)
+    assert solved_steps[2] > 0
+    np.testing.assert_allclose(w, solved, atol=1e-8)
+
+
+def test_where_three_bones_overlap_the_last_one_is_solved():
+    m = mesh_from_alpha(ExampleArm.alpha(), tolerance=1.0, spacing=3.0)
+    v, t = m.vertices, m.triangles
+    labels = bone_handles(v, _six_bones(), 2.5, 40.0)
+    w, steps = bounded_biharmonic(v, t, labels)
+    assert steps[5] > 0
+    assert np.abs(w.sum(axis=1) - 1).max() > 1e-3  # the sum really is not 1: 1 - others would be wrong
+    _assert_kkt(v, t, labels, w)
