@@ -8,7 +8,7 @@ import scipy.sparse as sp
 from scipy.optimize import minimize
 
 from rigeditor.core import biharmonic
-from rigeditor.core.mesh import mesh_from_alpha
+from rigeditor.core.mesh import edges_of, mesh_from_alpha
 from rigeditor.core.mesh.shapes import ExampleArm, ExampleFingers
 from rigeditor.core.weights import automatic_weights, bone_handles, bounded_biharmonic, cotangent_laplacian, lumped_mass
 
@@ -49,13 +49,65 @@ def test_the_warm_started_solve_meets_the_optimality_conditions(fine_arm):
     assert np.any(w[labels < 0] == 0.0) and np.any(w[labels < 0] == 1.0)  # the bounds are active
 
 
-def test_the_coarse_prediction_saves_steps_and_changes_nothing(fine_arm, monkeypatch):
-    v, t, labels = fine_arm
-    warm, warm_steps = bounded_biharmonic(v, t, labels)
+def _factorised(monkeypatch):
+    """Records the fill (L + U non-zeros) of every sparse factorisation: the solve's work."""
+    import scipy.sparse.linalg as sla
+
+    fill, real = [], sla.splu
+
+    def counting(a, **kw):
+        lu = real(a, **kw)
+        fill.append(lu.L.nnz + lu.U.nnz)
+        return lu
+
+    monkeypatch.setattr(sla, "splu", counting)
+    return fill
+
+
+@pytest.fixture(scope="module")
+def mid_arm():
+    # ~7,700 vertices: three levels (7.7k, 2.6k, 0.9k), where predicting pays
+    m = mesh_from_alpha(ExampleArm.alpha(), tolerance=0.5, spacing=1.5)
+    e = edges_of(m.triangles)
+    radius = 0.75 * float(np.mean(np.hypot(*(m.vertices[e[:, 1]] - m.vertices[e[:, 0]]).T)))
+    return m.vertices, m.triangles, radius
+
+
+def test_the_coarse_prediction_saves_work_and_changes_nothing(mid_arm, monkeypatch):
+    v, t, radius = mid_arm
+    labels = bone_handles(v, ExampleArm.bones, radius, 40.0)
+    fill = _factorised(monkeypatch)
+    warm, _ = bounded_biharmonic(v, t, labels)
+    warm_fill = sum(fill)
+    fill.clear()
     monkeypatch.setattr(biharmonic, "COARSEST", 10**9)  # every level cold
-    cold, cold_steps = bounded_biharmonic(v, t, labels)
+    cold, _ = bounded_biharmonic(v, t, labels)
     np.testing.assert_allclose(warm, cold, atol=1e-9)
-    assert sum(warm_steps) < sum(cold_steps)
+    assert warm_fill < 0.6 * sum(fill)
+
+
+def test_the_fast_solve_gives_the_plain_active_set_s_answer(mid_arm, monkeypatch):
+    # Six bones (three overlap, so no bone is derived) with every shortcut on, against the
+    # plain active set: cold, every step a new factorisation, no bands, nothing derived or
+    # predicted. Both are the one KKT point: they agree to 1e-8 (measured: 1.2e-12).
+    v, t, radius = mid_arm
+    labels = bone_handles(v, _six_bones(), radius, 40.0)
+    fast, _ = bounded_biharmonic(v, t, labels)
+    _assert_kkt(v, t, labels, fast)
+    for name, value in [("COARSEST", 10**9), ("_BAND_RINGS", 0), ("_derived_last", lambda *args: None)]:
+        monkeypatch.setattr(biharmonic, name, value)
+    monkeypatch.setattr(biharmonic._Dirichlet, "MAX_NEW", -1)
+    plain, _ = bounded_biharmonic(v, t, labels)
+    np.testing.assert_allclose(fast, plain, atol=1e-8)
+
+
+def test_a_band_settled_step_changes_the_steps_not_the_answer(fine_arm, monkeypatch):
+    v, t, labels = fine_arm
+    banded, steps = bounded_biharmonic(v, t, labels)
+    monkeypatch.setattr(biharmonic, "_BAND_RINGS", 0)
+    plain, plain_steps = bounded_biharmonic(v, t, labels)
+    np.testing.assert_allclose(banded, plain, atol=1e-9)
+    assert sum(steps) < sum(plain_steps)
 
 
 def test_bordering_the_last_factorisation_gives_what_a_new_one_gives(fine_arm, monkeypatch):
