@@ -8,7 +8,7 @@ import scipy.sparse as sp
 from scipy.optimize import minimize
 
 from rigeditor.core import biharmonic
-from rigeditor.core.mesh import mesh_from_alpha
+from rigeditor.core.mesh import edges_of, mesh_from_alpha
 from rigeditor.core.mesh.shapes import ExampleArm, ExampleFingers
 from rigeditor.core.weights import automatic_weights, bone_handles, bounded_biharmonic, cotangent_laplacian, lumped_mass
 
@@ -49,13 +49,65 @@ def test_the_warm_started_solve_meets_the_optimality_conditions(fine_arm):
     assert np.any(w[labels < 0] == 0.0) and np.any(w[labels < 0] == 1.0)  # the bounds are active
 
 
-def test_the_coarse_prediction_saves_steps_and_changes_nothing(fine_arm, monkeypatch):
-    v, t, labels = fine_arm
-    warm, warm_steps = bounded_biharmonic(v, t, labels)
+def _factorised(monkeypatch):
+    """Records the fill (L + U non-zeros) of every sparse factorisation: the solve's work."""
+    import scipy.sparse.linalg as sla
+
+    fill, real = [], sla.splu
+
+    def counting(a, **kw):
+        lu = real(a, **kw)
+        fill.append(lu.L.nnz + lu.U.nnz)
+        return lu
+
+    monkeypatch.setattr(sla, "splu", counting)
+    return fill
+
+
+@pytest.fixture(scope="module")
+def mid_arm():
+    # ~7,700 vertices: three levels (7.7k, 2.6k, 0.9k), where predicting pays
+    m = mesh_from_alpha(ExampleArm.alpha(), tolerance=0.5, spacing=1.5)
+    e = edges_of(m.triangles)
+    radius = 0.75 * float(np.mean(np.hypot(*(m.vertices[e[:, 1]] - m.vertices[e[:, 0]]).T)))
+    return m.vertices, m.triangles, radius
+
+
+def test_the_coarse_prediction_saves_work_and_changes_nothing(mid_arm, monkeypatch):
+    v, t, radius = mid_arm
+    labels = bone_handles(v, ExampleArm.bones, radius, 40.0)
+    fill = _factorised(monkeypatch)
+    warm, _ = bounded_biharmonic(v, t, labels)
+    warm_fill = sum(fill)
+    fill.clear()
     monkeypatch.setattr(biharmonic, "COARSEST", 10**9)  # every level cold
-    cold, cold_steps = bounded_biharmonic(v, t, labels)
+    cold, _ = bounded_biharmonic(v, t, labels)
     np.testing.assert_allclose(warm, cold, atol=1e-9)
-    assert sum(warm_steps) < sum(cold_steps)
+    assert warm_fill < 0.6 * sum(fill)
+
+
+def test_the_fast_solve_gives_the_plain_active_set_s_answer(mid_arm, monkeypatch):
+    # Six bones (three overlap, so no bone is derived) with every shortcut on, against the
+    # plain active set: cold, every step a new factorisation, no bands, nothing derived or
+    # predicted. Both are the one KKT point: they agree to 1e-8 (measured: 1.2e-12).
+    v, t, radius = mid_arm
+    labels = bone_handles(v, _six_bones(), radius, 40.0)
+    fast, _ = bounded_biharmonic(v, t, labels)
+    _assert_kkt(v, t, labels, fast)
+    for name, value in [("COARSEST", 10**9), ("_BAND_RINGS", 0), ("_derived_last", lambda *args: None)]:
+        monkeypatch.setattr(biharmonic, name, value)
+    monkeypatch.setattr(biharmonic._Dirichlet, "MAX_NEW", -1)
+    plain, _ = bounded_biharmonic(v, t, labels)
+    np.testing.assert_allclose(fast, plain, atol=1e-8)
+
+
+def test_a_band_settled_step_changes_the_steps_not_the_answer(fine_arm, monkeypatch):
+    v, t, labels = fine_arm
+    banded, steps = bounded_biharmonic(v, t, labels)
+    monkeypatch.setattr(biharmonic, "_BAND_RINGS", 0)
+    plain, plain_steps = bounded_biharmonic(v, t, labels)
+    np.testing.assert_allclose(banded, plain, atol=1e-9)
+    assert sum(steps) < sum(plain_steps)
 
 
 def test_bordering_the_last_factorisation_gives_what_a_new_one_gives(fine_arm, monkeypatch):
@@ -165,3 +217,34 @@ def test_a_failing_bone_solve_raises_its_own_error(fine_arm, monkeypatch):
     monkeypatch.setattr(biharmonic, "_active_set", failing)
     with pytest.raises(ValueError, match="bone 1 broke"):
         bounded_biharmonic(v, t, labels)
+
+
+def _six_bones():
+    """The example arm's three bones each split at its middle: where the halves' blends
+    overlap, a vertex sees three bones' weights, and these do not sum to 1."""
+    bones = np.asarray(ExampleArm.bones, float)
+    return np.array([seg for head, tail in bones for seg in ([head, (head + tail) / 2], [(head + tail) / 2, tail])])
+
+
+def test_a_chain_s_last_bone_is_one_minus_the_others_and_optimal(fine_arm, monkeypatch):
+    # Along the arm's three bones every vertex sees at most two weights, so 1 - w0 - w1
+    # meets the last bone's own optimality conditions: it is taken without a solve, and
+    # solving it gives the same weights.
+    v, t, labels = fine_arm
+    w, steps = bounded_biharmonic(v, t, labels)
+    assert steps[2] == 0 and steps[0] > 0 and steps[1] > 0
+    _assert_kkt(v, t, labels, w)
+    monkeypatch.setattr(biharmonic, "_derived_last", lambda *args: None)
+    solved, solved_steps = bounded_biharmonic(v, t, labels)
+    assert solved_steps[2] > 0
+    np.testing.assert_allclose(w, solved, atol=1e-8)
+
+
+def test_where_three_bones_overlap_the_last_one_is_solved():
+    m = mesh_from_alpha(ExampleArm.alpha(), tolerance=1.0, spacing=3.0)
+    v, t = m.vertices, m.triangles
+    labels = bone_handles(v, _six_bones(), 2.5, 40.0)
+    w, steps = bounded_biharmonic(v, t, labels)
+    assert steps[5] > 0
+    assert np.abs(w.sum(axis=1) - 1).max() > 1e-3  # the sum really is not 1: 1 - others would be wrong
+    _assert_kkt(v, t, labels, w)
