@@ -28,6 +28,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QUndoStack
 
+from rigeditor.app.document_gestures import DragSteps
 from rigeditor.app.guard import Guarded
 from rigeditor.app.project_command import ProjectCommand
 from rigeditor.app.range_worker import RangeWorker
@@ -50,7 +51,7 @@ FRAME_FIRST_MIN_FRAMES = 200
 frame alone does, and spares the worker's round trip."""
 
 
-class Document(Guarded, QObject):
+class Document(Guarded, DragSteps, QObject):
     """Signals: projectChanged(), bakeChanged(), frameChanged(int),
     selectionChanged(), modeChanged(str), pathChanged(), modifiedChanged(bool),
     refused(title, message): an edit or an opened project could not be evaluated.
@@ -240,68 +241,6 @@ class Document(Guarded, QObject):
         self._swap(after, bake, touched)
         self._set_unkeyed(keyed)
         return True
-
-    @property
-    def unkeyed(self) -> bool:
-        """The pose shown is a preview not keyed yet (auto-key off)."""
-        return self._keyed is not None
-
-    def drop_unkeyed(self) -> None:
-        """Show the keyed project again (the preview is dropped)."""
-        if self._keyed is not None:
-            keyed = self._keyed
-            self._set_unkeyed(None)
-            self._set_project(keyed, None)
-
-    def set_auto_key(self, on: bool) -> None:
-        self.auto_key = bool(on)
-
-    def _set_unkeyed(self, keyed: Project | None) -> None:
-        was = self._keyed is not None
-        self._keyed = keyed
-        if was != (keyed is not None):
-            self.unkeyedChanged.emit(keyed is not None)
-
-    @property
-    def gesture_active(self) -> bool:
-        """A drag is under way (between begin_gesture and end/cancel_gesture)."""
-        return self._gesture_active
-
-    def begin_gesture(self) -> int:
-        """A fresh id for one drag: commands keyed with it merge into one undo step."""
-        self._set_gesture_active(True)
-        self._gesture += 1
-        return self._gesture
-
-    def cancel_gesture(self) -> None:
-        """Take back the last command (a drag cancelled with Esc) without leaving it
-        on the redo list; an unkeyed preview is dropped instead."""
-        if self._keyed is not None:
-            self.drop_unkeyed()
-            self._gesture += 1
-            self._set_gesture_active(False)
-            return
-        index = self.undo_stack.index()
-        if index > 0:
-            command = self.undo_stack.command(index - 1)
-            command.undo()  # put the project back...
-            command.setObsolete(True)
-            self.undo_stack.undo()  # ...and the stack drops an obsolete command unreplayed
-        self._gesture += 1
-        self._set_gesture_active(False)
-
-    def end_gesture(self) -> None:
-        # Close the merge window: the next push with any key starts a new step.
-        self._gesture += 1
-        self._set_gesture_active(False)
-        if self._rest.isActive():  # the drag ended: the range need not wait for a rest
-            self._rest.stop()
-            self._submit_range()
-
-    def _set_gesture_active(self, active: bool) -> None:
-        if active != self._gesture_active:
-            self._gesture_active = active
-            self.gestureActive.emit(active)
 
     def replace_document(self, project: Project, path: Path | None, images: Path | None = None) -> None:
         """Open another project (New, Open, Recover): clears the undo history.
