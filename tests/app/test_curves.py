@@ -76,6 +76,17 @@ def assert_shows(w, chain):
         assert np.isnan(y[~mine & ~np.r_[False, mine[:-1]]]).all()
 
 
+
+def _tail(n: int, frames: int) -> Project:
+    """An n-bone FABRIK tail (5-unit bones from the origin) whose tip follows a bezier
+    loop keyed every 30 frames over ``frames`` frames."""
+    bones = tuple(Bone(f"b{i}", None if i == 0 else f"b{i - 1}", 5.0, rest_offset=(0.0, 0.0) if i == 0 else (5.0, 0.0))
+                  for i in range(n))
+    path = [(f, (120.0 + 40 * math.cos(f / 40), 60 * math.sin(f / 30))) for f in range(0, frames, 30)]
+    return Project("tail", Timeline(24.0, 0, frames - 1), (Space(CHARACTER),), bones,
+                   (Target("tip", StepChannel(WORLD), keyed(path, "bezier")),),
+                   (Chain("tail", tuple(b.name for b in bones), "tip", solver="fabrik", tolerance=0.05),))
+
 def test_shows_the_first_chain_without_a_selection(curves):
     assert_shows(curves, "leg_l")
 
@@ -192,13 +203,8 @@ def test_a_long_chains_cached_curves_all_fit_in_the_pixmap_cache(qtbot):
     from PySide6.QtGui import QPixmapCache
 
     QPixmapCache.setCacheLimit(10 * 1024)  # Qt's default, as a fresh application has it
-    n, frames = 50, 300
-    bones = tuple(Bone(f"b{i}", None if i == 0 else f"b{i - 1}", 5.0, rest_offset=(0.0, 0.0) if i == 0 else (5.0, 0.0))
-                  for i in range(n))
-    path = [(f, (120.0 + 40 * math.cos(f / 40), 60 * math.sin(f / 30))) for f in range(0, frames, 30)]
-    project = Project("tail", Timeline(24.0, 0, frames - 1), (Space(CHARACTER),), bones,
-                      (Target("tip", StepChannel(WORLD), keyed(path, "bezier")),),
-                      (Chain("tail", tuple(b.name for b in bones), "tip", solver="fabrik", tolerance=0.05),))
+    n = 50
+    project = _tail(n, 300)
     w = _curves(qtbot, project)
     w.resize(1600, 1000)
     qtbot.wait(100)
@@ -263,12 +269,7 @@ def test_a_long_chains_angle_curves_all_land_and_each_turn_plots_a_few(qtbot):
     from rigeditor.app.curves import ANGLE_BATCH
 
     n, frames = 50, 120
-    bones = tuple(Bone(f"b{i}", None if i == 0 else f"b{i - 1}", 5.0, rest_offset=(0.0, 0.0) if i == 0 else (5.0, 0.0))
-                  for i in range(n))
-    path = [(f, (120.0 + 40 * math.cos(f / 40), 60 * math.sin(f / 30))) for f in range(0, frames, 30)]
-    project = Project("tail", Timeline(24.0, 0, frames - 1), (Space(CHARACTER),), bones,
-                      (Target("tip", StepChannel(WORLD), keyed(path, "bezier")),),
-                      (Chain("tail", tuple(b.name for b in bones), "tip", solver="fabrik", tolerance=0.05),))
+    project = _tail(n, frames)
     w = _curves(qtbot, project)
     qtbot.wait(50)
     w._shown = None  # plot the same range again, as when a range lands
@@ -281,7 +282,7 @@ def test_a_long_chains_angle_curves_all_land_and_each_turn_plots_a_few(qtbot):
                     timeout=5_000)
     bake = w.doc.range_bake
     heading = None
-    for name in (b.name for b in bones):
+    for name in (b.name for b in project.bones):
         bb = bake.bone(name)
         d = bb.tip - bb.joint
         world = np.arctan2(d[:, 1], d[:, 0])

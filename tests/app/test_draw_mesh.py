@@ -71,15 +71,20 @@ def test_the_bent_skinned_arm_draws_pixel_for_pixel_as_before(skinned, frame, sc
     np.testing.assert_array_equal(ours, before)
 
 
-def test_a_dense_mesh_draws_pixel_for_pixel_as_before(skinned):
-    # ~3,000 small triangles over the arm's picture, sheared and turned: every triangle
-    # has its own affine, as a skinned mesh's have.
-    _, image = skinned
+def dense_mesh(image):
+    """(a mesh of ~3,000 small triangles over the opaque part of ``image``, its UVs)."""
     rgba = np.frombuffer(image.constBits(), np.uint8).reshape(image.height(), image.bytesPerLine())
     alpha = rgba[:, : image.width() * 4].reshape(image.height(), image.width(), 4)[..., 3] / 255.0
     mesh = mesh_from_alpha(alpha, tolerance=1.0, spacing=float(max(alpha.shape)) / 100)
     assert len(mesh.triangles) > 1500
-    uvs = mesh.vertices / [image.width(), image.height()]
+    return mesh, mesh.vertices / [image.width(), image.height()]
+
+
+def test_a_dense_mesh_draws_pixel_for_pixel_as_before(skinned):
+    # ~3,000 small triangles over the arm's picture, sheared and turned: every triangle
+    # has its own affine, as a skinned mesh's have.
+    _, image = skinned
+    mesh, uvs = dense_mesh(image)
     rng = np.random.default_rng(3)
     device = mesh.vertices @ np.array([[1.6, 0.4], [-0.3, 1.9]]) + [80.0, 40.0]
     device = device + rng.normal(0, 0.4, device.shape)  # a different affine per triangle

@@ -14,9 +14,8 @@ from scipy.ndimage import binary_dilation
 from rigeditor.app import mesh_raster
 from rigeditor.app.art_paint import draw_mesh, triangle_affines
 from rigeditor.app.mesh_batches import shifted_far
-from rigeditor.core.mesh import mesh_from_alpha
 
-from test_draw_mesh import skinned  # noqa: F401 - the fixture
+from test_draw_mesh import dense_mesh, skinned  # noqa: F401 - the fixture
 
 BACKGROUND = 0xFF202830
 
@@ -110,11 +109,7 @@ def test_the_bent_arm_is_the_qt_fill_to_the_bit_where_both_draw(skinned, frame, 
 
 def test_a_dense_sheared_mesh_is_the_qt_fill_to_the_bit_where_both_draw(skinned):
     _, image = skinned
-    rgba = np.frombuffer(image.constBits(), np.uint8).reshape(image.height(), image.bytesPerLine())
-    alpha = rgba[:, : image.width() * 4].reshape(image.height(), image.width(), 4)[..., 3] / 255.0
-    mesh = mesh_from_alpha(alpha, tolerance=1.0, spacing=float(max(alpha.shape)) / 100)
-    assert len(mesh.triangles) > 1500
-    uvs = mesh.vertices / [image.width(), image.height()]
+    mesh, uvs = dense_mesh(image)
     device = mesh.vertices @ np.array([[1.6, 0.4], [-0.3, 1.9]]) + [80.0, 40.0]
     device = device + np.random.default_rng(3).normal(0, 0.4, device.shape)  # an affine per triangle
     ours = _paint(lambda p: _raster(p, image, uvs, mesh.triangles, device))
