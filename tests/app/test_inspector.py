@@ -215,6 +215,28 @@ def test_project_fps_and_range(qtbot):
     assert doc.project.timeline.end == 60
 
 
+def test_a_range_whose_end_is_edited_no_longer_ends_between_frames(qtbot):
+    """An imported animation ending between frames (140.001 of 0..141) exports that
+    exact end; once its end is edited in the inspector it ends on the frame chosen,
+    even when the end is set back to 141 (the animator chose the whole frame)."""
+    from dataclasses import replace
+
+    from rigeditor.model.data.duration import exact_end
+
+    p = walk()
+    p = replace(p, timeline=replace(p.timeline, start=0, end=141, exact_end=140.001))
+    doc, w, _ = make(qtbot, p)
+    assert exact_end(doc.project.timeline) == pytest.approx(140.001)
+    w.field("project.start").setValue(5)  # the start alone keeps the end
+    assert exact_end(doc.project.timeline) == pytest.approx(140.001)
+    w.field("project.end").setValue(150)
+    w.field("project.end").setValue(141)
+    assert doc.project.timeline.end == 141 and exact_end(doc.project.timeline) is None
+    doc.undo_stack.undo()
+    doc.undo_stack.undo()  # undone, the exact end is back
+    assert exact_end(doc.project.timeline) == pytest.approx(140.001)
+
+
 # ----------------------------------------------------------------------------- longer chains
 
 def three_bone_chain(solver=None):

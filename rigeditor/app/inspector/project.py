@@ -34,7 +34,9 @@ def project_section(f) -> None:
 
     def set_range(attr, v):
         t = tl()
-        new = replace(t, **{attr: int(v)})
+        # An edited end is a whole frame the animator chose: an imported end between
+        # frames (exact_end) no longer applies, even if the end comes back to it.
+        new = replace(t, **{attr: int(v)}, **({"exact_end": None} if attr == "end" else {}))
         if new.end < new.start or new == t:
             f.resync()
             return

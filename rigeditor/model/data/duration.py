@@ -3,8 +3,9 @@
 A Spine animation lasts until its last key (cloud-pot's 4.6667 s at 30 fps, frame
 140.001); RigEditor's timeline, whole frames, ends on the first frame at or after it
 (141). ``Timeline.exact_end`` / ``Animation.exact_end`` keep that frame so an export
-ends where the source did, not a frame later. A range edited since (its end moved)
-no longer ends there: the value is then ignored, never trusted.
+ends where the source did, not a frame later. Editing the end in the editor clears
+it; a range changed otherwise (its end moved) no longer ends there: the value is then
+ignored, never trusted.
 """
 from __future__ import annotations
 
