@@ -305,14 +305,26 @@ def frame_local(project: Project, changed: Iterable[str] | None) -> bool:
     return True
 
 
-def _descendants(project, names):
+_below: dict[tuple, tuple] = {}
+
+
+def _descendants(project, names) -> frozenset:
+    """Every bone below ``names`` (remembered per tuple of bones: a drag asks the same
+    on every move)."""
+    key = (id(project.bones), frozenset(names))
+    hit = _below.get(key)
+    if hit is not None and hit[0] is project.bones:
+        return hit[1]
     out, stack = set(), list(names)
     while stack:
         for child in project.children(stack.pop()):
             if child.name not in out:
                 out.add(child.name)
                 stack.append(child.name)
-    return out
+    if len(_below) > 1024:
+        _below.clear()
+    _below[key] = (project.bones, frozenset(out))
+    return _below[key][1]
 
 
 def _bake(project, order, frames, pose, spaces, chains, previous=None) -> Bake:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from rigeditor.core.geometry import Affine, pair, rows, wrap_angle
+from rigeditor.model.evaluation.chain_fk import chain_frames
 from rigeditor.model.evaluation.inherit import INHERIT_MODES, bone_world
 from rigeditor.model.data.project import CHARACTER, Project
 
@@ -60,6 +61,44 @@ def subtree_ends(project: Project, order: list[str]) -> list[int]:
     return ends
 
 
+_channels: dict[int, tuple] = {}
+
+
+def _channelled(project: Project, order: list[str]) -> tuple[list[int], list[int], list[int]]:
+    """Columns of the bones with a translate, with a scale, with Spine's frame rules
+    (shear, inherit modes): the channels a Pose samples. Remembered per tuple of bones."""
+    hit = _channels.get(id(project.bones))
+    if hit is not None and hit[0] is project.bones and hit[1] == order:
+        return hit[2]
+    bones = [project.bone(name) for name in order]
+    out = ([k for k, b in enumerate(bones) if b.translate.keys or any(b.translate.default)],
+           [k for k, b in enumerate(bones) if b.scale.keys or b.scale.default != (1.0, 1.0)],
+           [k for k, b in enumerate(bones) if b.spine_frame])
+    if len(_channels) > 64:
+        _channels.clear()
+    _channels[id(project.bones)] = (project.bones, list(order), out)
+    return out
+
+
+_rests: dict[tuple, tuple] = {}
+
+
+def _rest_offsets(project: Project, chains) -> np.ndarray:
+    """(B, G, 2) the rest offsets of the bones of G chains of B bones (read-only;
+    remembered per tuple of bones)."""
+    key = (id(project.bones), tuple(map(tuple, chains)))
+    hit = _rests.get(key)
+    if hit is not None and hit[0] is project.bones:
+        return hit[1]
+    out = np.array([[project.bone(bones[i]).rest_offset for bones in chains] for i in range(len(chains[0]))],
+                   dtype=float).reshape(len(chains[0]), len(chains), 2)
+    out.flags.writeable = False
+    if len(_rests) > 256:
+        _rests.clear()
+    _rests[key] = (project.bones, out)
+    return out
+
+
 class Pose:
     """Per-frame pose of the bone tree while an evaluation runs, one array per bone.
 
@@ -90,17 +129,22 @@ class Pose:
         # Spine's frame rules per bone: (shear (N, 2), inherit codes (N,)), or None.
         self.spine: list[tuple | None] = [None] * len(order)
         if frames is not None:
-            for k, name in enumerate(order):
-                bone = project.bone(name)
-                if bone.translate.keys or any(bone.translate.default):
-                    self.translate[k] = bone.translate.sample(frames)
-                if bone.scale.keys or bone.scale.default != (1.0, 1.0):
-                    self.scale[k] = bone.scale.sample(frames)
-                if bone.spine_frame:
-                    names = bone.inherit.values()
-                    codes = np.array([INHERIT_MODES.index(v) for v in names])[bone.inherit.sample(frames)]
-                    self.spine[k] = (bone.shear.sample(frames), codes)
+            translated, scaled, spine = _channelled(project, order)
+            for k in translated:
+                self.translate[k] = project.bone(order[k]).translate.sample(frames)
+            for k in scaled:
+                self.scale[k] = project.bone(order[k]).scale.sample(frames)
+            for k in spine:
+                bone = project.bone(order[k])
+                names = bone.inherit.values()
+                codes = np.array([INHERIT_MODES.index(v) for v in names])[bone.inherit.sample(frames)]
+                self.spine[k] = (bone.shear.sample(frames), codes)
         self.world: list[Affine | None] = [None] * len(order)
+        # Bones placed as a run (chain_fk): by column, the run's first column; by first
+        # column, (the run's columns, (B, N) its angles relative to the frame it hangs
+        # in, and the a and c fields of its world transforms).
+        self.runs: dict[int, int] = {}
+        self.run_angles: dict[int, tuple] = {}
         self.character = character
         self.touched: set[str] = set()  # bones whose world transform was (re)computed
         self.constrained = False  # a constraint set world frames: no angle is a sum
@@ -184,12 +228,14 @@ class Pose:
                     rotation = np.broadcast_to(self.rotation[k], (self.ones.shape[0],))
                     self.world[k] = bone_world(self.parent_frame(name), ox, oy, rotation,
                                                np.broadcast_to(scale, (rotation.shape[0], 2)), shear, codes)
+                    self.runs.pop(k, None)  # (placed alone since: no longer part of its run)
                     continue
                 if scale is not self.unit:
                     local = Affine.trs(ox, oy, self.rotation[k], scale[:, 0], scale[:, 1])
                 else:
                     local = Affine.rotation_about_origin(self.rotation[k], ox, oy)
                 self.world[k] = self.parent_frame(name).compose(local)
+                self.runs.pop(k, None)
 
     def place_chains(self, chains, n: int, directions=None) -> list[Affine]:
         """Forward kinematics of chains' bones, then of everything below them.
@@ -202,6 +248,66 @@ class Pose:
         again; a scaled bone (only a lone chain may have one) takes its rotation.
         """
         parent = Affine.rows([self.parent_frame(bones[0]) for bones in chains], n)
+        if all(self.scale[self.column[b]] is self.unit for bones in chains for b in bones):
+            worlds = self._place_run(chains, n, parent)  # every frame count alike (chain_fk)
+        else:
+            worlds = self._place_composed(chains, n, parent, directions)
+        below = [child.name for bones in chains for b in bones for child in self.project.children(b)
+                 if child.name not in bones]
+        if below:
+            self.update(below)
+        return worlds
+
+    def _place_run(self, chains, n: int, parent: Affine) -> list[Affine]:
+        """:meth:`place_chains` of unscaled chains, every joint at once (chain_fk)."""
+        cols = [[self.column[b] for b in bones] for bones in chains]
+        count, group = len(chains[0]), len(chains)
+        rest = _rest_offsets(self.project, chains)  # (B, G, 2)
+        ox, oy = np.repeat(rest[..., 0], n, axis=1), np.repeat(rest[..., 1], n, axis=1)  # (B, G * n)
+        # The terms a joint's offset has: its parent's stretch, its translate, its shift.
+        stretch = [[self._parent_stretch(bones, 0) for bones in chains]]
+        stretch += [[self.stretch[c[i - 1]] for c in cols] for i in range(1, count)]
+        ones = self.ones
+        if group == 1 and count > 1 and all(s[0] is stretch[1][0] for s in stretch[2:]):
+            if stretch[1][0] is not ones:  # (the common case: a solve stretches its chain alike)
+                ox[1:] *= stretch[1][0]
+            stretch = stretch[:1]
+        for i, s in enumerate(stretch):
+            if any(v is not None and v is not ones for v in s):
+                ox[i] *= rows([ones if v is None else v for v in s], n)
+        for moves in (self.translate, self.shift):
+            for i in range(count):
+                moved = [moves[c[i]] for c in cols]
+                if any(v is not self.zeros for v in moved):
+                    moved = rows(moved, n)
+                    ox[i] += moved[:, 0]
+                    oy[i] += moved[:, 1]
+        theta = [rows([self.rotation[c[i]] for c in cols], n) for i in range(count)]
+        try:
+            theta = np.stack(theta)
+        except ValueError:  # a rotation held as a number
+            theta = np.stack([np.broadcast_to(t, (n * group,)) for t in theta])
+        fields, phi = chain_frames(parent, ox, oy, theta)
+        a, b, c, d, tx, ty = fields
+        worlds = [Affine(a[i], b[i], c[i], d[i], tx[i], ty[i]) for i in range(count)]
+        for j, (cs, bones) in enumerate(zip(cols, chains)):
+            cut = slice(j * n, (j + 1) * n)
+            for i, k in enumerate(cs):
+                self.world[k] = worlds[i] if group == 1 else worlds[i].take(cut)
+                self.runs[k] = cs[0]
+            self.run_angles[cs[0]] = (cs, phi[:, cut], a[:, cut], c[:, cut])
+            self.touched.update(bones)
+        return worlds
+
+    def _parent_stretch(self, bones, i: int):
+        """The stretch of joint i's parent (None: the chain's first bone has no parent)."""
+        if i:
+            return self.stretch[self.column[bones[i - 1]]]
+        parent = self.project.bone(bones[0]).parent
+        return None if parent is None else self.stretch[self.column[parent]]
+
+    def _place_composed(self, chains, n: int, parent: Affine, directions) -> list[Affine]:
+        """:meth:`place_chains` joint by joint, each a transform composed on its parent's."""
         worlds = []
         for i in range(len(chains[0])):
             cols = [self.column[bones[i]] for bones in chains]
@@ -218,11 +324,8 @@ class Pose:
             worlds.append(parent)
             for j, (k, bones) in enumerate(zip(cols, chains)):
                 self.world[k] = parent if len(chains) == 1 else parent.take(slice(j * n, (j + 1) * n))
+                self.runs.pop(k, None)
                 self.touched.add(bones[i])
-        below = [child.name for bones in chains for b in bones for child in self.project.children(b)
-                 if child.name not in bones]
-        if below:
-            self.update(below)
         return worlds
 
     def tip(self, name: str) -> np.ndarray:
@@ -259,8 +362,13 @@ def world_rotations(project: Project, order: list[str], pose: Pose, columns, pre
     out: dict[int, np.ndarray] = {}
     base = None if none else np.arctan2(ch.c, ch.a)
     n = pose.ones.shape[0]
+    runs = {} if none else _runs(pose, columns)
     for level in (_levels(project, order, pose, columns) if as_rows else [[k] for k in columns]):
+        if runs:
+            level = _with_runs(project, order, pose, level, runs, out, base, conformal, every, previous)
         count = len(level)
+        if not count:
+            continue
         w = Affine.rows([pose.world[k] for k in level], n) if not every else None
         if none:
             angle = np.arctan2(w.c, w.a)
@@ -275,6 +383,41 @@ def world_rotations(project: Project, order: list[str], pose: Pose, columns, pre
         for j, k in enumerate(level):
             out[k] = angle if count == 1 else angle[j * n:(j + 1) * n]
     return out
+
+
+def _runs(pose, columns) -> dict[int, tuple]:
+    """The runs (chain_fk) wholly among ``columns`` and placed whole since, by first column."""
+    counts: dict[int, int] = {}
+    for k in columns:
+        first = pose.runs.get(k)
+        if first is not None:
+            counts[first] = counts.get(first, 0) + 1
+    return {first: pose.run_angles[first] for first, c in counts.items()
+            if c == len(pose.run_angles[first][0]) and all(pose.runs.get(k) == first for k in pose.run_angles[first][0])}
+
+
+def _with_runs(project, order, pose, level, runs, out, base, conformal, every, previous) -> list[int]:
+    """World rotations of the runs starting in ``level``, each run in one go (its
+    bones' angles relative to the run's frame are at hand: the parent's angle plus
+    those, wrapped); returns the columns of ``level`` still to compute."""
+    rest = []
+    for k in level:
+        if k in out:
+            continue  # a later bone of a run done already
+        run = runs.get(k)
+        if run is None:
+            rest.append(k)
+            continue
+        cols, phi, a, c = run
+        parent = project.bone(order[k]).parent
+        p = None if parent is None else pose.column[parent]
+        up = base if p is None else out[p] if p in out else previous(p)
+        angle = wrap_angle(up + phi)
+        if not every:
+            angle = np.where(conformal, angle, np.arctan2(c, a))
+        for i, j in enumerate(cols):
+            out[j] = angle[i]
+    return rest
 
 
 def _levels(project, order, pose, columns):
