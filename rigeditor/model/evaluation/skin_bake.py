@@ -244,9 +244,20 @@ def _same_affine(a: Affine, b: Affine) -> bool:
     """Whether two transforms are equal field by field: the same object, or a range's
     row (``Bake.rows`` cuts its own copy of the character space) and an evaluation of
     that row."""
-    return a is b or all(np.array_equal(np.broadcast_to(f, np.broadcast(f, g).shape),
-                                        np.broadcast_to(g, np.broadcast(f, g).shape))
-                         for f, g in zip(a.fields(), b.fields()))
+    if a is b:
+        return True
+    for f, g in zip(a.fields(), b.fields()):
+        if f is g:
+            continue
+        f, g = np.asarray(f), np.asarray(g)
+        if f.shape != g.shape:  # (a field held as a number beside one over frames)
+            try:
+                f, g = np.broadcast_arrays(f, g)
+            except ValueError:
+                return False
+        if not (f == g).all():  # (array_equal's checks cost more than the comparison at a frame)
+            return False
+    return True
 
 
 def _triangle_joints(project, slot_bone, mesh: MeshAttachment) -> tuple[str, ...]:
