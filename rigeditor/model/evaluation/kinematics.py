@@ -80,6 +80,23 @@ def _channelled(project: Project, order: list[str]) -> tuple[list[int], list[int
     return out
 
 
+_belows: dict[tuple, tuple] = {}
+
+
+def _below(project: Project, chains) -> list[str]:
+    """The children of chains' bones that are not in the chains (remembered per tuple
+    of bones)."""
+    key = (id(project.bones), tuple(map(tuple, chains)))
+    hit = _belows.get(key)
+    if hit is not None and hit[0] is project.bones:
+        return hit[1]
+    out = [child.name for bones in chains for b in bones for child in project.children(b) if child.name not in bones]
+    if len(_belows) > 256:
+        _belows.clear()
+    _belows[key] = (project.bones, out)
+    return out
+
+
 _rests: dict[tuple, tuple] = {}
 
 
@@ -252,8 +269,7 @@ class Pose:
             worlds = self._place_run(chains, n, parent)  # every frame count alike (chain_fk)
         else:
             worlds = self._place_composed(chains, n, parent, directions)
-        below = [child.name for bones in chains for b in bones for child in self.project.children(b)
-                 if child.name not in bones]
+        below = _below(self.project, chains)
         if below:
             self.update(below)
         return worlds
@@ -266,27 +282,32 @@ class Pose:
         ox, oy = np.repeat(rest[..., 0], n, axis=1), np.repeat(rest[..., 1], n, axis=1)  # (B, G * n)
         # The terms a joint's offset has: its parent's stretch, its translate, its shift.
         stretch = [[self._parent_stretch(bones, 0) for bones in chains]]
-        stretch += [[self.stretch[c[i - 1]] for c in cols] for i in range(1, count)]
-        ones = self.ones
-        if group == 1 and count > 1 and all(s[0] is stretch[1][0] for s in stretch[2:]):
-            if stretch[1][0] is not ones:  # (the common case: a solve stretches its chain alike)
-                ox[1:] *= stretch[1][0]
-            stretch = stretch[:1]
+        ones, inner = self.ones, self.stretch[cols[0][0]]
+        if group == 1 and all(self.stretch[k] is inner for k in cols[0][:-1]):
+            if count > 1 and inner is not ones:  # (the common case: a solve stretches its chain alike)
+                ox[1:] *= inner
+        else:
+            stretch += [[self.stretch[c[i - 1]] for c in cols] for i in range(1, count)]
         for i, s in enumerate(stretch):
             if any(v is not None and v is not ones for v in s):
                 ox[i] *= rows([ones if v is None else v for v in s], n)
+        zeros = self.zeros
         for moves in (self.translate, self.shift):
-            for i in range(count):
-                moved = [moves[c[i]] for c in cols]
-                if any(v is not self.zeros for v in moved):
-                    moved = rows(moved, n)
-                    ox[i] += moved[:, 0]
-                    oy[i] += moved[:, 1]
-        theta = [rows([self.rotation[c[i]] for c in cols], n) for i in range(count)]
+            for i in sorted({i for cs in cols for i, k in enumerate(cs) if moves[k] is not zeros}):
+                moved = rows([moves[c[i]] for c in cols], n)
+                ox[i] += moved[:, 0]
+                oy[i] += moved[:, 1]
+        if group == 1:
+            theta = [self.rotation[k] for k in cols[0]]
+        else:
+            theta = [rows([self.rotation[c[i]] for c in cols], n) for i in range(count)]
         try:
-            theta = np.stack(theta)
+            stacked = np.stack(theta)
         except ValueError:  # a rotation held as a number
-            theta = np.stack([np.broadcast_to(t, (n * group,)) for t in theta])
+            stacked = None
+        if stacked is None or stacked.shape != (count, n * group):
+            stacked = np.stack([np.broadcast_to(t, (n * group,)) for t in theta])
+        theta = stacked
         fields, phi = chain_frames(parent, ox, oy, theta)
         a, b, c, d, tx, ty = fields
         worlds = [Affine(a[i], b[i], c[i], d[i], tx[i], ty[i]) for i in range(count)]
@@ -363,7 +384,11 @@ def world_rotations(project: Project, order: list[str], pose: Pose, columns, pre
     base = None if none else np.arctan2(ch.c, ch.a)
     n = pose.ones.shape[0]
     runs = {} if none else _runs(pose, columns)
-    for level in (_levels(project, order, pose, columns) if as_rows else [[k] for k in columns]):
+    levels = _levels(project, order, pose, columns) if as_rows else [[k] for k in columns]
+    if runs:  # a run is computed with its first bone: its other bones leave the levels
+        later = {k for cols, *_ in runs.values() for k in cols[1:]}
+        levels = [kept for kept in ([k for k in level if k not in later] for level in levels) if kept]
+    for level in levels:
         if runs:
             level = _with_runs(project, order, pose, level, runs, out, base, conformal, every, previous)
         count = len(level)
@@ -402,8 +427,6 @@ def _with_runs(project, order, pose, level, runs, out, base, conformal, every, p
     those, wrapped); returns the columns of ``level`` still to compute."""
     rest = []
     for k in level:
-        if k in out:
-            continue  # a later bone of a run done already
         run = runs.get(k)
         if run is None:
             rest.append(k)
@@ -420,9 +443,24 @@ def _with_runs(project, order, pose, level, runs, out, base, conformal, every, p
     return rest
 
 
+_level_cache: dict[tuple, tuple] = {}
+
+
 def _levels(project, order, pose, columns):
     """``columns`` in groups computed together, the bones of each depth as one set of
-    rows (``geometry.rows``)."""
+    rows (``geometry.rows``). Remembered per tuple of bones and columns."""
+    key = (id(project.bones), tuple(columns))
+    hit = _level_cache.get(key)
+    if hit is not None and hit[0] is project.bones and hit[1] == order:
+        return hit[2]
+    levels = _depths(project, order, pose, columns)
+    if len(_level_cache) > 64:
+        _level_cache.clear()
+    _level_cache[key] = (project.bones, list(order), levels)
+    return levels
+
+
+def _depths(project, order, pose, columns):
     depth: dict[int, int] = {}
     levels: list[list[int]] = []
     for k in columns:  # parents first
@@ -458,9 +496,28 @@ def fk_rotations(project: Project, order: list[str], frames: np.ndarray) -> list
     return [fk_rotation(project.bone(name), frames) for name in order]
 
 
+_fk_cache: dict[tuple, tuple] = {}
+FK_CACHED_FRAMES = 4
+"""Up to this many frames, a bone's FK rotation is remembered (per bone and frames):
+the editor evaluates the frame under the hand on every move of a drag, the chain's
+bones' FK rotations the same each time."""
+
+
 def fk_rotation(bone, frames: np.ndarray) -> np.ndarray:
-    """(N,) local rotation of one bone from its rest pose and its animated channel."""
-    return bone.rest_rotation + bone.rotation.sample(frames)[:, 0]
+    """(N,) local rotation of one bone from its rest pose and its animated channel
+    (read-only)."""
+    if frames.shape[0] > FK_CACHED_FRAMES:
+        return bone.rest_rotation + bone.rotation.sample(frames)[:, 0]
+    key = (id(bone), frames.tobytes())
+    hit = _fk_cache.get(key)
+    if hit is not None and hit[0] is bone:
+        return hit[1]
+    value = bone.rest_rotation + bone.rotation.sample(frames)[:, 0]
+    value.flags.writeable = False
+    if len(_fk_cache) > 4096:
+        _fk_cache.clear()
+    _fk_cache[key] = (bone, value)
+    return value
 
 
 def character_of(spaces) -> Affine:
