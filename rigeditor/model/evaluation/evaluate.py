@@ -140,15 +140,17 @@ def evaluate(project: Project, frames=None, *, previous: Bake | None = None,
     bake = _bake(project, order, frames, pose, spaces, {c.name: results[c.name] for c in chains},
                  None if dirty is None else previous)
     if stages:
-        bake = _moved_by_constraints(project, stages, bake)
+        bake = _moved_by_constraints(project, stages, bake, None if dirty is None else previous)
     return with_art(project, bake, None if dirty is None else previous)  # images ride the bones: bake.art
 
 
-def _moved_by_constraints(project, stages, bake):
+def _moved_by_constraints(project, stages, bake, previous=None):
     """``bake`` with the truth about chains that a later constraint (transform, path,
     physics) moved: where the chain's end no longer sits where its solve left it (beyond
     the chain's tolerance), its residual is measured where the end is now (in the
-    shoulder space it was solved in) and its cause is ``constraint``."""
+    shoulder space it was solved in) and its cause is ``constraint``. ``previous``: an
+    incremental evaluation's starting Bake; a chain it holds as it was, with its tip
+    bone as it was, was measured there already."""
     later, after = set(), False
     for stage in reversed(stages):
         if stage and isinstance(stage[0], Chain):
@@ -161,6 +163,9 @@ def _moved_by_constraints(project, stages, bake):
     chains = dict(bake.chains)
     for name in later:
         cb, chain = chains[name], project.chain(name)
+        if previous is not None and cb is previous.chains.get(name) and \
+                bake.bone(chain.bones[-1]) is previous.bone(chain.bones[-1]):
+            continue
         tip = np.broadcast_to(bake.bone(chain.bones[-1]).tip, cb.end_world.shape)
         moved = np.hypot(*(tip - cb.end_world).T)
         off = moved > max(chain.tolerance, 1e-9 * (cb.reach[1] + 1.0))

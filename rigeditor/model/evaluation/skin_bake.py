@@ -209,8 +209,18 @@ def skin_rows(worlds, binds, character: Affine, n: int, inv_char: Affine | None 
     transforms are ``worlds`` (None: the character space itself) bound at ``binds``
     (B, 2, 3); ``inv_char``: the character space's inverse, when already at hand."""
     inv_char = character.inverse() if inv_char is None else inv_char
-    world = [Affine.identity() if w is None else inv_char.compose(w) for w in worlds]
-    rows = np.stack([np.broadcast_to(sk.affine_rows(w), (n, 2, 3)) for w in world], axis=1)
+    # Every bone at once: fields (B, n), the character's inverse composed on each (the
+    # same products per element as bone by bone).
+    unit = Affine.identity()
+    fields = [np.stack([np.broadcast_to(f, (n,)) for f in parts])
+              for parts in zip(*((unit if w is None else w).fields() for w in worlds))]
+    local = inv_char.compose(Affine(*fields))
+    # (n, B, 2, 3): rows (a, b, tx) and (c, d, ty) of each bone's transform
+    rows = np.stack(np.broadcast_arrays(local.a, local.b, local.tx, local.c, local.d, local.ty), axis=-1)
+    rows = rows.reshape(len(worlds), n, 2, 3).transpose(1, 0, 2, 3)
+    for k, w in enumerate(worlds):
+        if w is None:  # the character space itself: the identity there, exactly
+            rows[:, k] = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0))
     skins = sk.skin_transforms(rows, binds)
     skins.flags.writeable = False
     return skins
