@@ -51,7 +51,7 @@ def evaluate(project: Project, frames=None, *, previous: Bake | None = None,
     chains = sorted(project.chains, key=lambda c: order.index(c.bones[0]))
     dirty, fk_bones = _dirty(project, chains, order, frames, previous, changed)
 
-    stages = constraint_stages(chains, project.transforms, project.paths, project.physics)
+    stages = _stages(project, chains)
     if dirty is None:
         spaces = space_transforms(project, frames)
         pose = Pose(project, order, frames.shape[0], spaces[CHARACTER], frames)
@@ -68,7 +68,7 @@ def evaluate(project: Project, frames=None, *, previous: Bake | None = None,
         todo = chains
     else:
         spaces = previous.spaces
-        pose = Pose(project, order, frames.shape[0], spaces[CHARACTER], frames)
+        pose = Pose(project, order, frames.shape[0], spaces[CHARACTER], frames, previous.bone_bakes, set(fk_bones))
         # Start from the previous bake's arrays (shared, read-only); the pose only
         # ever replaces them.
         pose.rotation = [b.local_rotation for b in previous.bone_bakes]
@@ -177,6 +177,24 @@ def _moved_by_constraints(project, stages, bake, previous=None):
                                cause=frozen(np.where(off, CAUSES.index("constraint"), cb.cause).astype(cb.cause.dtype)),
                                end_world=frozen(np.where(off[:, None], tip, cb.end_world)))
     return replace(bake, chains=chains)
+
+
+_stage_cache: dict[tuple, tuple] = {}
+
+
+def _stages(project: Project, chains) -> list[list]:
+    """:func:`constraint_stages` of ``project`` (``chains`` in dependency order),
+    remembered per tuple of bones, chains and constraints (read-only: not changed)."""
+    parts = (project.bones, project.chains, project.transforms, project.paths, project.physics)
+    key = tuple(map(id, parts))
+    hit = _stage_cache.get(key)
+    if hit is not None and all(a is b for a, b in zip(hit[0], parts)):
+        return hit[1]
+    stages = constraint_stages(chains, project.transforms, project.paths, project.physics)
+    if len(_stage_cache) > 64:
+        _stage_cache.clear()
+    _stage_cache[key] = (parts, stages)
+    return stages
 
 
 def constraint_stages(chains, transforms, paths=(), physics=()) -> list[list]:

@@ -130,7 +130,7 @@ class Pose:
     """
 
     def __init__(self, project: Project, order: list[str], n: int, character: Affine,
-                 frames: np.ndarray | None = None):
+                 frames: np.ndarray | None = None, kept=None, fresh=frozenset()):
         self.project = project
         self.order = order
         self.frames = frames
@@ -148,7 +148,13 @@ class Pose:
         if frames is not None:
             translated, scaled, spine = _channelled(project, order)
             for k in translated:
-                self.translate[k] = project.bone(order[k]).translate.sample(frames)
+                # An incremental evaluation's starting bones (``kept``, at these frames)
+                # hold the translate sampled already (nothing changes it after), but for
+                # the bones edited (``fresh``).
+                if kept is not None and order[k] not in fresh:
+                    self.translate[k] = kept[k].translate
+                else:
+                    self.translate[k] = project.bone(order[k]).translate.sample(frames)
             for k in scaled:
                 self.scale[k] = project.bone(order[k]).scale.sample(frames)
             for k in spine:

@@ -21,6 +21,7 @@ from rigeditor.core import skinning as sk
 from rigeditor.core.geometry import Affine
 from rigeditor.model.data.mesh_attachment import MeshAttachment
 from rigeditor.model.data.linked_mesh import resolved
+from rigeditor.model.data.project import CHARACTER
 from rigeditor.model.evaluation.deform_bake import sampler_for
 
 _OPERATORS: "weakref.WeakKeyDictionary[MeshAttachment, np.ndarray]" = weakref.WeakKeyDictionary()
@@ -174,8 +175,6 @@ def mesh_poses(project, bake, column: int, slot, codes: np.ndarray, previous=Non
     ``previous``: the Bake of an incremental evaluation's starting point (with its
     art); a mesh whose bones, attachment, frames and shown frames are all its own there
     keeps its MeshPose (a drag of one foot re-skins the meshes on that foot only)."""
-    from rigeditor.model.data.project import CHARACTER
-
     out = []
     character = bake.spaces[CHARACTER]
     inv_char = None
@@ -212,8 +211,7 @@ def skin_rows(worlds, binds, character: Affine, n: int, inv_char: Affine | None 
     # Every bone at once: fields (B, n), the character's inverse composed on each (the
     # same products per element as bone by bone).
     unit = Affine.identity()
-    fields = [np.stack([np.broadcast_to(f, (n,)) for f in parts])
-              for parts in zip(*((unit if w is None else w).fields() for w in worlds))]
+    fields = [_stacked(parts, n) for parts in zip(*((unit if w is None else w).fields() for w in worlds))]
     local = inv_char.compose(Affine(*fields))
     # (n, B, 2, 3): rows (a, b, tx) and (c, d, ty) of each bone's transform
     rows = np.stack(np.broadcast_arrays(local.a, local.b, local.tx, local.c, local.d, local.ty), axis=-1)
@@ -224,6 +222,17 @@ def skin_rows(worlds, binds, character: Affine, n: int, inv_char: Affine | None 
     skins = sk.skin_transforms(rows, binds)
     skins.flags.writeable = False
     return skins
+
+
+def _stacked(parts, n: int) -> np.ndarray:
+    """(B, n) of B values over n frames (arrays or numbers)."""
+    try:
+        out = np.stack(parts)
+        if out.shape == (len(parts), n):
+            return out
+    except ValueError:  # numbers beside arrays
+        pass
+    return np.stack([np.broadcast_to(f, (n,)) for f in parts])
 
 
 def _kept_pose(previous, bake, slot, column, code, mesh, codes, character, deform) -> MeshPose | None:
