@@ -149,7 +149,7 @@ def bake_art(project: Project, bake: Bake, previous: Bake | None = None) -> ArtB
         corners = np.zeros((n, ns, 4, 2))
     if moved:
         _place(art, bake, tables, codes, moved, fields, corners)
-    meshes, shapes = [], []
+    meshes, shapes, memo = [], [], {}
     frames = np.asarray(bake.frames, float)
     kept_shapes = {} if old is None else {(m.column, m.code): m for m in old.shapes}
     sequence = np.full((n, ns), -1, dtype=np.int64) if old is None else old.sequence
@@ -157,7 +157,7 @@ def bake_art(project: Project, bake: Bake, previous: Bake | None = None) -> ArtB
         if not slot.attachments:
             continue
         if s in has_mesh:
-            meshes += mesh_poses(project, bake, s, slot, codes[:, s], previous)
+            meshes += mesh_poses(project, bake, s, slot, codes[:, s], previous, memo)
         if old is not None and s not in holders_moved and s not in keyed_shapes:
             shapes += [m for (col, _), m in kept_shapes.items() if col == s]
         else:

@@ -170,11 +170,14 @@ class MeshPose:
         return self.shown & sk.collapse_flags(self.worst[0], threshold)
 
 
-def mesh_poses(project, bake, column: int, slot, codes: np.ndarray, previous=None) -> list[MeshPose]:
+def mesh_poses(project, bake, column: int, slot, codes: np.ndarray, previous=None,
+               memo: dict | None = None) -> list[MeshPose]:
     """A MeshPose per mesh attachment of ``slot`` (ArtBake column ``column``).
     ``previous``: the Bake of an incremental evaluation's starting point (with its
     art); a mesh whose bones, attachment, frames and shown frames are all its own there
-    keeps its MeshPose (a drag of one foot re-skins the meshes on that foot only)."""
+    keeps its MeshPose (a drag of one foot re-skins the meshes on that foot only).
+    ``memo``: a dict shared by the slots of one artwork's bake (what they compare alike
+    is compared once)."""
     out = []
     character = bake.spaces[CHARACTER]
     inv_char = None
@@ -183,7 +186,7 @@ def mesh_poses(project, bake, column: int, slot, codes: np.ndarray, previous=Non
             continue
         a = resolved(slot, a)  # a linked mesh on its parent's geometry
         deform = sampler_for(project.art, slot.name, a)
-        kept = _kept_pose(previous, bake, slot, column, k, a, codes, character, deform)
+        kept = _kept_pose(previous, bake, slot, column, k, a, codes, character, deform, {} if memo is None else memo)
         if kept is not None:
             out.append(kept)
             continue
@@ -235,24 +238,32 @@ def _stacked(parts, n: int) -> np.ndarray:
     return np.stack([np.broadcast_to(f, (n,)) for f in parts])
 
 
-def _kept_pose(previous, bake, slot, column, code, mesh, codes, character, deform) -> MeshPose | None:
+def _kept_pose(previous, bake, slot, column, code, mesh, codes, character, deform, memo) -> MeshPose | None:
     """``previous``'s MeshPose of this mesh when nothing it is made of changed: the
     same attachment object and deform sampler (``deform_bake.sampler_for``: one per
-    keys), the same character space, the same BoneBake objects for every bone that
-    moves it, the same frames and shown frames."""
+    keys), the same BoneBake objects for every bone that moves it, the same character
+    space, frames and shown frames. ``memo``: the comparisons of character spaces and
+    frames made for this bake, by the previous object compared."""
     art = getattr(previous, "art", None)
     if art is None or column >= len(art.slots) or art.slots[column] != slot.name:
         return None
     old = art.mesh(column, code)
-    if (old is None or old.static.mesh is not mesh or old.static.deform is not deform
-            or not _same_affine(old.character, character) or old.frames is None
-            or old.frames.shape != bake.frames.shape or not np.array_equal(old.frames, bake.frames)):
+    if old is None or old.static.mesh is not mesh or old.static.deform is not deform or old.frames is None:
         return None
     bones = mesh.bones if mesh.skinned else ((slot.bone,) if slot.bone is not None else ())
     try:
         if any(bake.bone(b) is not previous.bone(b) for b in bones):
             return None
     except ValueError:
+        return None
+    same = memo.get(("character", id(old.character)))
+    if same is None:
+        same = memo[("character", id(old.character))] = _same_affine(old.character, character)
+    frames = memo.get(("frames", id(old.frames)))
+    if frames is None:
+        frames = memo[("frames", id(old.frames))] = (old.frames.shape == bake.frames.shape
+                                                    and bool(np.array_equal(old.frames, bake.frames)))
+    if not (same and frames):
         return None
     if not np.array_equal(old.shown, codes == code):
         return None
