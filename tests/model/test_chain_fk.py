@@ -81,3 +81,33 @@ def test_the_tails_joints_are_forward_kinematics_by_hand():
             assert np.allclose(world.translation()[0], b.joint[f], atol=1e-9), (f, name)
             tip = world.apply(np.array([bone.length, 0.0]))
             assert np.allclose(tip[0], b.tip[f], atol=1e-9), (f, name)
+
+
+def test_a_translated_bone_above_a_chain_one_frame_alone_and_after_its_own_edit():
+    # The walk's spine keyed to move: a frame evaluated alone from the range's row
+    # takes the translates the row holds, and an edit of the spine's translate keys
+    # samples them afresh; both equal a full evaluation there.
+    from rigeditor.examples.rigs import walk
+    from rigeditor.model.data.timeline import keyed
+    from rigeditor.edits.posing import set_target_key
+
+    p = walk()
+    spine = next(b.name for b in p.bones if b.name == "spine")
+    p = p.with_bone(spine, translate=keyed([(0, (0.0, 0.0)), (20, (12.0, -5.0)), (40, (0.0, 3.0))], "bezier"))
+    full = evaluate(p)
+    f = 25
+    row = full.rows(f, f + 1)
+    target = p.chains[0].target
+    moved = set_target_key(p, target, f, tuple(full.chains[p.chains[0].name].target_world[f] + [2.0, 1.0]))
+    alone = evaluate(moved, row.frames, previous=row, changed={f"target:{target}"})
+    again = evaluate(moved)
+    for k, name in enumerate(alone.bones):
+        assert np.array_equal(alone.bone_bakes[k].translate, again.bone(name).translate[f:f + 1]), name
+        assert np.allclose(alone.bone_bakes[k].joint, again.bone(name).joint[f:f + 1], atol=1e-9), name
+    shifted = p.with_bone(spine, translate=keyed([(0, (0.0, 0.0)), (20, (30.0, 8.0)), (40, (0.0, 3.0))], "bezier"))
+    edited = evaluate(shifted, row.frames, previous=row, changed={f"bone:{spine}"})
+    want = evaluate(shifted, row.frames)
+    assert np.array_equal(edited.bone(spine).translate, want.bone(spine).translate)
+    assert not np.array_equal(edited.bone(spine).translate, row.bone(spine).translate)  # the edit moved it
+    for name in alone.bones:
+        assert np.allclose(edited.bone(name).tip, want.bone(name).tip, atol=1e-9), name
