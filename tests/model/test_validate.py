@@ -124,3 +124,22 @@ def test_an_item_found_fine_is_checked_again_when_what_it_depends_on_changes():
     # A bone renamed away from under a fine chain: the chain's links are still checked.
     renamed = replace(p, bones=(replace(p.bones[0], name="shoulder"), replace(p.bones[1], parent="shoulder")))
     assert "chains[0].bones[0]: unknown bone 'upper_arm'" in _one(renamed)
+
+
+def test_a_section_found_fine_is_checked_again_when_any_part_it_reads_changes():
+    # The chains' links read the bones, the timeline and the targets' names: each of
+    # them replaced alone under the same (unchanged) tuple of chains is checked again.
+    p = arm()
+    assert problems(p) == [] and problems(p) == []
+    no_target = replace(p, targets=(replace(p.targets[0], name="paw"),))
+    assert "chains[0].target: unknown target 'hand'" in _one(no_target)
+    assert problems(p) == []  # and the first project is fine again
+    loose = replace(p, bones=(p.bones[0], replace(p.bones[1], parent=None)))
+    assert "chains[0].bones[1]: 'forearm' is not a child of 'upper_arm'" in _one(loose)
+    # A bad project found twice gives its problems twice, in the same order.
+    bad = replace(loose, bones=loose.bones + (replace(p.bones[0], length=-1.0),),
+                  spaces=p.spaces + (Space("a", "nowhere"),))
+    first = problems(bad)
+    assert problems(bad) == first and len(first) >= 3
+    assert first.index(next(m for m in first if m.startswith("bones[2].name"))) < first.index(
+        next(m for m in first if m.startswith("spaces[1].parent")))

@@ -132,9 +132,11 @@ def bake_art(project: Project, bake: Bake, previous: Bake | None = None) -> ArtB
     n, ns = len(bake), len(art.slots)
     tables = [_slot_tables(slot, art.active_skins) for slot in art.slots]
     old = _same_source(previous, art, bake)
+    holders_moved = None if old is None else {s for s, slot in enumerate(art.slots) if _moved(slot.bone, bake, previous)}
+    has_mesh, keyed_shapes = _slot_kinds(art)
     if old is not None:
         codes = old.attachment
-        moved = [s for s, slot in enumerate(art.slots) if slot.attachments and _moved(slot.bone, bake, previous)]
+        moved = [s for s, slot in enumerate(art.slots) if slot.attachments and s in holders_moved]
         fields = [np.array(f) for f in _full_fields(old.image_world, n, ns)] if moved else None
         corners = np.array(old.corners) if moved else old.corners
     else:
@@ -147,17 +149,16 @@ def bake_art(project: Project, bake: Bake, previous: Bake | None = None) -> ArtB
         corners = np.zeros((n, ns, 4, 2))
     if moved:
         _place(art, bake, tables, codes, moved, fields, corners)
-    meshes, shapes = [], []
+    meshes, shapes, memo = [], [], {}
     frames = np.asarray(bake.frames, float)
     kept_shapes = {} if old is None else {(m.column, m.code): m for m in old.shapes}
     sequence = np.full((n, ns), -1, dtype=np.int64) if old is None else old.sequence
     for s, slot in enumerate(art.slots):
         if not slot.attachments:
             continue
-        if any(isinstance(a, MeshAttachment) for a in slot.attachments):
-            meshes += mesh_poses(project, bake, s, slot, codes[:, s], previous)
-        if old is not None and not _moved(slot.bone, bake, previous) and not _weighted_shapes(slot) \
-                and not any(t.slot == slot.name for t in art.deforms):  # keyed polygons: their keys may have moved
+        if s in has_mesh:
+            meshes += mesh_poses(project, bake, s, slot, codes[:, s], previous, memo)
+        if old is not None and s not in holders_moved and s not in keyed_shapes:
             shapes += [m for (col, _), m in kept_shapes.items() if col == s]
         else:
             shapes += shape_poses(project, bake, s, slot, codes[:, s])
@@ -181,6 +182,24 @@ def bake_art(project: Project, bake: Bake, previous: Bake | None = None) -> ArtB
         sequence=frozen(sequence),
         source=_Source(art),
     )
+
+
+_kinds: dict[int, tuple] = {}
+
+
+def _slot_kinds(art) -> tuple[set[int], set[int]]:
+    """(the slots with a mesh, the slots whose shapes move without their holder: weighted,
+    or with deform keys, which may have moved), remembered per artwork."""
+    hit = _kinds.get(id(art))
+    if hit is not None and hit[0] is art:
+        return hit[1]
+    deformed = {t.slot for t in art.deforms}
+    out = ({s for s, slot in enumerate(art.slots) if any(isinstance(a, MeshAttachment) for a in slot.attachments)},
+           {s for s, slot in enumerate(art.slots) if _weighted_shapes(slot) or slot.name in deformed})
+    if len(_kinds) > 16:
+        _kinds.clear()
+    _kinds[id(art)] = (art, out)
+    return out
 
 
 def _same_source(previous, art, bake):

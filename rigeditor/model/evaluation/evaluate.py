@@ -51,7 +51,7 @@ def evaluate(project: Project, frames=None, *, previous: Bake | None = None,
     chains = sorted(project.chains, key=lambda c: order.index(c.bones[0]))
     dirty, fk_bones = _dirty(project, chains, order, frames, previous, changed)
 
-    stages = constraint_stages(chains, project.transforms, project.paths, project.physics)
+    stages = _stages(project, chains)
     if dirty is None:
         spaces = space_transforms(project, frames)
         pose = Pose(project, order, frames.shape[0], spaces[CHARACTER], frames)
@@ -68,7 +68,7 @@ def evaluate(project: Project, frames=None, *, previous: Bake | None = None,
         todo = chains
     else:
         spaces = previous.spaces
-        pose = Pose(project, order, frames.shape[0], spaces[CHARACTER], frames)
+        pose = Pose(project, order, frames.shape[0], spaces[CHARACTER], frames, previous.bone_bakes, set(fk_bones))
         # Start from the previous bake's arrays (shared, read-only); the pose only
         # ever replaces them.
         pose.rotation = [b.local_rotation for b in previous.bone_bakes]
@@ -140,15 +140,17 @@ def evaluate(project: Project, frames=None, *, previous: Bake | None = None,
     bake = _bake(project, order, frames, pose, spaces, {c.name: results[c.name] for c in chains},
                  None if dirty is None else previous)
     if stages:
-        bake = _moved_by_constraints(project, stages, bake)
+        bake = _moved_by_constraints(project, stages, bake, None if dirty is None else previous)
     return with_art(project, bake, None if dirty is None else previous)  # images ride the bones: bake.art
 
 
-def _moved_by_constraints(project, stages, bake):
+def _moved_by_constraints(project, stages, bake, previous=None):
     """``bake`` with the truth about chains that a later constraint (transform, path,
     physics) moved: where the chain's end no longer sits where its solve left it (beyond
     the chain's tolerance), its residual is measured where the end is now (in the
-    shoulder space it was solved in) and its cause is ``constraint``."""
+    shoulder space it was solved in) and its cause is ``constraint``. ``previous``: an
+    incremental evaluation's starting Bake; a chain it holds as it was, with its tip
+    bone as it was, was measured there already."""
     later, after = set(), False
     for stage in reversed(stages):
         if stage and isinstance(stage[0], Chain):
@@ -161,6 +163,9 @@ def _moved_by_constraints(project, stages, bake):
     chains = dict(bake.chains)
     for name in later:
         cb, chain = chains[name], project.chain(name)
+        if previous is not None and cb is previous.chains.get(name) and \
+                bake.bone(chain.bones[-1]) is previous.bone(chain.bones[-1]):
+            continue
         tip = np.broadcast_to(bake.bone(chain.bones[-1]).tip, cb.end_world.shape)
         moved = np.hypot(*(tip - cb.end_world).T)
         off = moved > max(chain.tolerance, 1e-9 * (cb.reach[1] + 1.0))
@@ -172,6 +177,24 @@ def _moved_by_constraints(project, stages, bake):
                                cause=frozen(np.where(off, CAUSES.index("constraint"), cb.cause).astype(cb.cause.dtype)),
                                end_world=frozen(np.where(off[:, None], tip, cb.end_world)))
     return replace(bake, chains=chains)
+
+
+_stage_cache: dict[tuple, tuple] = {}
+
+
+def _stages(project: Project, chains) -> list[list]:
+    """:func:`constraint_stages` of ``project`` (``chains`` in dependency order),
+    remembered per tuple of bones, chains and constraints (read-only: not changed)."""
+    parts = (project.bones, project.chains, project.transforms, project.paths, project.physics)
+    key = tuple(map(id, parts))
+    hit = _stage_cache.get(key)
+    if hit is not None and all(a is b for a, b in zip(hit[0], parts)):
+        return hit[1]
+    stages = constraint_stages(chains, project.transforms, project.paths, project.physics)
+    if len(_stage_cache) > 64:
+        _stage_cache.clear()
+    _stage_cache[key] = (parts, stages)
+    return stages
 
 
 def constraint_stages(chains, transforms, paths=(), physics=()) -> list[list]:
@@ -305,14 +328,26 @@ def frame_local(project: Project, changed: Iterable[str] | None) -> bool:
     return True
 
 
-def _descendants(project, names):
+_below: dict[tuple, tuple] = {}
+
+
+def _descendants(project, names) -> frozenset:
+    """Every bone below ``names`` (remembered per tuple of bones: a drag asks the same
+    on every move)."""
+    key = (id(project.bones), frozenset(names))
+    hit = _below.get(key)
+    if hit is not None and hit[0] is project.bones:
+        return hit[1]
     out, stack = set(), list(names)
     while stack:
         for child in project.children(stack.pop()):
             if child.name not in out:
                 out.add(child.name)
                 stack.append(child.name)
-    return out
+    if len(_below) > 1024:
+        _below.clear()
+    _below[key] = (project.bones, frozenset(out))
+    return _below[key][1]
 
 
 def _bake(project, order, frames, pose, spaces, chains, previous=None) -> Bake:
@@ -353,9 +388,13 @@ def _bake(project, order, frames, pose, spaces, chains, previous=None) -> Bake:
         if count == 1:
             items[chunk[0]] = BoneBake(**table, world=w)
             continue
-        for j, k in enumerate(chunk):
-            cut = slice(j * n, (j + 1) * n)
-            items[k] = BoneBake(**{name: value[cut] for name, value in table.items()}, world=w.take(cut))
+        # Each bone's rows as views, split per field in one call (cheaper than a slice
+        # per bone and field at one frame).
+        names = list(table)
+        split = [list(value.reshape((count, n) + value.shape[1:])) for value in table.values()]
+        worlds = [list(np.broadcast_to(f, (count * n,)).reshape(count, n)) for f in w.fields()]
+        for k, values, world in zip(chunk, zip(*split), zip(*worlds)):
+            items[k] = BoneBake.of(dict(zip(names, values)), Affine(*world))
     return Bake(
         frames=frozen(frames.copy()),
         fps=float(project.timeline.fps),

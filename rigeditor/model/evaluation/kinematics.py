@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from rigeditor.core.geometry import Affine, pair, rows, wrap_angle
+from rigeditor.model.evaluation.chain_fk import chain_frames
 from rigeditor.model.evaluation.inherit import INHERIT_MODES, bone_world
 from rigeditor.model.data.project import CHARACTER, Project
 
@@ -60,6 +61,61 @@ def subtree_ends(project: Project, order: list[str]) -> list[int]:
     return ends
 
 
+_channels: dict[int, tuple] = {}
+
+
+def _channelled(project: Project, order: list[str]) -> tuple[list[int], list[int], list[int]]:
+    """Columns of the bones with a translate, with a scale, with Spine's frame rules
+    (shear, inherit modes): the channels a Pose samples. Remembered per tuple of bones."""
+    hit = _channels.get(id(project.bones))
+    if hit is not None and hit[0] is project.bones and hit[1] == order:
+        return hit[2]
+    bones = [project.bone(name) for name in order]
+    out = ([k for k, b in enumerate(bones) if b.translate.keys or any(b.translate.default)],
+           [k for k, b in enumerate(bones) if b.scale.keys or b.scale.default != (1.0, 1.0)],
+           [k for k, b in enumerate(bones) if b.spine_frame])
+    if len(_channels) > 64:
+        _channels.clear()
+    _channels[id(project.bones)] = (project.bones, list(order), out)
+    return out
+
+
+_belows: dict[tuple, tuple] = {}
+
+
+def _below(project: Project, chains) -> list[str]:
+    """The children of chains' bones that are not in the chains (remembered per tuple
+    of bones)."""
+    key = (id(project.bones), tuple(map(tuple, chains)))
+    hit = _belows.get(key)
+    if hit is not None and hit[0] is project.bones:
+        return hit[1]
+    out = [child.name for bones in chains for b in bones for child in project.children(b) if child.name not in bones]
+    if len(_belows) > 256:
+        _belows.clear()
+    _belows[key] = (project.bones, out)
+    return out
+
+
+_rests: dict[tuple, tuple] = {}
+
+
+def _rest_offsets(project: Project, chains) -> np.ndarray:
+    """(B, G, 2) the rest offsets of the bones of G chains of B bones (read-only;
+    remembered per tuple of bones)."""
+    key = (id(project.bones), tuple(map(tuple, chains)))
+    hit = _rests.get(key)
+    if hit is not None and hit[0] is project.bones:
+        return hit[1]
+    out = np.array([[project.bone(bones[i]).rest_offset for bones in chains] for i in range(len(chains[0]))],
+                   dtype=float).reshape(len(chains[0]), len(chains), 2)
+    out.flags.writeable = False
+    if len(_rests) > 256:
+        _rests.clear()
+    _rests[key] = (project.bones, out)
+    return out
+
+
 class Pose:
     """Per-frame pose of the bone tree while an evaluation runs, one array per bone.
 
@@ -74,7 +130,7 @@ class Pose:
     """
 
     def __init__(self, project: Project, order: list[str], n: int, character: Affine,
-                 frames: np.ndarray | None = None):
+                 frames: np.ndarray | None = None, kept=None, fresh=frozenset()):
         self.project = project
         self.order = order
         self.frames = frames
@@ -90,17 +146,28 @@ class Pose:
         # Spine's frame rules per bone: (shear (N, 2), inherit codes (N,)), or None.
         self.spine: list[tuple | None] = [None] * len(order)
         if frames is not None:
-            for k, name in enumerate(order):
-                bone = project.bone(name)
-                if bone.translate.keys or any(bone.translate.default):
-                    self.translate[k] = bone.translate.sample(frames)
-                if bone.scale.keys or bone.scale.default != (1.0, 1.0):
-                    self.scale[k] = bone.scale.sample(frames)
-                if bone.spine_frame:
-                    names = bone.inherit.values()
-                    codes = np.array([INHERIT_MODES.index(v) for v in names])[bone.inherit.sample(frames)]
-                    self.spine[k] = (bone.shear.sample(frames), codes)
+            translated, scaled, spine = _channelled(project, order)
+            for k in translated:
+                # An incremental evaluation's starting bones (``kept``, at these frames)
+                # hold the translate sampled already (nothing changes it after), but for
+                # the bones edited (``fresh``).
+                if kept is not None and order[k] not in fresh:
+                    self.translate[k] = kept[k].translate
+                else:
+                    self.translate[k] = project.bone(order[k]).translate.sample(frames)
+            for k in scaled:
+                self.scale[k] = project.bone(order[k]).scale.sample(frames)
+            for k in spine:
+                bone = project.bone(order[k])
+                names = bone.inherit.values()
+                codes = np.array([INHERIT_MODES.index(v) for v in names])[bone.inherit.sample(frames)]
+                self.spine[k] = (bone.shear.sample(frames), codes)
         self.world: list[Affine | None] = [None] * len(order)
+        # Bones placed as a run (chain_fk): by column, the run's first column; by first
+        # column, (the run's columns, (B, N) its angles relative to the frame it hangs
+        # in, and the a and c fields of its world transforms).
+        self.runs: dict[int, int] = {}
+        self.run_angles: dict[int, tuple] = {}
         self.character = character
         self.touched: set[str] = set()  # bones whose world transform was (re)computed
         self.constrained = False  # a constraint set world frames: no angle is a sum
@@ -184,12 +251,14 @@ class Pose:
                     rotation = np.broadcast_to(self.rotation[k], (self.ones.shape[0],))
                     self.world[k] = bone_world(self.parent_frame(name), ox, oy, rotation,
                                                np.broadcast_to(scale, (rotation.shape[0], 2)), shear, codes)
+                    self.runs.pop(k, None)  # (placed alone since: no longer part of its run)
                     continue
                 if scale is not self.unit:
                     local = Affine.trs(ox, oy, self.rotation[k], scale[:, 0], scale[:, 1])
                 else:
                     local = Affine.rotation_about_origin(self.rotation[k], ox, oy)
                 self.world[k] = self.parent_frame(name).compose(local)
+                self.runs.pop(k, None)
 
     def place_chains(self, chains, n: int, directions=None) -> list[Affine]:
         """Forward kinematics of chains' bones, then of everything below them.
@@ -202,6 +271,70 @@ class Pose:
         again; a scaled bone (only a lone chain may have one) takes its rotation.
         """
         parent = Affine.rows([self.parent_frame(bones[0]) for bones in chains], n)
+        if all(self.scale[self.column[b]] is self.unit for bones in chains for b in bones):
+            worlds = self._place_run(chains, n, parent)  # every frame count alike (chain_fk)
+        else:
+            worlds = self._place_composed(chains, n, parent, directions)
+        below = _below(self.project, chains)
+        if below:
+            self.update(below)
+        return worlds
+
+    def _place_run(self, chains, n: int, parent: Affine) -> list[Affine]:
+        """:meth:`place_chains` of unscaled chains, every joint at once (chain_fk)."""
+        cols = [[self.column[b] for b in bones] for bones in chains]
+        count, group = len(chains[0]), len(chains)
+        rest = _rest_offsets(self.project, chains)  # (B, G, 2)
+        ox, oy = np.repeat(rest[..., 0], n, axis=1), np.repeat(rest[..., 1], n, axis=1)  # (B, G * n)
+        # The terms a joint's offset has: its parent's stretch, its translate, its shift.
+        stretch = [[self._parent_stretch(bones, 0) for bones in chains]]
+        ones, inner = self.ones, self.stretch[cols[0][0]]
+        if group == 1 and all(self.stretch[k] is inner for k in cols[0][:-1]):
+            if count > 1 and inner is not ones:  # (the common case: a solve stretches its chain alike)
+                ox[1:] *= inner
+        else:
+            stretch += [[self.stretch[c[i - 1]] for c in cols] for i in range(1, count)]
+        for i, s in enumerate(stretch):
+            if any(v is not None and v is not ones for v in s):
+                ox[i] *= rows([ones if v is None else v for v in s], n)
+        zeros = self.zeros
+        for moves in (self.translate, self.shift):
+            for i in sorted({i for cs in cols for i, k in enumerate(cs) if moves[k] is not zeros}):
+                moved = rows([moves[c[i]] for c in cols], n)
+                ox[i] += moved[:, 0]
+                oy[i] += moved[:, 1]
+        if group == 1:
+            theta = [self.rotation[k] for k in cols[0]]
+        else:
+            theta = [rows([self.rotation[c[i]] for c in cols], n) for i in range(count)]
+        try:
+            stacked = np.stack(theta)
+        except ValueError:  # a rotation held as a number
+            stacked = None
+        if stacked is None or stacked.shape != (count, n * group):
+            stacked = np.stack([np.broadcast_to(t, (n * group,)) for t in theta])
+        theta = stacked
+        fields, phi = chain_frames(parent, ox, oy, theta)
+        a, b, c, d, tx, ty = fields
+        worlds = [Affine(a[i], b[i], c[i], d[i], tx[i], ty[i]) for i in range(count)]
+        for j, (cs, bones) in enumerate(zip(cols, chains)):
+            cut = slice(j * n, (j + 1) * n)
+            for i, k in enumerate(cs):
+                self.world[k] = worlds[i] if group == 1 else worlds[i].take(cut)
+                self.runs[k] = cs[0]
+            self.run_angles[cs[0]] = (cs, phi[:, cut], a[:, cut], c[:, cut])
+            self.touched.update(bones)
+        return worlds
+
+    def _parent_stretch(self, bones, i: int):
+        """The stretch of joint i's parent (None: the chain's first bone has no parent)."""
+        if i:
+            return self.stretch[self.column[bones[i - 1]]]
+        parent = self.project.bone(bones[0]).parent
+        return None if parent is None else self.stretch[self.column[parent]]
+
+    def _place_composed(self, chains, n: int, parent: Affine, directions) -> list[Affine]:
+        """:meth:`place_chains` joint by joint, each a transform composed on its parent's."""
         worlds = []
         for i in range(len(chains[0])):
             cols = [self.column[bones[i]] for bones in chains]
@@ -218,11 +351,8 @@ class Pose:
             worlds.append(parent)
             for j, (k, bones) in enumerate(zip(cols, chains)):
                 self.world[k] = parent if len(chains) == 1 else parent.take(slice(j * n, (j + 1) * n))
+                self.runs.pop(k, None)
                 self.touched.add(bones[i])
-        below = [child.name for bones in chains for b in bones for child in self.project.children(b)
-                 if child.name not in bones]
-        if below:
-            self.update(below)
         return worlds
 
     def tip(self, name: str) -> np.ndarray:
@@ -259,8 +389,17 @@ def world_rotations(project: Project, order: list[str], pose: Pose, columns, pre
     out: dict[int, np.ndarray] = {}
     base = None if none else np.arctan2(ch.c, ch.a)
     n = pose.ones.shape[0]
-    for level in (_levels(project, order, pose, columns) if as_rows else [[k] for k in columns]):
+    runs = {} if none else _runs(pose, columns)
+    levels = _levels(project, order, pose, columns) if as_rows else [[k] for k in columns]
+    if runs:  # a run is computed with its first bone: its other bones leave the levels
+        later = {k for cols, *_ in runs.values() for k in cols[1:]}
+        levels = [kept for kept in ([k for k in level if k not in later] for level in levels) if kept]
+    for level in levels:
+        if runs:
+            level = _with_runs(project, order, pose, level, runs, out, base, conformal, every, previous)
         count = len(level)
+        if not count:
+            continue
         w = Affine.rows([pose.world[k] for k in level], n) if not every else None
         if none:
             angle = np.arctan2(w.c, w.a)
@@ -277,9 +416,57 @@ def world_rotations(project: Project, order: list[str], pose: Pose, columns, pre
     return out
 
 
+def _runs(pose, columns) -> dict[int, tuple]:
+    """The runs (chain_fk) wholly among ``columns`` and placed whole since, by first column."""
+    counts: dict[int, int] = {}
+    for k in columns:
+        first = pose.runs.get(k)
+        if first is not None:
+            counts[first] = counts.get(first, 0) + 1
+    return {first: pose.run_angles[first] for first, c in counts.items()
+            if c == len(pose.run_angles[first][0]) and all(pose.runs.get(k) == first for k in pose.run_angles[first][0])}
+
+
+def _with_runs(project, order, pose, level, runs, out, base, conformal, every, previous) -> list[int]:
+    """World rotations of the runs starting in ``level``, each run in one go (its
+    bones' angles relative to the run's frame are at hand: the parent's angle plus
+    those, wrapped); returns the columns of ``level`` still to compute."""
+    rest = []
+    for k in level:
+        run = runs.get(k)
+        if run is None:
+            rest.append(k)
+            continue
+        cols, phi, a, c = run
+        parent = project.bone(order[k]).parent
+        p = None if parent is None else pose.column[parent]
+        up = base if p is None else out[p] if p in out else previous(p)
+        angle = wrap_angle(up + phi)
+        if not every:
+            angle = np.where(conformal, angle, np.arctan2(c, a))
+        for i, j in enumerate(cols):
+            out[j] = angle[i]
+    return rest
+
+
+_level_cache: dict[tuple, tuple] = {}
+
+
 def _levels(project, order, pose, columns):
     """``columns`` in groups computed together, the bones of each depth as one set of
-    rows (``geometry.rows``)."""
+    rows (``geometry.rows``). Remembered per tuple of bones and columns."""
+    key = (id(project.bones), tuple(columns))
+    hit = _level_cache.get(key)
+    if hit is not None and hit[0] is project.bones and hit[1] == order:
+        return hit[2]
+    levels = _depths(project, order, pose, columns)
+    if len(_level_cache) > 64:
+        _level_cache.clear()
+    _level_cache[key] = (project.bones, list(order), levels)
+    return levels
+
+
+def _depths(project, order, pose, columns):
     depth: dict[int, int] = {}
     levels: list[list[int]] = []
     for k in columns:  # parents first
@@ -315,9 +502,28 @@ def fk_rotations(project: Project, order: list[str], frames: np.ndarray) -> list
     return [fk_rotation(project.bone(name), frames) for name in order]
 
 
+_fk_cache: dict[tuple, tuple] = {}
+FK_CACHED_FRAMES = 4
+"""Up to this many frames, a bone's FK rotation is remembered (per bone and frames):
+the editor evaluates the frame under the hand on every move of a drag, the chain's
+bones' FK rotations the same each time."""
+
+
 def fk_rotation(bone, frames: np.ndarray) -> np.ndarray:
-    """(N,) local rotation of one bone from its rest pose and its animated channel."""
-    return bone.rest_rotation + bone.rotation.sample(frames)[:, 0]
+    """(N,) local rotation of one bone from its rest pose and its animated channel
+    (read-only)."""
+    if frames.shape[0] > FK_CACHED_FRAMES:
+        return bone.rest_rotation + bone.rotation.sample(frames)[:, 0]
+    key = (id(bone), frames.tobytes())
+    hit = _fk_cache.get(key)
+    if hit is not None and hit[0] is bone:
+        return hit[1]
+    value = bone.rest_rotation + bone.rotation.sample(frames)[:, 0]
+    value.flags.writeable = False
+    if len(_fk_cache) > 4096:
+        _fk_cache.clear()
+    _fk_cache[key] = (bone, value)
+    return value
 
 
 def character_of(spaces) -> Affine:

@@ -21,6 +21,7 @@ from rigeditor.core import skinning as sk
 from rigeditor.core.geometry import Affine
 from rigeditor.model.data.mesh_attachment import MeshAttachment
 from rigeditor.model.data.linked_mesh import resolved
+from rigeditor.model.data.project import CHARACTER
 from rigeditor.model.evaluation.deform_bake import sampler_for
 
 _OPERATORS: "weakref.WeakKeyDictionary[MeshAttachment, np.ndarray]" = weakref.WeakKeyDictionary()
@@ -169,13 +170,14 @@ class MeshPose:
         return self.shown & sk.collapse_flags(self.worst[0], threshold)
 
 
-def mesh_poses(project, bake, column: int, slot, codes: np.ndarray, previous=None) -> list[MeshPose]:
+def mesh_poses(project, bake, column: int, slot, codes: np.ndarray, previous=None,
+               memo: dict | None = None) -> list[MeshPose]:
     """A MeshPose per mesh attachment of ``slot`` (ArtBake column ``column``).
     ``previous``: the Bake of an incremental evaluation's starting point (with its
     art); a mesh whose bones, attachment, frames and shown frames are all its own there
-    keeps its MeshPose (a drag of one foot re-skins the meshes on that foot only)."""
-    from rigeditor.model.data.project import CHARACTER
-
+    keeps its MeshPose (a drag of one foot re-skins the meshes on that foot only).
+    ``memo``: a dict shared by the slots of one artwork's bake (what they compare alike
+    is compared once)."""
     out = []
     character = bake.spaces[CHARACTER]
     inv_char = None
@@ -184,7 +186,7 @@ def mesh_poses(project, bake, column: int, slot, codes: np.ndarray, previous=Non
             continue
         a = resolved(slot, a)  # a linked mesh on its parent's geometry
         deform = sampler_for(project.art, slot.name, a)
-        kept = _kept_pose(previous, bake, slot, column, k, a, codes, character, deform)
+        kept = _kept_pose(previous, bake, slot, column, k, a, codes, character, deform, {} if memo is None else memo)
         if kept is not None:
             out.append(kept)
             continue
@@ -209,31 +211,59 @@ def skin_rows(worlds, binds, character: Affine, n: int, inv_char: Affine | None 
     transforms are ``worlds`` (None: the character space itself) bound at ``binds``
     (B, 2, 3); ``inv_char``: the character space's inverse, when already at hand."""
     inv_char = character.inverse() if inv_char is None else inv_char
-    world = [Affine.identity() if w is None else inv_char.compose(w) for w in worlds]
-    rows = np.stack([np.broadcast_to(sk.affine_rows(w), (n, 2, 3)) for w in world], axis=1)
+    # Every bone at once: fields (B, n), the character's inverse composed on each (the
+    # same products per element as bone by bone).
+    unit = Affine.identity()
+    fields = [_stacked(parts, n) for parts in zip(*((unit if w is None else w).fields() for w in worlds))]
+    local = inv_char.compose(Affine(*fields))
+    # (n, B, 2, 3): rows (a, b, tx) and (c, d, ty) of each bone's transform
+    rows = np.stack(np.broadcast_arrays(local.a, local.b, local.tx, local.c, local.d, local.ty), axis=-1)
+    rows = rows.reshape(len(worlds), n, 2, 3).transpose(1, 0, 2, 3)
+    for k, w in enumerate(worlds):
+        if w is None:  # the character space itself: the identity there, exactly
+            rows[:, k] = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0))
     skins = sk.skin_transforms(rows, binds)
     skins.flags.writeable = False
     return skins
 
 
-def _kept_pose(previous, bake, slot, column, code, mesh, codes, character, deform) -> MeshPose | None:
+def _stacked(parts, n: int) -> np.ndarray:
+    """(B, n) of B values over n frames (arrays or numbers)."""
+    try:
+        out = np.stack(parts)
+        if out.shape == (len(parts), n):
+            return out
+    except ValueError:  # numbers beside arrays
+        pass
+    return np.stack([np.broadcast_to(f, (n,)) for f in parts])
+
+
+def _kept_pose(previous, bake, slot, column, code, mesh, codes, character, deform, memo) -> MeshPose | None:
     """``previous``'s MeshPose of this mesh when nothing it is made of changed: the
     same attachment object and deform sampler (``deform_bake.sampler_for``: one per
-    keys), the same character space, the same BoneBake objects for every bone that
-    moves it, the same frames and shown frames."""
+    keys), the same BoneBake objects for every bone that moves it, the same character
+    space, frames and shown frames. ``memo``: the comparisons of character spaces and
+    frames made for this bake, by the previous object compared."""
     art = getattr(previous, "art", None)
     if art is None or column >= len(art.slots) or art.slots[column] != slot.name:
         return None
     old = art.mesh(column, code)
-    if (old is None or old.static.mesh is not mesh or old.static.deform is not deform
-            or not _same_affine(old.character, character) or old.frames is None
-            or old.frames.shape != bake.frames.shape or not np.array_equal(old.frames, bake.frames)):
+    if old is None or old.static.mesh is not mesh or old.static.deform is not deform or old.frames is None:
         return None
     bones = mesh.bones if mesh.skinned else ((slot.bone,) if slot.bone is not None else ())
     try:
         if any(bake.bone(b) is not previous.bone(b) for b in bones):
             return None
     except ValueError:
+        return None
+    same = memo.get(("character", id(old.character)))
+    if same is None:
+        same = memo[("character", id(old.character))] = _same_affine(old.character, character)
+    frames = memo.get(("frames", id(old.frames)))
+    if frames is None:
+        frames = memo[("frames", id(old.frames))] = (old.frames.shape == bake.frames.shape
+                                                    and bool(np.array_equal(old.frames, bake.frames)))
+    if not (same and frames):
         return None
     if not np.array_equal(old.shown, codes == code):
         return None
@@ -244,9 +274,20 @@ def _same_affine(a: Affine, b: Affine) -> bool:
     """Whether two transforms are equal field by field: the same object, or a range's
     row (``Bake.rows`` cuts its own copy of the character space) and an evaluation of
     that row."""
-    return a is b or all(np.array_equal(np.broadcast_to(f, np.broadcast(f, g).shape),
-                                        np.broadcast_to(g, np.broadcast(f, g).shape))
-                         for f, g in zip(a.fields(), b.fields()))
+    if a is b:
+        return True
+    for f, g in zip(a.fields(), b.fields()):
+        if f is g:
+            continue
+        f, g = np.asarray(f), np.asarray(g)
+        if f.shape != g.shape:  # (a field held as a number beside one over frames)
+            try:
+                f, g = np.broadcast_arrays(f, g)
+            except ValueError:
+                return False
+        if not (f == g).all():  # (array_equal's checks cost more than the comparison at a frame)
+            return False
+    return True
 
 
 def _triangle_joints(project, slot_bone, mesh: MeshAttachment) -> tuple[str, ...]:

@@ -75,7 +75,9 @@ def problems(project: Project, *, stored: bool = True) -> list[str]:
 
 
 def _rig_problems(project: Project) -> list[str]:
-    """The problems of the rig and the open animation."""
+    """The problems of the rig and the open animation. The parts an edit leaves as
+    they were (the same tuples of spaces, bones, chains: items are immutable) are
+    not checked again: a drag replaces one target on every move."""
     out: list[str] = []
     tl = project.timeline
     if not (math.isfinite(tl.fps) and MIN_FPS <= tl.fps <= MAX_FPS):
@@ -84,48 +86,119 @@ def _rig_problems(project: Project) -> list[str]:
     if tl.end < tl.start:
         out.append(f"timeline.end: must be >= start ({tl.start}), got {tl.end}")
 
-    _unique(out, "spaces", [s.name for s in project.spaces])
-    _unique(out, "bones", [b.name for b in project.bones])
+    out.extend(_section(_unique_spaces, project.spaces))
+    out.extend(_section(_unique_bones, project.bones))
     _unique(out, "targets", [t.name for t in project.targets])
-    _unique(out, "chains", [c.name for c in project.chains])
+    out.extend(_section(_unique_chains, project.chains))
+    out.extend(_section(_space_problems, project.spaces, tl))
+    out.extend(_section(_bone_problems, project.bones, tl))
 
     space_names = {s.name for s in project.spaces}
+    bone_names = frozenset(b.name for b in project.bones)
+    all_spaces = space_names | {WORLD}
+    for i, t in enumerate(project.targets):
+        where = f"targets[{i}]"
+        _own(out, where + ".position", t.position, _channel, 2)
+        _steps(out, f"{where}.space", t.space, all_spaces)
+
+    target_names = frozenset(t.name for t in project.targets)
+    out.extend(_section(_chain_problems, project.chains, project.bones, tl, target_names))
+    out.extend(transform_problems(project, _channel))
+    out.extend(path_problems(project, _channel))
+    out.extend(path_attachment_problems(project.art, bone_names))
+    out.extend(physics_problems(project, _channel))
+    out.extend(_art_problems(project.art, bone_names))
+    out.extend(event_problems(project.events))
+    return out
+
+
+_sections: dict[tuple, tuple] = {}
+SECTIONS = 64  # sections remembered (a few per rig: the open animation's and the stored ones')
+
+
+def _section(check, *parts) -> list[str]:
+    """``check(*parts)``'s problems, remembered for the same parts: tuples of items
+    and the timeline compared by identity (immutable), names by equality."""
+    key = (check, *(p if isinstance(p, frozenset) else id(p) for p in parts))
+    hit = _sections.get(key)
+    if hit is not None and all(a is b or isinstance(a, frozenset) for a, b in zip(hit[0], parts)):
+        return list(hit[1])
+    found = check(*parts)
+    if len(_sections) >= SECTIONS:
+        _sections.clear()
+    _sections[key] = (parts, found)
+    return list(found)
+
+
+def _space_problems(spaces, tl) -> list[str]:
+    out: list[str] = []
+    space_names = {s.name for s in spaces}
     if CHARACTER not in space_names:
         out.append(f"spaces: the {CHARACTER!r} space (the rig root) is missing")
-    for i, s in enumerate(project.spaces):
+    for i, s in enumerate(spaces):
         where = f"spaces[{i}]"
         if s.name == WORLD:
             out.append(f"{where}.name: {WORLD!r} is reserved")
         if s.parent != WORLD and s.parent not in space_names:
             out.append(f"{where}.parent: unknown space {s.parent!r}")
         _own(out, where, s, _space_values, tl)
-    out.extend(_cycles("spaces", {s.name: s.parent for s in project.spaces}, {WORLD}))
+    out.extend(_cycles("spaces", {s.name: s.parent for s in spaces}, {WORLD}))
+    return out
 
-    bone_names = {b.name for b in project.bones}
-    for i, b in enumerate(project.bones):
+
+def _bone_problems(bones, tl) -> list[str]:
+    out: list[str] = []
+    bone_names = {b.name for b in bones}
+    for i, b in enumerate(bones):
         where = f"bones[{i}]"
         _own(out, where, b, _bone_values, tl)
         if b.parent is not None and b.parent not in bone_names:
             out.append(f"{where}.parent: unknown bone {b.parent!r}")
-    out.extend(_cycles("bones", {b.name: b.parent for b in project.bones}, {None}))
-
-    all_spaces = space_names | {WORLD}
-    for i, t in enumerate(project.targets):
-        where = f"targets[{i}]"
-        _own(out, f"{where}.position", t.position, _channel, 2)
-        _steps(out, f"{where}.space", t.space, all_spaces)
-
-    target_names = {t.name for t in project.targets}
-    used: dict[str, str] = {}
-    for i, c in enumerate(project.chains):
-        _chain(out, f"chains[{i}]", c, project, bone_names, target_names, used)
-    out.extend(transform_problems(project, _channel))
-    out.extend(path_problems(project, _channel))
-    out.extend(path_attachment_problems(project.art, frozenset(bone_names)))
-    out.extend(physics_problems(project, _channel))
-    out.extend(_art_problems(project.art, frozenset(bone_names)))
-    out.extend(event_problems(project.events))
+    out.extend(_cycles("bones", {b.name: b.parent for b in bones}, {None}))
     return out
+
+
+def _unique_spaces(items) -> list[str]:
+    out: list[str] = []
+    _unique(out, "spaces", [s.name for s in items])
+    return out
+
+
+def _unique_bones(items) -> list[str]:
+    out: list[str] = []
+    _unique(out, "bones", [b.name for b in items])
+    return out
+
+
+def _unique_chains(items) -> list[str]:
+    out: list[str] = []
+    _unique(out, "chains", [c.name for c in items])
+    return out
+
+
+def _chain_problems(chains, bones, tl, target_names) -> list[str]:
+    """The chains' problems: what each reads is the bones, the timeline and the
+    targets' names (``_chain``)."""
+    out: list[str] = []
+    view = _Rig(bones, tl)
+    bone_names = {b.name for b in bones}
+    used: dict[str, str] = {}
+    for i, c in enumerate(chains):
+        _chain(out, f"chains[{i}]", c, view, bone_names, target_names, used)
+    return out
+
+
+class _Rig:
+    """What a chain's checks read of a project: its bones (by name) and timeline."""
+
+    def __init__(self, bones, timeline):
+        self.bones, self.timeline = bones, timeline
+        self._by_name = {}
+        for b in reversed(bones):  # (a duplicate name: the first wins, as in Project)
+            self._by_name[b.name] = b
+
+    def bone(self, name):
+        return self._by_name[name]
 
 
 def _chain(out, where, c, project, bone_names, target_names, used):

@@ -172,9 +172,18 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
 
     # Mix: blend each joint along the shorter way round, and the strategy's stretch
     # and shift by the same weight, so mix 0 is exactly the FK pose.
-    rotation = [f + mix * wrap_angle(ik.angles[:, i] - f) for i, f in enumerate(fk)]
+    # (All joints at once, (B, N) rows: each element gets the bits it gets alone.)
+    try:
+        fk_rows = np.stack(fk)
+    except ValueError:  # a joint's FK rotation held as a number
+        fk_rows = None
+    if fk_rows is None or fk_rows.shape != (len(fk), target.shape[0]):
+        fk_rows = np.stack([np.broadcast_to(f, (target.shape[0],)) for f in fk])
+    solved = fk_rows + mix * wrap_angle(ik.angles.T - fk_rows)
     if turned:  # from segments back to the bones' own frames
-        rotation = [r - d for r, d in zip(rotation, shifts)]
+        turns = np.asarray(shifts, float)  # (B,) or, where uneven, (B, N)
+        solved = solved - (turns[:, None] if turns.ndim == 1 else turns)
+    rotation = list(solved)
     stretching = flag_at(chains[0], "stretch", frames) if one else None  # (keyed or set up)
     spine = one and bool(stretching.any())
     if spine:  # Spine's stretch: the first bone's frame scales (see spine_stretch)
@@ -189,10 +198,11 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
     shift = mix[:, None] * ik.root_offset
     for k, chain in enumerate(chains):
         cut = rows_of(k, n, len(chains))
+        stretched = cut(stretch)  # (one array for the chain's bones: chain_fk sees them alike)
         for bone, angle in zip(chain.bones, rotation):
             pose.rotation[pose.column[bone]] = cut(angle)
             if not spine:
-                pose.stretch[pose.column[bone]] = cut(stretch)
+                pose.stretch[pose.column[bone]] = stretched
         pose.shift[pose.column[chain.bones[0]]] = cut(shift)
     # Where the IK pose is shown whole (mix 1), forward kinematics takes the bones'
     # directions from the solver instead of computing sin and cos of the angles again.
@@ -215,7 +225,8 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
     rx, ry = end[:, 0] - target[:, 0], end[:, 1] - target[:, 1]
     residual = np.sqrt(rx * rx + ry * ry)
     # The side of a chain's bend: the sign of its joints' total turn after the first.
-    curl = sum(rotation[1:]) + sum(shifts[1:])  # the segments' turn, not the bones'
+    # (A running sum, as sum() adds: one call for all joints.)
+    curl = (np.cumsum(solved[1:], axis=0)[-1] if len(rotation) > 1 else 0) + sum(shifts[1:])  # the segments' turn, not the bones'
     side = np.sign(np.where(np.abs(curl) > 1e-6, curl, 0.0))
     m = target.shape[0]
     hold = np.zeros(m, dtype=bool)

@@ -100,6 +100,27 @@ def _directions(sol, a, b):
     return (c1, s1), (c1 * c12 + s1 * s12, c1 * s12 - s1 * c12)
 
 
+_limit_cache: dict[int, tuple] = {}
+
+
+def _limits(chain, count: int):
+    """(per bone its (min, max) or None, (B, 2) read-only bounds for the solver or None
+    when no bone has one, (B,) which bones have one); remembered per chain."""
+    hit = _limit_cache.get(id(chain))
+    if hit is not None and hit[0] is chain and hit[1] == count:
+        return hit[2]
+    bounds = [chain.limit(i) for i in range(count)]
+    limits = None if all(x is None for x in bounds) else np.array([x or _FREE for x in bounds], dtype=float)
+    real = np.array([x is not None for x in bounds])
+    for a in (limits, real):
+        if a is not None:
+            a.flags.writeable = False
+    if len(_limit_cache) > 256:
+        _limit_cache.clear()
+    _limit_cache[id(chain)] = (chain, count, (bounds, limits, real))
+    return bounds, limits, real
+
+
 def solve_iterative(chain, lengths, target, softness, start) -> IKResult:
     """FABRIK or CCD (rigeditor.core.chains), warm-started frame to frame from
     ``start`` (B,) local angles on the first frame (its FK pose, or the range's
@@ -112,15 +133,13 @@ def solve_iterative(chain, lengths, target, softness, start) -> IKResult:
     solve_d = soft_distance(raw, 0.0, outer, softness)  # the outer bound only
     scale = np.where(raw > 0, solve_d / np.where(raw > 0, raw, 1.0), 1.0)
     aim = target * scale[:, None]
-    bounds = [chain.limit(i) for i in range(len(lengths))]
-    limits = None if all(x is None for x in bounds) else np.array([x or _FREE for x in bounds], dtype=float)
+    _, limits, real = _limits(chain, len(lengths))
     solver = solve_fabrik if chain.solver == "fabrik" else solve_ccd
     sol = solver(lengths, np.zeros(2), aim, initial=start, limits=limits,
                  tolerance=chain.tolerance, max_iterations=chain.max_iterations)
     angles, joints = sol.angles, sol.joints
     limited = np.zeros(raw.shape, dtype=bool)
     if limits is not None:
-        real = np.array([x is not None for x in bounds])
         at_bound = (np.abs(angles - limits[:, 0]) <= 1e-9) | (np.abs(angles - limits[:, 1]) <= 1e-9)
         limited = np.any(at_bound & real, axis=-1)
 

@@ -11,9 +11,23 @@ from __future__ import annotations
 import math
 
 
+_cache: dict[tuple, tuple] = {}
+
+
 def segments(project, bones) -> tuple[list[float], list[float]]:
     """(lengths in model units, turns in radians) per segment of the chain ``bones``
-    (root to tip); the last segment is its bone (turn 0)."""
+    (root to tip); the last segment is its bone (turn 0). Remembered per tuple of
+    bones (fresh lists each call: callers may change them)."""
+    key = (id(project.bones), tuple(bones))
+    hit = _cache.get(key)
+    if hit is None or hit[0] is not project.bones:
+        if len(_cache) > 256:
+            _cache.clear()
+        hit = _cache[key] = (project.bones, _segments(project, bones))
+    return list(hit[1][0]), list(hit[1][1])
+
+
+def _segments(project, bones) -> tuple[list[float], list[float]]:
     lengths, turns = [], []
     for name, child in zip(bones, bones[1:]):
         ox, oy = project.bone(child).rest_offset
