@@ -24,6 +24,7 @@ from rigeditor.app.outliner import Outliner
 from rigeditor.app.mesh_actions import MeshActions
 from rigeditor.app.rig_actions import RigActions
 from rigeditor.app.scene import SceneView
+from rigeditor.app.steady_label import SteadyLabel
 from rigeditor.app.shortcuts import KeysOverNumbers, set_standard_shortcuts
 from rigeditor.app.skin_menu import SkinMenu
 from rigeditor.app.timeline import TimelineWidget
@@ -323,8 +324,10 @@ class MainWindow(guard.Guarded, QMainWindow):
         self.frame_status.setObjectName("status_frame")
         self.mode_status = QLabel()
         self.mode_status.setObjectName("status_mode")
-        sb.addPermanentWidget(self.chain_status)
-        sb.addPermanentWidget(self.frame_status)
+        # The chain's residual and the frame change on every move and frame: held
+        # steady, so the status bar does not lay the window out again (steady_label).
+        sb.addPermanentWidget(SteadyLabel(self.chain_status))
+        sb.addPermanentWidget(SteadyLabel(self.frame_status))
         sb.addPermanentWidget(self.mode_status)
         self._update_status()
 
