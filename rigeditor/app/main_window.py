@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QMainWindow, QS
 
 from rigeditor.app import guard, style
 from rigeditor.app.curves import CurvesWidget
+from rigeditor.app.gesture_pacing import GesturePacer
 from rigeditor.app.graph import GraphEditor
 from rigeditor.app.pose_actions import PoseActions
 from rigeditor.app.dialogs import Dialogs
@@ -94,7 +95,8 @@ class MainWindow(guard.Guarded, QMainWindow):
         doc.projectChanged.connect(self._update_title)
         doc.modifiedChanged.connect(self._update_title)
         doc.frameChanged.connect(self._update_status)
-        doc.bakeChanged.connect(self._update_status)
+        self._paced_status = GesturePacer(doc, self._update_status, self)  # as the inspector
+        doc.bakeChanged.connect(self._paced_status)
         doc.selectionChanged.connect(self._update_status)
         doc.modeChanged.connect(self._mode_changed)
         doc.refused.connect(self._refused)

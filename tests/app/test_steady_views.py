@@ -11,7 +11,7 @@ from PySide6.QtCore import QEvent, QObject, QPoint, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QHBoxLayout, QLabel, QWidget
 
-from rigeditor.app import steady_label
+from rigeditor.app import gesture_pacing, steady_label
 from rigeditor.app.inspector import chain_readout
 from rigeditor.app.steady_label import SteadyLabel
 from rigeditor.app.style import CAUSE_LABELS
@@ -75,6 +75,7 @@ def test_a_drag_lays_out_neither_the_inspector_nor_the_window_once_its_texts_fit
     # The first time round, the texts (residual, out of reach...) get as wide as they
     # will; the second time round the same texts fit where they are.
     monkeypatch.setattr(steady_label, "SHRINK_MS", 60_000)
+    monkeypatch.setattr(gesture_pacing, "PACE_HZ", 1e9)  # every move shown (test_..._reading_pace)
     w, doc = arm_window(qtbot, tmp_path)
     vp, centre = w.scene.viewport(), hand_point(w, doc)
     QTest.mousePress(vp, Qt.LeftButton, Qt.NoModifier, centre)
@@ -175,3 +176,40 @@ def test_a_steady_label_shows_text_set_while_hidden(qtbot, text):
     qtbot.waitExposed(box)
     settle()
     assert label.width() >= label.sizeHint().width()
+
+
+def test_during_a_drag_the_readouts_follow_at_a_reading_pace_and_end_on_the_last_move(qtbot, tmp_path,
+                                                                                      monkeypatch):
+    # A pace of one refresh in 1,000 s: after the drag's first move nothing beside the
+    # scene changes until the release, which shows the last move's solve.
+    monkeypatch.setattr(gesture_pacing, "PACE_HZ", 1e-3)
+    w, doc = arm_window(qtbot, tmp_path)
+    vp, centre = w.scene.viewport(), hand_point(w, doc)
+    QTest.mousePress(vp, Qt.LeftButton, Qt.NoModifier, centre)
+    settle()
+    QTest.mouseMove(vp, centre + QPoint(120, 0))  # out of reach
+    settle()
+    shown_readouts(w, doc)
+    first = (w.inspector.field("readout.residual").text(), w.chain_status.text())
+    moved = set()
+    circle(vp, centre, 60.0, 10, on_move=lambda: moved.add(chain_readout(doc, "arm")["residual"]))
+    assert len(moved) >= 5  # the solve changed under the pointer...
+    assert (w.inspector.field("readout.residual").text(), w.chain_status.text()) == first  # ...not beside it
+    QTest.mouseRelease(vp, Qt.LeftButton, Qt.NoModifier, centre + QPoint(60, 0))
+    QApplication.processEvents()
+    shown_readouts(w, doc)  # the last value, at the gesture's end
+
+
+def test_a_slow_drag_shows_every_move_beside_the_scene(qtbot, tmp_path):
+    w, doc = arm_window(qtbot, tmp_path)
+    vp, centre = w.scene.viewport(), hand_point(w, doc)
+    QTest.mousePress(vp, Qt.LeftButton, Qt.NoModifier, centre)
+    settle()
+    for i in range(4):
+        QTest.mouseMove(vp, centre + QPoint(30 * i + 10, -20 * i))
+        qtbot.wait(round(1000 / gesture_pacing.PACE_HZ) + 40)  # a pointer resting longer than the pace
+        assert doc.gesture_active
+        shown_readouts(w, doc)
+    QTest.mouseRelease(vp, Qt.LeftButton, Qt.NoModifier, centre + QPoint(100, -60))
+    settle()
+    shown_readouts(w, doc)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QLabel, QScrollArea, QVBoxLayout, QWidget
 
+from rigeditor.app.gesture_pacing import GesturePacer
 from rigeditor.app.guard import Guarded
 from rigeditor import edits
 from rigeditor.app.dialogs import Dialogs
@@ -51,7 +52,10 @@ class Inspector(Guarded, QWidget):
         # A project change is always followed by bakeChanged, which copies the
         # values: rebuild here only when the shape changed (one sync per change).
         doc.projectChanged.connect(self._rebuild_if_reshaped)
-        doc.bakeChanged.connect(self._sync)
+        # During a drag the values follow at a reading pace (gesture_pacing), the
+        # last one at the drag's end.
+        self._paced_sync = GesturePacer(doc, self._sync, self)
+        doc.bakeChanged.connect(self._paced_sync)
         doc.frameChanged.connect(self._sync)
         doc.modeChanged.connect(self.refresh)
         self.refresh()
