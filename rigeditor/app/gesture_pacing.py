@@ -23,11 +23,13 @@ PACE_HZ = 15.0
 
 class GesturePacer(Guarded, QObject):
     """Callable: ``pacer()`` runs ``fn()`` now or, during a gesture of ``doc``
-    (``doc.gesture_active``), when ``1 / PACE_HZ`` s have passed since it last ran."""
+    (``doc.gesture_active``), when ``1 / PACE_HZ`` s have passed since it last ran.
+    ``own``: returns True while the gesture is the view's own (a key dragged in the
+    dope sheet): the user is looking at it, so it is not paced."""
 
-    def __init__(self, doc, fn, parent=None):
+    def __init__(self, doc, fn, parent=None, own=None):
         super().__init__(parent)
-        self._doc, self._fn = doc, fn
+        self._doc, self._fn, self._own = doc, fn, own
         self._last = -math.inf  # time.monotonic() of the last run
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -40,7 +42,7 @@ class GesturePacer(Guarded, QObject):
         return self._timer.isActive()
 
     def __call__(self, *_args) -> None:
-        if not self._doc.gesture_active:
+        if not self._doc.gesture_active or (self._own is not None and self._own()):
             self._run()
             return
         wait = self._last + 1.0 / PACE_HZ - time.monotonic()

@@ -352,8 +352,11 @@ class MainWindow(guard.Guarded, QMainWindow):
         self._update_status()
 
     def _update_title(self, *_):
-        self.setWindowTitle(f"{self.files.display_name()}[*] — RigEditor")
-        self.setWindowModified(self.doc.is_modified())
+        title, modified = f"{self.files.display_name()}[*] — RigEditor", self.doc.is_modified()
+        if title != self.windowTitle():  # (asked on every drag move: the same title)
+            self.setWindowTitle(title)
+        if modified != self.isWindowModified():
+            self.setWindowModified(modified)
 
     def _update_status(self, *_):
         tl = self.doc.project.timeline

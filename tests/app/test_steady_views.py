@@ -7,7 +7,8 @@ import math
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QEvent, QObject, QPoint, Qt
+from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, Qt
+from PySide6.QtGui import QMouseEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QHBoxLayout, QLabel, QWidget
 
@@ -15,6 +16,7 @@ from rigeditor.app import gesture_pacing, steady_label
 from rigeditor.app.inspector import chain_readout
 from rigeditor.app.steady_label import SteadyLabel
 from rigeditor.app.style import CAUSE_LABELS
+from rigeditor.edits.tracks import keyed_tracks
 from windows import make_window, px, settle
 
 
@@ -213,3 +215,47 @@ def test_a_slow_drag_shows_every_move_beside_the_scene(qtbot, tmp_path):
     QTest.mouseRelease(vp, Qt.LeftButton, Qt.NoModifier, centre + QPoint(100, -60))
     settle()
     shown_readouts(w, doc)
+
+
+def _send_mouse(widget, kind, pos):
+    kinds = {"press": QEvent.MouseButtonPress, "move": QEvent.MouseMove, "release": QEvent.MouseButtonRelease}
+    button = Qt.NoButton if kind == "move" else Qt.LeftButton
+    held = Qt.NoButton if kind == "release" else Qt.LeftButton
+    p = QPointF(pos)
+    QApplication.sendEvent(widget, QMouseEvent(kinds[kind], p, widget.mapToGlobal(p), button, held, Qt.NoModifier))
+
+
+def key_markers(timeline):
+    x, y = timeline._keys.getData()
+    return set(zip(np.round(x).astype(int).tolist(), np.round(y).astype(int).tolist()))
+
+
+def test_a_drag_in_the_scene_paces_the_dope_sheet_and_a_key_drag_in_it_does_not(qtbot, tmp_path, monkeypatch):
+    monkeypatch.setattr(gesture_pacing, "PACE_HZ", 1e-3)
+    w, doc = arm_window(qtbot, tmp_path)
+    tl = w.timeline
+    doc.set_frame(5)  # no key of the hand here: the drag's first move keys it
+    settle()
+    vp, centre = w.scene.viewport(), hand_point(w, doc)
+    QTest.mousePress(vp, Qt.LeftButton, Qt.NoModifier, centre)
+    settle()
+    circle(vp, centre, 40.0, 6)
+    row = [t.path for t in tl.tracks()].index(("target", "hand", "position"))
+    assert (5, row) in key_markers(tl)  # the key the first move made, shown at once
+    QTest.mouseRelease(vp, Qt.LeftButton, Qt.NoModifier, centre)
+    QApplication.processEvents()
+    assert [t.frames for t in tl.tracks()] == [t.frames for t in keyed_tracks(doc.project)]
+    # Retiming that key in the dope sheet: the user looks at it, every move is shown.
+    kv = tl.plot.viewport()
+    start = tl.key_point(("target", "hand", "position"), 5)
+    _send_mouse(kv, "press", start)
+    for frame in (6, 7, 8):
+        QTest.qWait(12)  # (pyqtgraph drops moves faster than 100 a second)
+        _send_mouse(kv, "move", tl._to_viewport(tl.track_view, frame, row))
+        QApplication.processEvents()
+    assert doc.gesture_active
+    moved = {f for f, r in key_markers(tl) if r == row}
+    assert 5 not in moved and max(f for f in moved if f < 12) in (7, 8)
+    _send_mouse(kv, "release", tl._to_viewport(tl.track_view, 8, row))
+    QApplication.processEvents()
+    assert (8, row) in key_markers(tl)
