@@ -96,7 +96,16 @@ class Inspector(Guarded, QWidget):
 
     # ------------------------------------------------------------------ building
     def _make_signature(self):
-        p = self.doc.project
+        # Asked on every frame and bake: the same project object has the same shape.
+        p, key = self.doc.project, (self.doc.selection, self.doc.mode)
+        memo = getattr(self, "_signature_memo", None)
+        if memo is not None and memo[0] is p and memo[1] == key:
+            return memo[2]
+        sig = self._shape_of(p)
+        self._signature_memo = (p, key, sig)
+        return sig
+
+    def _shape_of(self, p):
         return (self.doc.selection, self.doc.mode, tuple(p.space_names()),
                 tuple((b.name, b.parent) for b in p.bones),
                 tuple((c.name, c.bones, c.solver, c.target) for c in p.chains),
