@@ -6,7 +6,8 @@ sends 60-140 a second) costs the move about a millisecond of text layout and pai
 :class:`GesturePacer` calls its function at once outside a gesture, and during one at
 most ``PACE_HZ`` times a second: a call that comes sooner runs when the period is up,
 and one still pending when the gesture ends runs then, so the last value is always
-the one shown.
+the one shown. The views' frame signals are paced the same way when frames come
+faster than that (a scrub, playback): the first change of a frame is shown at once.
 """
 from __future__ import annotations
 
@@ -25,11 +26,13 @@ class GesturePacer(Guarded, QObject):
     """Callable: ``pacer()`` runs ``fn()`` now or, during a gesture of ``doc``
     (``doc.gesture_active``), when ``1 / PACE_HZ`` s have passed since it last ran.
     ``own``: returns True while the gesture is the view's own (a key dragged in the
-    dope sheet): the user is looking at it, so it is not paced."""
+    dope sheet): the user is looking at it, so it is not paced. ``frames``: paced
+    outside a gesture too, for the frame's signals: one frame change is shown at once,
+    a scrub or playback (changes coming faster than ``PACE_HZ``) at that pace."""
 
-    def __init__(self, doc, fn, parent=None, own=None):
+    def __init__(self, doc, fn, parent=None, own=None, frames: bool = False):
         super().__init__(parent)
-        self._doc, self._fn, self._own = doc, fn, own
+        self._doc, self._fn, self._own, self._frames = doc, fn, own, frames
         self._last = -math.inf  # time.monotonic() of the last run
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -42,7 +45,7 @@ class GesturePacer(Guarded, QObject):
         return self._timer.isActive()
 
     def __call__(self, *_args) -> None:
-        if not self._doc.gesture_active or (self._own is not None and self._own()):
+        if (not self._frames and not self._doc.gesture_active) or (self._own is not None and self._own()):
             self._run()
             return
         wait = self._last + 1.0 / PACE_HZ - time.monotonic()

@@ -136,17 +136,22 @@ def test_after_a_drag_the_inspector_looks_as_built_afresh(qtbot, tmp_path):
     assert np.array_equal(after_drag, fresh)
 
 
-def test_a_steady_label_grows_at_once_and_gives_room_back_once_the_text_stays_short(qtbot):
+def _boxed(qtbot, shrink_ms):
     box = QWidget()
     lay = QHBoxLayout(box)
     label = QLabel("0.1 u")
-    holder = SteadyLabel(label, shrink_ms=80)
+    holder = SteadyLabel(label, shrink_ms=shrink_ms)
     lay.addWidget(holder)
     lay.addStretch(1)
     qtbot.addWidget(box)
     box.show()
     qtbot.waitExposed(box)
     settle()
+    return box, label, holder
+
+
+def test_a_steady_label_grows_at_once_and_keeps_its_room_while_the_text_flickers(qtbot):
+    box, label, holder = _boxed(qtbot, shrink_ms=60_000)
     counter = LayoutRequests(box=box)
     for text in ("0.2 u", "0.3 u", "0.4 u"):  # same width: nothing is laid out
         label.setText(text)
@@ -156,11 +161,21 @@ def test_a_steady_label_grows_at_once_and_gives_room_back_once_the_text_stays_sh
     settle()
     assert counter.count["box"] >= 1
     assert label.width() >= label.sizeHint().width() and label.text() == "12345.678 u — out of reach"
-    wide = holder.width()
-    label.setText("0.5 u")  # shorter: the room stays for a while (no flicker of the form)...
+    wide, counter.count["box"] = holder.width(), 0
+    for text in ("0.5 u", "12345.679 u — out of reach", "0.6 u"):  # shorter and back: the room stays
+        label.setText(text)
+        settle()
+        assert holder.width() == wide and label.width() >= label.sizeHint().width()
+    assert counter.count["box"] == 0
+
+
+def test_a_steady_label_gives_room_back_once_the_text_stays_short(qtbot):
+    box, label, holder = _boxed(qtbot, shrink_ms=80)
+    label.setText("12345.678 u — out of reach")
     settle()
-    assert holder.width() == wide
-    qtbot.waitUntil(lambda: holder.width() < wide, timeout=2000)  # ...then goes back
+    wide = holder.width()
+    label.setText("0.5 u")
+    qtbot.waitUntil(lambda: holder.width() < wide, timeout=3000)
     assert abs(holder.sizeHint().width() - label.sizeHint().width()) <= steady_label.SLACK_PX
     assert label.width() >= label.sizeHint().width()
 
