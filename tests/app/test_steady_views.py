@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, Qt
+from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, QRect, Qt
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QHBoxLayout, QLabel, QWidget
@@ -274,3 +274,37 @@ def test_a_drag_in_the_scene_paces_the_dope_sheet_and_a_key_drag_in_it_does_not(
     _send_mouse(kv, "release", tl._to_viewport(tl.track_view, 8, row))
     QApplication.processEvents()
     assert (8, row) in key_markers(tl)
+
+
+class Paints(QObject):
+    def __init__(self, widget):
+        super().__init__()
+        self.count = 0
+        widget.installEventFilter(self)
+
+    def eventFilter(self, obj, event):  # noqa: N802
+        if event.type() == QEvent.Paint:
+            self.count += 1
+        return False
+
+
+def test_a_new_frame_number_repaints_its_box_not_the_timeline_dock_beneath(qtbot, tmp_path):
+    w, doc = arm_window(qtbot, tmp_path)
+    tl = w.timeline
+    dock = tl.parentWidget()
+    while dock is not None and dock.metaObject().className() != "QDockWidget":
+        dock = dock.parentWidget()
+    spin = tl._frame_spin
+    painted = Paints(dock), Paints(tl), Paints(spin)
+    for f in (3, 9, 27, 41):
+        doc.set_frame(f)
+        settle()
+        assert spin.value() == f
+    assert painted[2].count >= 4 and (painted[0].count, painted[1].count) == (0, 0)
+    # The box paints the pixels its parents painted under it.
+    bar = QRect(0, 0, tl.width(), spin.geometry().bottom() + 2)
+    filled = tl.grab(bar).toImage()
+    spin.setAutoFillBackground(False)
+    spin.update()
+    settle()
+    assert tl.grab(bar).toImage() == filled

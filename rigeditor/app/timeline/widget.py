@@ -243,6 +243,9 @@ class TimelineWidget(Guarded, KeyGestures, KeyEditing, QWidget):
         self._button("Last frame of the loop", lambda: self._jump(1), QStyle.SP_MediaSkipForward)
         self._label("Frame")
         self._frame_spin = self._spin("Current frame", self.doc.set_frame)
+        # Its own background: a new frame number repaints the box alone, not the
+        # timeline and its dock beneath it (the same pixels).
+        self._frame_spin.setAutoFillBackground(True)
         self._fps_label = self._label("")
         row.addSpacing(12)
         self._label("Loop")
