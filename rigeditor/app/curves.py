@@ -19,6 +19,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QGraphicsItem, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from rigeditor.app.item_cache import make_room
+from rigeditor.app.gesture_pacing import GesturePacer
 from rigeditor.app.guard import Guarded
 from rigeditor.app import style
 from rigeditor.app.plot_axis import ReadableAxis
@@ -198,7 +199,11 @@ class CurvesWidget(Guarded, QWidget):
         doc.rangePending.connect(self._show_title)
         doc.gestureActive.connect(self._gesture_active)
         doc.selectionChanged.connect(self._update)
-        doc.frameChanged.connect(self._frame_changed)
+        # Its playheads follow a scrub elsewhere at a reading pace, the first and the last
+        # frame at once (gesture_pacing); one of them dragged here moves them all at once.
+        doc.frameChanged.connect(GesturePacer(doc, lambda: self._frame_changed(self.doc.frame), self,
+                                              own=lambda: any(line.moving for line in self.playheads),
+                                              frames=True))
         self._update()
 
     def _place_level_labels(self) -> None:

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QMainWindow, QS
 
 from rigeditor.app import guard, style
 from rigeditor.app.curves import CurvesWidget
+from rigeditor.app.gesture_pacing import GesturePacer
 from rigeditor.app.graph import GraphEditor
 from rigeditor.app.pose_actions import PoseActions
 from rigeditor.app.dialogs import Dialogs
@@ -24,6 +25,7 @@ from rigeditor.app.outliner import Outliner
 from rigeditor.app.mesh_actions import MeshActions
 from rigeditor.app.rig_actions import RigActions
 from rigeditor.app.scene import SceneView
+from rigeditor.app.steady_label import SteadyLabel
 from rigeditor.app.shortcuts import KeysOverNumbers, set_standard_shortcuts
 from rigeditor.app.skin_menu import SkinMenu
 from rigeditor.app.timeline import TimelineWidget
@@ -93,7 +95,8 @@ class MainWindow(guard.Guarded, QMainWindow):
         doc.projectChanged.connect(self._update_title)
         doc.modifiedChanged.connect(self._update_title)
         doc.frameChanged.connect(self._update_status)
-        doc.bakeChanged.connect(self._update_status)
+        self._paced_status = GesturePacer(doc, self._update_status, self)  # as the inspector
+        doc.bakeChanged.connect(self._paced_status)
         doc.selectionChanged.connect(self._update_status)
         doc.modeChanged.connect(self._mode_changed)
         doc.refused.connect(self._refused)
@@ -323,8 +326,10 @@ class MainWindow(guard.Guarded, QMainWindow):
         self.frame_status.setObjectName("status_frame")
         self.mode_status = QLabel()
         self.mode_status.setObjectName("status_mode")
-        sb.addPermanentWidget(self.chain_status)
-        sb.addPermanentWidget(self.frame_status)
+        # The chain's residual and the frame change on every move and frame: held
+        # steady, so the status bar does not lay the window out again (steady_label).
+        sb.addPermanentWidget(SteadyLabel(self.chain_status))
+        sb.addPermanentWidget(SteadyLabel(self.frame_status))
         sb.addPermanentWidget(self.mode_status)
         self._update_status()
 
@@ -347,8 +352,11 @@ class MainWindow(guard.Guarded, QMainWindow):
         self._update_status()
 
     def _update_title(self, *_):
-        self.setWindowTitle(f"{self.files.display_name()}[*] — RigEditor")
-        self.setWindowModified(self.doc.is_modified())
+        title, modified = f"{self.files.display_name()}[*] — RigEditor", self.doc.is_modified()
+        if title != self.windowTitle():  # (asked on every drag move: the same title)
+            self.setWindowTitle(title)
+        if modified != self.isWindowModified():
+            self.setWindowModified(modified)
 
     def _update_status(self, *_):
         tl = self.doc.project.timeline

@@ -230,9 +230,10 @@ class Outliner(Guarded, QTreeWidget):
     def _update_states(self, *_):
         """Colour each chain by the cause of its residual on the current frame."""
         bake, row = self.doc.bake, self.doc.row
-        for (kind, name), it in self._items.items():
-            if kind == "chain" and name in bake.chains:
-                cause = CAUSES[int(bake.chains[name].cause[row])]
+        for name, cb in bake.chains.items():  # the chains alone, not every item: asked on each move and frame
+            it = self._items.get(("chain", name))
+            if it is not None:
+                cause = CAUSES[int(cb.cause[row])]
                 if self._causes.get(name) != cause:  # icons only when they change
                     self._causes[name] = cause
                     it.setIcon(0, _swatch(style.CAUSE_COLORS[cause]))

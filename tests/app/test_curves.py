@@ -11,6 +11,7 @@ from PySide6.QtGui import QMouseEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
+from rigeditor.app import gesture_pacing
 from rigeditor.app.curves import CurvesWidget, shown_chain
 from rigeditor.app.document import Document
 from rigeditor.core.geometry import unwrap
@@ -142,13 +143,16 @@ def test_angles_are_unwrapped(qtbot):
     assert_shows(w, "c")
 
 
-def test_playhead_follows_the_frame_and_frame_changes_do_not_replot(curves):
+def test_playhead_follows_the_frame_and_frame_changes_do_not_replot(curves, qtbot):
     calls = []
     for item in [*curves.angle_curves.values(), curves.sensitivity_curve, *curves.residual_curves.values()]:
         item.sigPlotChanged.connect(lambda *_: calls.append(1))
-    for f in (5, 17, 48):
+    for f in (5, 17, 48):  # frames in quick succession: each shown within the pace (gesture_pacing)
         curves.doc.set_frame(f)
-        assert [line.value() for line in curves.playheads] == [f, f, f]
+        qtbot.waitUntil(lambda: [line.value() for line in curves.playheads] == [f, f, f], timeout=1000)
+    qtbot.wait(round(2000 / gesture_pacing.PACE_HZ))  # a pause: the next frame is shown at once
+    curves.doc.set_frame(30)
+    assert [line.value() for line in curves.playheads] == [30, 30, 30]
     assert calls == []
 
 

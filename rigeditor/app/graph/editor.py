@@ -23,6 +23,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QLabel, QMenu, Q
 from rigeditor.app import style
 from rigeditor.app.graph.geometry import Component, components, drawn, frame_keyed
 from rigeditor.app.graph.gestures import GraphView, KeyDots, KeyGestures
+from rigeditor.app.gesture_pacing import GesturePacer
 from rigeditor.app.guard import Guarded
 from rigeditor.app.plot_axis import ReadableAxis
 from rigeditor.edits.tracks import ATTRIBUTES, touched
@@ -103,7 +104,9 @@ class GraphEditor(Guarded, KeyGestures, QWidget):
         doc.selectionChanged.connect(self.refresh)
         if hasattr(doc, "gestureActive"):
             doc.gestureActive.connect(lambda active: None if active else self._catch_up())
-        doc.frameChanged.connect(lambda f: self.playhead.setValue(f))
+        # Its playhead follows a scrub at a reading pace (gesture_pacing), the last frame at once.
+        doc.frameChanged.connect(GesturePacer(doc, lambda: self.playhead.setValue(self.doc.frame), self,
+                                              frames=True))
         self.refresh()
         self.playhead.setValue(doc.frame)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QLabel, QScrollArea, QVBoxLayout, QWidget
 
+from rigeditor.app.gesture_pacing import GesturePacer
 from rigeditor.app.guard import Guarded
 from rigeditor import edits
 from rigeditor.app.dialogs import Dialogs
@@ -51,7 +52,10 @@ class Inspector(Guarded, QWidget):
         # A project change is always followed by bakeChanged, which copies the
         # values: rebuild here only when the shape changed (one sync per change).
         doc.projectChanged.connect(self._rebuild_if_reshaped)
-        doc.bakeChanged.connect(self._sync)
+        # During a drag the values follow at a reading pace (gesture_pacing), the
+        # last one at the drag's end.
+        self._paced_sync = GesturePacer(doc, self._sync, self)
+        doc.bakeChanged.connect(self._paced_sync)
         doc.frameChanged.connect(self._sync)
         doc.modeChanged.connect(self.refresh)
         self.refresh()
@@ -92,7 +96,16 @@ class Inspector(Guarded, QWidget):
 
     # ------------------------------------------------------------------ building
     def _make_signature(self):
-        p = self.doc.project
+        # Asked on every frame and bake: the same project object has the same shape.
+        p, key = self.doc.project, (self.doc.selection, self.doc.mode)
+        memo = getattr(self, "_signature_memo", None)
+        if memo is not None and memo[0] is p and memo[1] == key:
+            return memo[2]
+        sig = self._shape_of(p)
+        self._signature_memo = (p, key, sig)
+        return sig
+
+    def _shape_of(self, p):
         return (self.doc.selection, self.doc.mode, tuple(p.space_names()),
                 tuple((b.name, b.parent) for b in p.bones),
                 tuple((c.name, c.bones, c.solver, c.target) for c in p.chains),

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from rigeditor.app.item_cache import make_room
 from rigeditor.app.dialogs import Dialogs
+from rigeditor.app.gesture_pacing import GesturePacer
 from rigeditor.app.guard import Guarded
 from rigeditor.app import style
 from rigeditor.app.timeline.edit import KeyEditing
@@ -78,7 +79,10 @@ class TimelineWidget(Guarded, KeyGestures, KeyEditing, QWidget):
         body.addWidget(self._scroll)
         layout.addLayout(body)
 
-        doc.projectChanged.connect(self._project_changed)
+        # During a drag elsewhere the keys follow at a reading pace, the last at its end
+        # (gesture_pacing); a key drag here is shown at once.
+        doc.projectChanged.connect(GesturePacer(doc, self._project_changed, self,
+                                                own=lambda: self._dragging is not None))
         doc.frameChanged.connect(self._frame_changed)
         doc.selectionChanged.connect(self._draw_rows)
         self._project_changed()
@@ -239,6 +243,9 @@ class TimelineWidget(Guarded, KeyGestures, KeyEditing, QWidget):
         self._button("Last frame of the loop", lambda: self._jump(1), QStyle.SP_MediaSkipForward)
         self._label("Frame")
         self._frame_spin = self._spin("Current frame", self.doc.set_frame)
+        # Its own background: a new frame number repaints the box alone, not the
+        # timeline and its dock beneath it (the same pixels).
+        self._frame_spin.setAutoFillBackground(True)
         self._fps_label = self._label("")
         row.addSpacing(12)
         self._label("Loop")
