@@ -315,11 +315,13 @@ class LabelPlacer:
         return QRectF(float(x[k]), float(y[k]), w, h)
 
 
-    def place_all(self, labels: list, anchors: np.ndarray) -> None:
+    def place_all(self, labels: list, anchors: np.ndarray, one_by_one: bool = False) -> None:
         """Place ``labels`` (in priority order) at their ``anchors`` (K, 2): every label
         whose first spot is free of obstacles, of the other labels' first spots and
-        inside the bounds takes it at once (one vectorised test); the rest go through
-        ``place`` one by one, in order. Sets each label's ``rect``."""
+        inside the bounds takes it at once (one vectorised test); the rest take the
+        spot ``place`` would give them, in order (``one_by_one``: through ``place``
+        itself, the reference the tests hold the batched path to). Sets each
+        label's ``rect``."""
         if not labels:
             return
         size = np.array([self.size(lb) for lb in labels])
@@ -344,8 +346,62 @@ class LabelPlacer:
         for k in easy.tolist():
             labels[k].rect = QRectF(float(x[k]), float(y[k]), float(w[k]), float(h[k]))
         self._take(r[easy])
-        for k in np.flatnonzero(blocked).tolist():
-            labels[k].rect = self.place(labels[k], anchors[k])
+        hard = np.flatnonzero(blocked).tolist()
+        if one_by_one:
+            for k in hard:
+                labels[k].rect = self.place(labels[k], anchors[k])
+        elif hard:
+            self._place_blocked([labels[k] for k in hard], anchors[hard], size[hard])
+
+    def _place_blocked(self, labels: list, anchors: np.ndarray, size: np.ndarray) -> None:
+        """``place`` for each of ``labels`` in order, with the same choice of spot:
+        every candidate spot of every label is tested against the obstacles and the
+        labels placed so far in one call; only the labels placed here, one after
+        another, are then tested one spot at a time (a handful of rectangles, in
+        plain floats: a crowd re-places about ten labels a frame)."""
+        spots, owner = [], []
+        for j, lb in enumerate(labels):
+            sx, sy, g, side = self._pattern(lb.directions, lb.gap)
+            w, h = size[j]
+            ax, ay = anchors[j]
+            x = np.where(side, np.where(sx > 0, ax + g, ax - g - w), ax - w / 2)
+            gy = np.where(side, g * 0.5, g)
+            y = np.where(sy > 0, ay + gy, ay - gy - h)
+            spots.append(np.stack([x, y, x + w, y + h], axis=1))
+            owner.append(np.full(len(x), j))
+        r = np.concatenate(spots)
+        t = self.taken[:self.count]
+        free = ~overlaps(r, t).any(axis=1) if len(t) else np.ones(len(r), dtype=bool)
+        inside = np.ones(len(r), dtype=bool)
+        if self.bounds is not None:
+            b = self.bounds
+            inside = (r[:, 0] >= b[0]) & (r[:, 1] >= b[1]) & (r[:, 2] <= b[2]) & (r[:, 3] <= b[3])
+        free &= inside
+        start = np.r_[0, np.cumsum([len(s) for s in spots])].tolist()
+        rows, free, inside = r.tolist(), free.tolist(), inside.tolist()
+        placed: list = []  # rectangles placed by this call, in order
+        chosen = []
+        for j, lb in enumerate(labels):
+            first_inside = None
+            k = None
+            for i in range(start[j], start[j + 1]):
+                if not inside[i]:
+                    continue
+                if first_inside is None:
+                    first_inside = i
+                if not free[i]:
+                    continue
+                x0, y0, x1, y1 = rows[i]
+                if not any(x0 < q[2] and x1 > q[0] and y0 < q[3] and y1 > q[1] for q in placed):
+                    k = i
+                    break
+            if k is None:  # a crowd: the first spot inside the bounds, or the first spot
+                k = first_inside if first_inside is not None else start[j]
+            placed.append(rows[k])
+            chosen.append(k)
+            x0, y0 = rows[k][0], rows[k][1]
+            lb.rect = QRectF(x0, y0, float(size[j][0]), float(size[j][1]))
+        self._take(r[chosen])
 
     def _take(self, rects: np.ndarray) -> None:
         need = self.count + len(rects)
