@@ -11,6 +11,7 @@ pixel wide, and anything thicker is a filled shape (see ``thick_line``).
 from __future__ import annotations
 
 import math
+from bisect import bisect_left
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -359,48 +360,50 @@ class LabelPlacer:
         labels placed so far in one call; only the labels placed here, one after
         another, are then tested one spot at a time (a handful of rectangles, in
         plain floats: a crowd re-places about ten labels a frame)."""
-        spots, owner = [], []
-        for j, lb in enumerate(labels):
-            sx, sy, g, side = self._pattern(lb.directions, lb.gap)
-            w, h = size[j]
-            ax, ay = anchors[j]
-            x = np.where(side, np.where(sx > 0, ax + g, ax - g - w), ax - w / 2)
-            gy = np.where(side, g * 0.5, g)
-            y = np.where(sy > 0, ay + gy, ay - gy - h)
-            spots.append(np.stack([x, y, x + w, y + h], axis=1))
-            owner.append(np.full(len(x), j))
-        r = np.concatenate(spots)
+        pats = [self._pattern(lb.directions, lb.gap) for lb in labels]
+        counts = [len(p[0]) for p in pats]
+        sx, sy, g, side = (np.concatenate([p[i] for p in pats]) for i in range(4))
+        w, h = np.repeat(size[:, 0], counts), np.repeat(size[:, 1], counts)
+        ax, ay = np.repeat(anchors[:, 0], counts), np.repeat(anchors[:, 1], counts)
+        x = np.where(side, np.where(sx > 0, ax + g, ax - g - w), ax - w / 2)
+        gy = np.where(side, g * 0.5, g)
+        y = np.where(sy > 0, ay + gy, ay - gy - h)
+        r = np.stack([x, y, x + w, y + h], axis=1)
         t = self.taken[:self.count]
+        # Only the obstacles meeting the box around every spot can meet one of them
+        # (a crowd's spots cover a corner of the view; the rig's joints fill it).
+        lo, hi = r[:, :2].min(axis=0), r[:, 2:].max(axis=0)
+        t = t[(t[:, 0] < hi[0]) & (t[:, 2] > lo[0]) & (t[:, 1] < hi[1]) & (t[:, 3] > lo[1])]
         free = ~overlaps(r, t).any(axis=1) if len(t) else np.ones(len(r), dtype=bool)
         inside = np.ones(len(r), dtype=bool)
         if self.bounds is not None:
             b = self.bounds
             inside = (r[:, 0] >= b[0]) & (r[:, 1] >= b[1]) & (r[:, 2] <= b[2]) & (r[:, 3] <= b[3])
         free &= inside
-        start = np.r_[0, np.cumsum([len(s) for s in spots])].tolist()
-        rows, free, inside = r.tolist(), free.tolist(), inside.tolist()
+        # Plain ints and floats from here (nested lists would be garbage-collected
+        # objects: a frame's few hundred of them cost more than the tests they save).
+        start = np.r_[0, np.cumsum(counts)].tolist()
+        free_idx = np.flatnonzero(free).tolist()
+        flat = r[free_idx].ravel().tolist()  # x0, y0, x1, y1 of each free spot
+        inside_idx = np.flatnonzero(inside).tolist()
         placed: list = []  # rectangles placed by this call, in order
         chosen = []
+        f = i_in = 0  # where the search in free_idx / inside_idx resumes
         for j, lb in enumerate(labels):
-            first_inside = None
+            first, end = start[j], start[j + 1]
             k = None
-            for i in range(start[j], start[j + 1]):
-                if not inside[i]:
-                    continue
-                if first_inside is None:
-                    first_inside = i
-                if not free[i]:
-                    continue
-                x0, y0, x1, y1 = rows[i]
+            for f in range(bisect_left(free_idx, first, f), bisect_left(free_idx, end, f)):
+                x0, y0, x1, y1 = flat[4 * f:4 * f + 4]
                 if not any(x0 < q[2] and x1 > q[0] and y0 < q[3] and y1 > q[1] for q in placed):
-                    k = i
+                    k = free_idx[f]
+                    placed.append((x0, y0, x1, y1))
                     break
             if k is None:  # a crowd: the first spot inside the bounds, or the first spot
-                k = first_inside if first_inside is not None else start[j]
-            placed.append(rows[k])
+                i_in = bisect_left(inside_idx, first, i_in)
+                k = inside_idx[i_in] if i_in < len(inside_idx) and inside_idx[i_in] < end else first
+                placed.append(tuple(r[k].tolist()))
             chosen.append(k)
-            x0, y0 = rows[k][0], rows[k][1]
-            lb.rect = QRectF(x0, y0, float(size[j][0]), float(size[j][1]))
+            lb.rect = QRectF(placed[-1][0], placed[-1][1], float(size[j][0]), float(size[j][1]))
         self._take(r[chosen])
 
     def _take(self, rects: np.ndarray) -> None:
