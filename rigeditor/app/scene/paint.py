@@ -11,6 +11,7 @@ pixel wide, and anything thicker is a filled shape (see ``thick_line``).
 from __future__ import annotations
 
 import math
+from bisect import bisect_left
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -315,11 +316,13 @@ class LabelPlacer:
         return QRectF(float(x[k]), float(y[k]), w, h)
 
 
-    def place_all(self, labels: list, anchors: np.ndarray) -> None:
+    def place_all(self, labels: list, anchors: np.ndarray, one_by_one: bool = False) -> None:
         """Place ``labels`` (in priority order) at their ``anchors`` (K, 2): every label
         whose first spot is free of obstacles, of the other labels' first spots and
-        inside the bounds takes it at once (one vectorised test); the rest go through
-        ``place`` one by one, in order. Sets each label's ``rect``."""
+        inside the bounds takes it at once (one vectorised test); the rest take the
+        spot ``place`` would give them, in order (``one_by_one``: through ``place``
+        itself, the reference the tests hold the batched path to). Sets each
+        label's ``rect``."""
         if not labels:
             return
         size = np.array([self.size(lb) for lb in labels])
@@ -344,8 +347,64 @@ class LabelPlacer:
         for k in easy.tolist():
             labels[k].rect = QRectF(float(x[k]), float(y[k]), float(w[k]), float(h[k]))
         self._take(r[easy])
-        for k in np.flatnonzero(blocked).tolist():
-            labels[k].rect = self.place(labels[k], anchors[k])
+        hard = np.flatnonzero(blocked).tolist()
+        if one_by_one:
+            for k in hard:
+                labels[k].rect = self.place(labels[k], anchors[k])
+        elif hard:
+            self._place_blocked([labels[k] for k in hard], anchors[hard], size[hard])
+
+    def _place_blocked(self, labels: list, anchors: np.ndarray, size: np.ndarray) -> None:
+        """``place`` for each of ``labels`` in order, with the same choice of spot:
+        every candidate spot of every label is tested against the obstacles and the
+        labels placed so far in one call; only the labels placed here, one after
+        another, are then tested one spot at a time (a handful of rectangles, in
+        plain floats: a crowd re-places about ten labels a frame)."""
+        pats = [self._pattern(lb.directions, lb.gap) for lb in labels]
+        counts = [len(p[0]) for p in pats]
+        sx, sy, g, side = (np.concatenate([p[i] for p in pats]) for i in range(4))
+        w, h = np.repeat(size[:, 0], counts), np.repeat(size[:, 1], counts)
+        ax, ay = np.repeat(anchors[:, 0], counts), np.repeat(anchors[:, 1], counts)
+        x = np.where(side, np.where(sx > 0, ax + g, ax - g - w), ax - w / 2)
+        gy = np.where(side, g * 0.5, g)
+        y = np.where(sy > 0, ay + gy, ay - gy - h)
+        r = np.stack([x, y, x + w, y + h], axis=1)
+        t = self.taken[:self.count]
+        # Only the obstacles meeting the box around every spot can meet one of them
+        # (a crowd's spots cover a corner of the view; the rig's joints fill it).
+        lo, hi = r[:, :2].min(axis=0), r[:, 2:].max(axis=0)
+        t = t[(t[:, 0] < hi[0]) & (t[:, 2] > lo[0]) & (t[:, 1] < hi[1]) & (t[:, 3] > lo[1])]
+        free = ~overlaps(r, t).any(axis=1) if len(t) else np.ones(len(r), dtype=bool)
+        inside = np.ones(len(r), dtype=bool)
+        if self.bounds is not None:
+            b = self.bounds
+            inside = (r[:, 0] >= b[0]) & (r[:, 1] >= b[1]) & (r[:, 2] <= b[2]) & (r[:, 3] <= b[3])
+        free &= inside
+        # Plain ints and floats from here (nested lists would be garbage-collected
+        # objects: a frame's few hundred of them cost more than the tests they save).
+        start = np.r_[0, np.cumsum(counts)].tolist()
+        free_idx = np.flatnonzero(free).tolist()
+        flat = r[free_idx].ravel().tolist()  # x0, y0, x1, y1 of each free spot
+        inside_idx = np.flatnonzero(inside).tolist()
+        placed: list = []  # rectangles placed by this call, in order
+        chosen = []
+        f = i_in = 0  # where the search in free_idx / inside_idx resumes
+        for j, lb in enumerate(labels):
+            first, end = start[j], start[j + 1]
+            k = None
+            for f in range(bisect_left(free_idx, first, f), bisect_left(free_idx, end, f)):
+                x0, y0, x1, y1 = flat[4 * f:4 * f + 4]
+                if not any(x0 < q[2] and x1 > q[0] and y0 < q[3] and y1 > q[1] for q in placed):
+                    k = free_idx[f]
+                    placed.append((x0, y0, x1, y1))
+                    break
+            if k is None:  # a crowd: the first spot inside the bounds, or the first spot
+                i_in = bisect_left(inside_idx, first, i_in)
+                k = inside_idx[i_in] if i_in < len(inside_idx) and inside_idx[i_in] < end else first
+                placed.append(tuple(r[k].tolist()))
+            chosen.append(k)
+            lb.rect = QRectF(placed[-1][0], placed[-1][1], float(size[j][0]), float(size[j][1]))
+        self._take(r[chosen])
 
     def _take(self, rects: np.ndarray) -> None:
         need = self.count + len(rects)
