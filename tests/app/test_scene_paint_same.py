@@ -1,0 +1,99 @@
+"""The scene's paint made cheaper draws the same picture (pytest-qt, offscreen): each
+layer whose drawing was rewritten for speed is grabbed against the way it drew before
+(kept here as the reference), at 1x and on a 2x screen; the layer is shown to draw
+something there, so an equality is never that of two empty pictures."""
+from __future__ import annotations
+
+import types
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QRectF
+from PySide6.QtGui import QImage, QPainter
+
+from rigeditor.app import style
+from rigeditor.app.document import Document
+from rigeditor.app.scene.layers import PAINT_ERRORS
+from rigeditor.app.scene.paint import faded, pen, pt, thick_line
+from rigeditor.examples.rigs import EXAMPLES
+from views import grab_rgba, release_all, show_scene
+
+
+@pytest.fixture(autouse=True)
+def _release():
+    del PAINT_ERRORS[:]
+    yield
+    release_all()
+    assert not PAINT_ERRORS
+    del PAINT_ERRORS[:]
+
+
+def _view(qtbot, example, frame):
+    doc = Document(EXAMPLES[example]())
+    doc.set_frame(frame)
+    return doc, show_scene(qtbot, doc)
+
+
+def grab_2x(view) -> np.ndarray:
+    """The view rendered as on a 2x screen: (2h, 2w, 4) uint8 RGBA."""
+    vp = view.viewport()
+    img = QImage(vp.width() * 2, vp.height() * 2, QImage.Format.Format_ARGB32_Premultiplied)
+    img.setDevicePixelRatio(2.0)
+    img.fill(0)
+    p = QPainter(img)
+    view.render(p, QRectF(0, 0, vp.width(), vp.height()), vp.rect())
+    p.end()
+    img = img.convertToFormat(QImage.Format.Format_RGBA8888)
+    return np.frombuffer(img.constBits(), np.uint8).reshape(img.height(), img.bytesPerLine())[:, :img.width() * 4] \
+        .reshape(img.height(), img.width(), 4).copy()
+
+
+def assert_draws_as_before(view, layer_name, before, min_pixels=30, grab=grab_rgba):
+    """The view grabbed with the layer's draw against ``before`` (its earlier draw,
+    bound to the layer): equal to the pixel, and the layer covers ``min_pixels``."""
+    layer = view.layer(layer_name)
+    ours = grab(view)
+    layer.draw = types.MethodType(before, layer)
+    try:
+        theirs = grab(view)
+    finally:
+        del layer.draw
+    view.set_overlay(layer_name, False)
+    bare = grab(view)
+    view.set_overlay(layer_name, True)
+    assert np.count_nonzero((ours != bare).any(axis=2)) >= min_pixels
+    np.testing.assert_array_equal(ours, theirs)
+
+
+def _spaces_before(self, painter, dm, mask):
+    """SpaceLayer.draw as it was: a numpy scalar pair at a time."""
+    o = self.ctx.state.space_origin
+    names, origin, parent, lin = self._rows(self.ctx.state)
+    dlin = dm.linear()
+    for k in np.flatnonzero(mask):
+        name = names[k]
+        color = self.ctx.space_color(name)
+        c, pc = dm(origin[k]), dm(parent[k])
+        if o[name][2] in o and np.hypot(*(c - pc)) > 1.0:
+            thick_line(painter, pc, c, 5.0, faded(self.ctx.space_color(o[name][2]), 110))
+        m = dlin @ lin[k].reshape(2, 2)
+        painter.setPen(pen(color))
+        for axis, length in ((m[:, 0], 18.0), (m[:, 1], 11.0)):
+            painter.drawLine(pt(c), pt(c + axis / max(np.hypot(*axis), 1e-12) * length))
+        painter.setPen(pen(style.BONE_OUTLINE))
+        painter.setBrush(color)
+        painter.drawRect(int(c[0]) - 3, int(c[1]) - 3, 6, 6)
+
+
+@pytest.mark.parametrize("example, frame", [("door", 0), ("door", 30), ("walk", 12)])
+def test_space_origins_and_their_bands_draw_as_before(qtbot, example, frame):
+    doc, view = _view(qtbot, example, frame)
+    if example == "door":  # the handle's band to the door is drawn
+        o = view.ctx.state.space_origin
+        assert any(o[n][2] in o for n in o)
+    assert_draws_as_before(view, "spaces", _spaces_before)
+
+
+def test_space_origins_draw_as_before_on_a_2x_screen(qtbot):
+    doc, view = _view(qtbot, "door", 30)
+    assert_draws_as_before(view, "spaces", _spaces_before, min_pixels=120, grab=grab_2x)
