@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PySide6.QtCore import QPointF, QRect, Qt
 from PySide6.QtGui import QBrush, QImage, QPainter, QPolygonF, QRegion, QTransform
 from scipy.ndimage import binary_dilation
@@ -278,3 +280,18 @@ def test_the_scene_draws_the_arm_as_the_qt_fill_but_a_few_edge_pixels(qtbot):
     arm = np.count_nonzero(ours != bare)
     assert arm > 10_000  # the arm is drawn
     assert np.count_nonzero(ours != qt) <= 20
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 60), st.integers(0, 60), st.integers(1, 30), st.integers(1, 30)),
+                min_size=1, max_size=mesh_raster.MAX_RECTS))
+def test_the_repainted_rectangles_cut_apart_cover_their_union_once(boxes):
+    # Brute force on a grid of pixels: every pixel of the union in exactly one piece.
+    rects = np.array([(x, y, x + w, y + h) for x, y, w, h in boxes], float)
+    union = np.zeros((100, 100), bool)
+    for x0, y0, x1, y1 in rects.astype(int):
+        union[y0:y1, x0:x1] = True
+    count = np.zeros((100, 100), int)
+    for x0, y0, x1, y1 in mesh_raster.disjoint(rects).astype(int):
+        count[y0:y1, x0:x1] += 1
+    np.testing.assert_array_equal(count, union.astype(int))

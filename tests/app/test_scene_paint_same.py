@@ -4,12 +4,16 @@ layer whose drawing was rewritten for speed is grabbed against the way it drew b
 something there, so an equality is never that of two empty pictures."""
 from __future__ import annotations
 
+import math
 import types
+from pathlib import Path
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QRectF
+from PySide6.QtCore import QPoint, QPointF, QRectF, Qt
 from PySide6.QtGui import QImage, QPainter
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QWidget
 
 from rigeditor.app import style
 from rigeditor.app.document import Document
@@ -97,3 +101,72 @@ def test_space_origins_and_their_bands_draw_as_before(qtbot, example, frame):
 def test_space_origins_draw_as_before_on_a_2x_screen(qtbot):
     doc, view = _view(qtbot, "door", 30)
     assert_draws_as_before(view, "spaces", _spaces_before, min_pixels=120, grab=grab_2x)
+
+
+RAPTOR = Path(__file__).resolve().parents[2] / "benchmarks" / "rigs" / "raptor_like.json"
+
+
+def _on_screen(view) -> np.ndarray:
+    """What the viewport shows now (the window's backing store: the partial repaints of
+    a drag as they added up), RGBA, with the view's own overlays (HUD, legend) blanked."""
+    vp = view.viewport()
+    o = vp.mapTo(view.window(), QPoint(0, 0))
+    img = view.screen().grabWindow(view.window().winId(), o.x(), o.y(), vp.width(), vp.height()).toImage()
+    return _blank_children(view, _rgba(img))
+
+
+def _fresh(view) -> np.ndarray:
+    """The viewport painted whole now, RGBA, the view's own overlays blanked."""
+    return _blank_children(view, grab_rgba(view))
+
+
+def _rgba(img: QImage) -> np.ndarray:
+    img = img.convertToFormat(QImage.Format.Format_RGBA8888)
+    return np.frombuffer(img.constBits(), np.uint8).reshape(img.height(), img.bytesPerLine())[:, :img.width() * 4] \
+        .reshape(img.height(), img.width(), 4).copy()
+
+
+def _blank_children(view, rgba):
+    for w in view.findChildren(QWidget):
+        if w.isVisible() and w.parent() is view and w is not view.viewport():
+            g = w.geometry().translated(-view.viewport().x(), -view.viewport().y())
+            rgba[max(g.top(), 0):g.bottom() + 1, max(g.left(), 0):g.right() + 1] = 0
+    return rgba
+
+
+def test_a_drag_on_a_production_rig_shows_what_a_whole_paint_shows(qtbot, tmp_path):
+    # Its meshes stay rasterised while they do not move (app.mesh_buffers) and each move
+    # repaints a few rectangles: what the screen shows after the moves is, pixel for
+    # pixel, the view painted whole, and that again with nothing kept.
+    from rigeditor.app import mesh_raster
+    from rigeditor.io.project_file import load_project
+    from rigeditor.io.spine.read import import_spine
+
+    assert mesh_raster.compiled_raster(wait=True) is not None
+    mesh_raster.BUFFERS.clear()
+    out = tmp_path / "raptor.rigproj"
+    import_spine(RAPTOR, out)
+    doc = Document(load_project(out), out)
+    doc.set_frame(12)
+    view = show_scene(qtbot, doc)
+    view.frame_all()
+    qtbot.wait(20)
+    state = view.ctx.state
+    h = state.handle[state.targets.index("front-foot-target")]
+    p = view.viewportTransform().map(QPointF(float(h[0]), float(h[1])))
+    start, vp = QPoint(round(p.x()), round(p.y())), view.viewport()
+    before = _on_screen(view)
+    QTest.mousePress(vp, Qt.LeftButton, Qt.NoModifier, start)
+    for i in range(1, 13):
+        QTest.mouseMove(vp, start + QPoint(round(14 * math.cos(i / 2)), round(14 * math.sin(i / 2))))
+        qtbot.wait(1)
+    kept = sum(e.buffer is not None for e in mesh_raster.BUFFERS._entries.values())
+    shown = _on_screen(view)
+    assert kept >= 4  # the meshes the leg leaves alone came from their kept buffers
+    assert np.count_nonzero((shown != before).any(axis=2)) > 500  # the leg moved
+    np.testing.assert_array_equal(shown, _fresh(view))
+    mesh_raster.BUFFERS.clear()
+    np.testing.assert_array_equal(shown, _fresh(view))
+    QTest.mouseRelease(vp, Qt.LeftButton, Qt.NoModifier, start)
+    qtbot.wait(20)
+    np.testing.assert_array_equal(_on_screen(view), _fresh(view))
