@@ -10,15 +10,19 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QPoint, QPointF, QRectF, Qt
-from PySide6.QtGui import QImage, QPainter
+from PySide6.QtCore import QLineF, QPoint, QPointF, QRectF, Qt
+from PySide6.QtGui import QImage, QPainter, QPainterPath
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QWidget
 
 from rigeditor.app import style
 from rigeditor.app.document import Document
 from rigeditor.app.scene.layers import PAINT_ERRORS
-from rigeditor.app.scene.paint import faded, pen, pt, thick_line
+from rigeditor.app.scene.layers import arc_directions_many
+from rigeditor.app.scene.overlays import _by_range
+from rigeditor.app.scene.paint import (
+    NO_BRUSH, SMOOTH, WINDING_FILL, faded, pen, polygon, pt, thick_line,
+)
 from rigeditor.examples.rigs import EXAMPLES
 from views import grab_rgba, release_all, show_scene
 
@@ -101,6 +105,67 @@ def test_space_origins_and_their_bands_draw_as_before(qtbot, example, frame):
 def test_space_origins_draw_as_before_on_a_2x_screen(qtbot):
     doc, view = _view(qtbot, "door", 30)
     assert_draws_as_before(view, "spaces", _spaces_before, min_pixels=120, grab=grab_2x)
+
+
+
+def _limits_before(self, painter, dm, mask):
+    """LimitLayer.draw as it was: each tick computed in floats, a joint at a time."""
+    radius = style.LIMIT_ARC_RADIUS_PX
+    arcs = [self.ctx.state.limits[k] for k in np.flatnonzero(mask).tolist()]
+    if not arcs:
+        return
+    centres = dm(np.array([arc.center for arc in arcs]))
+    frames = np.einsum("ij,kjl->kil", dm.linear(), np.array([arc.frame for arc in arcs]))
+    # One path per look (free and bound wedges, their outlines) and one drawLines
+    # of ticks: a 50-joint chain is a handful of painter calls, not 300.
+    wedges = {False: QPainterPath(), True: QPainterPath()}
+    edges = {False: QPainterPath(), True: QPainterPath()}
+    for path in wedges.values():
+        path.setFillRule(WINDING_FILL)  # overlapping wedges of one look add up, never cancel
+    ticks = []
+    for key, idx in _by_range(arcs).items():
+        dirs = arc_directions_many(frames[idx], *key)  # (G, P, 2)
+        # Each wedge: the joint, then its rim, closed; written into a polygon from
+        # the array at once (a point at a time was most of the paint of a long chain).
+        shapes = np.concatenate([centres[idx][:, None], centres[idx][:, None] + dirs * radius], axis=1)
+        for k, wedge, d in zip(idx, shapes, dirs):
+            arc = arcs[k]
+            poly = polygon(wedge)
+            for path in (wedges[arc.bound], edges[arc.bound]):
+                path.addPolygon(poly)
+                path.closeSubpath()
+            if arc.bound:
+                edges[True].addPolygon(polygon(centres[k] + d * (radius + 1.0)))
+        for k in idx:
+            arc, (cx, cy) = arcs[k], centres[k].tolist()
+            # The tick at the current angle, 5 px past the arc.
+            (m00, m01), (m10, m11) = frames[k].tolist()
+            ca, sa = math.cos(arc.angle), math.sin(arc.angle)
+            tx, ty = m00 * ca + m01 * sa, m10 * ca + m11 * sa
+            s = (radius + 5) / max(math.hypot(tx, ty), 1e-12)
+            ticks.append(QLineF(cx, cy, cx + tx * s, cy + ty * s))
+    for bound in (False, True):
+        if wedges[bound].isEmpty():
+            continue
+        color = style.CAUSE_COLORS["limit"] if bound else style.LIMIT_ARC
+        # The wedges' edges are stroked (antialiased) right after: filling without
+        # antialiasing looks the same and costs a third.
+        painter.setRenderHint(SMOOTH, False)
+        painter.fillPath(wedges[bound], faded(color, 110 if bound else 40))
+        painter.setRenderHint(SMOOTH, True)
+        painter.setPen(pen(color, alpha=255 if bound else 200))
+        painter.setBrush(NO_BRUSH)
+        painter.drawPath(edges[bound])
+    painter.setPen(pen(style.TEXT))
+    painter.drawLines(ticks)
+
+
+@pytest.mark.parametrize("frame", [0, 37, 90])
+def test_joint_limits_draw_as_before(qtbot, frame):
+    doc, view = _view(qtbot, "tail", frame)
+    assert len(view.ctx.state.limits) >= 9
+    assert_draws_as_before(view, "limits", _limits_before, min_pixels=1_000)
+    assert_draws_as_before(view, "limits", _limits_before, min_pixels=4_000, grab=grab_2x)
 
 
 RAPTOR = Path(__file__).resolve().parents[2] / "benchmarks" / "rigs" / "raptor_like.json"

@@ -271,7 +271,6 @@ class LimitLayer(Layer):
         edges = {False: QPainterPath(), True: QPainterPath()}
         for path in wedges.values():
             path.setFillRule(WINDING_FILL)  # overlapping wedges of one look add up, never cancel
-        ticks = []
         for key, idx in _by_range(arcs).items():
             dirs = arc_directions_many(frames[idx], *key)  # (G, P, 2)
             # Each wedge: the joint, then its rim, closed; written into a polygon from
@@ -285,14 +284,6 @@ class LimitLayer(Layer):
                     path.closeSubpath()
                 if arc.bound:
                     edges[True].addPolygon(polygon(centres[k] + d * (radius + 1.0)))
-            for k in idx:
-                arc, (cx, cy) = arcs[k], centres[k].tolist()
-                # The tick at the current angle, 5 px past the arc.
-                (m00, m01), (m10, m11) = frames[k].tolist()
-                ca, sa = math.cos(arc.angle), math.sin(arc.angle)
-                tx, ty = m00 * ca + m01 * sa, m10 * ca + m11 * sa
-                s = (radius + 5) / max(math.hypot(tx, ty), 1e-12)
-                ticks.append(QLineF(cx, cy, cx + tx * s, cy + ty * s))
         for bound in (False, True):
             if wedges[bound].isEmpty():
                 continue
@@ -305,8 +296,12 @@ class LimitLayer(Layer):
             painter.setPen(pen(color, alpha=255 if bound else 200))
             painter.setBrush(NO_BRUSH)
             painter.drawPath(edges[bound])
+        # The ticks at the current angles, 5 px past the arc, computed for all at once.
+        angle = np.array([arc.angle for arc in arcs])
+        tip = np.einsum("kij,kj->ki", frames, np.stack([np.cos(angle), np.sin(angle)], axis=1))
+        tip = centres + tip * ((radius + 5) / np.maximum(np.hypot(tip[:, 0], tip[:, 1]), 1e-12))[:, None]
         painter.setPen(pen(style.TEXT))
-        painter.drawLines(ticks)
+        painter.drawLines([QLineF(*row) for row in np.concatenate([centres, tip], axis=1).tolist()])
 
 
 def _by_range(arcs) -> dict:
