@@ -12,6 +12,7 @@ from PySide6.QtGui import QPainterPath, QPolygonF
 
 from rigeditor.app import style
 from rigeditor.app.scene.layers import Layer, _box, arc_directions_many
+from rigeditor.app.scene.path_bytes import polygons_path
 from rigeditor.app.scene.paint import (
     NO_BRUSH, NO_PEN, ODD_EVEN_FILL, SMOOTH, SOLID_LINE, WINDING_FILL, Label, discs, ellipse_points, faded, format_units, pen,
     polygon, pt, similarity_scale, thick_line,
@@ -265,37 +266,32 @@ class LimitLayer(Layer):
             return
         centres = dm(np.array([arc.center for arc in arcs]))
         frames = np.einsum("ij,kjl->kil", dm.linear(), np.array([arc.frame for arc in arcs]))
-        # One path per look (free and bound wedges, their outlines) and one drawLines
-        # of ticks: a 50-joint chain is a handful of painter calls, not 300.
-        wedges = {False: QPainterPath(), True: QPainterPath()}
-        edges = {False: QPainterPath(), True: QPainterPath()}
-        for path in wedges.values():
-            path.setFillRule(WINDING_FILL)  # overlapping wedges of one look add up, never cancel
+        # One path per look (free and bound wedges, their outlines), written from the
+        # arrays at once (a point at a time was most of the paint of a long chain), and
+        # one drawLines of ticks: a 50-joint chain is a handful of painter calls.
+        wedges, rims = {False: [], True: []}, []
         for key, idx in _by_range(arcs).items():
             dirs = arc_directions_many(frames[idx], *key)  # (G, P, 2)
-            # Each wedge: the joint, then its rim, closed; written into a polygon from
-            # the array at once (a point at a time was most of the paint of a long chain).
+            # Each wedge: the joint, then its rim, closed.
             shapes = np.concatenate([centres[idx][:, None], centres[idx][:, None] + dirs * radius], axis=1)
-            for k, wedge, d in zip(idx, shapes, dirs):
-                arc = arcs[k]
-                poly = polygon(wedge)
-                for path in (wedges[arc.bound], edges[arc.bound]):
-                    path.addPolygon(poly)
-                    path.closeSubpath()
-                if arc.bound:
-                    edges[True].addPolygon(polygon(centres[k] + d * (radius + 1.0)))
+            bound = np.array([arcs[k].bound for k in idx], dtype=bool)
+            for look in (False, True):
+                if (bound == look).any():
+                    wedges[look].append((shapes[bound == look], True))
+            if bound.any():
+                rims.append((centres[idx][bound][:, None] + dirs[bound] * (radius + 1.0), False))
         for bound in (False, True):
-            if wedges[bound].isEmpty():
+            if not wedges[bound]:
                 continue
             color = style.CAUSE_COLORS["limit"] if bound else style.LIMIT_ARC
             # The wedges' edges are stroked (antialiased) right after: filling without
             # antialiasing looks the same and costs a third.
             painter.setRenderHint(SMOOTH, False)
-            painter.fillPath(wedges[bound], faded(color, 110 if bound else 40))
+            painter.fillPath(polygons_path(wedges[bound], WINDING_FILL), faded(color, 110 if bound else 40))
             painter.setRenderHint(SMOOTH, True)
             painter.setPen(pen(color, alpha=255 if bound else 200))
             painter.setBrush(NO_BRUSH)
-            painter.drawPath(edges[bound])
+            painter.drawPath(polygons_path(wedges[bound] + (rims if bound else [])))
         # The ticks at the current angles, 5 px past the arc, computed for all at once.
         angle = np.array([arc.angle for arc in arcs])
         tip = np.einsum("kij,kj->ki", frames, np.stack([np.cos(angle), np.sin(angle)], axis=1))
