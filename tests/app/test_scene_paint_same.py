@@ -21,7 +21,7 @@ from rigeditor.app.scene.layers import PAINT_ERRORS
 from rigeditor.app.scene.layers import arc_directions_many
 from rigeditor.app.scene.overlays import _by_range
 from rigeditor.app.scene.paint import (
-    NO_BRUSH, SMOOTH, WINDING_FILL, faded, pen, polygon, pt, thick_line,
+    NO_BRUSH, NO_PEN, SMOOTH, WINDING_FILL, faded, fill_path, pen, polygon, pt, thick_line,
 )
 from rigeditor.examples.rigs import EXAMPLES
 from views import grab_rgba, release_all, show_scene
@@ -239,3 +239,36 @@ def test_a_drag_on_a_production_rig_shows_what_a_whole_paint_shows(qtbot, tmp_pa
     QTest.mouseRelease(vp, Qt.LeftButton, Qt.NoModifier, start)
     qtbot.wait(20)
     np.testing.assert_array_equal(_on_screen(view), _fresh(view))
+
+
+def _polygons_before(painter, shapes, color, outline=NO_PEN):
+    """paint.polygons as it was: its path built a point at a time."""
+    if not len(shapes):
+        return
+    path = QPainterPath()
+    path.setFillRule(WINDING_FILL)
+    for shape in np.asarray(shapes, float).tolist():
+        path.moveTo(*shape[0])
+        for x, y in shape[1:]:
+            path.lineTo(x, y)
+        path.closeSubpath()
+    fill_path(painter, path, color, outline)
+
+
+@pytest.mark.parametrize("example, frame, selected", [("tail", 40, None), ("walk", 12, "thigh_l")])
+def test_bones_and_their_halos_draw_as_before(qtbot, monkeypatch, example, frame, selected):
+    from rigeditor.app.scene import layers
+
+    doc, view = _view(qtbot, example, frame)
+    if selected:
+        view.ctx.selected["bone"] = {selected}
+    for grab in (grab_rgba, grab_2x):
+        ours = grab(view)
+        with monkeypatch.context() as m:
+            m.setattr(layers, "polygons", _polygons_before)
+            theirs = grab(view)
+        view.set_overlay("bones", False)
+        bare = grab(view)
+        view.set_overlay("bones", True)
+        assert np.count_nonzero((ours != bare).any(axis=2)) > 1_000
+        np.testing.assert_array_equal(ours, theirs)
