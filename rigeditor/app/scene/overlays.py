@@ -13,6 +13,7 @@ from PySide6.QtGui import QPainterPath, QPolygonF
 from rigeditor.app import style
 from rigeditor.app.scene.layers import Layer, _box, arc_directions_many
 from rigeditor.app.scene.path_bytes import polygons_path
+from rigeditor.app.scene.sprites import Sprites
 from rigeditor.app.scene.paint import (
     NO_BRUSH, NO_PEN, ODD_EVEN_FILL, SMOOTH, SOLID_LINE, WINDING_FILL, Label, discs, ellipse_points, faded, format_units, pen,
     polygon, pt, similarity_scale, thick_line,
@@ -372,6 +373,10 @@ class SpaceLayer(Layer):
 
     PAD = 24.0
 
+    def __init__(self, ctx, z):
+        super().__init__(ctx, z)
+        self._sprites = Sprites()
+
     def _rows(self, state):
         o = state.space_origin
         names = list(o)
@@ -407,7 +412,12 @@ class SpaceLayer(Layer):
             color = self.ctx.space_color(name)
             up = o[name][2]
             if up in o and math.hypot(cx - px, cy - py) > 1.0:
-                _band(painter, px, py, cx, cy, 5.0, faded(self.ctx.space_color(up), 110))
+                # A band that stays put is drawn from its picture (sprites.py): its
+                # antialiased fill was most of this layer's paint.
+                band = faded(self.ctx.space_color(up), 110)
+                box = (min(px, cx) - 3.0, min(py, cy) - 3.0, max(px, cx) + 3.0, max(py, cy) + 3.0)
+                self._sprites.draw(painter, ("band", px, py, cx, cy, band.rgba()), box,
+                                   lambda p, px=px, py=py, cx=cx, cy=cy, band=band: _band(p, px, py, cx, cy, 5.0, band))
             (a00, a01), (a10, a11) = (dlin @ lin[k].reshape(2, 2)).tolist()
             painter.setPen(pen(color))
             for ax, ay, length in ((a00, a10, 18.0), (a01, a11, 11.0)):
