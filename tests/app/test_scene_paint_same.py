@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PySide6.QtCore import QLineF, QPoint, QPointF, QRectF, Qt
-from PySide6.QtGui import QImage, QPainter, QPainterPath
+from PySide6.QtGui import QImage, QPainter, QPainterPath, QTransform
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QWidget
 
@@ -170,6 +170,41 @@ def test_joint_limits_draw_as_before(qtbot, frame):
     # (The bones, drawn over them, would hide the ticks along them.)
     assert_draws_as_before(view, "limits", _limits_before, min_pixels=1_000, hide=("bones",))
     assert_draws_as_before(view, "limits", _limits_before, min_pixels=4_000, grab=grab_2x, hide=("bones",))
+
+
+def _image_to_device_before(world, to_device, a, image: QImage) -> QTransform:
+    """art_paint._image_to_device as it was: on numpy scalars."""
+    aa, bb, cc, dd, tx, ty = world
+    o, ex, ey = to_device(np.array([[tx, ty], [tx + aa, ty + cc], [tx + bb, ty + dd]]))
+    ex, ey = ex - o, ey - o  # device directions of the image frame's unit x and y (y up)
+    kx, ky = a.width / image.width(), a.height / image.height()
+    iw, ih = image.width(), image.height()
+    # device = o + ex * kx * (u - iw/2) + ey * ky * (ih/2 - v)
+    dx = o[0] - ex[0] * kx * iw / 2 + ey[0] * ky * ih / 2
+    dy = o[1] - ex[1] * kx * iw / 2 + ey[1] * ky * ih / 2
+    return QTransform(ex[0] * kx, ex[1] * kx, -ey[0] * ky, -ey[1] * ky, dx, dy)
+
+
+@pytest.mark.parametrize("name, frame", [("dressed_walk", 7), ("dressed_arm", 20)])
+def test_pictures_draw_as_before(qtbot, monkeypatch, name, frame):
+    from rigeditor.app import art_paint
+    from rigeditor.examples.art_files import example_project
+    from rigeditor.io import load_project
+
+    path = example_project(name)
+    doc = Document(load_project(path), path)
+    doc.set_frame(frame)
+    view = show_scene(qtbot, doc)
+    for grab in (grab_rgba, grab_2x):
+        ours = grab(view)
+        with monkeypatch.context() as m:
+            m.setattr(art_paint, "_image_to_device", _image_to_device_before)
+            theirs = grab(view)
+        view.set_overlay("art", False)
+        bare = grab(view)
+        view.set_overlay("art", True)
+        assert np.count_nonzero((ours != bare).any(axis=2)) > 5_000
+        np.testing.assert_array_equal(ours, theirs)
 
 
 RAPTOR = Path(__file__).resolve().parents[2] / "benchmarks" / "rigs" / "raptor_like.json"
