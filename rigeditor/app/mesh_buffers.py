@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 BUDGET_PX = 16_000_000
-"""Most pixels kept over all buffers (64 MB); past it every buffer is dropped."""
+"""Most pixels kept over all buffers (64 MB); a mesh past it is drawn as before."""
 MAX_ENTRIES = 64
 """Most meshes remembered (a rig shows a few dozen at once)."""
 
@@ -38,7 +38,7 @@ class MeshBuffers:
         key = (picture_key, id(triangles))
         e = self._entries.get(key)
         if e is not None and e.triangles is triangles and _same(e.inputs, inputs):
-            return e.buffer, e.buffer is None
+            return e.buffer, e.buffer is None and not e.refused
         if e is not None and e.buffer is not None:
             self._pixels -= e.buffer.size
         if len(self._entries) >= MAX_ENTRIES and key not in self._entries:
@@ -47,25 +47,28 @@ class MeshBuffers:
         self._entries[key] = _Entry(triangles, tuple(np.array(a, copy=True) for a in inputs))
         return None, False
 
-    def keep(self, picture_key: int, triangles, buffer: np.ndarray) -> None:
-        """Keep ``buffer`` for the mesh ``lookup`` just found steady."""
+    def keep(self, picture_key: int, triangles, buffer: np.ndarray | None) -> None:
+        """Keep ``buffer`` for the mesh ``lookup`` just found steady; None, or a buffer
+        past the budget, refuses it: while its inputs stay, it is not asked for again
+        (a mesh rasterised whole on every repaint would cost more than its rectangles)."""
         e = self._entries.get((picture_key, id(triangles)))
         if e is None or e.triangles is not triangles:
             return
-        if self._pixels + buffer.size > BUDGET_PX:
-            self.clear()
+        if buffer is None or self._pixels + buffer.size > BUDGET_PX:
+            e.refused = True
             return
         e.buffer = buffer
         self._pixels += buffer.size
 
 
 class _Entry:
-    __slots__ = ("triangles", "inputs", "buffer")
+    __slots__ = ("triangles", "inputs", "buffer", "refused")
 
     def __init__(self, triangles, inputs):
         self.triangles = triangles  # held, so its id names it while the entry lives
         self.inputs = inputs
         self.buffer = None
+        self.refused = False  # not kept (past the budget, or partly the Qt path's)
 
 
 def _same(a: tuple, b: tuple) -> bool:

@@ -103,8 +103,8 @@ def draw_raster(painter: QPainter, image: QImage, triangles, texture, device, sh
     if steady:  # the same as last repaint: its whole box once, kept for the next ones
         whole = area[None, :].copy()
         kept = _fill(kernel, whole, image, t, texture, logical, state, shift, left)
-        if not left.any():  # (else some of it is the Qt path's: nothing kept)
-            BUFFERS.keep(image.cacheKey(), triangles, kept)
+        # (Some of it the Qt path's: nothing kept.)
+        BUFFERS.keep(image.cacheKey(), triangles, None if left.any() else kept)
     if kept is not None:
         _blit(painter, kept, area[0], area[1], (rects - [area[0], area[1], area[0], area[1]]).astype(np.int64))
         return left

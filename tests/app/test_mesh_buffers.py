@@ -115,3 +115,24 @@ def test_a_kept_mesh_is_drawn_afresh_on_a_2x_screen(skinned, kernel_calls):
         ours, whole = _repaint(image, m, device, rects, dpr=dpr)
         np.testing.assert_array_equal(ours, whole)
         assert np.count_nonzero(ours != BACKGROUND) > 1_000 * dpr * dpr
+
+
+def test_a_mesh_past_the_budget_is_drawn_by_its_rectangles_each_repaint(skinned, kernel_calls, monkeypatch):
+    # Nothing kept, nothing rasterised whole again and again: each repaint fills only
+    # its rectangles, as a mesh that moves does, and shows the whole draw.
+    from rigeditor.app import mesh_buffers
+
+    monkeypatch.setattr(mesh_buffers, "BUDGET_PX", 1_000)
+    pose, image = skinned
+    m = pose.mesh
+    device = pose.vertices(24) * [2.0, -2.0] + [300.0, 560.0]
+    rects = RECT_SETS[1]
+    sizes = []
+    for _ in range(5):
+        n = len(kernel_calls)
+        ours = _paint(lambda p: _raster(p, image, m.uvs, m.triangles, device, clip=rects))
+        sizes += kernel_calls[n:]
+        np.testing.assert_array_equal(ours, _fresh_whole(image, m, device, rects))
+    whole = max(sizes, key=lambda s: s[0] * s[1])
+    # One fill a repaint: the second the whole box (then refused), the others their rectangles.
+    assert len(sizes) == 5 and sizes[1] == whole and all(s != whole for s in sizes[2:])
