@@ -22,9 +22,12 @@ import numpy as np
 from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QImage, QPainter, QPixmap
 
+from rigeditor.app.mesh_buffers import MeshBuffers
 from rigeditor.core.lazy_kernel import LazyKernel
 
 _KERNEL = LazyKernel("rigeditor.core.mesh_raster_jit", "rigeditor-mesh-raster")
+BUFFERS = MeshBuffers()
+"""Meshes rasterised whole and kept while they stay put (``mesh_buffers``)."""
 
 MIN_TRIANGLES = 16
 """Fewest triangles the rasteriser draws (below, the Qt path is as quick; measured in
@@ -95,12 +98,39 @@ def draw_raster(painter: QPainter, image: QImage, triangles, texture, device, sh
     rects = _rects(area, clip, state)
     if not len(rects):
         return left
+    texture = np.ascontiguousarray(texture, dtype=float)
+    kept, steady = BUFFERS.lookup(image.cacheKey(), triangles, (texture, logical, state, np.asarray(shift, float), area))
+    if steady:  # the same as last repaint: its whole box once, kept for the next ones
+        whole = area[None, :].copy()
+        kept = _fill(kernel, whole, image, t, texture, logical, state, shift, left)
+        # (Some of it the Qt path's: nothing kept.)
+        BUFFERS.keep(image.cacheKey(), triangles, None if left.any() else kept)
+    if kept is not None:
+        _blit(painter, kept, area[0], area[1], (rects - [area[0], area[1], area[0], area[1]]).astype(np.int64))
+        return left
+    ox, oy = rects[:, :2].min(axis=0)
+    local = (rects - [ox, oy, ox, oy]).astype(np.int64)
+    buffer = _fill(kernel, rects, image, t, texture, logical, state, shift, left)
+    _blit(painter, buffer, ox, oy, local)
+    return left
+
+
+def _fill(kernel, rects, image, t, texture, logical, state, shift, left) -> np.ndarray:
+    """The mesh rasterised into a cleared buffer over the bounding box of ``rects``
+    (device px), only inside them."""
     ox, oy = rects[:, :2].min(axis=0)
     w, h = int(rects[:, 2].max() - ox), int(rects[:, 3].max() - oy)
     buffer = np.zeros((h, w), np.uint32)
     local = (rects - [ox, oy, ox, oy]).astype(np.int64)
-    kernel(buffer, np.int64(ox), np.int64(oy), _texels(image), t, np.ascontiguousarray(texture, dtype=float),
+    kernel(buffer, np.int64(ox), np.int64(oy), _texels(image), t, texture,
            logical, state, np.asarray(shift, float), local, left)
+    return buffer
+
+
+def _blit(painter: QPainter, buffer: np.ndarray, ox, oy, local) -> None:
+    """Composite the ``local`` rectangles (R, 4, buffer px) of ``buffer``, whose pixel
+    [0, 0] is device pixel (ox, oy), with the painter's mode, opacity and clip."""
+    h, w = buffer.shape
     picture = QImage(buffer.data, w, h, 4 * w, QImage.Format.Format_ARGB32_Premultiplied)
     painter.save()
     try:
@@ -111,7 +141,6 @@ def draw_raster(painter: QPainter, image: QImage, triangles, texture, device, sh
     finally:
         painter.restore()
     del picture
-    return left
 
 
 def _rects(area, clip, state) -> np.ndarray:
@@ -121,12 +150,29 @@ def _rects(area, clip, state) -> np.ndarray:
         return np.zeros((0, 4))
     if clip is None:
         return area[None, :]
+    r = _device_clip(clip, state)
+    # Cutting rectangles that do not overlap to one box leaves them apart.
+    r = np.concatenate([np.maximum(r[:, :2], area[:2]), np.minimum(r[:, 2:], area[2:])], axis=1)
+    return r[(r[:, 2] > r[:, 0]) & (r[:, 3] > r[:, 1])]
+
+
+_last_clip: list = [None, None]  # (key, rectangles): every mesh of a repaint shares its clip
+
+
+def _device_clip(clip, state) -> np.ndarray:
+    """The repainted ``clip`` rectangles (logical px) as disjoint whole device pixels
+    (R, 4), remembered for the last clip and transform: every mesh of one repaint asks
+    for the same ones (cutting them apart was half a mesh's cost on the Python side)."""
     c = np.asarray(clip, float).reshape(-1, 4)
+    key = c.tobytes() + np.asarray(state, float).tobytes()
+    if _last_clip[0] == key:
+        return _last_clip[1]
     xs, ys = np.sort(c[:, [0, 2]] * state[0] + state[4], axis=1), np.sort(c[:, [1, 3]] * state[3] + state[5], axis=1)
     # A repainted rectangle reaches the pixels it touches: grown to whole pixels.
     r = np.stack([np.floor(xs[:, 0]), np.floor(ys[:, 0]), np.ceil(xs[:, 1]), np.ceil(ys[:, 1])], axis=1)
-    r = np.concatenate([np.maximum(r[:, :2], area[:2]), np.minimum(r[:, 2:], area[2:])], axis=1)
-    return disjoint(r[(r[:, 2] > r[:, 0]) & (r[:, 3] > r[:, 1])])
+    out = disjoint(r[(r[:, 2] > r[:, 0]) & (r[:, 3] > r[:, 1])])
+    _last_clip[:] = key, out
+    return out
 
 
 MAX_RECTS = 32
@@ -147,12 +193,12 @@ def disjoint(rects) -> np.ndarray:
     cx, cy = (xs[:-1] + xs[1:]) / 2, (ys[:-1] + ys[1:]) / 2
     covered = ((cx[None, None, :] > r[:, None, None, 0]) & (cx[None, None, :] < r[:, None, None, 2])
                & (cy[None, :, None] > r[:, None, None, 1]) & (cy[None, :, None] < r[:, None, None, 3])).any(axis=0)
-    out = []
-    for j, row in enumerate(covered):
-        edges = np.diff(np.r_[0, row.astype(np.int8), 0])
-        for a, b in zip(np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)):
-            out.append((xs[a], ys[j], xs[b], ys[j + 1]))
-    return np.array(out, float).reshape(-1, 4)
+    # Runs of covered cells along each band, all bands at once: a run starts where a
+    # row steps up and ends where it steps down, in the same (row-major) order.
+    edges = np.diff(np.pad(covered.astype(np.int8), ((0, 0), (1, 1))), axis=1)
+    rows, a = np.nonzero(edges == 1)
+    _, b = np.nonzero(edges == -1)
+    return np.stack([xs[a], ys[rows], xs[b], ys[rows + 1]], axis=1).astype(float).reshape(-1, 4)
 
 
 def _texels(image: QImage) -> np.ndarray:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PySide6.QtCore import QPointF, QRect, Qt
 from PySide6.QtGui import QBrush, QImage, QPainter, QPolygonF, QRegion, QTransform
 from scipy.ndimage import binary_dilation
@@ -160,6 +162,30 @@ def test_overlapping_repainted_rectangles_draw_each_pixel_once(skinned):
     assert np.count_nonzero(ours != BACKGROUND) > 5_000
 
 
+def test_meshes_of_one_repaint_each_draw_inside_the_shared_rectangles_once(skinned):
+    # A repaint hands every mesh the same rectangles (cut apart once for all of them):
+    # each mesh, wherever it lies, draws exactly the pixels a whole draw under the
+    # region gives, its part outside the rectangles untouched, none composited twice.
+    pose, image = skinned
+    m = pose.mesh
+    devices = [pose.vertices(24) * [2.0, -2.0] + [300.0, 560.0], pose.vertices(40) * [1.5, -1.5] + [520.0, 600.0],
+               pose.vertices(0) * [2.0, -2.0] + [120.0, 380.0]]
+    rects = np.array([[280, 300, 420, 420], [400, 330, 560, 460], [300, 400, 430, 520], [520, 480, 700, 600],
+                      [100, 330, 300, 430]], float)
+    region = QRegion()
+    for x0, y0, x1, y1 in rects.astype(int).tolist():
+        region = region.united(QRegion(QRect(x0, y0, x1 - x0, y1 - y0)))
+
+    def meshes(clip):
+        return lambda p: [_raster(p, image, m.uvs, m.triangles, d, clip=clip) for d in devices]
+    ours = _paint(meshes(rects), opacity=0.5)
+    whole = _paint(meshes(None), opacity=0.5, region=region)
+    np.testing.assert_array_equal(ours, whole)
+    for d in devices:  # each mesh drew something inside the rectangles
+        alone = _paint(lambda p: _raster(p, image, m.uvs, m.triangles, d, clip=rects), opacity=0.5)
+        assert np.count_nonzero(alone != BACKGROUND) > 2_000
+
+
 def test_nothing_non_finite_is_drawn_and_degenerate_triangles_are_skipped(skinned):
     pose, image = skinned
     m = pose.mesh
@@ -254,3 +280,18 @@ def test_the_scene_draws_the_arm_as_the_qt_fill_but_a_few_edge_pixels(qtbot):
     arm = np.count_nonzero(ours != bare)
     assert arm > 10_000  # the arm is drawn
     assert np.count_nonzero(ours != qt) <= 20
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 60), st.integers(0, 60), st.integers(1, 30), st.integers(1, 30)),
+                min_size=1, max_size=mesh_raster.MAX_RECTS))
+def test_the_repainted_rectangles_cut_apart_cover_their_union_once(boxes):
+    # Brute force on a grid of pixels: every pixel of the union in exactly one piece.
+    rects = np.array([(x, y, x + w, y + h) for x, y, w, h in boxes], float)
+    union = np.zeros((100, 100), bool)
+    for x0, y0, x1, y1 in rects.astype(int):
+        union[y0:y1, x0:x1] = True
+    count = np.zeros((100, 100), int)
+    for x0, y0, x1, y1 in mesh_raster.disjoint(rects).astype(int):
+        count[y0:y1, x0:x1] += 1
+    np.testing.assert_array_equal(count, union.astype(int))

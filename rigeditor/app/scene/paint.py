@@ -20,6 +20,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen, QPolygonF, QStaticText, QTransform
 
 from rigeditor.app import style
+from rigeditor.app.scene.path_bytes import polygons_path
 
 
 class DeviceMap:
@@ -142,14 +143,7 @@ def polygons(painter, shapes, color, outline=NO_PEN) -> None:
     """Filled polygons of one style, (K, M, 2) device points, as one path."""
     if not len(shapes):
         return
-    path = QPainterPath()
-    path.setFillRule(WINDING_FILL)
-    for shape in np.asarray(shapes, float).tolist():  # (moveTo/lineTo: half the cost of a QPolygonF each)
-        path.moveTo(*shape[0])
-        for x, y in shape[1:]:
-            path.lineTo(x, y)
-        path.closeSubpath()
-    fill_path(painter, path, color, outline)
+    fill_path(painter, polygons_path([(shapes, True)], WINDING_FILL), color, outline)
 
 
 def fill_path(painter, path, color, outline=NO_PEN) -> None:
