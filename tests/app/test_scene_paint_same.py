@@ -77,6 +77,22 @@ def assert_draws_as_before(view, layer_name, before, min_pixels=30, grab=grab_rg
     np.testing.assert_array_equal(ours, theirs)
 
 
+def assert_patched_draws_as_before(view, monkeypatch, module, name, before, overlay, more_than):
+    """At 1x and 2x: the view grabbed as it is against with ``module.name`` replaced by
+    ``before`` (its earlier code): equal to the pixel, and the ``overlay`` it draws
+    covers more than ``more_than`` pixels."""
+    for grab in (grab_rgba, grab_2x):
+        ours = grab(view)
+        with monkeypatch.context() as m:
+            m.setattr(module, name, before)
+            theirs = grab(view)
+        view.set_overlay(overlay, False)
+        bare = grab(view)
+        view.set_overlay(overlay, True)
+        assert np.count_nonzero((ours != bare).any(axis=2)) > more_than
+        np.testing.assert_array_equal(ours, theirs)
+
+
 def _spaces_before(self, painter, dm, mask):
     """SpaceLayer.draw as it was: a numpy scalar pair at a time."""
     o = self.ctx.state.space_origin
@@ -198,16 +214,8 @@ def test_pictures_draw_as_before(qtbot, monkeypatch, name, frame):
     doc = Document(load_project(path), path)
     doc.set_frame(frame)
     view = show_scene(qtbot, doc)
-    for grab in (grab_rgba, grab_2x):
-        ours = grab(view)
-        with monkeypatch.context() as m:
-            m.setattr(art_paint, "_image_to_device", _image_to_device_before)
-            theirs = grab(view)
-        view.set_overlay("art", False)
-        bare = grab(view)
-        view.set_overlay("art", True)
-        assert np.count_nonzero((ours != bare).any(axis=2)) > 5_000
-        np.testing.assert_array_equal(ours, theirs)
+    assert_patched_draws_as_before(view, monkeypatch, art_paint, "_image_to_device", _image_to_device_before,
+                                   "art", 5_000)
 
 
 RAPTOR = Path(__file__).resolve().parents[2] / "benchmarks" / "rigs" / "raptor_like.json"
@@ -300,13 +308,4 @@ def test_bones_and_their_halos_draw_as_before(qtbot, monkeypatch, example, frame
     doc, view = _view(qtbot, example, frame)
     if selected:
         view.ctx.selected["bone"] = {selected}
-    for grab in (grab_rgba, grab_2x):
-        ours = grab(view)
-        with monkeypatch.context() as m:
-            m.setattr(layers, "polygons", _polygons_before)
-            theirs = grab(view)
-        view.set_overlay("bones", False)
-        bare = grab(view)
-        view.set_overlay("bones", True)
-        assert np.count_nonzero((ours != bare).any(axis=2)) > 1_000
-        np.testing.assert_array_equal(ours, theirs)
+    assert_patched_draws_as_before(view, monkeypatch, layers, "polygons", _polygons_before, "bones", 1_000)

@@ -28,6 +28,7 @@ from rigeditor.app import style
 from rigeditor.app.timeline.edit import KeyEditing
 from rigeditor.app.timeline.events_row import EventRow
 from rigeditor.app.timeline.gestures import KeyGestures
+from rigeditor.app.timeline.transport import Transport
 from rigeditor.app.timeline.items import _TrackView, _RulerView, _LoopBar, _Keys, _FrameAxis, _TrackAxis, _path_item
 from rigeditor.edits.tracks import (
     Path, Track, delete_keys, key_item, keyed_tracks, touched,
@@ -36,7 +37,7 @@ from rigeditor.edits.tracks import (
 RULER_PX = 44
 
 
-class TimelineWidget(Guarded, KeyGestures, KeyEditing, QWidget):
+class TimelineWidget(Guarded, Transport, KeyGestures, KeyEditing, QWidget):
     """Signals: keySelectionChanged(), playingChanged(bool), onionChanged(before,
     after, step) (the onion skin settings, for the scene)."""
 
@@ -95,44 +96,6 @@ class TimelineWidget(Guarded, KeyGestures, KeyEditing, QWidget):
         main window to install window-wide."""
         return [self.play_action, self.prev_action, self.next_action, self.key_action, self.delete_action,
                 *self.editing_actions()]
-
-    def play(self) -> None:
-        """Play the loop range at the project's fps (frames drop rather than slow down)."""
-        if self.is_playing():
-            return
-        lo, hi = self._loop
-        if not lo <= self.doc.frame < hi:
-            self.doc.set_frame(lo)
-        self._play_from = self.doc.frame
-        self._clock.start()
-        self._timer.start(max(1, int(500.0 / (self.doc.project.timeline.fps * self.speed))))
-        self._playing_changed()
-
-    def pause(self) -> None:
-        if self.is_playing():
-            self._timer.stop()
-            self._playing_changed()
-
-    def is_playing(self) -> bool:
-        return self._timer.isActive()
-
-    def toggle_play(self) -> None:
-        self.pause() if self.is_playing() else self.play()
-
-    def step(self, frames: int) -> None:
-        self.pause()
-        self.doc.set_frame(self.doc.frame + int(frames))
-
-    def loop_range(self) -> tuple[int, int]:
-        return self._loop
-
-    def set_loop_range(self, start: int, end: int) -> None:
-        """Loop from ``start`` to ``end`` (inclusive), kept inside the timeline range."""
-        tl = self.doc.project.timeline
-        start = int(np.clip(int(round(start)), tl.start, tl.end))
-        end = int(np.clip(int(round(end)), start, tl.end))
-        self._loop = (start, end)
-        self._draw_loop()
 
     def tracks(self) -> list[Track]:
         """The rows, top to bottom."""
@@ -388,22 +351,6 @@ class TimelineWidget(Guarded, KeyGestures, KeyEditing, QWidget):
         if not self._syncing:
             self.pause()
             self.doc.set_frame(line.value())
-
-    def _playing_changed(self):
-        playing = self.is_playing()
-        self.play_action.setChecked(playing)
-        self.play_action.setText("Pause" if playing else "Play")
-        self.play_action.setIcon(self.style().standardIcon(QStyle.SP_MediaPause if playing else QStyle.SP_MediaPlay))
-        self.playingChanged.emit(playing)
-
-    def _tick(self):
-        lo, hi = self._loop
-        advanced = int(self._clock.elapsed() * self.doc.project.timeline.fps * self.speed / 1000.0)
-        self.doc.set_frame(lo + (self._play_from - lo + advanced) % (hi - lo + 1))
-
-    def _jump(self, end):
-        self.pause()
-        self.doc.set_frame(self._loop[end])
 
     # ------------------------------------------------------------------ drawing
     def _padded_range(self):

@@ -18,8 +18,8 @@ from rigeditor.core.blocks import run_tasks
 from rigeditor.core.geometry import Affine, pair, rows
 from rigeditor.model.evaluation.art_bake import with_art
 from rigeditor.model.evaluation.bake import CAUSES, Bake, BoneBake, frozen
-from rigeditor.model.evaluation.kinematics import (ROWS_BELOW, ROWS_MIN, Pose, bone_order, fk_rotation, fk_rotations,
-                                        world_rotations)
+from rigeditor.model.evaluation.kinematics import ROWS_BELOW, ROWS_MIN, Pose, bone_order, fk_rotation, fk_rotations
+from rigeditor.model.evaluation.world_angles import world_rotations
 from rigeditor.model.data.path_constraint import PathConstraint
 from rigeditor.model.data.project import CHARACTER, Chain, Project
 from rigeditor.model.data.ik_flags import scaling
