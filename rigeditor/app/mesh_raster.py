@@ -132,12 +132,17 @@ def _blit(painter: QPainter, buffer: np.ndarray, ox, oy, local) -> None:
     [0, 0] is device pixel (ox, oy), with the painter's mode, opacity and clip."""
     h, w = buffer.shape
     picture = QImage(buffer.data, w, h, 4 * w, QImage.Format.Format_ARGB32_Premultiplied)
+    # The buffer's pixels are the painted widget's own device pixels (combinedTransform);
+    # a widget inside a window paints into the window's backing store shifted by its
+    # place there (the redirection deviceTransform adds): the blit adds that shift.
+    to_device, combined = painter.deviceTransform(), painter.combinedTransform()
+    rx, ry = to_device.dx() - combined.dx(), to_device.dy() - combined.dy()
     painter.save()
     try:
         # Device pixels 1:1: undo the painter's transform for the blit.
-        painter.setWorldTransform(painter.deviceTransform().inverted()[0])
+        painter.setWorldTransform(to_device.inverted()[0])
         for x0, y0, x1, y1 in local.tolist():
-            painter.drawImage(QPointF(ox + x0, oy + y0), picture, QRectF(x0, y0, x1 - x0, y1 - y0))
+            painter.drawImage(QPointF(ox + rx + x0, oy + ry + y0), picture, QRectF(x0, y0, x1 - x0, y1 - y0))
     finally:
         painter.restore()
     del picture

@@ -295,3 +295,50 @@ def test_the_repainted_rectangles_cut_apart_cover_their_union_once(boxes):
     for x0, y0, x1, y1 in mesh_raster.disjoint(rects).astype(int):
         count[y0:y1, x0:x1] += 1
     np.testing.assert_array_equal(count, union.astype(int))
+
+
+def test_the_scene_inside_a_window_draws_its_meshes_where_it_draws_them_alone(qtbot):
+    # A widget inside a window paints into the window's backing store shifted by its
+    # place there (what the screen and the window's grab show): the mesh must be drawn
+    # where the scene alone draws it, not shifted by the scene's place in the window.
+    from PySide6.QtWidgets import QVBoxLayout, QWidget
+
+    from rigeditor.app.document import Document
+    from rigeditor.app.scene import SceneView
+    from rigeditor.examples.art_files import example_project
+    from rigeditor.io import load_project
+
+    assert mesh_raster.compiled_raster(wait=True) is not None
+    path = example_project("skinned_arm")
+    doc = Document(load_project(path), path)
+    window = QWidget()
+    layout = QVBoxLayout(window)
+    layout.setContentsMargins(137, 61, 0, 0)  # the scene well inside the window
+    view = SceneView(doc)
+    layout.addWidget(view)
+    qtbot.addWidget(window)
+    window.resize(900 + 137, 650 + 61)
+    window.show()
+    doc.set_frame(24)
+    qtbot.wait(10)
+
+    def pixels(img):
+        img = img.convertToFormat(QImage.Format.Format_ARGB32_Premultiplied)
+        return np.frombuffer(img.constBits(), np.uint32).reshape(img.height(), -1)[:, :img.width()].copy()
+    alone = pixels(view.grab().toImage())
+    at = view.geometry()
+    assert at.x() >= 100 and at.y() >= 50
+    inside = pixels(window.grab().toImage())[at.y():at.y() + at.height(), at.x():at.x() + at.width()]
+    import rigeditor.app.art_paint as art_paint
+
+    drawn = []
+    real = art_paint.draw_raster
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(art_paint, "draw_raster", lambda *a, **k: drawn.append(real(*a, **k)) or drawn[-1])
+        pixels(view.grab().toImage())
+    assert drawn and all(left is not None and not left.any() for left in drawn)  # the rasteriser drew it all
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(art_paint, "draw_mesh", lambda *a, **k: None)
+        bare = pixels(view.grab().toImage())
+    assert np.count_nonzero(alone != bare) > 10_000  # the arm is drawn
+    np.testing.assert_array_equal(inside, alone)
