@@ -142,6 +142,9 @@ def window_rows(app, name, project, target, frame, data_dir, moves=60, scrubs=20
     if hasattr(window.scene, "frame_all"):
         window.scene.frame_all()  # the whole rig in view, as after opening it
     app.processEvents()
+    from rigeditor.app import collector
+
+    collector.follow(doc, lambda fn: fn())  # as the editor does once a project is shown
     mouse_drag(app, window, doc, target, 10)  # warm up (first paints, caches)
     drag, release, landed, longest = mouse_drag(app, window, doc, target, moves)
     frames = (np.arange(scrubs) * 7 + frame) % len(doc.range_bake)

@@ -165,6 +165,11 @@ def run(argv=None) -> int:
 
     window = MainWindow(doc, dialogs=dialogs)
     window.show()
+    from PySide6.QtCore import QTimer
+
+    from rigeditor.app import collector
+
+    collector.follow(doc, lambda fn: QTimer.singleShot(0, fn))
     if error:
         dialogs.error(window, "Cannot open project", error)
     elif notes and path is not None:
