@@ -42,6 +42,13 @@ def reduced(bake) -> bool:
     return all("worst" in mesh.__dict__ for mesh in (art.meshes if art is not None else ()))
 
 
+YIELD_S = 0.02
+"""Seconds the reducer waits before it starts on a request: requests come as a gesture
+ends, and the UI thread's response to that (the views catching up, the repaint, about
+10 ms on a production rig) would otherwise share the interpreter lock with the
+reduction. Waiting costs the diagnostic curve nothing the eye can see."""
+
+
 class Reducer:
     """``reduce_diagnostics`` on a thread of its own, for whole ranges the UI thread
     evaluated itself (short ranges are evaluated whole on every edit of a drag): the
@@ -72,6 +79,7 @@ class Reducer:
             return self._failed.get(id(bake))
 
     def _run(self) -> None:
+        time.sleep(YIELD_S)  # (releases the lock: the UI thread runs meanwhile)
         while True:
             with self._lock:
                 if not self._queue:
