@@ -43,10 +43,11 @@ def reduced(bake) -> bool:
 
 
 YIELD_S = 0.02
-"""Seconds the reducer waits before it starts on a request: requests come as a gesture
-ends, and the UI thread's response to that (the views catching up, the repaint, about
-10 ms on a production rig) would otherwise share the interpreter lock with the
-reduction. Waiting costs the diagnostic curve nothing the eye can see."""
+"""Seconds the workers wait before they start on a request: requests come as a gesture
+ends or the pointer rests, and the UI thread's response to that (the views catching
+up, the repaint, about 10 ms on a production rig) would otherwise share the
+interpreter lock with the work. The wait costs a range or a diagnostic curve nothing
+the eye can see, and a request superseded meanwhile costs nothing at all."""
 
 
 class Reducer:
@@ -144,6 +145,9 @@ class RangeWorker:
                 self._idle.clear()
                 generation, project, previous, changed = self._request
                 self._request = None
+            time.sleep(YIELD_S)  # the UI thread's response to the edit first
+            if generation != self._latest:
+                continue  # superseded meanwhile (the pointer moved on): the newer one runs
             frame_check(lambda: self._between_frames(generation))
             try:
                 bake, error = self.evaluate(project, previous=previous, changed=changed), None

@@ -432,3 +432,34 @@ def test_the_reducer_leaves_the_ui_thread_its_response_to_the_gesture_first(monk
         time.sleep(0.005)
     assert reducer.done(bake) and reducer.error(bake) is None
     assert started and started[0] - submitted >= range_worker.YIELD_S
+
+
+def test_a_range_superseded_while_the_worker_waits_its_turn_is_never_evaluated(qtbot, monkeypatch):
+    # The worker waits YIELD_S before a request (the UI's response to the edit first);
+    # a newer edit arriving meanwhile (the pointer moved on) runs instead of it.
+    from rigeditor.app import range_worker
+
+    p1 = arms(2, smoothed=())
+    p2 = set_target_key(p1, "hand_1", 100, (650.0, 70.0))
+    worker = range_worker.RangeWorker()
+    evaluated, waits = [], []
+    real_evaluate, real_sleep = worker.evaluate, range_worker.time.sleep
+
+    def evaluate_(project, **kw):
+        evaluated.append(project)
+        return real_evaluate(project, **kw)
+
+    def sleep(seconds):
+        waits.append(seconds)
+        if seconds == range_worker.YIELD_S and len(waits) == 1:
+            worker.submit(2, p2, None, None)  # as the next mouse move would, during the wait
+        real_sleep(seconds)
+
+    worker.evaluate = evaluate_
+    monkeypatch.setattr(range_worker.time, "sleep", sleep)
+    worker.submit(1, p1, None, None)
+    qtbot.waitUntil(lambda: worker.wait(0), timeout=20_000)
+    generation, bake, error = worker.take()
+    assert (generation, error) == (2, None)
+    assert evaluated == [p2]
+    assert_same_bake(bake, evaluate(p2))
