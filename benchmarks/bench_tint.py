@@ -169,6 +169,9 @@ def editor_scrub(app) -> None:
 def main() -> None:
     from PySide6.QtWidgets import QApplication
 
+    from rigeditor.core.memory import tune_allocator
+
+    tune_allocator()  # as the editor does
     app = QApplication.instance() or QApplication([sys.argv[0]])
     tint_costs()
     editor_scrub(app)

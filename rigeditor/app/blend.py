@@ -85,17 +85,23 @@ def tinted(image: QImage, light, dark=None, alpha: float = 1.0) -> QImage:
 
     Each output channel is a function of the texel's channel and alpha only, so it is
     one table of 256 x 256 entries looked up per pixel (``tint_tables``), exact to the
-    8-bit result; the look-ups run compiled (``core.tint_jit``) when numba is there,
-    by numpy otherwise, with the same bytes."""
+    8-bit result: by numpy, or compiled (``core.tint_jit``, the table rows worked out as
+    texels need them) when numba is there, with the same bytes."""
+    kernel = compiled_tint()
+    if kernel is not None and not image.isNull():
+        out = QImage(image.width(), image.height(), image.format())  # every texel written below
+        out.setDevicePixelRatio(image.devicePixelRatio())
+        out.setDotsPerMeterX(image.dotsPerMeterX())
+        out.setDotsPerMeterY(image.dotsPerMeterY())
+        out.setColorSpace(image.colorSpace())
+        kernel(_words(image.constBits(), image), _words(out.bits(), out),
+               np.array(light[:3], float), np.zeros(3) if dark is None else np.array(dark[:3], float),
+               dark is not None, float(alpha))
+        return out
     out = image.copy()
     if out.isNull():
         return out
     tables, alpha_table = tint_tables(light, dark, alpha)
-    kernel = compiled_tint()
-    if kernel is not None:
-        words = np.frombuffer(out.bits(), dtype=np.uint32).reshape(out.height(), out.bytesPerLine() // 4)
-        kernel(words, tables, alpha_table)
-        return out
     px = np.frombuffer(out.bits(), dtype=np.uint8).reshape(out.height(), out.bytesPerLine())[:, :out.width() * 4]
     px = px.reshape(out.height(), out.width(), 4)
     high = px[..., 3].astype(np.uint16) << 8
@@ -105,6 +111,11 @@ def tinted(image: QImage, light, dark=None, alpha: float = 1.0) -> QImage:
     if alpha != 1.0:
         px[..., 3] = alpha_table[px[..., 3]]
     return out
+
+
+def _words(bits, image: QImage) -> np.ndarray:
+    """The pixels (h, w) uint32 of an ARGB32 picture, a view of ``bits``."""
+    return np.frombuffer(bits, dtype=np.uint32).reshape(image.height(), image.bytesPerLine() // 4)[:, :image.width()]
 
 
 __all__ = ["composition", "compiled_tint", "slot_paint", "quantised", "tint_tables", "tinted"]

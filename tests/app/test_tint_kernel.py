@@ -77,12 +77,9 @@ def test_the_kernel_gives_the_numpy_paths_bytes(qapp, seed, light, dark, alpha, 
     assert np.array_equal(compiled, _bytes(_numpy()(image, light, dark, alpha)))
 
 
-@pytest.mark.parametrize("light, dark, alpha", [((0.5, 0.25, 1.0), None, 1.0), ((0.9, 0.3, 0.61), (0.2, 0.7, 0.05), 0.7),
-                                                ((1.0, 1.0, 1.0), (1.0, 1.0, 1.0), 0.2), ((0.0, 0.0, 0.0), (0.4, 0.5, 0.6), 1.0)])
-def test_every_texel_tints_as_the_runtime_rule_gives_it_both_ways(qapp, light, dark, alpha):
-    """Every valid 8-bit texel (channel c <= alpha a) at once: (a - c) * dark + c * light,
-    times alpha, to the nearest level, by the kernel and by the numpy path; the picture
-    given is left as it was."""
+def _every_texel():
+    """A 256 x 256 premultiplied picture holding every valid (c <= a) texel: column c,
+    row a, red, green and blue three different channels of that alpha; and a (256, 256)."""
     from PySide6.QtGui import QImage
 
     image = QImage(256, 256, QImage.Format.Format_ARGB32_Premultiplied)
@@ -90,6 +87,25 @@ def test_every_texel_tints_as_the_runtime_rule_gives_it_both_ways(qapp, light, d
     c, a = np.meshgrid(np.arange(256), np.arange(256))
     c = np.minimum(c, a)
     px[..., 0], px[..., 1], px[..., 2], px[..., 3] = c, np.maximum(c - 1, 0), a - c, a
+    return image, a
+
+
+@settings(max_examples=80, deadline=None)
+@given(light=colour, dark=st.none() | colour, alpha=unit)
+def test_every_texel_comes_out_the_same_both_ways(qapp, light, dark, alpha):
+    """Every valid texel under random colours: the kernel's table rows, worked out as it
+    goes, equal the numpy path's whole tables entry for entry."""
+    image, _ = _every_texel()
+    assert np.array_equal(_bytes(blend.tinted(image, light, dark, alpha)), _bytes(_numpy()(image, light, dark, alpha)))
+
+
+@pytest.mark.parametrize("light, dark, alpha", [((0.5, 0.25, 1.0), None, 1.0), ((0.9, 0.3, 0.61), (0.2, 0.7, 0.05), 0.7),
+                                                ((1.0, 1.0, 1.0), (1.0, 1.0, 1.0), 0.2), ((0.0, 0.0, 0.0), (0.4, 0.5, 0.6), 1.0)])
+def test_every_texel_tints_as_the_runtime_rule_gives_it_both_ways(qapp, light, dark, alpha):
+    """Every valid 8-bit texel (channel c <= alpha a) at once: (a - c) * dark + c * light,
+    times alpha, to the nearest level, by the kernel and by the numpy path; the picture
+    given is left as it was."""
+    image, a = _every_texel()
     before = _bytes(image)
     compiled, numpy = _bytes(blend.tinted(image, light, dark, alpha)), _bytes(_numpy()(image, light, dark, alpha))
     assert np.array_equal(compiled, numpy) and np.array_equal(_bytes(image), before)
@@ -102,7 +118,7 @@ def test_every_texel_tints_as_the_runtime_rule_gives_it_both_ways(qapp, light, d
 
 
 def test_without_the_kernel_the_numpy_path_tints(qapp, monkeypatch):
-    """numba away (the kernel None): the same picture comes out, the kernel never called."""
+    """numba away (the kernel None): the numpy path gives the same picture."""
     image, px = _picture(np.random.default_rng(5), 33, 17)
     with_kernel = _bytes(blend.tinted(image, (0.3, 0.6, 0.9), (0.1, 0.0, 0.2), 0.5))
     calls = []
@@ -110,6 +126,20 @@ def test_without_the_kernel_the_numpy_path_tints(qapp, monkeypatch):
     without = _bytes(blend.tinted(image, (0.3, 0.6, 0.9), (0.1, 0.0, 0.2), 0.5))
     assert calls and np.array_equal(with_kernel, without)
     assert not np.array_equal(without, px)  # it did tint
+
+
+@pytest.mark.parametrize("path", ["compiled", "numpy"])
+def test_a_tinted_copy_keeps_the_pictures_size_and_scale(qapp, monkeypatch, path):
+    """Size, format and device pixel ratio (a 2x picture draws at half its pixels) as given."""
+    from PySide6.QtGui import QImage
+
+    if path == "numpy":
+        monkeypatch.setattr(blend, "compiled_tint", lambda wait=False: None)
+    image, _ = _picture(np.random.default_rng(2), 31, 9)
+    image.setDevicePixelRatio(2.0)
+    out = blend.tinted(image, (0.5, 0.5, 0.5), None, 1.0)
+    assert (out.width(), out.height(), out.devicePixelRatio()) == (31, 9, 2.0)
+    assert out.format() == QImage.Format.Format_ARGB32_Premultiplied
 
 
 @pytest.mark.parametrize("path", ["compiled", "numpy"])
