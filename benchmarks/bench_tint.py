@@ -3,7 +3,8 @@ different colours, as a scrub over a flash or a fade asks for one new colour a f
 by the numpy path and by the compiled one (``core.tint_jit``), side by side in one
 run; plain tint (light colour and alpha) and two-colour tint (light and dark). Then the
 editor: a scrub over the dressed arm with its pictures at 512 x 512 and every slot's
-colour keyed (each frame a new colour for each slot), frames per second both ways.
+colour keyed (each frame a new colour for each slot), frames per second both ways,
+again under the cache's bound, and with every tinted copy kept (the frame's floor).
 """
 from __future__ import annotations
 
@@ -25,8 +26,8 @@ COLOURS = 60
 
 def picture(kind: str):
     """A SIDE x SIDE ARGB32_Premultiplied QImage: "limb" a soft-edged shaded disc over
-    a clear margin (a typical cut-out picture), "noise" every texel random and most
-    of them visible (no clear texel to skip: the kernel's worst case)."""
+    a clear margin (a typical cut-out picture), "noise" every texel random and
+    visible (no clear texel to skip, every alpha: the kernel's worst case)."""
     from PySide6.QtGui import QImage
 
     rng = np.random.default_rng(7)

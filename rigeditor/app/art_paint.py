@@ -50,7 +50,7 @@ DIM_OPACITY = 0.35
 COLORED_BYTES = 64 << 20
 """Bytes of coloured copies an ImageCache keeps, the least recently drawn dropped first:
 a colour keyed over time makes a copy a frame, and a count alone let a scrub keep
-256 of them (a 2048 x 2048 picture is 16 MB a copy). Re-tinting one costs 0.3-0.5 ms a
+256 of them (a 2048 x 2048 picture is 16 MB a copy). Re-tinting one costs 0.25-0.5 ms a
 512 x 512 picture compiled (benchmarks/bench_tint.py), so a scrub back over a fade
 longer than the bound pays that again rather than keep it all."""
 COLORED_COPIES = 256
