@@ -17,6 +17,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -c "from rigeditor.core.chains import compiled_loop; compiled_loop(wait=True)"  # compile the chain loop once (cached)
 	$(BIN)/python -c "from rigeditor.model.evaluation.constraints.physics_jit import compiled_run; compiled_run(wait=True)"  # and the physics stepping
 	$(BIN)/python -c "from rigeditor.core.lazy_kernel import LazyKernel; LazyKernel('rigeditor.core.mesh_raster_jit', 'warm').get(wait=True)"  # and the mesh rasteriser
+	$(BIN)/python -c "from rigeditor.core.lazy_kernel import LazyKernel; LazyKernel('rigeditor.core.tint_jit', 'warm').get(wait=True)"  # and the slot colour's tint
 	touch $(STAMP)
 
 run: $(STAMP)

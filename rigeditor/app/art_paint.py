@@ -47,6 +47,16 @@ DIM_OPACITY = 0.35
 """Opacity of the art while "Dim Artwork" is on (bones and overlays read over it)."""
 
 
+COLORED_BYTES = 64 << 20
+"""Bytes of coloured copies an ImageCache keeps, the least recently drawn dropped first:
+a colour keyed over time makes a copy a frame, and a count alone let a scrub keep
+256 of them (a 2048 x 2048 picture is 16 MB a copy). Re-tinting one costs 0.25-0.5 ms a
+512 x 512 picture compiled (benchmarks/bench_tint.py), so a scrub back over a fade
+longer than the bound pays that again rather than keep it all."""
+COLORED_COPIES = 256
+"""Most coloured copies kept, however small."""
+
+
 class ImageCache:
     """QImages by file, re-read when the file changes; None for missing/unreadable.
     The pictures as read are kept apart from their coloured copies: a colour keyed over
@@ -54,7 +64,8 @@ class ImageCache:
 
     def __init__(self):
         self._images: dict = {}  # (path, stamp) -> the picture, premultiplied (or None)
-        self._colored: dict = {}  # (path, stamp, colour) -> a coloured copy
+        self._colored: dict = {}  # (path, stamp, colour) -> a coloured copy, least recently drawn first
+        self._colored_bytes = 0
 
     def get(self, path: Path | None, tint=(1.0, 1.0, 1.0, 1.0), dark=None, alpha: float = 1.0) -> QImage | None:
         """The picture at ``path`` with light RGB ``tint`` and dark RGB ``dark`` (None: no
@@ -78,11 +89,13 @@ class ImageCache:
         if image is None or (light == (255, 255, 255) and shade is None and a == (255,)):
             return image
         key = base_key + (light, shade, a)
-        colored = self._colored.get(key)
+        colored = self._colored.pop(key, None)
         if colored is None:
-            if len(self._colored) > 256:
-                self._colored.clear()
-            colored = self._colored[key] = tinted(image, tint, dark, a[0] / 255.0)
+            colored = tinted(image, tint, dark, a[0] / 255.0)
+            self._colored_bytes += colored.sizeInBytes()
+        self._colored[key] = colored  # the most recently drawn, last
+        while len(self._colored) > 1 and (self._colored_bytes > COLORED_BYTES or len(self._colored) > COLORED_COPIES):
+            self._colored_bytes -= self._colored.pop(next(iter(self._colored))).sizeInBytes()
         return colored
 
 

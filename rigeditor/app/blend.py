@@ -21,6 +21,8 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtGui import QImage, QPainter
 
+from rigeditor.core.lazy_kernel import LazyKernel
+
 _MODES = {
     "normal": QPainter.CompositionMode.CompositionMode_SourceOver,
     "additive": QPainter.CompositionMode.CompositionMode_Plus,
@@ -54,27 +56,66 @@ def quantised(values) -> tuple[int, ...] | None:
 _GRID_C, _GRID_A = np.meshgrid(np.arange(256, dtype=np.float32), np.arange(256, dtype=np.float32))
 _GRID_C, _GRID_A = _GRID_C.ravel(), _GRID_A.ravel()  # index (a << 8) | c -> (c, a)
 
+_KERNEL = LazyKernel("rigeditor.core.tint_jit", "rigeditor-tint")
+
+
+def compiled_tint(wait: bool | float = False):
+    """``core.tint_jit.tint``, or None: numba missing or failing, ``RIGEDITOR_JIT=0``,
+    or not loaded yet after ``wait`` (``LazyKernel.get``)."""
+    return _KERNEL.get(wait)
+
+
+def tint_tables(light, dark=None, alpha: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+    """(tables (3, 65536) uint8: the red, green and blue result of a texel channel c
+    of alpha a at index (a << 8) | c; alpha_table (256,) uint8: its alpha) for light RGB
+    ``light``, dark RGB ``dark`` (None: none), every channel times ``alpha`` in [0, 1].
+    Rounded to the nearest level (ties to even), clamped to 0..255."""
+    tables = np.empty((3, 65536), np.uint8)
+    for k in range(3):
+        value = _GRID_C * float(light[k])  # float32, as the tables always were
+        if dark is not None:
+            value += (_GRID_A - _GRID_C) * float(dark[k])
+        tables[k] = np.clip(np.rint(value * float(alpha)), 0, 255)
+    return tables, np.clip(np.rint(np.arange(256) * float(alpha)), 0, 255).astype(np.uint8)
+
 
 def tinted(image: QImage, light, dark=None, alpha: float = 1.0) -> QImage:
     """A premultiplied copy of ``image`` (ARGB32_Premultiplied) with light RGB ``light``
     and dark RGB ``dark`` (None: none) applied, every channel times ``alpha`` in [0, 1].
 
     Each output channel is a function of the texel's channel and alpha only, so it is
-    one table of 256 x 256 entries looked up per pixel, exact to the 8-bit result."""
+    one table of 256 x 256 entries looked up per pixel (``tint_tables``), exact to the
+    8-bit result: by numpy, or compiled (``core.tint_jit``, the table rows worked out as
+    texels need them) when numba is there, with the same bytes."""
+    kernel = compiled_tint()
+    if kernel is not None and not image.isNull():
+        out = QImage(image.width(), image.height(), image.format())  # every texel written below
+        out.setDevicePixelRatio(image.devicePixelRatio())
+        out.setDotsPerMeterX(image.dotsPerMeterX())
+        out.setDotsPerMeterY(image.dotsPerMeterY())
+        out.setColorSpace(image.colorSpace())
+        kernel(_words(image.constBits(), image), _words(out.bits(), out),
+               np.array(light[:3], float), np.zeros(3) if dark is None else np.array(dark[:3], float),
+               dark is not None, float(alpha))
+        return out
     out = image.copy()
+    if out.isNull():
+        return out
+    tables, alpha_table = tint_tables(light, dark, alpha)
     px = np.frombuffer(out.bits(), dtype=np.uint8).reshape(out.height(), out.bytesPerLine())[:, :out.width() * 4]
     px = px.reshape(out.height(), out.width(), 4)
     high = px[..., 3].astype(np.uint16) << 8
     # ARGB32 in memory on little-endian machines: B, G, R, A.
     for channel, k in ((2, 0), (1, 1), (0, 2)):
-        value = _GRID_C * float(light[k])
-        if dark is not None:
-            value += (_GRID_A - _GRID_C) * float(dark[k])
-        table = np.clip(np.rint(value * float(alpha)), 0, 255).astype(np.uint8)
-        px[..., channel] = table[high | px[..., channel]]
+        px[..., channel] = tables[k][high | px[..., channel]]
     if alpha != 1.0:
-        px[..., 3] = np.clip(np.rint(np.arange(256) * float(alpha)), 0, 255).astype(np.uint8)[px[..., 3]]
+        px[..., 3] = alpha_table[px[..., 3]]
     return out
 
 
-__all__ = ["composition", "slot_paint", "quantised", "tinted"]
+def _words(bits, image: QImage) -> np.ndarray:
+    """The pixels (h, w) uint32 of an ARGB32 picture, a view of ``bits``."""
+    return np.frombuffer(bits, dtype=np.uint32).reshape(image.height(), image.bytesPerLine() // 4)[:, :image.width()]
+
+
+__all__ = ["composition", "compiled_tint", "slot_paint", "quantised", "tint_tables", "tinted"]

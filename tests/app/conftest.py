@@ -19,6 +19,15 @@ def compiled_mesh_raster():
     return compiled_raster(wait=True)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def compiled_tint():
+    """The same for the slot colour's kernel: every picture is tinted by it, loaded once
+    here (test_tint_kernel holds the numpy path to the same bytes)."""
+    from rigeditor.app.blend import compiled_tint
+
+    return compiled_tint(wait=True)
+
+
 @pytest.fixture
 def qt_mesh_path(monkeypatch):
     """Meshes drawn by the Qt path alone (the fallback without numba)."""

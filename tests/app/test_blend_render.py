@@ -124,6 +124,30 @@ def test_a_colour_keyed_over_time_reads_the_picture_once(qapp, tmp_path, monkeyp
     assert len(reads) == 1
 
 
+def test_the_coloured_copies_kept_stay_under_their_bound(qapp, tmp_path, monkeypatch):
+    """A fade over many frames keeps at most COLORED_BYTES of tinted copies, the ones
+    drawn last: the latest colours are drawn again without a re-tint, the first one
+    is tinted again and draws the same pixels."""
+    from rigeditor.app import art_paint
+
+    _project(tmp_path)  # 40 x 40 pictures: 6,400 bytes a copy
+    monkeypatch.setattr(art_paint, "COLORED_BYTES", 5 * 6400)
+    made = []
+    real = art_paint.tinted
+    monkeypatch.setattr(art_paint, "tinted", lambda *a: made.append(a[1]) or real(*a))
+    cache = art_paint.ImageCache()
+    fade = [(1.0 - k / 40, 1.0, 1.0, 1.0) for k in range(1, 31)]  # 30 different 8-bit reds
+    first = cache.get(tmp_path / "top.png", fade[0]).pixelColor(20, 20)
+    for light in fade[1:]:
+        cache.get(tmp_path / "top.png", light)
+    assert sum(c.sizeInBytes() for c in cache._colored.values()) <= 5 * 6400 and len(made) == 30
+    for light in fade[-5:]:  # the five drawn last: kept
+        cache.get(tmp_path / "top.png", light)
+    assert len(made) == 30
+    again = cache.get(tmp_path / "top.png", fade[0]).pixelColor(20, 20)
+    assert len(made) == 31 and again == first and abs(first.red() - TOP[0] * fade[0][0]) <= 1
+
+
 def _every_texel():
     """A premultiplied picture holding every valid (channel <= alpha) 8-bit texel once
     per channel: column c, row a (blue, green and red all c)."""
