@@ -8,9 +8,10 @@ returned angles, so ``residual = |end - target|`` is measured, never assumed.
 Frame i starts from frame i-1's solution (the first from ``initial``), so a smoothly
 moving target costs a few iterations per frame and the pose follows it instead of
 jumping to another solution. A budget running out leaves the pose near the warm
-start and shows as ``converged=False`` with its residual. Every angle update is an
-increment wrapped into [-pi, pi], so angles stay unwrapped across iterations and
-frames (no 2pi jumps in exported curves).
+start and shows as ``converged=False`` with its residual. A frame returns the nearest
+pose it reached (``_keep_best``), so a bigger budget never misses by more. Every
+angle update is an increment wrapped into [-pi, pi], so angles stay unwrapped
+across iterations and frames (no 2pi jumps in exported curves).
 
 Singular poses are guarded where they occur: a direction from coincident points
 keeps the bone's current one (so a target on the root gives no NaN), and a chain
@@ -246,11 +247,15 @@ def _solve_python(frame_solver, bones, roots, targets, pose, lo, hi, tolerance, 
                 _arc(pose, bones, aim, distance, lo, hi)
                 spent = 1
             spent += frame_solver(pose, bones, root_z, target_z, lo, hi, tolerance, max_iterations - spent, eps)
-            if (spent < max_iterations and distance > eps and _on_line(pose, aim)
-                    and abs(_chain(bones, pose, root_z)[0][-1] - target_z) > tolerance):
-                _arc(pose, bones, aim, distance, lo, hi)
-                spent += 1 + frame_solver(pose, bones, root_z, target_z, lo, hi, tolerance,
-                                          max_iterations - spent - 1, eps)
+            if spent < max_iterations and distance > eps and _on_line(pose, aim):
+                least = abs(_chain(bones, pose, root_z)[0][-1] - target_z)
+                if least > tolerance:  # the arc may land farther, with no budget left to gain it back
+                    kept = pose[:]
+                    _arc(pose, bones, aim, distance, lo, hi)
+                    spent += 1 + frame_solver(pose, bones, root_z, target_z, lo, hi, tolerance,
+                                              max_iterations - spent - 1, eps)
+                    _keep_best(pose, kept, least, abs(_chain(bones, pose, root_z)[0][-1] - target_z),
+                               reach + abs(root_z))
         poses.append(pose[:])
         iterations.append(spent)
     return (np.array(poses, dtype=float).reshape(len(targets), len(bones)),
@@ -281,6 +286,14 @@ def _stalled(pose, before):
     """True when an iteration turned no joint by more than 1e-12 rad: a fixed point
     (typically a chain held by its limits) that more iterations would not leave."""
     return max(map(abs, map(operator.sub, pose, before))) <= 1e-12
+
+
+def _keep_best(pose, best, least, residual, scale):
+    """Put ``best`` (its residual ``least``) back into ``pose`` (its ``residual``) when
+    the pose ended farther, by more than rounding: 1e-14 of ``scale`` (reach plus the
+    root's distance from the origin, model units; ties measure a few 1e-16 of it)."""
+    if residual > least + 1e-14 * scale:
+        pose[:] = best
 
 
 def _on_line(pose, aim):
@@ -338,10 +351,16 @@ def _fabrik_frame(pose, bones, root, target, lo, hi, tolerance, max_iterations, 
     """Iterate FABRIK on one frame, updating ``pose`` in place; returns iterations."""
     n = len(bones)
     joints, heading = _chain(bones, pose, root)
+    # With binding limits an iteration can take the end farther: the frame keeps the
+    # nearest iterate (``before`` is a fresh copy each iteration: no copy to keep it).
+    best, least = pose, math.inf
     for iteration in range(max_iterations):
-        if abs(joints[n] - target) <= tolerance:
-            return iteration
+        residual = abs(joints[n] - target)
+        if residual <= tolerance:
+            return iteration  # the first iterate this near: none before was nearer
         before = pose[:]
+        if residual < least:
+            best, least = before, residual
         # Backward pass: pin the end on the target and pull each joint toward the
         # next one. With limits, bone k turns so that bone k+1's local angle stays
         # in range (the standard angular constraint step, applied per joint).
@@ -368,7 +387,9 @@ def _fabrik_frame(pose, bones, root, target, lo, hi, tolerance, max_iterations, 
             p += cmath.rect(bones[k], parent)
             joints[k + 1] = p
         if _stalled(pose, before):
+            _keep_best(pose, best, least, abs(joints[n] - target), math.fsum(bones) + abs(root))
             return iteration + 1
+    _keep_best(pose, best, least, abs(joints[n] - target), math.fsum(bones) + abs(root))
     return max_iterations
 
 
@@ -376,14 +397,18 @@ def _ccd_frame(pose, bones, root, target, lo, hi, tolerance, max_iterations, eps
     """Iterate CCD on one frame, updating ``pose`` in place; returns iterations."""
     n = len(bones)
     tiny = eps * math.fsum(bones)  # |arm| * |target - pivot| below it: one of them is ~0
+    best, least, spent = pose, math.inf, max_iterations  # the nearest pose, as in _fabrik_frame
     for iteration in range(max_iterations):
         # Joints 0..k do not move while joints after k turn, so one forward
         # kinematics per sweep gives every pivot; only the end is carried along.
         joints, _ = _chain(bones, pose, root)
         end = joints[n]
-        if abs(end - target) <= tolerance:
+        start = abs(end - target)
+        if start <= tolerance:
             return iteration
         before = pose[:]
+        if start < least:
+            best, least = before, start
         for k in range(n - 1, -1, -1):
             pivot = joints[k]
             arm = end - pivot
@@ -404,8 +429,12 @@ def _ccd_frame(pose, bones, root, target, lo, hi, tolerance, max_iterations, eps
         if n > 1 and residual > tolerance and residual > PROGRESS * abs(joints[n] - target):
             _escape(pose, bones, root, target, lo, hi, tolerance, residual, eps)
         if _stalled(pose, before):
-            return iteration + 1
-    return max_iterations
+            spent = iteration + 1
+            break
+    if least < math.inf:
+        _keep_best(pose, best, least, abs(_chain(bones, pose, root)[0][-1] - target),
+                   math.fsum(bones) + abs(root))
+    return spent
 
 
 def _escape(pose, bones, root, target, lo, hi, tolerance, residual, eps):

@@ -83,6 +83,12 @@ def _stalled(pose, before):
 
 
 @njit(**_JIT)
+def _keep_best(pose, best, least, residual, scale):
+    if residual > least + 1e-14 * scale:
+        pose[:] = best
+
+
+@njit(**_JIT)
 def _on_line(pose, aim):
     if pose.shape[0] <= 1 or abs(_remainder(pose[0] - aim, math.pi)) > 1e-9:
         return False
@@ -137,12 +143,21 @@ def _arc(pose, bones, aim, distance, lo, hi, limited):
 
 @njit(**_JIT)
 def _fabrik_frame(pose, bones, rx, ry, tx, ty, lo, hi, limited, tolerance, max_iterations, eps, reach,
-                  jx, jy, heading, before):
+                  jx, jy, heading, before, best):
+    """chains._fabrik_frame; ``best`` (B) keeps the nearest iterate, copied from
+    ``before`` only once an iteration ends farther (``fresh``: ``before`` is it)."""
     n = bones.shape[0]
     _chain(bones, pose, rx, ry, jx, jy, heading)
+    least, fresh = math.inf, False
     for iteration in range(max_iterations):
-        if math.hypot(jx[n] - tx, jy[n] - ty) <= tolerance:
+        residual = math.hypot(jx[n] - tx, jy[n] - ty)
+        if residual <= tolerance:
             return iteration
+        if residual < least:
+            least, fresh = residual, True
+        elif fresh:
+            best[:] = before
+            fresh = False
         before[:] = pose
         px, py = tx, ty
         jx[n], jy[n] = tx, ty
@@ -167,20 +182,32 @@ def _fabrik_frame(pose, bones, rx, ry, tx, ty, lo, hi, limited, tolerance, max_i
             py += bones[k] * math.sin(parent)
             jx[k + 1], jy[k + 1] = px, py
         if _stalled(pose, before):
+            _keep_best(pose, before if fresh else best, least, math.hypot(jx[n] - tx, jy[n] - ty),
+                       reach + math.hypot(rx, ry))
             return iteration + 1
+    _keep_best(pose, before if fresh else best, least, math.hypot(jx[n] - tx, jy[n] - ty), reach + math.hypot(rx, ry))
     return max_iterations
 
 
 @njit(**_JIT)
 def _ccd_frame(pose, bones, rx, ry, tx, ty, lo, hi, limited, tolerance, max_iterations, eps, reach,
-               jx, jy, heading, before, trial):
+               jx, jy, heading, before, trial, best, spare, spare_best):
+    """chains._ccd_frame; ``best`` as in _fabrik_frame, ``trial``, ``spare`` and
+    ``spare_best`` (B) scratch for the escape."""
     n = bones.shape[0]
     tiny = eps * reach  # as chains: eps * math.fsum(bones), reach being that sum
+    least, fresh, spent = math.inf, False, max_iterations
     for iteration in range(max_iterations):
         _chain(bones, pose, rx, ry, jx, jy, heading)
         ex, ey = jx[n], jy[n]
-        if math.hypot(ex - tx, ey - ty) <= tolerance:
+        start = math.hypot(ex - tx, ey - ty)
+        if start <= tolerance:
             return iteration
+        if start < least:
+            least, fresh = start, True
+        elif fresh:
+            best[:] = before
+            fresh = False
         before[:] = pose
         for k in range(n - 1, -1, -1):
             qx, qy = jx[k], jy[k]
@@ -210,10 +237,14 @@ def _ccd_frame(pose, bones, rx, ry, tx, ty, lo, hi, limited, tolerance, max_iter
         residual = math.hypot(ex - tx, ey - ty)
         if n > 1 and residual > tolerance and residual > PROGRESS * math.hypot(jx[n] - tx, jy[n] - ty):
             _escape(pose, bones, rx, ry, tx, ty, lo, hi, limited, tolerance, residual, eps, reach,
-                    jx, jy, heading, before, trial)
+                    jx, jy, heading, trial, spare, spare_best)
         if _stalled(pose, before):
-            return iteration + 1
-    return max_iterations
+            spent = iteration + 1
+            break
+    if least < math.inf:
+        _keep_best(pose, before if fresh else best, least, _end_distance(bones, pose, rx, ry, tx, ty),
+                   reach + math.hypot(rx, ry))
+    return spent
 
 
 @njit(**_JIT)
@@ -229,9 +260,9 @@ def _end_distance(bones, pose, rx, ry, tx, ty):
 
 @njit(**_JIT)
 def _escape(pose, bones, rx, ry, tx, ty, lo, hi, limited, tolerance, residual, eps, reach,
-            jx, jy, heading, before, trial):
-    """chains._escape; ``trial`` (B) is scratch. ``before`` is kept: the sweep's
-    stall check reads it after, so FABRIK gets a scratch copy of it and restores it."""
+            jx, jy, heading, trial, spare, spare_best):
+    """chains._escape; ``trial``, and ``spare`` and ``spare_best`` for FABRIK's
+    ``before`` and ``best`` (B), are scratch: the sweep's own stay untouched."""
     n = bones.shape[0]
     _chain(bones, pose, rx, ry, jx, jy, heading)
     ex, ey = jx[n], jy[n]
@@ -264,9 +295,8 @@ def _escape(pose, bones, rx, ry, tx, ty, lo, hi, limited, tolerance, residual, e
                 return
             scale *= 0.5
     trial[:] = pose
-    saved = before.copy()
-    _fabrik_frame(trial, bones, rx, ry, tx, ty, lo, hi, limited, tolerance, 1, eps, reach, jx, jy, heading, before)
-    before[:] = saved
+    _fabrik_frame(trial, bones, rx, ry, tx, ty, lo, hi, limited, tolerance, 1, eps, reach, jx, jy, heading, spare,
+                  spare_best)
     if _end_distance(bones, trial, rx, ry, tx, ty) < PROGRESS * residual:
         pose[:] = trial
         return
@@ -286,7 +316,8 @@ def solve_frames(fabrik, bones, roots, targets, pose, lo, hi, limited, tolerance
     last frame's solution; writes ``poses`` (N, B) and ``iterations`` (N,)."""
     n = bones.shape[0]
     jx, jy = np.empty(n + 1), np.empty(n + 1)
-    heading, before, trial = np.empty(n), np.empty(n), np.empty(n)
+    heading, before, trial, best = np.empty(n), np.empty(n), np.empty(n), np.empty(n)
+    kept, spare, spare_best = np.empty(n), np.empty(n), np.empty(n)
     for f in range(roots.shape[0]):
         rx, ry, tx, ty = roots[f, 0], roots[f, 1], targets[f, 0], targets[f, 1]
         ox, oy = tx - rx, ty - ry
@@ -302,22 +333,26 @@ def solve_frames(fabrik, bones, roots, targets, pose, lo, hi, limited, tolerance
             budget = max_iterations - spent
             if fabrik:
                 spent += _fabrik_frame(pose, bones, rx, ry, tx, ty, lo, hi, limited, tolerance, budget, eps, reach,
-                                       jx, jy, heading, before)
+                                       jx, jy, heading, before, best)
             else:
                 spent += _ccd_frame(pose, bones, rx, ry, tx, ty, lo, hi, limited, tolerance, budget, eps, reach,
-                                    jx, jy, heading, before, trial)
+                                    jx, jy, heading, before, trial, best, spare, spare_best)
             if spent < max_iterations and distance > eps and _on_line(pose, aim):
                 _chain(bones, pose, rx, ry, jx, jy, heading)
-                if math.hypot(jx[n] - tx, jy[n] - ty) > tolerance:
+                least = math.hypot(jx[n] - tx, jy[n] - ty)
+                if least > tolerance:
+                    kept[:] = pose  # as chains: the restart must not end farther than this
                     _arc(pose, bones, aim, distance, lo, hi, limited)
                     budget = max_iterations - spent - 1
                     if fabrik:
                         more = _fabrik_frame(pose, bones, rx, ry, tx, ty, lo, hi, limited, tolerance, budget,
-                                             eps, reach, jx, jy, heading, before)
+                                             eps, reach, jx, jy, heading, before, best)
                     else:
                         more = _ccd_frame(pose, bones, rx, ry, tx, ty, lo, hi, limited, tolerance, budget,
-                                          eps, reach, jx, jy, heading, before, trial)
+                                          eps, reach, jx, jy, heading, before, trial, best, spare, spare_best)
                     spent += 1 + more
+                    _keep_best(pose, kept, least, _end_distance(bones, pose, rx, ry, tx, ty),
+                               reach + math.hypot(rx, ry))
         poses[f, :] = pose
         iterations[f] = spent
 
