@@ -283,6 +283,26 @@ def test_a_short_range_is_evaluated_whole_on_every_move():
     assert_same_bake(doc.bake, evaluate(doc.project))
 
 
+def test_a_short_range_of_a_big_rig_takes_the_frame_path_and_lands_the_same_range(qtbot):
+    # 40 frames of 71 bones: whole on every move, the views of the range would re-plot
+    # in the release's own turn; the frame under the hand first instead.
+    from rigeditor.app.document import FRAME_FIRST_MIN_CELLS
+
+    project = replace(arms(35, smoothed=()), timeline=Timeline(24.0, 0, 39))
+    assert len(project.timeline.frames) * len(project.bones) >= FRAME_FIRST_MIN_CELLS
+    doc = Document(project)
+    doc.set_frame(30)
+    key = ("drag", doc.begin_gesture())
+    doc.apply("Move target", set_target_key(doc.project, "hand_5", 30, (1540.0, 60.0)),
+              touched={"target:hand_5"}, merge_key=key)
+    assert doc.range_pending and len(doc.bake) == 1
+    want = evaluate(doc.project)
+    assert_same_bake(doc.bake, want, rows=[want.index(30)])
+    doc.end_gesture()
+    qtbot.waitUntil(lambda: not doc.range_pending, timeout=10_000)
+    assert_same_bake(doc.range_bake, want)
+
+
 def test_a_failing_worker_is_caught_and_the_range_evaluated_here(qtbot):
     doc = Document(arms())
 
