@@ -288,11 +288,13 @@ class LimitLayer(Layer):
             # The wedges' edges are stroked (antialiased) right after: filling without
             # antialiasing looks the same and costs a third.
             painter.setRenderHint(SMOOTH, False)
-            painter.fillPath(polygons_path(wedges[bound], WINDING_FILL), faded(color, 110 if bound else 40))
+            path = polygons_path(wedges[bound], WINDING_FILL)
+            painter.fillPath(path, faded(color, 110 if bound else 40))
             painter.setRenderHint(SMOOTH, True)
             painter.setPen(pen(color, alpha=255 if bound else 200))
             painter.setBrush(NO_BRUSH)
-            painter.drawPath(polygons_path(wedges[bound] + (rims if bound else [])))
+            # (A stroke ignores the fill rule: the free wedges' outline is the same path.)
+            painter.drawPath(polygons_path(wedges[bound] + rims) if bound and rims else path)
         # The ticks at the current angles, 5 px past the arc, computed for all at once.
         angle = np.array([arc.angle for arc in arcs])
         tip = np.einsum("kij,kj->ki", frames, np.stack([np.cos(angle), np.sin(angle)], axis=1))
