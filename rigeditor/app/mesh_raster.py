@@ -23,6 +23,7 @@ from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QImage, QPainter, QPixmap
 
 from rigeditor.app.mesh_buffers import MeshBuffers
+from rigeditor.core.geometry import bounds
 from rigeditor.core.lazy_kernel import LazyKernel
 
 _KERNEL = LazyKernel("rigeditor.core.mesh_raster_jit", "rigeditor-mesh-raster")
@@ -91,7 +92,8 @@ def draw_raster(painter: QPainter, image: QImage, triangles, texture, device, sh
         return None
     logical = np.ascontiguousarray(device, dtype=float)
     left = np.zeros(len(t), np.bool_)
-    lo, hi = logical.min(axis=0) * state[[0, 3]] + state[4:], logical.max(axis=0) * state[[0, 3]] + state[4:]
+    lo, hi = bounds(logical)
+    lo, hi = lo * state[[0, 3]] + state[4:], hi * state[[0, 3]] + state[4:]
     lo, hi = np.minimum(lo, hi), np.maximum(lo, hi)  # (a mirroring transform swaps them)
     box = _device_box(painter)
     area = np.array([*np.floor(np.maximum(lo, box[:2])), *np.ceil(np.minimum(hi, box[2:]))])
