@@ -16,7 +16,9 @@ rasteriser (app.mesh_raster). Then the iterative solvers alone: FABRIK's and CCD
 the tail's whole range, beside a compiled loop's (numba, the ``bench`` extra).
 
 Prints each figure beside its yardstick: drag median < 8 ms, scrub >= 60 fps, a
-gesture's end <= 16 ms.
+gesture's end <= 16 ms. Arguments: the cases to run (raptor, tail, mesh; default all),
+and --profile: where the mesh case's move, release and scrub frame spend the UI
+thread's CPU (``_production_profile``).
 """
 from __future__ import annotations
 
