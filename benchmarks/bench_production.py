@@ -1,10 +1,12 @@
-"""Production scale through the real window (offscreen): an imported Spine rig and a
-50-bone FABRIK tail with limits over 1,000 frames.
+"""Production scale through the real window (offscreen): an imported Spine rig, a
+50-bone FABRIK tail with limits over 1,000 frames, and an arm of 20,000 skinned triangles.
 
 (a) benchmarks/rigs/raptor_like.json (76 bones, 9 IK constraints with two one-bone
 aims, a transform constraint, weighted meshes, three animations; written by
 make_raptor_like.py) is imported through ``rigeditor import-spine``'s own function and
-opened; (b) the tail is built from model classes here. For each: real mouse events
+opened; (b) the tail is built from model classes here; (c) the arm
+(``_production_rigs.skinned_arm``: a two-bone chain and a hand, one picture meshed at
+1.3 px and skinned with automatic weights) is written with its PNG and opened. For each: real mouse events
 (QTest) drag a target's handle in a circle (median and 95th percentile per move, until
 Qt has processed everything the move caused), the time the release's own events take
 (gesture end), then until the whole range has landed and the longest the UI thread is
@@ -14,7 +16,9 @@ rasteriser (app.mesh_raster). Then the iterative solvers alone: FABRIK's and CCD
 the tail's whole range, beside a compiled loop's (numba, the ``bench`` extra).
 
 Prints each figure beside its yardstick: drag median < 8 ms, scrub >= 60 fps, a
-gesture's end <= 16 ms.
+gesture's end <= 16 ms. Arguments: the cases to run (raptor, tail, mesh; default all),
+and --profile: where the mesh case's move, release and scrub frame spend the UI
+thread's CPU (``_production_profile``).
 """
 from __future__ import annotations
 
@@ -29,6 +33,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import numpy as np  # noqa: E402
 from _common import table  # noqa: E402
+from _production_rigs import skinned_arm  # noqa: E402
 from bench_ui import build_window, handle_point, mouse_circle, qt_binding_keeps_none  # noqa: E402
 
 from rigeditor.model import WORLD, Bone, Chain, Project, StepChannel, Target, Timeline, keyed  # noqa: E402
@@ -126,9 +131,12 @@ def scrub(app, doc, frames):
     return np.array(times) * 1e3
 
 
-def window_rows(app, name, project, target, frame, data_dir, moves=60, scrubs=200, path=None):
+def window_rows(app, name, project, target, frame, data_dir, moves=60, scrubs=200, path=None, profile=False,
+                fit=None):
     """``path``: the project's file, so its pictures are found and drawn (without it
-    every slot is drawn as a "missing picture" placeholder)."""
+    every slot is drawn as a "missing picture" placeholder). ``profile``: then print
+    where a move, the release and a scrub frame spend the UI thread's time. ``fit``:
+    fit(window, doc) after framing all (a zoom onto what is to be big)."""
     from rigeditor.app.document import Document
 
     doc = Document(project, path)
@@ -142,10 +150,19 @@ def window_rows(app, name, project, target, frame, data_dir, moves=60, scrubs=20
     if hasattr(window.scene, "frame_all"):
         window.scene.frame_all()  # the whole rig in view, as after opening it
     app.processEvents()
+    if fit is not None:
+        fit(window, doc)
+        app.processEvents()
     from rigeditor.app import collector
 
     collector.follow(doc, lambda fn: fn())  # as the editor does once a project is shown
-    mouse_drag(app, window, doc, target, 10)  # warm up (first paints, caches)
+    from rigeditor.app import art_paint
+
+    missing, art_paint._placeholder = art_paint._placeholder, _refuse_placeholder
+    try:
+        mouse_drag(app, window, doc, target, 10)  # warm up (first paints, caches)
+    finally:
+        art_paint._placeholder = missing
     drag, release, landed, longest = mouse_drag(app, window, doc, target, moves)
     frames = (np.arange(scrubs) * 7 + frame) % len(doc.range_bake)
     sc = scrub(app, doc, frames)
@@ -159,11 +176,21 @@ def window_rows(app, name, project, target, frame, data_dir, moves=60, scrubs=20
              "yes" if longest <= END_GOAL_MS else "NO"),
             (name, "scrub one frame", f"{np.median(sc):.1f} ms", f"{np.percentile(sc, 95):.1f} ms",
              f">= {SCRUB_GOAL_FPS:g} fps ({fps:.0f} fps)", "yes" if fps >= SCRUB_GOAL_FPS else "NO")]
+    if profile:
+        from _production_profile import profile_rows
+
+        for what, total, found in profile_rows(app, window, doc, target, scrub, frame=frame):
+            print(f"{name}: a {what}, {total:.2f} ms of UI-thread CPU; timed inside it:")
+            table(found, ("function", f"ms a {what}", f"calls a {what}"))
     doc.undo_stack.setClean()
     window.close()
     window.deleteLater()
     app.processEvents()
     return rows
+
+
+def _refuse_placeholder(painter, corners, to_device, path):
+    raise RuntimeError(f"picture {path!r} not found: the benchmark would time its placeholder")
 
 
 def solver_rows():
@@ -224,29 +251,79 @@ def main():
         print("This PySide6 loses a reference to None on every call that returns an object; "
               "install one without that bug and run again.")
         return 2
+    profile = "--profile" in sys.argv
+    cases = set(sys.argv[1:]) - {"--profile"} or {"raptor", "tail", "mesh"}
     rows = []
     with tempfile.TemporaryDirectory() as data_dir:
-        rap = raptor(Path(data_dir))
-        feet = [t.name for t in rap.targets if "foot" in t.name]
-        name = f"raptor-like ({len(rap.bones)} bones, {len(rap.chains)} chains)"
-        # Its meshes drawn by Qt (the fallback) and by the compiled rasteriser, side by side.
-        for path_name, min_triangles in (("Qt path", 10**12), ("compiled raster", mesh_raster.MIN_TRIANGLES)):
-            saved, mesh_raster.MIN_TRIANGLES = mesh_raster.MIN_TRIANGLES, min_triangles
-            try:
-                rows += window_rows(app, f"{name}, meshes: {path_name}", rap, feet[0], 12, data_dir,
-                                    path=raptor_file(Path(data_dir)))
-            finally:
-                mesh_raster.MIN_TRIANGLES = saved
-        rows += window_rows(app, "50-bone FABRIK tail, 1,000 frames", tail(), "tail_tip", 500, data_dir)
+        if "raptor" in cases:
+            rows += raptor_rows(app, data_dir)
+        if "tail" in cases:
+            rows += window_rows(app, "50-bone FABRIK tail, 1,000 frames", tail(), "tail_tip", 500, data_dir)
+        if "mesh" in cases:
+            rows += mesh_rows(app, data_dir, profile)
     print("Production scale through the window (MainWindow, 1440x900, offscreen):")
     table(rows, ("project", "step", "median", "p95", "goal", "met"))
     print()
+    if "tail" not in cases:
+        return 0
     print("The iterative solvers alone (the tail's 1,000 frames, warm-started frame to frame):")
     rows, note = solver_rows()
     table(rows, ("", "all frames", "it/frame", "ours per bone-iteration", "compiled yardstick",
                  "ours / compiled", "<= 1.5x"))
     print(f"compiled yardstick: {note}")
     return 0
+
+
+def mesh_rows(app, data_dir, profile=False):
+    """Case (c): the skinned arm, written with its picture and opened from its file."""
+    from rigeditor.io.project_file import load_project
+
+    t0 = time.perf_counter()
+    path, triangles = skinned_arm(Path(data_dir))
+    print(f"arm: {triangles:,} triangles meshed and weighted in {time.perf_counter() - t0:.1f} s")
+    return window_rows(app, f"arm, {triangles:,} skinned triangles", load_project(path), "hand_ik", 500,
+                       data_dir, path=path, profile=profile, fit=fit_mesh)
+
+
+def fit_mesh(window, doc, fill=0.8):
+    """Zoom the scene (as the wheel and a pan would) until the mesh at the current frame
+    fills ``fill`` of the viewport's width or height, centred; prints its device box."""
+    from PySide6.QtCore import QPointF
+
+    from rigeditor.app.scene.layers import DeviceMap
+
+    view = window.scene
+    mesh = doc.bake.art.meshes[0].vertices(doc.row)
+    box = DeviceMap(view.viewportTransform())(mesh)
+    lo, hi = box.min(axis=0), box.max(axis=0)
+    size = view.viewport().size()
+    view.zoom_by(fill * min(size.width() / (hi - lo)[0], size.height() / (hi - lo)[1]),
+                 QPointF(*((lo + hi) / 2).tolist()))
+    box = DeviceMap(view.viewportTransform())(mesh)
+    lo, hi = box.min(axis=0), box.max(axis=0)
+    view.pan_by(*(np.array([size.width(), size.height()]) / 2 - (lo + hi) / 2).tolist())
+    box = DeviceMap(view.viewportTransform())(mesh)
+    print(f"the mesh in view: {box.min(axis=0).round().tolist()} - {box.max(axis=0).round().tolist()} px of "
+          f"a {size.width()}x{size.height()} viewport, {view.px_per_unit:.2f} px a model unit")
+
+
+def raptor_rows(app, data_dir):
+    """Case (a), its meshes drawn by Qt (the fallback) and by the compiled rasteriser."""
+    from rigeditor.app import mesh_raster
+
+    rows = []
+    rap = raptor(Path(data_dir))
+    feet = [t.name for t in rap.targets if "foot" in t.name]
+    name = f"raptor-like ({len(rap.bones)} bones, {len(rap.chains)} chains)"
+    # Its meshes drawn by Qt (the fallback) and by the compiled rasteriser, side by side.
+    for path_name, min_triangles in (("Qt path", 10**12), ("compiled raster", mesh_raster.MIN_TRIANGLES)):
+        saved, mesh_raster.MIN_TRIANGLES = mesh_raster.MIN_TRIANGLES, min_triangles
+        try:
+            rows += window_rows(app, f"{name}, meshes: {path_name}", rap, feet[0], 12, data_dir,
+                                path=raptor_file(Path(data_dir)))
+        finally:
+            mesh_raster.MIN_TRIANGLES = saved
+    return rows
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QImage, QPainter, QPixmap
 
 from rigeditor.app.mesh_buffers import MeshBuffers
+from rigeditor.core.geometry import bounds
 from rigeditor.core.lazy_kernel import LazyKernel
 
 _KERNEL = LazyKernel("rigeditor.core.mesh_raster_jit", "rigeditor-mesh-raster")
@@ -91,7 +92,8 @@ def draw_raster(painter: QPainter, image: QImage, triangles, texture, device, sh
         return None
     logical = np.ascontiguousarray(device, dtype=float)
     left = np.zeros(len(t), np.bool_)
-    lo, hi = logical.min(axis=0) * state[[0, 3]] + state[4:], logical.max(axis=0) * state[[0, 3]] + state[4:]
+    lo, hi = bounds(logical)
+    lo, hi = lo * state[[0, 3]] + state[4:], hi * state[[0, 3]] + state[4:]
     lo, hi = np.minimum(lo, hi), np.maximum(lo, hi)  # (a mirroring transform swaps them)
     box = _device_box(painter)
     area = np.array([*np.floor(np.maximum(lo, box[:2])), *np.ceil(np.minimum(hi, box[2:]))])
@@ -158,7 +160,8 @@ def _rects(area, clip, state) -> np.ndarray:
     r = _device_clip(clip, state)
     # Cutting rectangles that do not overlap to one box leaves them apart.
     r = np.concatenate([np.maximum(r[:, :2], area[:2]), np.minimum(r[:, 2:], area[2:])], axis=1)
-    return r[(r[:, 2] > r[:, 0]) & (r[:, 3] > r[:, 1])]
+    # Cut to the mesh's box, bands of the repaint often come to the same columns.
+    return _stacked(r[(r[:, 2] > r[:, 0]) & (r[:, 3] > r[:, 1])])
 
 
 _last_clip: list = [None, None]  # (key, rectangles): every mesh of a repaint shares its clip
@@ -203,7 +206,22 @@ def disjoint(rects) -> np.ndarray:
     edges = np.diff(np.pad(covered.astype(np.int8), ((0, 0), (1, 1))), axis=1)
     rows, a = np.nonzero(edges == 1)
     _, b = np.nonzero(edges == -1)
-    return np.stack([xs[a], ys[rows], xs[b], ys[rows + 1]], axis=1).astype(float).reshape(-1, 4)
+    return _stacked(np.stack([xs[a], ys[rows], xs[b], ys[rows + 1]], axis=1).astype(float).reshape(-1, 4))
+
+
+def _stacked(runs) -> np.ndarray:
+    """``runs`` (band by band, top down) with each run joined to the one of the same
+    columns in the band just above: one box whose neighbours cut a few bands through its
+    sides stays one rectangle (the kernel goes through every rectangle per triangle)."""
+    out, above = [], {}  # above: (x0, x1) -> the rectangle ending where the next band starts
+    for x0, y0, x1, y1 in runs.tolist():
+        k = above.get((x0, x1))
+        if k is not None and out[k][3] == y0:
+            out[k][3] = y1
+        else:
+            above[(x0, x1)] = len(out)
+            out.append([x0, y0, x1, y1])
+    return np.array(out, float).reshape(-1, 4)
 
 
 def _texels(image: QImage) -> np.ndarray:

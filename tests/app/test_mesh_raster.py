@@ -297,6 +297,22 @@ def test_the_repainted_rectangles_cut_apart_cover_their_union_once(boxes):
     np.testing.assert_array_equal(count, union.astype(int))
 
 
+def test_a_box_with_smaller_boxes_inside_stays_one_rectangle():
+    # A dragged mesh's damage box holds its bones' and target's boxes: the bands their
+    # edges cut leave the same columns, which make the one box again (the kernel walks
+    # every rectangle for every triangle).
+    box = [272.0, 49.0, 588.0, 343.0]
+    inside = mesh_raster.disjoint(np.array([box, [300, 112, 320, 118], [400, 141, 420, 147]], float))
+    np.testing.assert_array_equal(inside, [box])
+    bands = mesh_raster.disjoint(np.array([[0, 0, 50, 10], [0, 10, 50, 30], [0, 30, 50, 31]], float))
+    np.testing.assert_array_equal(bands, [[0, 0, 50, 31]])
+    # Boxes reaching out of the mesh's box cut bands of other columns; cut to the mesh's
+    # box, the bands are its columns again.
+    clip = np.array([[260, 40, 600, 350], [200, 100, 300, 120], [560, 200, 700, 220]], float)
+    identity = np.array([1.0, 0.0, 0.0, 1.0, 0.0, 0.0])
+    np.testing.assert_array_equal(mesh_raster._rects(np.array(box), clip, identity), [box])
+
+
 def test_the_scene_inside_a_window_draws_its_meshes_where_it_draws_them_alone(qtbot):
     # A widget inside a window paints into the window's backing store shifted by its
     # place there (what the screen and the window's grab show): the mesh must be drawn

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from rigeditor.core.geometry import Affine, unwrap, wrap_angle
+from rigeditor.core.geometry import Affine, bounds, columns, unwrap, wrap_angle
 
 coords = st.floats(-1e3, 1e3)
 angles = st.floats(-10, 10)
@@ -86,3 +86,17 @@ def test_unwrap_puts_the_start_at_plus_pi_not_minus_pi_and_works_per_column():
 def test_singular_transform_is_refused():
     with pytest.raises(ValueError, match="singular"):
         Affine.trs(0, 0, 0, 0.0, 1.0).inverse()
+
+
+@settings(max_examples=200, deadline=None)
+@given(points=st.lists(st.tuples(coords, coords), min_size=1, max_size=60))
+def test_bounds_are_the_least_and_greatest_x_and_y(points):
+    lo, hi = bounds(np.array(points))
+    assert lo.tolist() == [min(p[0] for p in points), min(p[1] for p in points)]
+    assert hi.tolist() == [max(p[0] for p in points), max(p[1] for p in points)]
+    np.testing.assert_array_equal(columns(points), np.array(points).T)
+
+
+def test_bounds_of_points_with_a_nan_are_nan_where_it_lies():
+    lo, hi = bounds([[1.0, 2.0], [np.nan, 3.0], [0.5, 1.0]])
+    assert np.isnan(lo[0]) and np.isnan(hi[0]) and (lo[1], hi[1]) == (1.0, 3.0)

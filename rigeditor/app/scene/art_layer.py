@@ -9,6 +9,7 @@ from rigeditor.app import style
 from rigeditor.app.art_paint import ImageCache, draw_art
 from rigeditor.app.scene.layers import Layer
 from rigeditor.app.scene.paint import pen, polygon
+from rigeditor.core.geometry import columns
 
 
 SHAPE_MARGIN = 20.0
@@ -37,9 +38,11 @@ class ArtLayer(Layer):
         corners = row.corners.reshape(n, 8).copy()
         meshes = getattr(row, "meshes", {})
         for s, v in meshes.items():  # a deformed mesh: its own box, and its vertices decide the look
-            box = dm(np.array([v.min(axis=0), v.max(axis=0)]))
+            c = columns(v)
+            lo, hi = c.min(axis=1), c.max(axis=1)
+            box = dm(np.array([lo, hi]))
             d[s] = [box[0], box[1], box[0], box[1]]
-            corners[s] = [*v.min(axis=0), *v.max(axis=0), *v.sum(axis=0), *(v * v).sum(axis=0)]
+            corners[s] = [*lo, *hi, *c.sum(axis=1), *(c * c).sum(axis=1)]
         for s, pose in getattr(row, "shapes", {}).items():  # a box, clipping polygon or point: its vertices
             v = pose.vertices(row.index)
             box = dm(np.array([v.min(axis=0), v.max(axis=0)]))
