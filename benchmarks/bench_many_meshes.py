@@ -84,7 +84,7 @@ class Timers:
 
 def profile(app, project, path, data_dir, frames=120):
     """Per scrub frame: CPU ms of each timed part, calls, and µs per call."""
-    from rigeditor.app import art_paint, mesh_raster
+    from rigeditor.app import art_paint, mesh_raster, mesh_run
     from rigeditor.app.document import Document
     from rigeditor.app.scene import view as scene_view
     from rigeditor.model.evaluation import art_bake, deform_bake, skin_bake
@@ -102,9 +102,14 @@ def profile(app, project, path, data_dir, frames=120):
     t.patch(art_bake.ArtBake, "row", ". . ArtBake.row (skinning + deform)")
     t.patch(skin_bake.MeshPose, "vertices", ". . . MeshPose.vertices")
     t.patch(deform_bake.DeformSampler, "moved", ". . . . DeformSampler.moved")
+    t.patch(scene_view, "gather", ". . gather (the frame's state)")
     for name, layer in window.scene._layers.items():
         layer.paint_exposed = t.wrap(layer.paint_exposed, f"paint {name}")
-    t.patch(art_paint, "_picture", ". art_paint._picture (paint art)")
+        layer.damage = t.wrap(layer.damage, f". . damage {name}")
+    t.patch(art_paint, "_run_entry", ". art_paint._run_entry (a mesh's colour, picture, device points)")
+    t.patch(art_paint, "draw_run", ". mesh_run.draw_run (consecutive meshes in one buffer)")
+    t.patch(mesh_run, "_copy_back", ". . _copy_back (drawImage)")
+    t.patch(art_paint, "_picture", ". art_paint._picture (a region picture, or a mesh alone)")
     t.patch(art_paint, "draw_mesh", ". . draw_mesh")
     t.patch(art_paint, "draw_raster", ". . . draw_raster")
     t.patch(mesh_raster.BUFFERS, "lookup", ". . . . BUFFERS.lookup")
@@ -150,7 +155,7 @@ def main():
     rows = []
     with tempfile.TemporaryDirectory() as data_dir:
         folder = Path(data_dir)
-        for run in range(3):
+        for run in range(0 if "--profile-only" in sys.argv else 3):
             path, project, seconds = imported(folder, run)
             meshes = sum(1 for s in project.art.slots for a in s.attachments
                          if getattr(a, "triangles", None) is not None and a.skin in SHOWN)
@@ -158,8 +163,11 @@ def main():
             rows.append((name, "import-spine (CPU)", f"{seconds * 1e3:.0f} ms", "", "", ""))
             rows += window_rows(app, name, project, "arm-l-target", 12, data_dir, path=path)
         print("Many meshes at once through the window (MainWindow, 1440x900, offscreen):")
-        table(rows, ("project", "step", "median", "p95", "goal", "met"))
-        if "--profile" in sys.argv:
+        if rows:
+            table(rows, ("project", "step", "median", "p95", "goal", "met"))
+        if "--profile" in sys.argv or "--profile-only" in sys.argv:
+            if not rows:
+                path, project, _ = imported(folder)
             print()
             print("One scrub frame, CPU by part (thread_time; '. ' rows are inside the row above them):")
             table(profile(app, project, path, data_dir), ("part", "ms/frame", "calls/frame", "µs/call"))
