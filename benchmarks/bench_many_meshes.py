@@ -5,7 +5,9 @@ constraints, 60 slots, 45 of them weighted meshes with deform keys, dressed from
 skins combined as Spine's "mix and match" combines them) is imported through
 ``rigeditor import-spine``'s own function, every skin it combines shown, and opened in
 the main window. Three runs, each: the import's CPU time, then (as
-bench_production.window_rows) the drag of an arm's IK target and scrubbing.
+bench_production.window_rows) the drag of an arm's IK target and scrubbing, now and
+"mesh by mesh" (the same window with this round's three cuts switched off: each mesh
+posed alone, each drawn in its own buffer, each damage box reduced alone), side by side.
 
 ``--profile``: one more scrub with direct CPU timers (time.thread_time) around the
 evaluation, the scene's refresh, each layer's painting and the mesh drawing's parts,
@@ -15,6 +17,7 @@ Prints each figure beside its yardstick: scrub >= 60 fps, drag median < 8 ms.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import tempfile
@@ -45,6 +48,41 @@ def imported(folder: Path, k: int = 0):
     project = set_active_skins(load_project(out), SHOWN)
     save_project(project, out)
     return out, project, seconds
+
+
+class _PerMesh:
+    """Each shown mesh posed alone (MeshPose.vertices), as ArtBake.row did before
+    mesh_frame."""
+
+    def __init__(self, art):
+        self.art = art
+
+    def at(self, i):
+        return {m.column: m.vertices(i) for m in self.art.meshes if m.shown[i]}
+
+
+def _boxes_one_by_one(meshes, dm, d, corners):
+    for s, v in meshes.items():
+        box = dm(np.array([v.min(axis=0), v.max(axis=0)]))
+        d[s] = [box[0], box[1], box[0], box[1]]
+        corners[s] = [*v.min(axis=0), *v.max(axis=0), *v.sum(axis=0), *(v * v).sum(axis=0)]
+
+
+@contextlib.contextmanager
+def mesh_by_mesh():
+    """The window as before this round's cuts (the same pixels, see tests/app/test_mesh_run.py)."""
+    from rigeditor.app import art_paint
+    from rigeditor.app.scene import art_layer
+    from rigeditor.model.evaluation import art_bake
+
+    saved = art_bake.ArtBake._mesh_frame, art_paint.draw_run, art_layer._mesh_elements
+    art_bake.ArtBake._mesh_frame = lambda self, i: _PerMesh(self)
+    art_paint.draw_run = lambda *a, **k: False
+    art_layer._mesh_elements = _boxes_one_by_one
+    try:
+        yield
+    finally:
+        art_bake.ArtBake._mesh_frame, art_paint.draw_run, art_layer._mesh_elements = saved
 
 
 class Timers:
@@ -162,6 +200,9 @@ def main():
             name = f"mix-like run {run + 1} ({len(project.art.slots)} slots, {meshes} meshes shown)"
             rows.append((name, "import-spine (CPU)", f"{seconds * 1e3:.0f} ms", "", "", ""))
             rows += window_rows(app, name, project, "arm-l-target", 12, data_dir, path=path)
+            with mesh_by_mesh():
+                rows += [r for r in window_rows(app, f"{name}, mesh by mesh", project, "arm-l-target", 12, data_dir,
+                                                path=path) if r[1] in ("mouse drag -> repaint", "scrub one frame")]
         print("Many meshes at once through the window (MainWindow, 1440x900, offscreen):")
         if rows:
             table(rows, ("project", "step", "median", "p95", "goal", "met"))
@@ -170,7 +211,10 @@ def main():
                 path, project, _ = imported(folder)
             print()
             print("One scrub frame, CPU by part (thread_time; '. ' rows are inside the row above them):")
-            table(profile(app, project, path, data_dir), ("part", "ms/frame", "calls/frame", "µs/call"))
+            for label, before in (("now", False), ("mesh by mesh", True)):
+                print(f"({label})")
+                with mesh_by_mesh() if before else contextlib.nullcontext():
+                    table(profile(app, project, path, data_dir), ("part", "ms/frame", "calls/frame", "µs/call"))
     return 0
 
 
