@@ -31,8 +31,9 @@ def _compiled():
     assert mesh_raster.compiled_raster(wait=True) is not None
 
 
-def _paint(fn, background=BACKGROUND, size=(700, 600)):
-    target = QImage(size[0], size[1], QImage.Format.Format_ARGB32_Premultiplied)
+def _paint(fn, background=BACKGROUND, size=(700, 600), dpr=1.0):
+    target = QImage(int(size[0] * dpr), int(size[1] * dpr), QImage.Format.Format_ARGB32_Premultiplied)
+    target.setDevicePixelRatio(dpr)
     target.fill(background)
     p = QPainter(target)
     p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
@@ -94,6 +95,15 @@ def test_the_run_overlaps_and_composites_in_draw_order(skinned):
     assert overlap.sum() > 2_000  # pixels all three cover, each translucent
     reversed_order = _paint(_run(entries[::-1]))
     assert np.count_nonzero(reversed_order[overlap] != ours[overlap]) > 1_000  # the order shows
+
+
+@pytest.mark.parametrize("dpr", [2.0, 2.5])
+def test_on_a_high_density_picture_the_run_is_the_meshes_one_by_one(skinned, dpr):
+    pose, image = skinned
+    entries = _entries(pose, _half(image), [(0, 2.0, 300, 560), (24, 2.0, 330, 540), (40, 1.8, 280, 520)])
+    ours = _paint(_run(entries), dpr=dpr)
+    np.testing.assert_array_equal(ours, _paint(_one_by_one(entries), dpr=dpr))
+    assert np.count_nonzero(ours != BACKGROUND) > 20_000
 
 
 def test_a_run_draws_inside_the_repainted_rectangles_only(skinned):
