@@ -30,9 +30,9 @@ import numpy as np  # noqa: E402
 from _common import table  # noqa: E402
 from bench_production import scrub, window_rows  # noqa: E402
 from bench_ui import build_window, qt_binding_keeps_none  # noqa: E402
+from make_mix_like import SHOWN  # noqa: E402  (the skins the character wears together)
 
 RIG = Path(__file__).resolve().parent / "rigs" / "mix_like.json"
-SHOWN = ("body", "hair", "top", "bottom", "shoes", "cape", "accessories", "face")
 
 
 def imported(folder: Path, k: int = 0):
