@@ -35,7 +35,9 @@ from PySide6.QtGui import QBrush, QColor, QFont, QImage, QImageReader, QPainter,
 from shiboken6 import VoidPtr
 
 from rigeditor.app.mesh_batches import draw_groups, far_shift, rigid_groups, shifted_far
+from rigeditor.app import mesh_raster
 from rigeditor.app.mesh_raster import draw_raster
+from rigeditor.app.mesh_run import draw_run
 from rigeditor.app.blend import composition, quantised, slot_paint, tinted
 from rigeditor.app.shape_paint import clip_to, draw_shape
 from rigeditor.io.art.images import size_problem
@@ -128,6 +130,7 @@ def draw_art(painter: QPainter, project, row, to_device, base: Path | None,
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         clips = clipped_by(project.art, row) if getattr(row, "shapes", None) else {}
         shapes = []  # outlines go over every picture, as guides (they draw nothing in a game)
+        run = []  # consecutive meshes not drawn yet: [(image, triangles, texture, device, shift, uvs)]
         for s in row.drawn():
             if slots is not None and s not in slots:
                 continue
@@ -137,14 +140,21 @@ def draw_art(painter: QPainter, project, row, to_device, base: Path | None,
                 shapes.append((a, row.shapes[s]))
                 continue
             if s not in clips:
+                entry = _run_entry(a, row, s, to_device, base, cache, dim)
+                if entry is not None:  # a mesh the next ones may share a buffer with (mesh_run)
+                    run.append(entry)
+                    continue
+                _flush(painter, run, clip)
                 _picture(painter, a, row, s, to_device, base, cache, dim, clip)
                 continue
+            _flush(painter, run, clip)
             painter.save()
             try:
                 clip_to(painter, row.shapes[clips[s]].vertices(row.index), to_device)
                 _picture(painter, a, row, s, to_device, base, cache, dim, clip)
             finally:
                 painter.restore()
+        _flush(painter, run, clip)
         for a, pose in shapes:
             draw_shape(painter, a, pose, row.index, to_device, dim)
         painter.setOpacity(1.0)
@@ -185,6 +195,58 @@ def _picture(painter: QPainter, a, row, s: int, to_device, base, cache: ImageCac
         painter.resetTransform()
     finally:
         painter.setCompositionMode(composition("normal"))
+
+
+def _run_entry(a, row, s: int, to_device, base, cache: ImageCache, dim: bool):
+    """Slot column ``s``'s mesh as an entry of a run of meshes drawn in one buffer
+    (``mesh_run``), or None: not a mesh, not blended normally, no picture, or one the
+    rasteriser leaves to Qt (too few triangles, not finite)."""
+    mesh = getattr(row, "meshes", {}).get(s)
+    if mesh is None or len(a.triangles) < mesh_raster.MIN_TRIANGLES or a.sequence is not None:
+        return None
+    light, dark, blend = slot_paint(row, s, a)
+    if blend != "normal" or base is None:
+        return None
+    image = cache.get(picture_file(base, a.path), light, dark, light[3] * a.opacity * (DIM_OPACITY if dim else 1.0))
+    if image is None or image.isNull():
+        return None
+    device = to_device(mesh)
+    if not np.all(np.isfinite(device)):
+        return None
+    texture, shift = _texture_of(a.uvs, image.width(), image.height())
+    return image, a.triangles, texture, device, shift, a.uvs
+
+
+_textures: dict = {}  # (id(uvs), w, h) -> (uvs, texture, shift): a mesh's structure, kept across frames
+
+
+def _texture_of(uvs, width: int, height: int):
+    """(texture corners (V, 2) picture px, the far tile shift (2,)) of UVs on a
+    width x height picture, remembered while the UVs are the same object."""
+    key = (id(uvs), width, height)
+    hit = _textures.get(key)
+    if hit is not None and hit[0] is uvs:
+        return hit[1], hit[2]
+    if len(_textures) > 4096:
+        _textures.clear()
+    texture = np.ascontiguousarray(np.asarray(uvs) * [width, height], dtype=float)
+    texture.flags.writeable = False
+    shift = far_shift(width, height)
+    _textures[key] = (uvs, texture, shift)
+    return texture, shift
+
+
+def _flush(painter: QPainter, run: list, clip) -> None:
+    """Draw the pending ``run`` of meshes (emptied): in one buffer when there are two
+    or more and ``mesh_run`` can, else one by one as ``_picture`` draws them."""
+    if not run:
+        return
+    painter.setOpacity(1.0)
+    painter.setCompositionMode(composition("normal"))
+    if len(run) < 2 or not draw_run(painter, run, clip):
+        for image, triangles, _texture, device, _shift, uvs in run:
+            draw_mesh(painter, image, uvs, triangles, device, seams=True, clip=clip)
+    run.clear()
 
 
 def triangle_affines(src, dst):

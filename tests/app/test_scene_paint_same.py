@@ -249,16 +249,22 @@ def _blank_children(view, rgba):
     return rgba
 
 
-def test_a_drag_on_a_production_rig_shows_what_a_whole_paint_shows(qtbot, tmp_path):
-    # Its meshes stay rasterised while they do not move (app.mesh_buffers) and each move
-    # repaints a few rectangles: what the screen shows after the moves is, pixel for
-    # pixel, the view painted whole, and that again with nothing kept.
-    from rigeditor.app import mesh_raster
+@pytest.mark.parametrize("runs", [False, True])
+def test_a_drag_on_a_production_rig_shows_what_a_whole_paint_shows(qtbot, tmp_path, monkeypatch, runs):
+    # Drawn mesh by mesh, its meshes stay rasterised while they do not move
+    # (app.mesh_buffers); drawn in runs sharing a buffer (app.mesh_run), each repaint
+    # composites them again inside its rectangles. Each move repaints a few rectangles:
+    # what the screen shows after the moves is, pixel for pixel, the view painted
+    # whole, and that again with nothing kept.
+    from rigeditor.app import art_paint, mesh_raster
     from rigeditor.io.project_file import load_project
     from rigeditor.io.spine.read import import_spine
 
     assert mesh_raster.compiled_raster(wait=True) is not None
     mesh_raster.BUFFERS.clear()
+    drawn = []
+    real = art_paint.draw_run
+    monkeypatch.setattr(art_paint, "draw_run", lambda *a, **k: runs and (drawn.append(real(*a, **k)) or drawn[-1]))
     out = tmp_path / "raptor.rigproj"
     import_spine(RAPTOR, out)
     doc = Document(load_project(out), out)
@@ -277,7 +283,10 @@ def test_a_drag_on_a_production_rig_shows_what_a_whole_paint_shows(qtbot, tmp_pa
         qtbot.wait(1)
     kept = sum(e.buffer is not None for e in mesh_raster.BUFFERS._entries.values())
     shown = _on_screen(view)
-    assert kept >= 4  # the meshes the leg leaves alone came from their kept buffers
+    if runs:
+        assert drawn and all(drawn)  # every run went through the shared buffer
+    else:
+        assert kept >= 4  # the meshes the leg leaves alone came from their kept buffers
     assert np.count_nonzero((shown != before).any(axis=2)) > 500  # the leg moved
     np.testing.assert_array_equal(shown, _fresh(view))
     mesh_raster.BUFFERS.clear()

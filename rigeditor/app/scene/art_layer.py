@@ -9,11 +9,33 @@ from rigeditor.app import style
 from rigeditor.app.art_paint import ImageCache, draw_art
 from rigeditor.app.scene.layers import Layer
 from rigeditor.app.scene.paint import pen, polygon
-from rigeditor.core.geometry import columns
 
 
 SHAPE_MARGIN = 20.0
 """Device pixels around a shape's vertices that its outline or point marks may cover."""
+
+
+def _mesh_elements(meshes, dm, d, corners) -> None:
+    """A deformed mesh's own device box into ``d`` (S, 4, 2) and its vertices' extent,
+    sum and sum of squares (what decides its look) into ``corners`` (S, 8), for every
+    mesh of ``meshes`` ({slot column: (V, 2) vertices}) at once (mesh by mesh, these
+    dozen small reductions cost a character showing 45 meshes most of a millisecond)."""
+    if not meshes:
+        return
+    cols, arrays = list(meshes), list(meshes.values())
+    sizes = np.array([len(v) for v in arrays])
+    if not sizes.all():  # (reduceat gives an empty segment the next one's element)
+        for s, v in zip(cols, arrays):
+            if len(v):
+                _mesh_elements({s: v}, dm, d, corners)
+        return
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    joined = np.concatenate(arrays)
+    lo, hi = np.minimum.reduceat(joined, starts, axis=0), np.maximum.reduceat(joined, starts, axis=0)
+    box = dm(np.concatenate([lo, hi])).reshape(2, len(cols), 2)
+    d[cols] = np.stack([box[0], box[1], box[0], box[1]], axis=1)
+    corners[cols] = np.concatenate([lo, hi, np.add.reduceat(joined, starts, axis=0),
+                                    np.add.reduceat(joined * joined, starts, axis=0)], axis=1)
 
 
 class ArtLayer(Layer):
@@ -36,13 +58,7 @@ class ArtLayer(Layer):
         n = len(row.attachment)
         d = dm(row.corners.reshape(-1, 2)).reshape(n, 4, 2)
         corners = row.corners.reshape(n, 8).copy()
-        meshes = getattr(row, "meshes", {})
-        for s, v in meshes.items():  # a deformed mesh: its own box, and its vertices decide the look
-            c = columns(v)
-            lo, hi = c.min(axis=1), c.max(axis=1)
-            box = dm(np.array([lo, hi]))
-            d[s] = [box[0], box[1], box[0], box[1]]
-            corners[s] = [*lo, *hi, *c.sum(axis=1), *(c * c).sum(axis=1)]
+        _mesh_elements(getattr(row, "meshes", {}), dm, d, corners)
         for s, pose in getattr(row, "shapes", {}).items():  # a box, clipping polygon or point: its vertices
             v = pose.vertices(row.index)
             box = dm(np.array([v.min(axis=0), v.max(axis=0)]))

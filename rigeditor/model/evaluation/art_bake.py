@@ -16,6 +16,7 @@ from rigeditor.model.data.skins import pick as skin_pick
 from rigeditor.model.data.project import CHARACTER, Project
 from rigeditor.model.data.slot_color import sample_colors
 from rigeditor.model.data.mesh_attachment import MeshAttachment
+from rigeditor.model.evaluation.mesh_frame import MeshFrame
 from rigeditor.model.evaluation.skin_bake import mesh_poses
 from rigeditor.model.evaluation.shape_bake import shape_poses
 from rigeditor.model.evaluation.sequence_bake import sequence_frames
@@ -69,6 +70,18 @@ class ArtBake:
     def column(self, slot: str) -> int:
         return self.slots.index(slot)
 
+    def _mesh_frame(self, i: int) -> MeshFrame:
+        """The joined meshes shown at row ``i`` (one MeshFrame per set of shown meshes:
+        the set changes only where an attachment switches)."""
+        shown = tuple(k for k, m in enumerate(self.meshes) if m.shown[i])
+        kept = self.__dict__.setdefault("_mesh_frames", {})  # (not a field: frozen, compared by its fields)
+        hit = kept.get(shown)
+        if hit is None:
+            if len(kept) > 32:
+                kept.clear()
+            hit = kept[shown] = MeshFrame([self.meshes[k] for k in shown])
+        return hit
+
     def drawn(self, i: int) -> list[int]:
         """Slot columns drawn at row ``i``, back to front (slots showing nothing left out)."""
         return self.row(i).drawn()
@@ -78,7 +91,7 @@ class ArtBake:
         return ArtRow(self.attachment[i], np.stack([np.broadcast_to(np.asarray(f)[i], (len(self.slots),))
                                                     for f in self.image_world.fields()], axis=-1),
                       self.corners[i], self.order[i],
-                      {m.column: m.vertices(i) for m in self.meshes if m.shown[i]},
+                      self._mesh_frame(i).at(i),
                       {m.column: m for m in self.shapes if m.shown[i]}, i,
                       None if self.sequence is None else self.sequence[i],
                       *((self.color[i], self.dark[i], self.blend) if self.color is not None else ()))
