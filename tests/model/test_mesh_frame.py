@@ -67,3 +67,19 @@ def test_a_hidden_mesh_is_left_out_and_comes_back_where_it_shows_again():
     assert sorted(bake.art.row(1).meshes) == [0, 1]
     moved = bake.art.row(1).meshes[0] - evaluate(many([True, False, True], [[], [], []], 6), [9.0]).art.row(0).meshes[0]
     assert np.abs(moved).max() > 0.1  # the keys move it (a pass that dropped them would not)
+
+
+def test_each_edit_poses_its_meshes_as_they_are_now_never_as_they_were():
+    # The joined structure is kept across Bakes while the meshes are the same objects
+    # (a drag's every move): a new deform key, a mesh edited, a pose change must all show.
+    p = many([True, False], [[(0, "linear", 1.0), (8, "linear", 2.0)], []], 12)
+    edited = [p,
+              edits.set_deform_key(p, "s1", "m", 4, np.full((4, 2), 3.0)),  # the plain mesh gains a key
+              edits.set_deform_key(p, "s0", "m", 4, np.full((4, 4, 2), -2.0)),  # the weighted one another
+              edits.move_vertex(p, "s1", "m", 0, (1.5, -2.0))]  # the plain mesh's shape changes
+    for project in edited + edited[::-1]:
+        bake = evaluate(project, [2.0, 4.0, 6.0])
+        for row in range(len(bake)):
+            together = bake.art.row(row).meshes
+            for m in bake.art.meshes:
+                np.testing.assert_allclose(together[m.column], m.vertices(row), rtol=1e-12, atol=1e-9)
