@@ -47,13 +47,14 @@ REST_MS = 30
 ends): while it keeps moving every range would be superseded before it lands, and
 the worker would only take the second core from the UI."""
 FRAME_FIRST_MIN_FRAMES = 200
-FRAME_FIRST_MIN_CELLS = 2_400
-"""A range shorter than FRAME_FIRST_MIN_FRAMES of a rig with fewer bone and slot frames
-than FRAME_FIRST_MIN_CELLS (frames x (bones + slots)) is evaluated whole on every edit:
-that costs about what the current frame alone does, and spares the worker's round trip.
-A bigger rig's short range is not: the raptor-like rig's 40 frames x 96 cost 1.5 ms a
-move whole against 1.1 ms for the frame alone, and its range views then re-plotted in
-the release's own turn of the event loop (8-18 ms against 6.5-8.5)."""
+FRAME_FIRST_MIN_ITEMS = 48
+"""A range shorter than FRAME_FIRST_MIN_FRAMES of a rig with fewer bones and slots than
+FRAME_FIRST_MIN_ITEMS is evaluated whole on every edit: that costs about what the
+current frame alone does (0.3-0.4 ms more on the examples), and spares the worker's
+round trip. A production-sized rig's short range is not: the range views' catch-up
+(curves, seam diagnostics) then ran in the release's own turn of the event loop (the
+raptor-like rig's release 8-18 ms against 6.5-8.5 ms, Esoteric's raptor 15-23 ms), and
+the whole range cost its moves 0.5-0.7 ms more than the frame alone."""
 
 
 class Document(Guarded, DragSteps, QObject):
@@ -471,9 +472,9 @@ def _exists(project: Project, item) -> bool:
 
 
 def _evaluated_whole(project: Project, frames: int) -> bool:
-    """Whether every edit of a drag evaluates the whole range (see FRAME_FIRST_MIN_CELLS)."""
+    """Whether every edit of a drag evaluates the whole range (see FRAME_FIRST_MIN_ITEMS)."""
     return (frames < FRAME_FIRST_MIN_FRAMES
-            and frames * (len(project.bones) + len(project.art.slots)) < FRAME_FIRST_MIN_CELLS)
+            and len(project.bones) + len(project.art.slots) < FRAME_FIRST_MIN_ITEMS)
 
 
 def _frame_count(project: Project) -> int:

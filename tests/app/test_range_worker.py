@@ -284,12 +284,12 @@ def test_a_short_range_is_evaluated_whole_on_every_move():
 
 
 def test_a_short_range_of_a_big_rig_takes_the_frame_path_and_lands_the_same_range(qtbot):
-    # 40 frames of 71 bones: whole on every move, the views of the range would re-plot
-    # in the release's own turn; the frame under the hand first instead.
-    from rigeditor.app.document import FRAME_FIRST_MIN_CELLS
+    # 40 frames of a 71-bone rig: whole on every move, the views of the range would
+    # re-plot in the release's own turn; the frame under the hand first instead.
+    from rigeditor.app.document import FRAME_FIRST_MIN_FRAMES, FRAME_FIRST_MIN_ITEMS
 
     project = replace(arms(35, smoothed=()), timeline=Timeline(24.0, 0, 39))
-    assert len(project.timeline.frames) * len(project.bones) >= FRAME_FIRST_MIN_CELLS
+    assert len(project.timeline.frames) < FRAME_FIRST_MIN_FRAMES and len(project.bones) >= FRAME_FIRST_MIN_ITEMS
     doc = Document(project)
     doc.set_frame(30)
     key = ("drag", doc.begin_gesture())
