@@ -50,20 +50,27 @@ def skin_transforms(world, bind):
 
 
 def skin_operator(vertices, indices, weights, n_bones):
-    """G (6B, 2V) with C @ G = deformed vertices, C the flattened (B, 2, 3) skin rows."""
+    """G (6B, 2V) with C @ G = deformed vertices, C the flattened (B, 2, 3) skin rows.
+    ``vertices`` (V, 2), or (V, k, 2): each influence's own point (a mesh whose bones
+    do not agree where the vertex was at bind)."""
     v = np.asarray(vertices, float)
     idx, w = np.asarray(indices, np.int64), np.asarray(weights, float)
+    per = v if v.ndim == 3 else None
+    if per is not None:
+        if per.shape[:2] != idx.shape:
+            raise ValueError(f"skin_operator: influence points {per.shape} must be (V, k, 2) as indices {idx.shape}")
+        v = per[:, 0, :]
     if idx.shape != w.shape or idx.shape[0] != len(v):
         raise ValueError(f"skin_operator: indices {idx.shape} and weights {w.shape} must be (V={len(v)}, k)")
-    if not (np.all(np.isfinite(v)) and np.all(np.isfinite(w))):
+    if not (np.all(np.isfinite(v)) and np.all(np.isfinite(w)) and (per is None or np.all(np.isfinite(per)))):
         raise ValueError("skin_operator: vertices or weights contain NaN or inf")
     if len(idx) and (idx.min() < 0 or idx.max() >= n_bones):
         raise ValueError(f"skin_operator: bone index out of range 0..{n_bones - 1}")
     g = np.zeros((n_bones, 2, 3, len(v), 2))
     cols = np.repeat(np.arange(len(v)), idx.shape[1])
     bone = idx.ravel()
-    wx = w * v[:, :1]
-    wy = w * v[:, 1:]
+    wx = w * (v[:, :1] if per is None else per[..., 0])
+    wy = w * (v[:, 1:] if per is None else per[..., 1])
     for row in range(2):  # row 0 builds x', row 1 builds y'
         np.add.at(g, (bone, row, 0, cols, row), wx.ravel())
         np.add.at(g, (bone, row, 1, cols, row), wy.ravel())

@@ -123,8 +123,28 @@ def _weighted(project, slot_bone, mesh: MeshAttachment, bones, blend_width, prog
     w = cw.automatic_weights(v, mesh.triangles, seg, blend_width=float(blend_width), handle_radius=radius,
                              progress=progress, cancel=cancel)
     idx, val = cw.to_padded(w)
+    # Weights worked out afresh bind the mesh where its vertices are: no bind offsets.
     return replace(mesh, bones=tuple(bones), bind=bind_of(project, slot_bone, bones), indices=idx, weights=val,
-                   blend_width=float(blend_width))
+                   bind_offsets=np.zeros((0, idx.shape[1], 2)), blend_width=float(blend_width))
+
+
+def carried_offsets(m: MeshAttachment, indices, rows=None) -> np.ndarray:
+    """``m``'s bind offsets (see MeshAttachment) for new influences ``indices`` (V', K')
+    into ``m.bones``: each (vertex, bone) keeps the offset it had, a new one has none.
+    ``rows``: the old row of each new vertex (-1: a new vertex); default the same rows."""
+    idx = np.asarray(indices, np.int64)
+    if not len(m.bind_offsets):
+        return np.zeros((0, idx.shape[1] if idx.ndim == 2 else 4, 2))
+    rows = np.arange(len(idx)) if rows is None else np.asarray(rows, np.int64)
+    out = np.zeros((len(idx), idx.shape[1], 2))
+    for v, old in enumerate(rows.tolist()):
+        if old < 0:
+            continue
+        had = {int(b): m.bind_offsets[old, c] for c, (b, w) in enumerate(zip(m.indices[old], m.weights[old])) if w != 0}
+        for c, b in enumerate(idx[v].tolist()):
+            if b in had:
+                out[v, c] = had[b]
+    return out if np.any(out) else np.zeros((0, idx.shape[1], 2))
 
 
 def _put(project: Project, slot: str, attachment: str, new) -> Project:
@@ -155,13 +175,14 @@ def recompute_weights(project: Project, slot: str, attachment: str, bones, blend
     return _put(project, slot, attachment, _weighted(project, slot_bone, m, bones, blend_width, progress, cancel))
 
 
-def _with_core(m: MeshAttachment, core, weights_dense=None) -> MeshAttachment:
+def _with_core(m: MeshAttachment, core, weights_dense=None, rows=None) -> MeshAttachment:
     """``m`` with the vertices, triangles, hull and UVs of core mesh ``core`` (same
-    vertex order), and the given dense weights (V, B) if skinned."""
+    vertex order), and the given dense weights (V, B) if skinned. ``rows``: the old row
+    of each vertex (-1: new), for the bind offsets they carry (``carried_offsets``)."""
     extra = {}
     if weights_dense is not None and m.skinned:
-        idx, val = cw.to_padded(weights_dense)
-        extra = {"indices": idx, "weights": val}
+        idx, val = cw.to_padded(weights_dense, m.indices.shape[1])  # as wide as it was (an import's: any)
+        extra = {"indices": idx, "weights": val, "bind_offsets": carried_offsets(m, idx, rows)}
     return replace(m, vertices=pixels_to_image(m, core.vertices), uvs=core.uvs,
                    triangles=_swap_winding(core.triangles), edges=core.hull, **extra)
 
@@ -200,7 +221,7 @@ def add_vertex(project: Project, slot: str, attachment: str, xy) -> Project:
     if m.skinned:
         w = m.dense_weights()
         dense = np.vstack([w, _barycentric_blend(m.vertices, m.triangles, w, p)])
-    return _put(project, slot, attachment, _with_core(m, core, dense))
+    return _put(project, slot, attachment, _with_core(m, core, dense, [*range(len(m.vertices)), -1]))
 
 
 def _barycentric_blend(vertices, triangles, values, p):
@@ -222,7 +243,8 @@ def delete_vertex(project: Project, slot: str, attachment: str, index: int) -> P
     _, m = _mesh(project, slot, attachment)
     core = edit.delete_vertex(_to_core(m), int(index))
     dense = np.delete(m.dense_weights(), int(index), axis=0) if m.skinned else None
-    return _put(project, slot, attachment, _with_core(m, core, dense))
+    rows = np.delete(np.arange(len(m.vertices)), int(index))
+    return _put(project, slot, attachment, _with_core(m, core, dense, rows))
 
 
 def paint_weights(project: Project, slot: str, attachment: str, bone: str, centres, radius: float,
@@ -238,8 +260,8 @@ def paint_weights(project: Project, slot: str, attachment: str, bone: str, centr
     v, w, j = m.in_slot_frame(), m.dense_weights(), m.bones.index(bone)
     for c in np.asarray(centres, float).reshape(-1, 2):
         w = cw.paint(w, v, m.triangles, j, c, radius, strength, mode)
-    idx, val = cw.to_padded(w)
-    return _put(project, slot, attachment, replace(m, indices=idx, weights=val))
+    idx, val = cw.to_padded(w, m.indices.shape[1])
+    return _put(project, slot, attachment, replace(m, indices=idx, weights=val, bind_offsets=carried_offsets(m, idx)))
 
 
 def carry_bind(a, to_new: Affine):
@@ -249,7 +271,12 @@ def carry_bind(a, to_new: Affine):
     if not (isinstance(a, MeshAttachment) and a.skinned):
         return a
     bind = np.array([[float(v) for v in to_new.compose(Affine(*f)).fields()] for f in a.bind])
-    return replace(a, bind=bind)
+    offsets = a.bind_offsets  # in the slot's frame too: turned and scaled along
+    if len(offsets):
+        a_, b_, c_, d_ = (float(np.asarray(x).reshape(-1)[0]) for x in (to_new.a, to_new.b, to_new.c, to_new.d))
+        linear = np.array([[a_, b_], [c_, d_]])
+        offsets = offsets @ linear.T
+    return replace(a, bind=bind, bind_offsets=offsets)
 
 
 def _map_meshes(project: Project, change) -> Project:
@@ -277,13 +304,18 @@ def drop_bones_from_meshes(project: Project, gone) -> Project:
         if len(keep) == len(a.bones):
             return a
         if not keep:
-            return replace(a, bones=(), bind=np.zeros((0, 6)), indices=np.zeros((0, 4)), weights=np.zeros((0, 4)))
+            return replace(a, bones=(), bind=np.zeros((0, 6)), indices=np.zeros((0, 4)), weights=np.zeros((0, 4)),
+                           bind_offsets=np.zeros((0, 4, 2)))
         w = a.dense_weights()[:, keep]
         empty = w.sum(axis=1) <= 0
         w[empty, 0] = 1.0
         w /= w.sum(axis=1, keepdims=True)
-        idx, val = cw.to_padded(w)
-        return replace(a, bones=tuple(a.bones[j] for j in keep), bind=a.bind[keep], indices=idx, weights=val)
+        idx, val = cw.to_padded(w, a.indices.shape[1])
+        # (The offsets follow their bones to the new numbering.)
+        renumbered = replace(a, indices=np.array([keep.index(b) if b in keep else -1 for b in a.indices.ravel()]
+                                                 ).reshape(a.indices.shape).clip(-1))
+        return replace(a, bones=tuple(a.bones[j] for j in keep), bind=a.bind[keep], indices=idx, weights=val,
+                       bind_offsets=carried_offsets(renumbered, idx))
 
     return _map_meshes(project, change)
 

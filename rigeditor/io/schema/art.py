@@ -26,11 +26,12 @@ Tri = Annotated[list[Int], Field(min_length=3, max_length=3)]
 Pair = Annotated[list[Int], Field(min_length=2, max_length=2)]
 Six = Annotated[list[Num], Field(min_length=6, max_length=6)]
 Four = Annotated[list[Num], Field(min_length=4, max_length=4)]
-FourInt = Annotated[list[Int], Field(min_length=4, max_length=4)]
+Row = Annotated[list[Num], Field(min_length=1)]  # a vertex's influences: 4, or more for an imported mesh
+RowInt = Annotated[list[Int], Field(min_length=1)]
 from rigeditor.io.schema.shapes import SHAPE_TYPES, Influence, shape_fields  # noqa: E402
 from rigeditor.io.schema.sequences import Sequence  # noqa: E402
 
-MESH_FIELDS = ("vertices", "uvs", "triangles", "edges", "bones", "bind", "indices", "weights", "blend_width",
+MESH_FIELDS = ("vertices", "uvs", "triangles", "edges", "bones", "bind", "indices", "weights", "bind_offsets", "blend_width",
                "parent", "parent_skin", "timelines")
 
 
@@ -50,15 +51,19 @@ class ImageAttachment(_Model):
     skin: Optional[Str] = None  # the skin it belongs to; none: the default skin
     # mesh only: image frame pixels (centre origin, y up), UVs in [0, 1], vertex
     # indices, weighted bones with their bind frames in the slot bone's frame
-    # (a, b, c, d, tx, ty), four influences per vertex (indices into bones, weights).
+    # (a, b, c, d, tx, ty), influences per vertex (indices into bones, weights): four, or
+    # as many as an imported mesh's most weighted vertex has, every row as long.
     vertices: Optional[list[Vec2]] = None
     uvs: Optional[list[Vec2]] = None
     triangles: Optional[list[Tri]] = None
     edges: Optional[list[Pair]] = None
     bones: Optional[list[Str]] = None
     bind: Optional[list[Six]] = None
-    indices: Optional[list[FourInt]] = None
-    weights: Optional[list[Four]] = None
+    indices: Optional[list[RowInt]] = None
+    weights: Optional[list[Row]] = None
+    # where each influence's bone put the vertex at bind, from the vertex (slot bone's
+    # frame; a Spine mesh bound in another pose than its setup pose), per vertex and influence
+    bind_offsets: Optional[list[list[Vec2]]] = None
     blend_width: Optional[NonNegative] = None
     # a linked mesh (optional): the parent mesh in this slot whose geometry it shares,
     # the parent's skin (none: the default skin), whether it plays the parent's deform keys

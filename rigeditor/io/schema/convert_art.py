@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from rigeditor.io.schema import art as schema_art
 from rigeditor.io.schema.paths import path_attachment_data, to_path_attachment
 from rigeditor.model.data.attachments import Art, DrawOrderKey, ImageAttachment, Slot
@@ -43,7 +45,8 @@ def _attachment(a: schema_art.ImageAttachment) -> ImageAttachment:
     return (LinkedMesh if link else MeshAttachment)(
         **common, vertices=a.vertices, uvs=a.uvs if a.uvs is not None else [], triangles=a.triangles,
         edges=a.edges or [], bones=tuple(a.bones or ()), bind=a.bind or [], indices=a.indices or [],
-        weights=a.weights or [], blend_width=float(a.blend_width or 0.0), **link)
+        weights=a.weights or [], bind_offsets=a.bind_offsets if a.bind_offsets else
+        np.zeros((0, len(a.indices[0]) if a.indices else 4, 2)), blend_width=float(a.blend_width or 0.0), **link)
 
 
 def _pair(v) -> tuple[float, float]:
@@ -86,6 +89,8 @@ def _mesh_data(a) -> dict:
     if a.skinned:
         out.update(bones=list(a.bones), bind=a.bind.tolist(), indices=a.indices.tolist(), weights=a.weights.tolist(),
                    blend_width=float(a.blend_width))
+        if len(a.bind_offsets):
+            out["bind_offsets"] = a.bind_offsets.tolist()
     if isinstance(a, LinkedMesh):
         out.update(parent=a.parent, **({"parent_skin": a.parent_skin} if a.parent_skin else {}),
                    **({} if a.timelines else {"timelines": False}))

@@ -201,8 +201,7 @@ def bind_meshes(project, skel, pending, notes):
                                     label) for pose in poses]
                 mesh, spread, dropped = min(built, key=lambda b: b[1])
                 mesh = as_linked(mesh, pending[(slot.name, a.skin, a.name)].get("link"))
-                for line in dropped + (["weighted meshes whose bones moved since binding (bound at the setup "
-                                        "pose)"] if spread > 1e-3 else []):
+                for line in dropped:
                     notes.add(line, f"{slot.name}/{a.name}")
                 a = mesh
             atts.append(a)

@@ -8,7 +8,7 @@ setup vertices) and ``curve`` (none: linear, ``"stepped"``, or ``[cx1, cy1, cx2,
 in seconds and the 0..1 mix). The floats are (dx, dy) per vertex of an unweighted mesh
 (slot bone frame), per influence of a weighted one (each bone's frame) in the order
 the mesh's ``vertices`` list them. They map onto the model's influences the way the
-mesh import picks them (root weights dropped, the 4 heaviest kept: ``influence_slots``).
+mesh import orders them (root weights dropped, the others heaviest first: ``influence_slots``).
 
 Bezier segments follow ``curves``, as the other timelines: "runtime" writes the ten
 straight pieces Spine's runtimes play as linear keys at their corners, "authored"
@@ -34,8 +34,8 @@ from rigeditor.model.validation.project import MAX_MAGNITUDE
 def influence_slots(raw_vertices: list, count: int, kept) -> tuple[np.ndarray, int]:
     """((n, 2) (vertex, influence column) of each of Spine's n influences, -1 where the
     model does not keep it; the width of Spine's deform list in floats). Root weights
-    (bones ``kept`` rejects) are left out, then the 4 heaviest kept, in that order
-    (stable), as ``read_mesh.build_mesh`` does."""
+    (bones ``kept`` rejects) are left out, the others kept heaviest first (stable), as
+    ``read_mesh.build_mesh`` orders them."""
     rows = weighted(raw_vertices, count)
     if rows is None:
         return np.stack([np.arange(count), np.zeros(count, np.int64)], axis=-1), 2 * count
@@ -43,7 +43,7 @@ def influence_slots(raw_vertices: list, count: int, kept) -> tuple[np.ndarray, i
     for v, inf in enumerate(rows):
         idx = [(j + n, x) for n, x in enumerate(inf)]
         j += len(inf)
-        ours = sorted((p for p in idx if kept(p[1][0])), key=lambda p: -p[1][3])[:4]
+        ours = sorted((p for p in idx if kept(p[1][0])), key=lambda p: -p[1][3])
         col = {n: k for k, (n, _) in enumerate(ours)}
         out += [(v, col[n]) if n in col else (-1, -1) for n, _ in idx]
     return np.array(out, np.int64).reshape(-1, 2), 2 * j

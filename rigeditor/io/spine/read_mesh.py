@@ -13,8 +13,8 @@ the slot bone's frame) and stores each weighted bone's bind frame in the slot bo
 frame. Both come from the setup pose: a vertex's bind position is Spine's weighted
 setup position, and a bone's bind frame its setup transform relative to the slot
 bone, so bind⁻¹ · p is Spine's (x, y) for that bone wherever the skeleton was bound in
-its setup pose (Spine's editor keeps it so). At most 4 bones per vertex: more are cut
-to the 4 heaviest and renormalised (listed). A weight Spine's editor leaves slightly
+its setup pose (Spine's editor keeps it so). Every influence is kept, heaviest first: a
+mesh's rows are as wide as its most weighted vertex (at least 4). A weight Spine's editor leaves slightly
 below 0 (down to ``validation.mesh.MIN_WEIGHT``) is kept as written, as Spine plays it.
 """
 from __future__ import annotations
@@ -116,8 +116,10 @@ def build_mesh(image, geometry: dict, slot_bone: str | None, spine_bones: list[s
     used: list[str] = []
     where: dict = {}
     world_p = np.zeros((len(uvs), 2))
-    indices = np.zeros((len(uvs), 4), dtype=np.int64)
-    weights = np.zeros((len(uvs), 4))
+    width = max([4] + [len(inf) for inf in influences])
+    indices = np.zeros((len(uvs), width), dtype=np.int64)
+    weights = np.zeros((len(uvs), width))
+    own = np.zeros((len(uvs), width, 2))  # each influence's own point (world), padding at the vertex
     worst = 0.0
     for v, inf in enumerate(influences):
         kept = [x for x in inf if spine_bones[x[0]] in setup.bones]
@@ -127,9 +129,6 @@ def build_mesh(image, geometry: dict, slot_bone: str | None, spine_bones: list[s
             raise SpineError(None, [f"{label}.vertices: vertex {v} has no weight on a bone other than the root "
                                     f"(RigEditor's root is the character space, which carries no mesh weights)"])
         kept.sort(key=lambda x: -x[3])
-        if len(kept) > 4:
-            dropped.append("mesh vertices weighted to more than 4 bones (cut to the 4 heaviest)")
-            kept = kept[:4]
         # A tiny negative weight (Spine's editor leaves them) is kept as written: Spine
         # plays the weighted sum with it, and so does linear blend skinning.
         total = sum(x[3] for x in kept)
@@ -145,12 +144,19 @@ def build_mesh(image, geometry: dict, slot_bone: str | None, spine_bones: list[s
                 used.append(name)
             indices[v, k], weights[v, k] = where[name], w / total
         world_p[v] = px, py
+        own[v, :len(points)] = points
+        own[v, len(points):] = px, py
         worst = max([worst] + [math.hypot(qx - px, qy - py) for qx, qy in points])
     p = to_slot.apply(world_p)
+    # A mesh bound in another pose than the setup pose: each bone keeps its own point
+    # (Spine plays Σ w_k · world_k · (x_k, y_k)), kept as offsets from the vertex.
+    offsets = (to_slot.apply(own.reshape(-1, 2)).reshape(own.shape) - p[:, None, :]) if worst > 1e-9 else \
+        np.zeros((0, width, 2))
     bind = np.array([[float(x) for x in to_slot.compose(setup.bone_world.take((0, setup.column(b)))).fields()]
                      for b in used])
     return MeshAttachment(**fields, **_placed(p, uvs, image), triangles=_counter_clockwise(geometry["triangles"], p),
-                          bones=tuple(used), bind=bind, indices=indices, weights=weights, **common), worst, \
+                          bones=tuple(used), bind=bind, indices=indices, weights=weights, bind_offsets=offsets,
+                          **common), worst, \
         sorted(set(dropped))
 
 

@@ -111,13 +111,17 @@ def _mesh(a: MeshAttachment, bone_index: dict) -> dict:
         return linked_entry(a, region_name(a), _color(a))
     p = a.in_slot_frame()
     if a.skinned:
-        in_bone = [Affine(*f).inverse().apply(p) for f in a.bind]  # (B) x (V, 2)
+        # Each influence's own point in its bone's bind frame (the vertex's, unless the
+        # mesh was bound with its bones apart: ``bind_offsets``).
+        points = a.influence_points()  # (V, K, 2)
+        in_bone = [Affine(*f).inverse().apply(points.reshape(-1, 2)).reshape(points.shape) for f in a.bind]
         flat: list = []
         for i in range(len(p)):
-            used = [(int(k), float(w)) for k, w in zip(a.indices[i], a.weights[i]) if w != 0]  # tiny negatives too
+            used = [(c, int(k), float(w)) for c, (k, w) in enumerate(zip(a.indices[i], a.weights[i]))
+                    if w != 0]  # tiny negatives too
             flat.append(len(used))
-            for k, w in used:
-                flat += [bone_index[a.bones[k]], _r(in_bone[k][i, 0]), _r(in_bone[k][i, 1]), _r(w)]
+            for c, k, w in used:
+                flat += [bone_index[a.bones[k]], _r(in_bone[k][i, c, 0]), _r(in_bone[k][i, c, 1]), _r(w)]
     else:
         flat = [_r(v) for v in p.ravel()]
     out = {"type": "mesh", "path": region_name(a), "uvs": [_r(v) for v in a.uvs.ravel()],

@@ -13,13 +13,18 @@ in its slot's bone frame, same size, tint and opacity) plus a triangle mesh over
   (the Spine layout).
 - ``bones``: the B bones the mesh is weighted to (none: the mesh is rigid on its slot's
   bone). ``bind`` (B, 6): each bone's frame at bind time expressed in the slot bone's
-  frame, affine fields (a, b, c, d, tx, ty). ``indices`` / ``weights`` (V, 4): the
-  padded influences (``core.weights.to_padded``), indices into ``bones``.
+  frame, affine fields (a, b, c, d, tx, ty). ``indices`` / ``weights`` (V, K): the
+  padded influences (``core.weights.to_padded``), indices into ``bones``; K is 4 for
+  RigEditor's own weights and as many as an imported mesh's most weighted vertex has
+  (Spine puts no bound on them; a zero weight pads a row). ``bind_offsets`` (V, K, 2) or
+  empty: where each influence's bone put the vertex at bind, from the vertex, in the
+  slot bone's frame (a Spine mesh bound in another pose than its setup pose: each bone
+  keeps its own point; empty: every bone agrees, RigEditor's own meshes).
 - ``blend_width``: model units (>= 0) the automatic weights spread a joint's transition
   over (kept so a recompute gives the same result).
 
 Deformation (linear blend skinning): a vertex at p in the slot bone's frame at bind
-(p = local() . vertex) goes to Σ_k w_k · M_k(t) · bind_k⁻¹ · p, with M_k(t) bone k's
+(p = local() . vertex) goes to Σ_k w_k · M_k(t) · bind_k⁻¹ · (p + bind_offsets_k), with M_k(t) bone k's
 world transform at frame t. The slot bone's own pose does not enter: only the weights'
 bones move a skinned mesh. Arrays are read-only.
 """
@@ -54,13 +59,21 @@ class MeshAttachment(ImageAttachment):
     bind: np.ndarray = field(default_factory=lambda: _ro(np.zeros((0, 6)), float, (6,)))
     indices: np.ndarray = field(default_factory=lambda: _ro(np.zeros((0, 4)), np.int64, (4,)))
     weights: np.ndarray = field(default_factory=lambda: _ro(np.zeros((0, 4)), float, (4,)))
+    bind_offsets: np.ndarray = field(default_factory=lambda: _ro(np.zeros((0, 4, 2)), float, (4, 2)))
     blend_width: float = 0.0
 
     def __post_init__(self):
         for name, dtype, tail in (("vertices", float, (2,)), ("uvs", float, (2,)), ("triangles", np.int64, (3,)),
-                                  ("edges", np.int64, (2,)), ("bind", float, (6,)), ("indices", np.int64, (4,)),
-                                  ("weights", float, (4,))):
-            object.__setattr__(self, name, _ro(getattr(self, name), dtype, tail))
+                                  ("edges", np.int64, (2,)), ("bind", float, (6,)), ("indices", np.int64, None),
+                                  ("weights", float, None)):
+            value = getattr(self, name)
+            if tail is None:  # influences: as wide as given (a row per vertex), 4 when empty
+                shape = np.shape(value)
+                tail = (shape[1],) if len(shape) == 2 and shape[1] > 0 else (4,)
+            object.__setattr__(self, name, _ro(value, dtype, tail))
+        width = self.indices.shape[1]
+        offsets = np.asarray(self.bind_offsets, float)
+        object.__setattr__(self, "bind_offsets", _ro(offsets, float, offsets.shape[1:] if offsets.ndim == 3 else (width, 2)))
         object.__setattr__(self, "bones", tuple(self.bones))
 
     def __eq__(self, other):
@@ -99,6 +112,14 @@ class MeshAttachment(ImageAttachment):
     def in_slot_frame(self) -> np.ndarray:
         """(V, 2) vertices in the slot bone's frame at bind: local() applied to them."""
         return self.local().apply(self.vertices)
+
+    def influence_points(self) -> np.ndarray:
+        """(V, K, 2) each influence's point in the slot bone's frame at bind: the vertex,
+        plus its ``bind_offsets`` when it has them."""
+        p = self.in_slot_frame()[:, None, :]
+        if len(self.bind_offsets) != len(self.vertices) or self.bind_offsets.shape[1] != self.indices.shape[1]:
+            return np.broadcast_to(p, (len(p), self.indices.shape[1], 2))
+        return p + self.bind_offsets
 
     def dense_weights(self) -> np.ndarray:
         """(V, B) weights over ``bones``."""

@@ -32,7 +32,8 @@ def operator_of(mesh: MeshAttachment, n_bones: int) -> np.ndarray:
     g = _OPERATORS.get(mesh)
     if g is None:
         if mesh.skinned:
-            g = sk.skin_operator(mesh.in_slot_frame(), mesh.indices, mesh.weights, n_bones)
+            g = sk.skin_operator(mesh.influence_points() if len(mesh.bind_offsets) else mesh.in_slot_frame(),
+                                 mesh.indices, mesh.weights, n_bones)
         else:
             v = mesh.in_slot_frame()
             g = sk.skin_operator(v, np.zeros((len(v), 1), np.int64), np.ones((len(v), 1)), 1)

@@ -68,7 +68,18 @@ def mesh_problems(m: MeshAttachment, where: str, bone_names) -> list[str]:
               & (np.abs(det) > 1e-12), "must be an invertible frame of finite numbers")
     for name, arr in (("indices", m.indices), ("weights", m.weights)):
         if len(arr) != n:
-            out.append(f"{where}.{name}: needs one row of 4 per vertex ({n}), got {len(arr)}")
+            out.append(f"{where}.{name}: needs one row per vertex ({n}), got {len(arr)}")
+    if m.indices.shape[1:] != m.weights.shape[1:]:
+        out.append(f"{where}.weights: needs as many weights as indices per vertex "
+                   f"({m.indices.shape[1]}), got {m.weights.shape[1]}")
+    if len(m.bind_offsets):
+        if m.bind_offsets.shape != (n, m.indices.shape[1], 2):
+            out.append(f"{where}.bind_offsets: needs one (x, y) per vertex and influence "
+                       f"({n} x {m.indices.shape[1]}), got {' x '.join(map(str, m.bind_offsets.shape[:2]))}")
+        else:
+            _rows(out, where, "bind_offsets", m.bind_offsets,
+                  np.all(np.isfinite(m.bind_offsets) & (np.abs(m.bind_offsets) <= _MAX), axis=(1, 2)),
+                  "must be finite numbers")
     if len(m.indices) == n == len(m.weights):
         _rows(out, where, "indices", m.indices, np.all((m.indices >= 0) & (m.indices < nb), axis=1),
               f"bone indices must be in 0..{nb - 1}")
