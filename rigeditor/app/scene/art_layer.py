@@ -15,6 +15,32 @@ SHAPE_MARGIN = 20.0
 """Device pixels around a shape's vertices that its outline or point marks may cover."""
 
 
+def mesh_boxes(meshes, dm, d, corners) -> None:
+    """Each deformed mesh (slot -> (V, 2) world vertices) gets its own device box in
+    ``d`` ((n, 4, 2) device corners) and its look in ``corners`` ((n, 8): vertex min,
+    max, sum and sum of squares): all meshes in one pass (a production rig has a dozen
+    or more, and per mesh the numpy calls cost more than the sums)."""
+    if not meshes:
+        return
+    slots = list(meshes)
+    vertices = [np.asarray(meshes[s], dtype=float) for s in slots]
+    counts = np.array([len(v) for v in vertices])
+    if not counts.all():  # (reduceat cannot cut an empty run)
+        keep = counts > 0
+        slots = [s for s, k in zip(slots, keep) if k]
+        vertices = [v for v, k in zip(vertices, keep) if k]
+        counts = counts[keep]
+        if not slots:
+            return
+    every = np.concatenate(vertices)
+    starts = np.concatenate([[0], np.cumsum(counts[:-1])])
+    lo, hi = np.minimum.reduceat(every, starts), np.maximum.reduceat(every, starts)
+    box = dm(np.concatenate([lo, hi])).reshape(2, len(slots), 2)
+    d[slots] = np.stack([box[0], box[1], box[0], box[1]], axis=1)
+    corners[slots] = np.concatenate([lo, hi, np.add.reduceat(every, starts),
+                                     np.add.reduceat(every * every, starts)], axis=1)
+
+
 class ArtLayer(Layer):
     """Pictures from the FrameState's ``art`` row (the Bake places them). ``base()``
     gives the project file's folder (None while unsaved: placeholders). ``dim``:
@@ -35,11 +61,7 @@ class ArtLayer(Layer):
         n = len(row.attachment)
         d = dm(row.corners.reshape(-1, 2)).reshape(n, 4, 2)
         corners = row.corners.reshape(n, 8).copy()
-        meshes = getattr(row, "meshes", {})
-        for s, v in meshes.items():  # a deformed mesh: its own box, and its vertices decide the look
-            box = dm(np.array([v.min(axis=0), v.max(axis=0)]))
-            d[s] = [box[0], box[1], box[0], box[1]]
-            corners[s] = [*v.min(axis=0), *v.max(axis=0), *v.sum(axis=0), *(v * v).sum(axis=0)]
+        mesh_boxes(getattr(row, "meshes", {}), dm, d, corners)
         for s, pose in getattr(row, "shapes", {}).items():  # a box, clipping polygon or point: its vertices
             v = pose.vertices(row.index)
             box = dm(np.array([v.min(axis=0), v.max(axis=0)]))
