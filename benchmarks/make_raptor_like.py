@@ -2,8 +2,10 @@
 
 Shaped like a ridden dinosaur (our own layout and numbers, written here): 76 bones,
 9 IK constraints (seven two-bone limbs and two one-bone aims), one transform
-constraint, weighted meshes on the body, tail and legs (about 1,000 triangles), region
-pictures for the rider, and three animations (walk, roar, run) at 30 fps.
+constraint, weighted meshes on the body, tail and legs (about 1,000 triangles), a dozen
+smaller weighted meshes besides (jaw, tongue, horn, stirrup strap, the rider's head:
+production rigs mesh most parts, many of them on the bones a foot drag moves), region
+pictures for the rest of the rider, and three animations (walk, roar, run) at 30 fps.
 
     python benchmarks/make_raptor_like.py     # rewrites the three files
 """
@@ -113,18 +115,26 @@ MESHES = [
     ("raptor-back-leg", ["back-leg1", "back-leg2", "back-leg3", "back-foot1"], 20, 5, 36.0),
     ("raptor-front-arm", ["front-arm1", "front-arm2", "front-hand"], 10, 3, 16.0),
     ("raptor-back-arm", ["back-arm1", "back-arm2", "back-hand"], 10, 3, 14.0),
+    ("raptor-jaw", ["jaw"], 9, 3, 45.0),
+    ("raptor-tongue", ["tongue1", "tongue2", "tongue3"], 7, 2, 12.0),
+    ("raptor-horn", ["horn-front"], 9, 3, 20.0),
+    ("raptor-horn-back", ["horn-back"], 7, 3, 18.0),
+    ("stirrup-strap", ["stirrup-strap1", "stirrup-strap2"], 5, 2, 8.0),
+    ("head", ["neck2", "head2", "hair1"], 9, 4, 90.0),
+    ("front-shin", ["front-leg3", "front-foot1"], 6, 3, 22.0),
+    ("back-shin", ["back-leg3", "back-foot1"], 6, 3, 20.0),
 ]
 
 # Region pictures: (slot, bone, width, height).
 REGIONS = [
-    ("raptor-jaw", "jaw", 200, 90), ("raptor-horn", "horn-front", 90, 40), ("raptor-horn-back", "horn-back", 76, 36),
     ("raptor-saddle", "saddle", 150, 180), ("strap-front", "saddle-strap-front1", 110, 30),
     ("strap-back", "saddle-strap-back1", 60, 24), ("stirrup", "stirrup", 70, 90),
-    ("torso", "spineboy-torso", 130, 90), ("head", "head2", 200, 190), ("front-arm", "front-arm", 75, 36),
+    ("torso", "spineboy-torso", 130, 90), ("front-arm", "front-arm", 75, 36),
     ("front-bracer", "front-bracer", 50, 40), ("front-hand", "front-hand2", 60, 60), ("back-arm", "back-arm", 70, 34),
     ("back-bracer", "back-bracer", 50, 40), ("back-hand", "back-hand2", 50, 50), ("front-thigh", "front-thigh", 80, 40),
     ("lower-leg", "lower-leg", 110, 60), ("back-thigh", "back-thigh", 72, 38), ("back-knee", "back-knee", 97, 50),
-    ("gun", "gun", 200, 190), ("tongue", "tongue1", 56, 24),
+    ("gun", "gun", 200, 190), ("neck", "neck2", 36, 40), ("eyes", "head2", 90, 88), ("mouth", "head2", 90, 58),
+    ("visor", "head2", 200, 130), ("stirrup-front", "stirrup", 60, 70),
 ]
 
 
