@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from make_raptor_like import _strip  # noqa: E402  (the grid strip along a bone polyline)
+from make_raptor_like import _strip, page_of  # noqa: E402  (the grid strip along a bone polyline, the page)
 
 OUT = Path(__file__).resolve().parent / "rigs"
 STEM = "mix_like"
@@ -225,30 +225,7 @@ def build():
         + [{"name": s, "attachments": skins[s]} for s in SHOWN + ALTERNATIVES],
         "animations": animations(table, deformable),
     }
-    return skeleton, *_page(regions)
-
-
-def _page(regions):
-    """Shelf-pack the pictures on one page, each a flat colour with a darker frame:
-    (atlas text, page RGBA)."""
-    width, x, y, shelf, placed = 512, 2, 2, 0, []
-    for name, w, h in regions:
-        if x + w + 2 > width:
-            x, y, shelf = 2, y + shelf + 2, 0
-        placed.append((name, x, y, w, h))
-        x, shelf = x + w + 2, max(shelf, h)
-    height = 1 << int(math.ceil(math.log2(y + shelf + 2)))
-    page = np.zeros((height, width, 4), dtype=np.uint8)
-    rng = np.random.default_rng(5)
-    lines = [f"{STEM}.png", f"size:{width},{height}", "filter:Linear,Linear", "pma:false"]
-    for name, px, py, w, h in placed:
-        colour = rng.integers(60, 230, 3)
-        page[py:py + h, px:px + w, :3] = colour
-        page[py:py + h, px:px + w, 3] = 255
-        page[py:py + 2, px:px + w, :3] = colour // 2
-        page[py + h - 2:py + h, px:px + w, :3] = colour // 2
-        lines += [name, f"bounds:{px},{py},{w},{h}"]
-    return "\n".join(lines) + "\n", page
+    return (skeleton, *page_of(regions, STEM, width=512, seed=5))
 
 
 def main():

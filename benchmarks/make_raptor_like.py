@@ -273,8 +273,14 @@ def build():
         "skins": [{"name": "default", "attachments": skin}],
         "animations": animations(),
     }
-    # Shelf-pack the regions on one page, each a flat colour with a darker frame.
-    width, x, y, shelf, placed = 1024, 2, 2, 0, []
+    return (skeleton, *page_of(regions, STEM, width=1024, seed=11))
+
+
+
+def page_of(regions, stem: str, width: int, seed: int):
+    """Shelf-pack ``regions`` [(name, w, h)] on one page ``width`` px wide, each a flat
+    colour with a darker frame: (atlas text, page RGBA (H, W, 4) uint8)."""
+    x, y, shelf, placed = 2, 2, 0, []
     for name, w, h in regions:
         if x + w + 2 > width:
             x, y, shelf = 2, y + shelf + 2, 0
@@ -282,8 +288,8 @@ def build():
         x, shelf = x + w + 2, max(shelf, h)
     height = 1 << int(math.ceil(math.log2(y + shelf + 2)))
     page = np.zeros((height, width, 4), dtype=np.uint8)
-    rng = np.random.default_rng(11)
-    lines = [f"{STEM}.png", f"size:{width},{height}", "filter:Linear,Linear", "pma:false"]
+    rng = np.random.default_rng(seed)
+    lines = [f"{stem}.png", f"size:{width},{height}", "filter:Linear,Linear", "pma:false"]
     for name, px, py, w, h in placed:
         colour = rng.integers(60, 230, 3)
         page[py:py + h, px:px + w, :3] = colour
@@ -291,8 +297,7 @@ def build():
         page[py:py + 2, px:px + w, :3] = colour // 2
         page[py + h - 2:py + h, px:px + w, :3] = colour // 2
         lines += [name, f"bounds:{px},{py},{w},{h}"]
-    return skeleton, "\n".join(lines) + "\n", page
-
+    return "\n".join(lines) + "\n", page
 
 def main():
     from rigeditor.io.art.images import encode_png

@@ -129,9 +129,10 @@ def _fill(kernel, rects, image, t, texture, logical, state, shift, left) -> np.n
     return buffer
 
 
-def _blit(painter: QPainter, buffer: np.ndarray, ox, oy, local) -> None:
+def _blit(painter: QPainter, buffer: np.ndarray, ox, oy, local, mode=None) -> None:
     """Composite the ``local`` rectangles (R, 4, buffer px) of ``buffer``, whose pixel
-    [0, 0] is device pixel (ox, oy), with the painter's mode, opacity and clip."""
+    [0, 0] is device pixel (ox, oy), with the painter's mode (or ``mode``), opacity and
+    clip."""
     h, w = buffer.shape
     picture = QImage(buffer.data, w, h, 4 * w, QImage.Format.Format_ARGB32_Premultiplied)
     # The buffer's pixels are the painted widget's own device pixels (combinedTransform);
@@ -143,6 +144,8 @@ def _blit(painter: QPainter, buffer: np.ndarray, ox, oy, local) -> None:
     try:
         # Device pixels 1:1: undo the painter's transform for the blit.
         painter.setWorldTransform(to_device.inverted()[0])
+        if mode is not None:
+            painter.setCompositionMode(mode)
         for x0, y0, x1, y1 in local.tolist():
             painter.drawImage(QPointF(ox + rx + x0, oy + ry + y0), picture, QRectF(x0, y0, x1 - x0, y1 - y0))
     finally:

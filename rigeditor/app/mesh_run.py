@@ -24,7 +24,6 @@ mesh within the kernel's reach; otherwise :func:`draw_run` draws nothing and say
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QImage, QPainter
 
 from rigeditor.app import mesh_raster as mr
@@ -90,19 +89,7 @@ def draw_run(painter: QPainter, meshes, clip=None) -> bool:
 def _copy_back(painter: QPainter, buffer: np.ndarray, ox, oy, local) -> None:
     """Write the ``local`` rectangles of ``buffer`` (pixel [0, 0] = device pixel (ox,
     oy)) over the painted pixels, through the painter's clip."""
-    h, w = buffer.shape
-    picture = QImage(buffer.data, w, h, 4 * w, QImage.Format.Format_ARGB32_Premultiplied)
-    to_device, combined = painter.deviceTransform(), painter.combinedTransform()
-    rx, ry = to_device.dx() - combined.dx(), to_device.dy() - combined.dy()
-    painter.save()
-    try:
-        painter.setWorldTransform(to_device.inverted()[0])
-        painter.setCompositionMode(QPainter.CompositionMode.CompositionMode_Source)
-        for x0, y0, x1, y1 in local.tolist():
-            painter.drawImage(QPointF(ox + rx + x0, oy + ry + y0), picture, QRectF(x0, y0, x1 - x0, y1 - y0))
-    finally:
-        painter.restore()
-    del picture
+    mr._blit(painter, buffer, ox, oy, local, QPainter.CompositionMode.CompositionMode_Source)
 
 
 __all__ = ["draw_run"]
