@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from make_raptor_like import _strip, page_of  # noqa: E402  (the grid strip along a bone polyline, the page)
+from make_raptor_like import _strip, page_of, setup_world  # noqa: E402  (the grid strip along a bone polyline, the page)
 
 OUT = Path(__file__).resolve().parent / "rigs"
 STEM = "mix_like"
@@ -110,20 +110,6 @@ def bone_table():
                         rot if i == 1 else bend, x if i == 1 else length, y if i == 1 else 0))
     out += [(name, "root", 0, 0, x, y) for name, x, y in TARGETS]
     return out
-
-
-def setup_world(bones):
-    """Each bone's setup world frame (2x2 matrix, origin) by forward kinematics."""
-    world = {}
-    for name, parent, _, rot, x, y in bones:
-        c, s = math.cos(math.radians(rot)), math.sin(math.radians(rot))
-        local = np.array([[c, -s], [s, c]])
-        if parent is None:
-            world[name] = (local, np.array([x, y], dtype=float))
-        else:
-            pm, po = world[parent]
-            world[name] = (pm @ local, po + pm @ np.array([x, y], dtype=float))
-    return world
 
 
 def _weights(p, bones, world, lengths, names, most):

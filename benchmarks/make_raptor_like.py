@@ -138,10 +138,11 @@ REGIONS = [
 ]
 
 
-def setup_world():
-    """Each bone's setup world frame (2x2 matrix, origin) by forward kinematics."""
+def setup_world(bones=None):
+    """Each bone's setup world frame (2x2 matrix, origin) by forward kinematics, of
+    ``bones`` [(name, parent, length, rotation, x, y)] (default BONES)."""
     world = {}
-    for name, parent, _, rot, x, y in BONES:
+    for name, parent, _, rot, x, y in (BONES if bones is None else bones):
         c, s = math.cos(math.radians(rot)), math.sin(math.radians(rot))
         local = np.array([[c, -s], [s, c]])
         if parent is None:
