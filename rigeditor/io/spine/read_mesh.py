@@ -28,6 +28,7 @@ import numpy as np
 from rigeditor.core.geometry import Affine
 from rigeditor.io.spine.skeleton import SpineError
 from rigeditor.model.data.project import CHARACTER
+from rigeditor.model.validation.mesh import WEIGHT_SUM_TOLERANCE
 from rigeditor.model.validation.project import MAX_MAGNITUDE
 
 
@@ -130,8 +131,13 @@ def build_mesh(image, geometry: dict, slot_bone: str | None, spine_bones: list[s
                                     f"(RigEditor's root is the character space, which carries no mesh weights)"])
         kept.sort(key=lambda x: -x[3])
         # A tiny negative weight (Spine's editor leaves them) is kept as written: Spine
-        # plays the weighted sum with it, and so does linear blend skinning.
+        # plays the weighted sum with it, and so does linear blend skinning. So are
+        # weights whose sum is 1 but for Spine's 5-decimal rounding (renormalised, a
+        # vertex 1,000 units out would move by 0.01); only a vertex that lost its root
+        # weight is renormalised.
         total = sum(x[3] for x in kept)
+        if len(kept) == len(inf) and abs(total - 1.0) <= WEIGHT_SUM_TOLERANCE:
+            total = 1.0
         px, py, points = 0.0, 0.0, []
         for k, (b, x, y, w) in enumerate(kept):
             name = spine_bones[b]
