@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from make_raptor_like import _strip, page_of, setup_world  # noqa: E402  (the grid strip along a bone polyline, the page)
+from make_raptor_like import _strip, _weights, page_of, setup_world  # noqa: E402  (the grid strip along a bone polyline, the page)
 
 OUT = Path(__file__).resolve().parent / "rigs"
 STEM = "mix_like"
@@ -112,26 +112,6 @@ def bone_table():
     return out
 
 
-def _weights(p, bones, world, lengths, names, most):
-    """Spine's weighted vertex entry: the ``most`` nearest bones by distance to their
-    segment, inverse-square-distance weights, (x, y) in each bone's setup frame."""
-    dist = []
-    for b in bones:
-        m, o = world[b]
-        d = m @ [max(lengths[b], 1.0), 0.0]
-        t = np.clip(np.dot(p - o, d) / np.dot(d, d), 0.0, 1.0)
-        dist.append(float(np.hypot(*(p - (o + t * d)))))
-    near = np.argsort(dist)[:most]
-    inv = np.array([1.0 / (dist[k] + 5.0) ** 2 for k in near])
-    w = inv / inv.sum()
-    out = [len(near)]
-    for k, weight in zip(near, w):
-        m, o = world[bones[k]]
-        x, y = np.linalg.solve(m, p - o)
-        out += [names.index(bones[k]), round(float(x), 2), round(float(y), 2), round(float(weight), 4)]
-    return out
-
-
 def _deform(influences, times, amplitude, phase):
     """Deform keys (offsets for every influence's x, y) that ripple the mesh."""
     keys = []
@@ -184,7 +164,7 @@ def build():
         pts, uvs, tris, hull = _strip(chain, cols, rows, half, world, lengths)
         verts = []
         for p in pts:
-            verts += _weights(p, chain, world, lengths, names, 2 + k % 3)
+            verts += _weights(p, chain, world, lengths, names, most=2 + k % 3, digits=2)
         slots.append({"name": slot, "bone": chain[0], "attachment": slot})
         mesh = {"type": "mesh", "uvs": [round(float(v), 4) for v in uvs.ravel()], "triangles": tris,
                 "vertices": verts, "hull": hull, "width": 96, "height": 32}

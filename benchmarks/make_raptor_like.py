@@ -186,9 +186,10 @@ def _strip(bones, cols, rows, half, world, lengths):
     return pts, uvs, tris, len(outline)
 
 
-def _weights(p, bones, world, lengths, all_names):
-    """Spine's weighted vertex entry: the two nearest bones by distance to their
-    segment, inverse-distance weights, (x, y) in each bone's own setup frame."""
+def _weights(p, bones, world, lengths, all_names, most=2, digits=3):
+    """Spine's weighted vertex entry: the ``most`` nearest bones by distance to their
+    segment, inverse-square-distance weights, (x, y) in each bone's own setup frame
+    (``digits`` decimals)."""
     dist = []
     for b in bones:
         m, o = world[b]
@@ -196,14 +197,14 @@ def _weights(p, bones, world, lengths, all_names):
         d = e - o
         t = np.clip(np.dot(p - o, d) / np.dot(d, d), 0.0, 1.0)
         dist.append(float(np.hypot(*(p - (o + t * d)))))
-    near = np.argsort(dist)[:2]
+    near = np.argsort(dist)[:most]
     inv = np.array([1.0 / (dist[k] + 5.0) ** 2 for k in near])
     w = inv / inv.sum()
     out = [len(near)]
     for k, weight in zip(near, w):
         m, o = world[bones[k]]
         x, y = np.linalg.solve(m, p - o)
-        out += [all_names.index(bones[k]), round(float(x), 3), round(float(y), 3), round(float(weight), 4)]
+        out += [all_names.index(bones[k]), round(float(x), digits), round(float(y), digits), round(float(weight), 4)]
     return out
 
 

@@ -176,9 +176,7 @@ def _picture(painter: QPainter, a, row, s: int, to_device, base, cache: ImageCac
     world = row.image_world[s].tolist()
     shown = getattr(row, "sequence", None)
     path = a.path if a.sequence is None or shown is None else a.sequence.paths[int(shown[s])]  # its frame's picture
-    light, dark, blend = slot_paint(row, s, a)  # slot colour x tint, two-colour tint, blend mode
-    opacity = light[3] * a.opacity * (DIM_OPACITY if dim else 1.0)
-    image = cache.get(None if base is None else picture_file(base, path), light, dark, opacity)
+    image, blend = _tinted(a, row, s, path, base, cache, dim)
     if image is None:
         _placeholder(painter, row.corners[s], to_device, path)
         return
@@ -197,6 +195,14 @@ def _picture(painter: QPainter, a, row, s: int, to_device, base, cache: ImageCac
         painter.setCompositionMode(composition("normal"))
 
 
+def _tinted(a, row, s: int, path: str, base, cache: ImageCache, dim: bool):
+    """(picture ``path`` of slot column ``s`` in its slot's colour, two-colour tint and
+    opacity, or None when it cannot be read; the slot's blend mode)."""
+    light, dark, blend = slot_paint(row, s, a)  # slot colour x tint, two-colour tint, blend mode
+    opacity = light[3] * a.opacity * (DIM_OPACITY if dim else 1.0)
+    return cache.get(None if base is None else picture_file(base, path), light, dark, opacity), blend
+
+
 def _run_entry(a, row, s: int, to_device, base, cache: ImageCache, dim: bool):
     """Slot column ``s``'s mesh as an entry of a run of meshes drawn in one buffer
     (``mesh_run``), or None: not a mesh, not blended normally, no picture, or one the
@@ -204,11 +210,10 @@ def _run_entry(a, row, s: int, to_device, base, cache: ImageCache, dim: bool):
     mesh = getattr(row, "meshes", {}).get(s)
     if mesh is None or len(a.triangles) < mesh_raster.MIN_TRIANGLES or a.sequence is not None:
         return None
-    light, dark, blend = slot_paint(row, s, a)
-    if blend != "normal" or base is None:
+    if base is None:
         return None
-    image = cache.get(picture_file(base, a.path), light, dark, light[3] * a.opacity * (DIM_OPACITY if dim else 1.0))
-    if image is None or image.isNull():
+    image, blend = _tinted(a, row, s, a.path, base, cache, dim)
+    if blend != "normal" or image is None or image.isNull():
         return None
     device = to_device(mesh)
     if not np.all(np.isfinite(device)):

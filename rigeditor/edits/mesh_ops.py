@@ -128,10 +128,11 @@ def _weighted(project, slot_bone, mesh: MeshAttachment, bones, blend_width, prog
                    bind_offsets=np.zeros((0, idx.shape[1], 2)), blend_width=float(blend_width))
 
 
-def carried_offsets(m: MeshAttachment, indices, rows=None) -> np.ndarray:
-    """``m``'s bind offsets (see MeshAttachment) for new influences ``indices`` (V', K')
-    into ``m.bones``: each (vertex, bone) keeps the offset it had, a new one has none.
-    ``rows``: the old row of each new vertex (-1: a new vertex); default the same rows."""
+def carried_offsets(m: MeshAttachment, indices, rows=None, bones=None) -> np.ndarray:
+    """``m``'s bind offsets (see MeshAttachment) for new influences ``indices`` (V', K'):
+    each (vertex, bone) keeps the offset it had, a new one has none. ``rows``: the old
+    row of each new vertex (-1: a new vertex); default the same rows. ``bones``: the new
+    index of each of ``m.bones`` (-1: gone); default the same bones."""
     idx = np.asarray(indices, np.int64)
     if not len(m.bind_offsets):
         return np.zeros((0, idx.shape[1] if idx.ndim == 2 else 4, 2))
@@ -140,7 +141,8 @@ def carried_offsets(m: MeshAttachment, indices, rows=None) -> np.ndarray:
     for v, old in enumerate(rows.tolist()):
         if old < 0:
             continue
-        had = {int(b): m.bind_offsets[old, c] for c, (b, w) in enumerate(zip(m.indices[old], m.weights[old])) if w != 0}
+        had = {int(b if bones is None else bones[b]): m.bind_offsets[old, c]
+               for c, (b, w) in enumerate(zip(m.indices[old], m.weights[old])) if w != 0}
         for c, b in enumerate(idx[v].tolist()):
             if b in had:
                 out[v, c] = had[b]
@@ -311,11 +313,9 @@ def drop_bones_from_meshes(project: Project, gone) -> Project:
         w[empty, 0] = 1.0
         w /= w.sum(axis=1, keepdims=True)
         idx, val = cw.to_padded(w, a.indices.shape[1])
-        # (The offsets follow their bones to the new numbering.)
-        renumbered = replace(a, indices=np.array([keep.index(b) if b in keep else -1 for b in a.indices.ravel()]
-                                                 ).reshape(a.indices.shape).clip(-1))
+        renumber = [keep.index(j) if j in keep else -1 for j in range(len(a.bones))]
         return replace(a, bones=tuple(a.bones[j] for j in keep), bind=a.bind[keep], indices=idx, weights=val,
-                       bind_offsets=carried_offsets(renumbered, idx))
+                       bind_offsets=carried_offsets(a, idx, bones=renumber))
 
     return _map_meshes(project, change)
 

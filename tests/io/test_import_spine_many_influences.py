@@ -110,3 +110,16 @@ def test_deleting_a_vertex_of_a_mesh_bound_apart_leaves_the_others_where_spine_p
     for i in range(len(bake)):
         np.testing.assert_allclose(pose.vertices(i), _expected(bake.frames[i] / 30.0)[1:], atol=1e-6,
                                    err_msg=f"frame {i}")
+
+
+def test_a_dropped_bone_takes_its_offsets_with_it_and_the_others_keep_theirs():
+    from rigeditor.edits.mesh_ops import carried_offsets
+    from rigeditor.model.data.mesh_attachment import MeshAttachment
+
+    offsets = np.array([[[1.0, 2.0], [3.0, 4.0]], [[5.0, 6.0], [0.0, 0.0]]])
+    m = MeshAttachment(name="m", path="p", width=2.0, height=2.0, vertices=np.zeros((2, 2)), bones=("a", "b"),
+                       bind=np.tile([1.0, 0, 0, 1, 0, 0], (2, 1)), indices=[[0, 1], [1, 0]],
+                       weights=[[0.5, 0.5], [1.0, 0.0]], bind_offsets=offsets)
+    # Bone "a" goes: "b" becomes bone 0, and each vertex keeps b's offset only.
+    got = carried_offsets(m, np.array([[0, 0], [0, 0]]), bones=[-1, 0])
+    np.testing.assert_array_equal(got, [[[3.0, 4.0], [3.0, 4.0]], [[5.0, 6.0], [5.0, 6.0]]])

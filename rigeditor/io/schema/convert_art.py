@@ -3,8 +3,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
 from rigeditor.io.schema import art as schema_art
 from rigeditor.io.schema.paths import path_attachment_data, to_path_attachment
 from rigeditor.model.data.attachments import Art, DrawOrderKey, ImageAttachment, Slot
@@ -45,8 +43,7 @@ def _attachment(a: schema_art.ImageAttachment) -> ImageAttachment:
     return (LinkedMesh if link else MeshAttachment)(
         **common, vertices=a.vertices, uvs=a.uvs if a.uvs is not None else [], triangles=a.triangles,
         edges=a.edges or [], bones=tuple(a.bones or ()), bind=a.bind or [], indices=a.indices or [],
-        weights=a.weights or [], bind_offsets=a.bind_offsets if a.bind_offsets else
-        np.zeros((0, len(a.indices[0]) if a.indices else 4, 2)), blend_width=float(a.blend_width or 0.0), **link)
+        weights=a.weights or [], bind_offsets=a.bind_offsets or [], blend_width=float(a.blend_width or 0.0), **link)
 
 
 def _pair(v) -> tuple[float, float]:
