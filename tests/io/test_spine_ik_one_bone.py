@@ -162,3 +162,47 @@ def test_a_scaled_bone_points_its_tip_at_the_target_even_mirrored(tmp_path, scal
     tip = bake.bone("hand").joint - bake.bone("arm").joint  # the hand sits on the arm's tip
     cos = np.sum(tip * to_target, axis=1) / (np.hypot(*tip.T) * np.hypot(*to_target.T))
     assert np.all(cos > 1 - 1e-12)
+
+
+# A leg as spineboy's: the two-bone leg IK places the shin, then a one-bone IK turns
+# the foot (the shin's child) toward its own target. A transform constraint of a
+# lower order than both splits the constraints into runs by order, as Spine sorts them.
+LEG_AND_FOOT = {
+    "skeleton": {"spine": "4.0.31", "fps": 30},
+    "bones": [
+        {"name": "root"},
+        {"name": "hip", "parent": "root", "y": 200},
+        {"name": "thigh", "parent": "hip", "length": 90, "rotation": -90},
+        {"name": "shin", "parent": "thigh", "length": 80, "x": 90, "rotation": 10},
+        {"name": "foot", "parent": "shin", "length": 30, "x": 80, "rotation": 80},
+        {"name": "leg_target", "parent": "root", "x": 20, "y": 40},
+        {"name": "foot_target", "parent": "leg_target", "x": 30, "y": -5},
+        {"name": "prop", "parent": "root", "x": -50, "length": 10},
+    ],
+    "ik": [{"name": "leg", "order": 2, "bones": ["thigh", "shin"], "target": "leg_target", "bendPositive": False},
+           {"name": "foot_aim", "order": 3, "bones": ["foot"], "target": "foot_target"}],
+    "transform": [{"name": "prop_follows", "order": 0, "bones": ["prop"], "target": "hip", "rotation": 0,
+                   "mixRotate": 1, "mixX": 0, "mixY": 0, "mixScaleX": 0, "mixScaleY": 0, "mixShearY": 0}],
+    "animations": {"walk": {"bones": {
+        "hip": {"translate": [{"x": 0, "y": 0}, {"time": 1, "x": 40, "y": -30}]},
+        "leg_target": {"translate": [{"x": 0, "y": 0}, {"time": 0.5, "x": 60, "y": 30}, {"time": 1, "x": -40, "y": 0}]},
+    }}},
+}
+
+
+def test_a_foot_ik_after_the_leg_ik_aims_from_where_the_leg_put_the_foot(tmp_path):
+    # Spine runs constraints by their order: the foot's one-bone IK (order 3) turns the
+    # foot from where the leg IK (order 2) has just put it, so at mix 1 the foot's
+    # world axis points at its target at every frame, however the leg moves.
+    result, project = _import(tmp_path, LEG_AND_FOOT)
+    assert not result.warnings
+    assert project.chain("foot_aim").order == 3 and project.chain("leg").order == 2
+    frames = np.arange(31, dtype=float)
+    bake = evaluate(project, frames)
+    foot, target = bake.bone("foot"), bake.chains["foot_aim"].target_world
+    axis, to_target = foot.tip - foot.joint, target - foot.joint
+    cross = axis[:, 0] * to_target[:, 1] - axis[:, 1] * to_target[:, 0]
+    dot = np.sum(axis * to_target, axis=1)
+    assert np.all(dot > 0) and np.abs(cross / (np.hypot(*axis.T) * np.hypot(*to_target.T))).max() < 1e-9
+    # and the leg reached for its own target (within reach all along)
+    np.testing.assert_allclose(bake.bone("shin").tip, bake.chains["leg"].target_world, atol=1e-6)

@@ -295,7 +295,8 @@ def _aim_chain(c, skel, bones, used, notes):
         return None
     flags = (("stretch",) if c.stretch else ()) + (("compress",) if c.compress else ())
     flags += ("uniform",) if c.uniform and (flags or any(keyed_on(skel, c.name, f) for f in ("stretch", "compress"))) else ()
-    return Chain(c.name, c.bones, c.target, "aim", mix=constant(min(max(c.mix, 0.0), 1.0)), spine_scale=flags)
+    return Chain(c.name, c.bones, c.target, "aim", mix=constant(min(max(c.mix, 0.0), 1.0)), spine_scale=flags,
+                 order=c.order)  # (Spine runs it among the others by order)
 
 
 def _space_name(bone: str, spaces: dict) -> str:
