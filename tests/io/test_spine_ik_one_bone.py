@@ -206,3 +206,28 @@ def test_a_foot_ik_after_the_leg_ik_aims_from_where_the_leg_put_the_foot(tmp_pat
     assert np.all(dot > 0) and np.abs(cross / (np.hypot(*axis.T) * np.hypot(*to_target.T))).max() < 1e-9
     # and the leg reached for its own target (within reach all along)
     np.testing.assert_allclose(bake.bone("shin").tip, bake.chains["leg"].target_world, atol=1e-6)
+
+
+def test_a_target_a_transform_constraint_moves_is_aimed_at_where_the_constraint_put_it(tmp_path):
+    # As spineboy's hoverboard: a transform constraint carries the foot's target bone
+    # onto a board bone that moves; the foot IK aims at the target bone as placed.
+    doc = copy.deepcopy(LEG_AND_FOOT)
+    doc["bones"][6] = {"name": "foot_target", "parent": "root", "x": 50, "y": 35}
+    doc["bones"].append({"name": "board", "parent": "root", "x": 80, "y": 20})
+    doc["transform"].append({"name": "on_board", "order": 1, "bones": ["foot_target"], "target": "board",
+                             "x": 10, "y": 5, "mixRotate": 0, "mixScaleX": 0, "mixShearY": 0})
+    doc["animations"]["walk"]["bones"]["board"] = {"translate": [{"x": 0, "y": 0}, {"time": 1, "x": -30, "y": 25}]}
+    doc["animations"]["walk"]["bones"]["foot_target"] = {"translate": [{"x": 0, "y": 0}, {"time": 1, "x": 90, "y": 9}]}
+    _, project = _import(tmp_path, doc)
+    frames = np.arange(31, dtype=float)
+    bake = evaluate(project, frames)
+    # By hand: mix 1 in x and y puts the target bone at the board's origin plus the offset
+    # (its own keys play no part), and the foot's axis points there at every frame.
+    t = frames / 30.0
+    placed = np.stack([80 - 30 * t + 10, 20 + 25 * t + 5], axis=1)
+    np.testing.assert_allclose(bake.bone("foot_target").joint, placed, atol=1e-9)
+    np.testing.assert_allclose(bake.chains["foot_aim"].target_world, placed, atol=1e-6)
+    foot = bake.bone("foot")
+    axis, to_target = foot.tip - foot.joint, placed - foot.joint
+    cross = axis[:, 0] * to_target[:, 1] - axis[:, 1] * to_target[:, 0]
+    assert np.abs(cross / (np.hypot(*axis.T) * np.hypot(*to_target.T))).max() < 1e-6

@@ -43,7 +43,7 @@ from rigeditor.io.spine.read_mesh import weight_bones
 from rigeditor.io.spine.read_events import event_definitions
 from rigeditor.model.data.events import Events
 from rigeditor.io.spine.read_path import path_bones, path_constraints
-from rigeditor.io.spine.skeleton import SpineError, SpineSkeleton, read_spine
+from rigeditor.io.spine.skeleton import SpineError, SpineSkeleton, constraint_moved, read_spine
 from rigeditor.model.data.project import CHARACTER, WORLD, Bone, Chain, Project, Space, Target
 from rigeditor.model.data.project import POINT_LENGTH as _POINT
 from rigeditor.model.data.timeline import StepChannel, constant
@@ -268,6 +268,13 @@ def _target(c, skel, spine, targets, spaces, world) -> None:
     (``world``: the bones that stand for the world space, as the export writes it)."""
     root = skel.bones[0].name
     tb = spine[c.target]
+    if c.target in constraint_moved(skel) and c.target != root:
+        # A transform, path or physics constraint moves the target bone itself: the
+        # target rides the bone's own frame (a space baked from its pose) at its origin.
+        space = _space_name(c.target, spaces)
+        spaces.setdefault(c.target, Space(space, CHARACTER))
+        targets.setdefault(c.target, Target(c.target, StepChannel(space), constant(0.0, 0.0)))
+        return
     space = CHARACTER if tb.parent in (None, root) else _space_name(tb.parent, spaces)
     if tb.parent in world:
         space = WORLD

@@ -23,6 +23,7 @@ from rigeditor.model.validation.spine_ik import solvable_scale
 from rigeditor.io.spine.read_keys import (channel as _channel, duplicate_times, frame_of, key_times, rotated, scale_keys,
                                      runtime_points, step_channel)
 from rigeditor.io.spine.read_events import event_keys
+from rigeditor.io.spine.skeleton import constraint_moved
 from rigeditor.io.spine.read_ik_flags import flag_tracks
 from rigeditor.io.spine.read_color import KINDS as COLOR_KINDS, color_timeline
 from rigeditor.model.data.attachments import NONE
@@ -53,7 +54,7 @@ def apply_animation(project: Project, skel, name: str, chains: dict, notes, *, c
     spine = {b.name: b for b in skel.bones}
     root = skel.bones[0]
     bone_names = {b.name for b in project.bones}
-    target_names = {t.name for t in project.targets}
+    target_names = {t.name for t in project.targets} - constraint_moved(skel)  # (those ride their own bones)
     approx = []
     driven = {b for c, _ in chains.values() for b in c.bones}
     # Bone channels are gathered and set in one pass at the end: one with_bone per
