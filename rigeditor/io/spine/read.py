@@ -178,9 +178,8 @@ def target_only(skel: SpineSkeleton, slot_bones) -> set[str]:
     """IK target bones that carry nothing: no child bones, no slots, in no IK chain."""
     parents = {b.parent for b in skel.bones}
     driven = {b for c in skel.ik for b in c.bones}
-    carried = weight_bones(skel) | path_bones(skel) | {b for c in skel.other.get("transform") or [] if isinstance(c, dict)
-                                    for b in [c.get("target"), *(c.get("bones") or [])] if isinstance(b, str)}
-    carried |= {c.get("bone") for c in skel.other.get("physics") or [] if isinstance(c, dict)}
+    carried = weight_bones(skel) | path_bones(skel) | constraint_moved(skel) | {
+        c.get("target") for c in skel.other.get("transform") or [] if isinstance(c, dict)}
     return {c.target for c in skel.ik if c.target not in parents and c.target not in slot_bones
             and c.target not in driven and c.target not in carried and c.target != skel.bones[0].name}
 

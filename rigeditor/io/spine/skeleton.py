@@ -344,12 +344,13 @@ def _iks(items, bones) -> tuple[SpineIk, ...]:
     return tuple(sorted(out, key=lambda k: k.order))
 
 
-__all__ = ["SpineError", "SpineBone", "SpineSlot", "SpineIk", "SpineSkeleton", "read_spine", "parse_spine",
-           "color", "SUPPORTED_TEXT", "constraint_moved"]
-
-
 def constraint_moved(skel: SpineSkeleton) -> set[str]:
     """Bones a transform, path or physics constraint moves."""
     moved = {b for kind in ("transform", "path") for c in skel.other.get(kind) or [] if isinstance(c, dict)
              for b in c.get("bones") or [] if isinstance(b, str)}
     return moved | {c.get("bone") for c in skel.other.get("physics") or [] if isinstance(c, dict)}
+
+
+__all__ = ["SpineError", "SpineBone", "SpineSlot", "SpineIk", "SpineSkeleton", "read_spine", "parse_spine",
+           "color", "SUPPORTED_TEXT", "constraint_moved"]
+
