@@ -84,3 +84,33 @@ def test_a_bezier_segment_plays_the_runtimes_pieces_at_any_time(tmp_path):
     np.testing.assert_allclose(_thigh_deg(project, frames), expected, atol=1e-4)
     # Ten pieces: nine corners between the two keys, not a key per frame.
     assert len(project.bone("thigh").rotation.keys) == 1 + 1 + 9 + 1  # setup hold, key, corners, key
+
+
+def _runtime_pick(t0, v0, cx1, cy1, cx2, cy2, t1, v1, times):
+    """Spine's runtimes when the handles reach outside the segment (the curve's times go
+    back): the piece ending at the first inner point strictly past the time if that is
+    the first one, else at the first one at or past it, else the last piece."""
+    u = np.linspace(0.0, 1.0, 11)
+    x = (1 - u) ** 3 * t0 + 3 * (1 - u) ** 2 * u * cx1 + 3 * (1 - u) * u ** 2 * cx2 + u ** 3 * t1
+    y = (1 - u) ** 3 * v0 + 3 * (1 - u) ** 2 * u * cy1 + 3 * (1 - u) * u ** 2 * cy2 + u ** 3 * v1
+    out = []
+    for t in times:
+        hits = [k for k in range(1, 10) if (x[k] > t if k == 1 else x[k] >= t)]
+        k = hits[0] if hits else 10
+        out.append(y[k - 1] + (t - x[k - 1]) / (x[k] - x[k - 1]) * (y[k] - y[k - 1]))
+    return np.array(out)
+
+
+def test_a_bezier_whose_handle_reaches_before_its_segment_plays_the_runtimes_pieces(tmp_path):
+    # As Spine's editor writes a sharp ease-in (spineboy's death arm): the second handle's
+    # time lies before the segment's start, so the curve's times run back before they
+    # reach the end, and the value jumps where a later piece takes over.
+    t0, t1 = 4 / 30, 7 / 30
+    curve = [t0 + 0.025, 10.0, t0 - 0.215, 22.4]
+    _, project = _import(tmp_path, [{"time": 0, "value": 10}, {"time": t0, "value": 10, "curve": curve},
+                                    {"time": t1, "value": 22.4}])
+    frames = np.array([4.0, 4.001, 4.005, 4.0078, 4.5, 5.0, 5.5, 6.0, 6.5, 6.99, 7.0])
+    expected = _runtime_pick(_f32(t0), 10, *curve, _f32(t1), 22.4, frames / 30.0)
+    np.testing.assert_allclose(_thigh_deg(project, frames), expected, atol=1e-4)
+    # The jump is there: the piece after the first inner point starts far from 10°.
+    assert expected[4] - expected[1] > 5.0

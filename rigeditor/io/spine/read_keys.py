@@ -208,28 +208,60 @@ BEZIER_STEPS = 10
 """Spine's runtimes play a bezier segment as this many straight pieces, evenly spaced
 in the curve's parameter (not in time)."""
 
+JUMP_S = 1e-9
+"""Seconds between the two corners that stand for a jump inside a bezier segment (the
+value at the jump's time, then the value just after it)."""
 
-def runtime_bezier(t0, v0, cx1, cy1, cx2, cy2, t1, v1, time) -> float:
-    """The value Spine's runtimes give a bezier segment at ``time`` (seconds): linear
-    between the curve's points at parameters 0, 0.1, ..., 1. The authored curve differs
-    from it by up to a few tenths of a degree on a long, sweeping rotation."""
+
+def _bezier_points(t0, v0, cx1, cy1, cx2, cy2, t1, v1) -> tuple[np.ndarray, np.ndarray]:
+    """(times, values) of the curve at parameters 0, 0.1, ..., 1."""
     u = np.linspace(0.0, 1.0, BEZIER_STEPS + 1)
     a, b, c, d = (1 - u) ** 3, 3 * (1 - u) ** 2 * u, 3 * (1 - u) * u * u, u ** 3
-    return float(np.interp(time, a * t0 + b * cx1 + c * cx2 + d * t1, a * v0 + b * cy1 + c * cy2 + d * v1))
+    return a * t0 + b * cx1 + c * cx2 + d * t1, a * v0 + b * cy1 + c * cy2 + d * v1
+
+
+def _played(ts: np.ndarray, vs: np.ndarray, time: float, side: int = 0) -> float:
+    """The runtime's value at ``time`` of the pieces through ``(ts, vs)`` (the points of
+    :func:`_bezier_points`). The runtime takes the piece ending at the first inner point
+    strictly past ``time`` if that is the first inner point, else at the first one at or
+    past it, else the last piece. Handles that reach outside the segment make the times
+    go back and forth, and the value then jumps where a later piece takes over.
+    ``side``: -1 the limit from the left, 1 from the right, 0 the value at ``time``."""
+    def past(x, first):
+        return x > time if side > 0 or (side == 0 and first) else x >= time
+
+    n = len(ts) - 1
+    k = n
+    if past(ts[1], True):
+        k = 1
+    else:
+        for i in range(2, n):
+            if past(ts[i], False):
+                k = i
+                break
+    x0, x1, y0, y1 = ts[k - 1], ts[k], vs[k - 1], vs[k]
+    return float(y1 if x1 == x0 else y0 + (time - x0) / (x1 - x0) * (y1 - y0))
 
 
 def runtime_points(t0, v0, c, t1, v1) -> list[tuple[float, np.ndarray]]:
     """The inner corners (time s, values (D,)) of the straight pieces Spine's runtimes
     play for a bezier segment from (t0, v0) to (t1, v1), ``c`` (D, 4) its handles per
-    value: each value's curve at parameters 0.1 ... 0.9. Values eased with different
-    timing have their corners at different times: each is read off its own pieces at
-    every corner of them all, so the keys are still exactly the runtime's lines."""
-    u = np.linspace(0.0, 1.0, BEZIER_STEPS + 1)
-    a, b, cc, d = (1 - u) ** 3, 3 * (1 - u) ** 2 * u, 3 * (1 - u) * u * u, u ** 3
-    times = [a * t0 + b * h[0] + cc * h[2] + d * t1 for h in c]
-    values = [a * v0[k] + b * h[1] + cc * h[3] + d * v1[k] for k, h in enumerate(c)]
-    corners = sorted({float(x) for ts in times for x in ts[1:-1] if t0 < x < t1})
-    return [(tk, np.array([np.interp(tk, ts, vs) for ts, vs in zip(times, values)])) for tk in corners]
+    value. Values eased with different timing have their corners at different times:
+    each is read off its own pieces at every corner of them all, so the keys are still
+    exactly the runtime's lines. Where a value jumps (a handle outside the segment's
+    time span) the corner is doubled: the value arriving there, then JUMP_S later the
+    value leaving it."""
+    curves = [_bezier_points(t0, v0[k], *h, t1, v1[k]) for k, h in enumerate(c)]
+    corners = sorted({float(t0)} | {float(x) for ts, _ in curves for x in ts[1:-1] if t0 < x < t1})
+    out = []
+    for tk in corners:
+        left = np.array([_played(ts, vs, tk, -1) for ts, vs in curves])
+        right = np.array([_played(ts, vs, tk, 1) for ts, vs in curves])
+        if tk > t0:
+            out.append((tk, left))
+        if not np.allclose(left, right, rtol=1e-12, atol=1e-12):
+            out.append((tk + JUMP_S, right))
+    return out
 
 
 def _merged(keys: list[Key], setup) -> Channel:
