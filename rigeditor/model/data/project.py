@@ -152,8 +152,9 @@ class Chain:
     reach (SOFT_REACH): "exponential" (RigEditor's: never quite reaches full length, an
     inner zone too) or "quadratic" (Spine's: the target is drawn in from softness s
     below full reach, reached again s beyond it; ``twobone.quadratic_reach``).
-    order: where the chain solves among the transform constraints (lower first, as
-    Spine's ``order``); chains among themselves solve parents first.
+    order: where the chain solves among all constraints, chains included (lower first,
+    as Spine's ``order``; of one order, parents first). A chain ordered before a chain
+    above it solves against that one's keyed pose (``evaluation.chain_order``).
     spine_scale: Spine's IK scaling, a subset of SPINE_SCALE (analytic and aim chains
     with the accept strategy and no limits): "stretch": beyond reach the first bone's
     frame scales along its x axis by distance / reach, unbounded, carrying the bones

@@ -1,7 +1,7 @@
 """evaluate(project, frames) -> Bake: the only way a pose comes to exist.
 
 Order, for all frames at once: sample tracks -> forward kinematics -> for each chain
-(parents first): resolve its target from its declared space, smooth it there, carry it
+(by order, then parents first): resolve its target from its declared space, smooth it there, carry it
 into the shoulder space -> solve (soft reach, limits, strategy) -> mix with FK ->
 forward kinematics of everything below -> transform and physics constraints in their
 order (constraints.transform, constraints.physics: stepped from the timeline's start)
@@ -20,6 +20,7 @@ from rigeditor.model.evaluation.art_bake import with_art
 from rigeditor.model.evaluation.bake import CAUSES, Bake, BoneBake, frozen
 from rigeditor.model.evaluation.kinematics import ROWS_BELOW, ROWS_MIN, Pose, bone_order, fk_rotation, fk_rotations
 from rigeditor.model.evaluation.world_angles import world_rotations
+from rigeditor.model.evaluation.chain_order import carried, solve_order, waves
 from rigeditor.model.data.path_constraint import PathConstraint
 from rigeditor.model.data.project import CHARACTER, Chain, Project
 from rigeditor.model.data.ik_flags import scaling
@@ -48,7 +49,7 @@ def evaluate(project: Project, frames=None, *, previous: Bake | None = None,
     """
     frames = project.timeline.frames if frames is None else np.asarray(frames, dtype=float)
     order = bone_order(project)
-    chains = sorted(project.chains, key=lambda c: order.index(c.bones[0]))
+    chains = solve_order(project, project.chains, order)
     dirty, fk_bones = _dirty(project, chains, order, frames, previous, changed)
 
     stages = _stages(project, chains)
@@ -56,9 +57,11 @@ def evaluate(project: Project, frames=None, *, previous: Bake | None = None,
         spaces = space_transforms(project, frames)
         pose = Pose(project, order, frames.shape[0], spaces[CHARACTER], frames)
         pose.rotation = fk_rotations(project, order, frames)
-        if len(stages) > 2 or (stages and not isinstance(stages[0][0], Chain) and chains):
-            # A transform constraint runs before a chain: every bone is placed first
-            # (the constraint may read or move bones the chain drives).
+        if len(stages) > 2 or (stages and not isinstance(stages[0][0], Chain) and chains) or \
+                carried(project, chains):
+            # A transform constraint runs before a chain (it may read or move bones the
+            # chain drives), or a chain before one above it (it starts from that one's
+            # keyed pose): every bone is placed first.
             pose.update([b.name for b in project.children(None)])
         else:
             # Bones a chain drives are placed when their chain is solved, not twice.
@@ -129,7 +132,7 @@ def evaluate(project: Project, frames=None, *, previous: Bake | None = None,
             continue
         names = {c.name for c in stage}
         before, pose.touched = pose.touched, set()
-        for wave in _waves(project, [c for c in todo if c.name in names] if stages else todo):
+        for wave in waves(project, [c for c in todo if c.name in names] if stages else todo):
             groups = group_chains(project, wave, n)
             for group, bakes in zip(groups, run(solve, groups)):
                 for chain, result in zip(group, bakes):
@@ -139,19 +142,20 @@ def evaluate(project: Project, frames=None, *, previous: Bake | None = None,
 
     bake = _bake(project, order, frames, pose, spaces, {c.name: results[c.name] for c in chains},
                  None if dirty is None else previous)
-    if stages:
-        bake = _moved_by_constraints(project, stages, bake, None if dirty is None else previous)
+    if stages or carried(project, chains):
+        bake = _moved_by_constraints(project, stages, bake, None if dirty is None else previous, chains)
     return with_art(project, bake, None if dirty is None else previous)  # images ride the bones: bake.art
 
 
-def _moved_by_constraints(project, stages, bake, previous=None):
+def _moved_by_constraints(project, stages, bake, previous=None, chains=()):
     """``bake`` with the truth about chains that a later constraint (transform, path,
     physics) moved: where the chain's end no longer sits where its solve left it (beyond
     the chain's tolerance), its residual is measured where the end is now (in the
     shoulder space it was solved in) and its cause is ``constraint``. ``previous``: an
     incremental evaluation's starting Bake; a chain it holds as it was, with its tip
-    bone as it was, was measured there already."""
-    later, after = set(), False
+    bone as it was, was measured there already. ``chains``: in solve order (a chain
+    a later chain carries is measured alike)."""
+    later, after = set(carried(project, list(chains))), False
     for stage in reversed(stages):
         if stage and isinstance(stage[0], Chain):
             if after:
@@ -220,32 +224,13 @@ def constraint_stages(chains, transforms, paths=(), physics=()) -> list[list]:
     return [sorted(s, key=chains.index) if isinstance(s[0], Chain) else s for s in stages]
 
 
-def _waves(project, chains):
-    """Group chains (in dependency order) so none depends on another of its group."""
-    waves: list[list] = []
-    level: dict[str, int] = {}  # per bone of the chains placed so far: its chain's wave
-    for chain in chains:
-        depth = max((level[b] + 1 for b in _ancestors(project, chain.bones[0]) if b in level), default=0)
-        level.update((b, depth) for b in chain.bones)
-        while len(waves) <= depth:
-            waves.append([])
-        waves[depth].append(chain)
-    return waves
-
-
-def _ancestors(project, bone):
-    out, parent = set(), project.bone(bone).parent
-    while parent is not None:
-        out.add(parent)
-        parent = project.bone(parent).parent
-    return out
-
-
 def _dirty(project, chains, order, frames, previous, changed):
     """(chains to solve again, bones whose FK changed), or (None, None) for a full
     evaluation."""
     if previous is None or changed is None or project.physics:
         return None, None  # physics: a frame depends on every frame before it
+    if carried(project, chains):
+        return None, None  # a chain solved before one above it: it reads that one's keyed pose
     if (previous.bones != tuple(order) or list(previous.chains) != [c.name for c in chains]
             or previous.frames.shape != frames.shape or not np.array_equal(previous.frames, frames)):
         return None, None
@@ -316,7 +301,7 @@ def frame_local(project: Project, changed: Iterable[str] | None) -> bool:
     if changed is None or project.physics:
         return False  # physics: a frame depends on every frame before it
     order = bone_order(project)
-    chains = sorted(project.chains, key=lambda c: order.index(c.bones[0]))
+    chains = solve_order(project, project.chains, order)
     dirty, _ = _affected(project, chains, order, changed)
     if dirty is None:
         return False
