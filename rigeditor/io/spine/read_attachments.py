@@ -109,7 +109,7 @@ def _attachment(skel, pages, s, key, a, at, folder, files, images, notes):
             return None
         kind = "mesh"
     if kind == "mesh":
-        geometry = {**mesh_geometry(a), **({"link": link} if link else {})}
+        geometry = {**mesh_geometry(a, notes, f"{s.name}/{key}"), **({"link": link} if link else {})}
     elif kind in SPINE_KINDS:  # a box, clipping polygon or point: no picture
         return read_shape(a, key, at, [b.name for b in skel.bones], {x.name for x in skel.slots}), None
     elif kind != "region":

@@ -32,11 +32,29 @@ from rigeditor.model.validation.mesh import WEIGHT_SUM_TOLERANCE
 from rigeditor.model.validation.project import MAX_MAGNITUDE
 
 
-def mesh_geometry(m: dict) -> dict:
+UV_ROUNDING = 1e-4
+"""How far (in [0, 1] units) a UV may lie outside its picture and be clamped without
+a warning: Spine writes UVs rounded, an edge vertex's 1 as 1.00001."""
+
+
+def mesh_geometry(m: dict, notes=None, name: str = "") -> dict:
     """uvs (V, 2), triangles (T, 3), edges (S, 2) and the raw vertex list of a Spine
-    mesh map (checked by the reader)."""
+    mesh map (checked by the reader). Spine plays what RigEditor's meshes cannot hold
+    as it draws it: UVs outside the picture are clamped to its edge (Spine samples the
+    atlas beyond the region there; the world vertices do not depend on them) and
+    triangles with a repeated vertex (they cover nothing) are dropped, each kind noted
+    in ``notes`` (``read.Notes``) under the attachment ``name``."""
     uvs = np.asarray(m["uvs"], dtype=float).reshape(-1, 2)
+    clamped = np.clip(uvs, 0.0, 1.0)
+    if notes is not None and np.abs(clamped - uvs).max(initial=0.0) > UV_ROUNDING:
+        notes.add("mesh UVs outside their picture (clamped to its edge; Spine samples the atlas beyond it)", name)
+    uvs = clamped
     tri = np.asarray(m["triangles"], dtype=np.int64).reshape(-1, 3)
+    flat = (tri[:, 0] == tri[:, 1]) | (tri[:, 1] == tri[:, 2]) | (tri[:, 0] == tri[:, 2])
+    if flat.any() and not flat.all():
+        tri = tri[~flat]
+        if notes is not None:
+            notes.add("mesh triangles with a repeated vertex (dropped: they cover nothing)", name)
     # Spine defines the outline as the first ``hull`` vertices in order; its ``edges``
     # are editor guides (nonessential: any order, either direction, interior segments
     # too). RigEditor's edges are outline segments (the triangulation and the inside
