@@ -19,7 +19,6 @@ from rigeditor.app import style
 from rigeditor.app.document import Document
 from rigeditor.app.scene.layers import PAINT_ERRORS
 from rigeditor.app.scene.layers import arc_directions_many
-from rigeditor.app.scene.overlays import _by_range
 from rigeditor.app.scene.paint import (
     NO_BRUSH, NO_PEN, SMOOTH, WINDING_FILL, faded, fill_path, pen, polygon, pt, thick_line,
 )
@@ -128,6 +127,14 @@ def test_space_origins_draw_as_before_on_a_2x_screen(qtbot):
     assert_draws_as_before(view, "spaces", _spaces_before, min_pixels=120, grab=grab_2x)
     assert any(ratio == 2.0 for _, ratio in view.layer("spaces")._sprites._kept)
 
+
+
+def _by_range(arcs) -> dict:
+    """Indices of ``arcs`` per (lo, hi), as the layer grouped them then."""
+    out: dict = {}
+    for k, arc in enumerate(arcs):
+        out.setdefault((arc.lo, arc.hi), []).append(k)
+    return out
 
 
 def _limits_before(self, painter, dm, mask):

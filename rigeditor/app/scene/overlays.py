@@ -255,28 +255,31 @@ class LimitLayer(Layer):
     PAD = style.LIMIT_ARC_RADIUS_PX + 8.0
 
     def elements(self, state, dm):
-        if not state.limits:
+        arcs = state.limits
+        if not len(arcs):
             return _empty()
-        c = dm(np.array([a.center for a in state.limits]))
-        sig = np.array([[*a.center, *a.frame.ravel(), a.lo, a.hi, a.angle, a.bound] for a in state.limits])
+        c = dm(arcs.center)
+        sig = np.column_stack([arcs.center, arcs.frame.reshape(-1, 4), arcs.lo, arcs.hi, arcs.angle, arcs.bound])
         return sig, c - self.PAD, c + self.PAD
 
     def draw(self, painter, dm, mask):
         radius = style.LIMIT_ARC_RADIUS_PX
-        arcs = [self.ctx.state.limits[k] for k in np.flatnonzero(mask).tolist()]
-        if not arcs:
+        shown = np.flatnonzero(mask)
+        if not len(shown):
             return
-        centres = dm(np.array([arc.center for arc in arcs]))
-        frames = np.einsum("ij,kjl->kil", dm.linear(), np.array([arc.frame for arc in arcs]))
+        limits = self.ctx.state.limits
+        centres = dm(limits.center[shown])
+        frames = np.einsum("ij,kjl->kil", dm.linear(), limits.frame[shown])
+        lo, hi, bounds = limits.lo[shown], limits.hi[shown], limits.bound[shown]
         # One path per look (free and bound wedges, their outlines), written from the
         # arrays at once (a point at a time was most of the paint of a long chain), and
         # one drawLines of ticks: a 50-joint chain is a handful of painter calls.
         wedges, rims = {False: [], True: []}, []
-        for key, idx in _by_range(arcs).items():
+        for key, idx in _by_range(lo, hi).items():
             dirs = arc_directions_many(frames[idx], *key)  # (G, P, 2)
             # Each wedge: the joint, then its rim, closed.
             shapes = np.concatenate([centres[idx][:, None], centres[idx][:, None] + dirs * radius], axis=1)
-            bound = np.array([arcs[k].bound for k in idx], dtype=bool)
+            bound = bounds[idx]
             for look in (False, True):
                 if (bound == look).any():
                     wedges[look].append((shapes[bound == look], True))
@@ -296,18 +299,19 @@ class LimitLayer(Layer):
             # (A stroke ignores the fill rule: the free wedges' outline is the same path.)
             painter.drawPath(polygons_path(wedges[bound] + rims) if bound and rims else path)
         # The ticks at the current angles, 5 px past the arc, computed for all at once.
-        angle = np.array([arc.angle for arc in arcs])
+        angle = limits.angle[shown]
         tip = np.einsum("kij,kj->ki", frames, np.stack([np.cos(angle), np.sin(angle)], axis=1))
         tip = centres + tip * ((radius + 5) / np.maximum(np.hypot(tip[:, 0], tip[:, 1]), 1e-12))[:, None]
         painter.setPen(pen(style.TEXT))
         painter.drawLines([QLineF(*row) for row in np.concatenate([centres, tip], axis=1).tolist()])
 
 
-def _by_range(arcs) -> dict:
-    """Indices of ``arcs`` per (lo, hi): joints limited alike share one arc shape."""
+def _by_range(lo, hi) -> dict:
+    """Indices per (lo, hi) bounds (radians, arrays of the arcs): joints limited alike
+    share one arc shape."""
     out: dict = {}
-    for k, arc in enumerate(arcs):
-        out.setdefault((arc.lo, arc.hi), []).append(k)
+    for k, key in enumerate(zip(lo.tolist(), hi.tolist())):
+        out.setdefault(key, []).append(k)
     return out
 
 

@@ -101,6 +101,42 @@ class LimitArc(NamedTuple):
     bound: bool
 
 
+@dataclass(frozen=True, eq=False)
+class LimitArcs:
+    """Every limited joint of a frame as arrays (K arcs): ``chain`` and ``bone`` names,
+    ``center`` (K, 2), ``frame`` (K, 2, 2), ``lo``, ``hi``, ``angle`` (K,) and ``bound``
+    (K,) bool, as in LimitArc. Arrays, not K objects: a 50-bone tail's arcs are read,
+    compared and drawn on every move and frame. Indexing and iteration give LimitArc."""
+
+    chain: tuple = ()
+    bone: tuple = ()
+    center: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
+    frame: np.ndarray = field(default_factory=lambda: np.zeros((0, 2, 2)))
+    lo: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    hi: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    angle: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    bound: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
+
+    def __len__(self) -> int:
+        return len(self.bone)
+
+    def __getitem__(self, k: int) -> LimitArc:
+        return LimitArc(self.chain[k], self.bone[k], self.center[k], self.frame[k], float(self.lo[k]),
+                        float(self.hi[k]), float(self.angle[k]), bool(self.bound[k]))
+
+    def __iter__(self):
+        return (self[k] for k in range(len(self)))
+
+    @staticmethod
+    def join(parts) -> "LimitArcs":
+        parts = [p for p in parts if len(p)]
+        if len(parts) < 2:
+            return parts[0] if parts else LimitArcs()
+        return LimitArcs(sum((p.chain for p in parts), ()), sum((p.bone for p in parts), ()),
+                         *(np.concatenate([getattr(p, f) for p in parts])
+                           for f in ("center", "frame", "lo", "hi", "angle", "bound")))
+
+
 @dataclass(frozen=True)
 class FrameState:
     """One frame of the Bake, ready to paint. Positions are world (N, 2) arrays.
@@ -135,7 +171,7 @@ class FrameState:
     targets: tuple[str, ...]
     handle: np.ndarray
     space: tuple[str, ...]
-    limits: tuple[LimitArc, ...]
+    limits: LimitArcs
     onion: tuple[tuple[int, np.ndarray, np.ndarray], ...]
     space_origin: dict = field(default_factory=dict)
     art: object = None  # ArtRow of this frame (rigeditor.model.evaluation.art_bake) or None
@@ -194,9 +230,9 @@ class RowCache:
 
 def _chain_row(cb, chain, bake, row, structure):
     ring = _linear(_at(cb.shoulder_to_world, row))
-    limits = ()
+    limits = LimitArcs()
     if chain is not None and any(chain.limit(j) is not None for j in range(len(chain.bones))):
-        limits = tuple(_limit_arcs(chain, bake, row, structure, ring, bool(cb.limited[row])))
+        limits = _limit_arcs(chain, bake, row, structure, ring, bool(cb.limited[row]))
     vectors = np.stack([cb.shoulder_world[row], cb.elbow_world[row], cb.ghost_elbow_world[row],
                         cb.end_world[row], cb.target_world[row]])
     scalars = (float(cb.residual[row]), float(cb.sensitivity[row]), float(cb.softness[row]),
@@ -236,7 +272,7 @@ def gather(project, bake, frame, structure: Structure, onion: bool = False, cach
     cause, limited = np.array(scalars[3], dtype=int), np.array(scalars[4], dtype=bool)
     reach = np.array([r[2] for r in rows], dtype=float).reshape(n, 2)
     ring = np.array([r[3] for r in rows], dtype=float).reshape(n, 2, 2)
-    limits: list[LimitArc] = [arc for r in rows for arc in r[4]]
+    limits = LimitArcs.join([r[4] for r in rows])
 
     handles = []
     for tname in structure.targets:
@@ -268,7 +304,7 @@ def gather(project, bake, frame, structure: Structure, onion: bool = False, cach
         chains=names, shoulder=vectors[:, 0], elbow=vectors[:, 1], ghost=vectors[:, 2], end=vectors[:, 3],
         target=vectors[:, 4], residual=residual, cause=cause, sensitivity=sensitivity, limited=limited,
         reach=reach, soft=soft, ring=ring, targets=structure.targets, handle=handle, space=tuple(space),
-        limits=tuple(limits), onion=tuple(onion_rows), space_origin=origins,
+        limits=limits, onion=tuple(onion_rows), space_origin=origins,
         art=None if bake.art is None else bake.art.row(row),
         paths=tuple(path_curves(project, bake, row)) if project.paths or any(s.paths for s in project.art.slots)
         else (),
@@ -310,25 +346,36 @@ def _limit_plan(chain, structure):
     return plan
 
 
-def _limit_arcs(chain, bake, row, structure, shoulder_frame, limited):
-    """The chain's limited joints at ``row`` (plain floats: a 50-bone chain's arcs are
-    read on every frame of a scrub)."""
+def _limit_arcs(chain, bake, row, structure, shoulder_frame, limited) -> LimitArcs:
+    """The chain's limited joints at ``row``, read as plain floats (a 50-bone chain's
+    arcs are read on every frame of a scrub) into one LimitArcs."""
     bakes, names = bake.bone_bakes, bake.bones
-    out = []
-    turn = 2.0 * math.pi
-    remainder = math.remainder
-    for col, parent, lo, hi in _limit_plan(chain, structure):
+    plan = _limit_plan(chain, structure)
+    frames, centers, angles = [], [], []
+    for col, parent, _lo, _hi in plan:
         if parent < 0:
-            frame = shoulder_frame
+            frames.append(shoulder_frame)
         else:
             w = bakes[parent].world
-            frame = np.array([[_field(w.a, row), _field(w.b, row)], [_field(w.c, row), _field(w.d, row)]])
+            frames.append(((_field(w.a, row), _field(w.b, row)), (_field(w.c, row), _field(w.d, row))))
         b = bakes[col]
-        angle = float(b.local_rotation[row])
-        near = min(abs(remainder(angle - lo, turn)), abs(remainder(angle - hi, turn)))
-        out.append(LimitArc(chain.name, names[col], b.joint[row], frame, lo, hi, angle,
-                            limited and near < LIMIT_TOLERANCE))
-    return out
+        centers.append(b.joint[row])
+        angles.append(float(b.local_rotation[row]))
+    lo = np.array([p[2] for p in plan])
+    hi = np.array([p[3] for p in plan])
+    angle = np.array(angles)
+    turn = 2.0 * math.pi
+    # The nearer bound's distance, wrapped to [-pi, pi] as math.remainder wraps it.
+    near = np.minimum(np.abs(_remainder(angle - lo, turn)), np.abs(_remainder(angle - hi, turn)))
+    return LimitArcs((chain.name,) * len(plan), tuple(names[p[0]] for p in plan),
+                     np.array(centers, dtype=float).reshape(-1, 2), np.array(frames, dtype=float).reshape(-1, 2, 2),
+                     lo, hi, angle, limited & (near < LIMIT_TOLERANCE))
+
+
+def _remainder(x: np.ndarray, y: float) -> np.ndarray:
+    """IEEE remainder (math.remainder) elementwise: x - n*y with n the nearest integer
+    to x/y, ties to even."""
+    return x - np.round(x / y) * y
 
 
 def _field(v, row) -> float:
