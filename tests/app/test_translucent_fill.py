@@ -73,3 +73,22 @@ def test_an_opaque_colour_and_a_path_outside_the_picture():
     outside = shapes + [10 * W, 0]
     empty = _picture(lambda p, path, c: None, outside, opaque)
     assert np.array_equal(_picture(fill_translucent, outside, QColor(0, 0, 0, 90)), empty)
+
+
+def test_device_sizes_are_in_the_painters_pixels(qtbot):
+    from PySide6.QtGui import QPicture, QPixmap
+    from PySide6.QtWidgets import QWidget
+
+    from rigeditor.app.scene.translucent_fill import logical_size
+
+    image = QImage(320, 240, QImage.Format.Format_ARGB32_Premultiplied)
+    image.setDevicePixelRatio(2.0)
+    assert logical_size(image) == (160.0, 120.0)  # a picture's own size is in device pixels
+    pixmap = QPixmap(300, 90)
+    pixmap.setDevicePixelRatio(1.5)
+    assert logical_size(pixmap) == (200.0, 60.0)
+    widget = QWidget()
+    qtbot.addWidget(widget)
+    widget.resize(123, 45)
+    assert logical_size(widget) == (123.0, 45.0)  # a widget's is logical at any ratio
+    assert logical_size(QPicture()) is None  # (filled directly)

@@ -14,7 +14,8 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QPointF, QRectF
-from PySide6.QtGui import QColor, QImage, QPainter, QPainterPath
+from PySide6.QtGui import QColor, QImage, QPainter, QPainterPath, QPixmap
+from PySide6.QtWidgets import QWidget
 
 from rigeditor.app.scene.paint import SMOOTH
 
@@ -24,17 +25,17 @@ def fill_translucent(painter: QPainter, path: QPainterPath, color: QColor) -> No
     antialiasing, as ``QPainter.fillPath`` does. An opaque colour, a painter that maps,
     blends other than normally or is translucent itself, or a fractional device pixel
     ratio fill directly."""
-    ratio = painter.device().devicePixelRatioF() if painter.device() is not None else 1.0
-    if color.alpha() == 255 or not painter.transform().isIdentity() or ratio != int(ratio) or \
+    device = painter.device()
+    size = logical_size(device)
+    ratio = device.devicePixelRatioF() if size is not None else 1.0
+    if size is None or color.alpha() == 255 or not painter.transform().isIdentity() or ratio != int(ratio) or \
             painter.opacity() != 1.0 or \
             painter.compositionMode() != QPainter.CompositionMode.CompositionMode_SourceOver:
         _direct(painter, path, color)
         return
-    box = path.boundingRect()
+    box = path.boundingRect().intersected(QRectF(0.0, 0.0, *size))  # (a zoomed-in path reaches far off it)
     if painter.hasClipping():
         box = box.intersected(painter.clipBoundingRect())
-    device = painter.device()
-    box = box.intersected(QRectF(0.0, 0.0, device.width() / ratio, device.height() / ratio))
     if box.isEmpty():
         return
     # Whole pixels around what is covered (a pixel is filled when its centre is inside).
@@ -52,6 +53,18 @@ def fill_translucent(painter: QPainter, path: QPainterPath, color: QColor) -> No
     finally:
         inner.end()
     painter.drawImage(QPointF(x0, y0), buffer)
+
+
+def logical_size(device) -> tuple[float, float] | None:
+    """(width, height) of a paint device in the painter's (logical) pixels, or None for
+    a kind of device this does not know: a picture's or pixmap's size is in device
+    pixels, a widget's already logical."""
+    if isinstance(device, (QImage, QPixmap)):
+        ratio = device.devicePixelRatioF()
+        return device.width() / ratio, device.height() / ratio
+    if isinstance(device, QWidget):
+        return float(device.width()), float(device.height())
+    return None
 
 
 def _direct(painter: QPainter, path: QPainterPath, color: QColor) -> None:
