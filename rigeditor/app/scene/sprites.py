@@ -48,18 +48,33 @@ class Sprites:
                 return
             if len(self._kept) >= MAX_SPRITES:
                 self._kept.clear()
-            # Whole device pixels: the origin a whole number of them (ratio 1, 2...).
-            ox = math.floor(box[0] * ratio - MARGIN_PX) / ratio
-            oy = math.floor(box[1] * ratio - MARGIN_PX) / ratio
-            w = math.ceil(box[2] * ratio + MARGIN_PX) - round(ox * ratio)
-            h = math.ceil(box[3] * ratio + MARGIN_PX) - round(oy * ratio)
-            picture = QImage(max(w, 1), max(h, 1), QImage.Format.Format_ARGB32_Premultiplied)
-            picture.setDevicePixelRatio(ratio)
-            picture.fill(0)
-            p = QPainter(picture)
-            p.setRenderHints(painter.renderHints())
-            p.translate(-ox, -oy)
-            paint(p)
-            p.end()
-            hit = self._kept[(key, ratio)] = (picture, QPointF(ox, oy))
+            hints = painter.renderHints()
+
+            def keep(p):
+                p.setRenderHints(hints)
+                paint(p)
+
+            hit = self._kept[(key, ratio)] = picture_on_pixels(box, ratio, keep)
         painter.drawImage(hit[1], hit[0])
+
+
+def picture_on_pixels(box, ratio: float, paint, margin: int = MARGIN_PX):
+    """(picture, its origin): what ``paint(p)`` draws inside ``box`` (x0, y0, x1, y1,
+    logical px) in a cleared premultiplied picture of device pixel ratio ``ratio``,
+    ``margin`` device pixels around, its origin on a whole device pixel (so what is
+    drawn lies on the pixel grid as it would drawn directly). Draw it with
+    ``drawImage(origin, picture)``."""
+    ox = math.floor(box[0] * ratio - margin) / ratio
+    oy = math.floor(box[1] * ratio - margin) / ratio
+    w = math.ceil(box[2] * ratio + margin) - round(ox * ratio)
+    h = math.ceil(box[3] * ratio + margin) - round(oy * ratio)
+    picture = QImage(max(w, 1), max(h, 1), QImage.Format.Format_ARGB32_Premultiplied)
+    picture.setDevicePixelRatio(ratio)
+    picture.fill(0)
+    p = QPainter(picture)
+    try:
+        p.translate(-ox, -oy)
+        paint(p)
+    finally:
+        p.end()
+    return picture, QPointF(ox, oy)

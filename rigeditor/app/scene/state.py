@@ -364,18 +364,16 @@ def _limit_arcs(chain, bake, row, structure, shoulder_frame, limited) -> LimitAr
     lo = np.array([p[2] for p in plan])
     hi = np.array([p[3] for p in plan])
     angle = np.array(angles)
-    turn = 2.0 * math.pi
-    # The nearer bound's distance, wrapped to [-pi, pi] as math.remainder wraps it.
-    near = np.minimum(np.abs(_remainder(angle - lo, turn)), np.abs(_remainder(angle - hi, turn)))
+    # The nearer bound's distance around the circle (each difference wrapped to [-pi, pi)).
+    near = np.minimum(_off(angle - lo), _off(angle - hi))
     return LimitArcs((chain.name,) * len(plan), tuple(names[p[0]] for p in plan),
                      np.array(centers, dtype=float).reshape(-1, 2), np.array(frames, dtype=float).reshape(-1, 2, 2),
                      lo, hi, angle, limited & (near < LIMIT_TOLERANCE))
 
 
-def _remainder(x: np.ndarray, y: float) -> np.ndarray:
-    """IEEE remainder (math.remainder) elementwise: x - n*y with n the nearest integer
-    to x/y, ties to even."""
-    return x - np.round(x / y) * y
+def _off(x: np.ndarray) -> np.ndarray:
+    """|x| around the circle: the angle difference x (radians) wrapped to [-pi, pi)."""
+    return np.abs(np.remainder(x + math.pi, 2.0 * math.pi) - math.pi)
 
 
 def _field(v, row) -> float:

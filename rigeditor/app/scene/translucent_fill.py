@@ -7,17 +7,17 @@ tail cost 0.99 ms that way, the same path in an opaque colour 0.09 ms. Written
 covers, the path fills as fast, and the buffer drawn over the picture blends each
 covered pixel by the same sum Qt's translucent fill uses (colour + what is there times
 one minus its alpha): the same pixels, to the bit (the buffer sits on whole device
-pixels, so no pixel centre moves). 0.14 ms for those wedges, buffer included.
+pixels, as a kept shape's picture does: ``sprites.picture_on_pixels``, so no pixel
+centre moves). 0.14 ms for those wedges, buffer included.
 """
 from __future__ import annotations
 
-import math
-
-from PySide6.QtCore import QPointF, QRectF
+from PySide6.QtCore import QRectF
 from PySide6.QtGui import QColor, QImage, QPainter, QPainterPath, QPixmap
 from PySide6.QtWidgets import QWidget
 
 from rigeditor.app.scene.paint import SMOOTH
+from rigeditor.app.scene.sprites import picture_on_pixels
 
 
 def fill_translucent(painter: QPainter, path: QPainterPath, color: QColor) -> None:
@@ -38,21 +38,14 @@ def fill_translucent(painter: QPainter, path: QPainterPath, color: QColor) -> No
         box = box.intersected(painter.clipBoundingRect())
     if box.isEmpty():
         return
-    # Whole pixels around what is covered (a pixel is filled when its centre is inside).
-    x0, y0 = math.floor(box.left()) - 1, math.floor(box.top()) - 1
-    w, h = math.ceil(box.right()) + 1 - x0, math.ceil(box.bottom()) + 1 - y0
-    buffer = QImage(int(w * ratio), int(h * ratio), QImage.Format.Format_ARGB32_Premultiplied)
-    buffer.setDevicePixelRatio(ratio)
-    buffer.fill(0)
-    inner = QPainter(buffer)
-    try:
+
+    def fill(inner):
         inner.setRenderHint(SMOOTH, False)
         inner.setCompositionMode(QPainter.CompositionMode.CompositionMode_Source)
-        inner.translate(-x0, -y0)
         inner.fillPath(path, color)
-    finally:
-        inner.end()
-    painter.drawImage(QPointF(x0, y0), buffer)
+
+    buffer, origin = picture_on_pixels((box.left(), box.top(), box.right(), box.bottom()), ratio, fill, margin=1)
+    painter.drawImage(origin, buffer)
 
 
 def logical_size(device) -> tuple[float, float] | None:

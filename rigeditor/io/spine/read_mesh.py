@@ -26,7 +26,7 @@ from dataclasses import replace
 import numpy as np
 
 from rigeditor.core.geometry import Affine
-from rigeditor.io.spine.skeleton import SpineError
+from rigeditor.io.spine.skeleton import SpineError, flat_triangles
 from rigeditor.model.data.project import CHARACTER
 from rigeditor.model.validation.mesh import WEIGHT_SUM_TOLERANCE
 from rigeditor.model.validation.project import MAX_MAGNITUDE
@@ -50,7 +50,7 @@ def mesh_geometry(m: dict, notes=None, name: str = "") -> dict:
         notes.add("mesh UVs outside their picture (clamped to its edge; Spine samples the atlas beyond it)", name)
     uvs = clamped
     tri = np.asarray(m["triangles"], dtype=np.int64).reshape(-1, 3)
-    flat = (tri[:, 0] == tri[:, 1]) | (tri[:, 1] == tri[:, 2]) | (tri[:, 0] == tri[:, 2])
+    flat = flat_triangles(tri)
     if flat.any() and not flat.all():
         tri = tri[~flat]
         if notes is not None:

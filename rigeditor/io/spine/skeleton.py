@@ -275,6 +275,12 @@ def _skins(items, slots, bones) -> dict:
     return out
 
 
+def flat_triangles(tri: np.ndarray) -> np.ndarray:
+    """(T,) True where a triangle of ``tri`` (T, 3 vertex indices) repeats a vertex:
+    it covers nothing (the import drops it, ``read_mesh.mesh_geometry``)."""
+    return (tri[:, 0] == tri[:, 1]) | (tri[:, 1] == tri[:, 2]) | (tri[:, 0] == tri[:, 2])
+
+
 def _mesh(a, at, bone_count) -> None:
     """A mesh's arrays: UVs in pairs, triangles of known vertices, vertices unweighted
     (x, y per vertex) or weighted (count, then bone, x, y, weight per influence)."""
@@ -296,7 +302,7 @@ def _mesh(a, at, bone_count) -> None:
     tri = numbers("triangles", ints=True)
     if not tri or len(tri) % 3 or not all(0 <= t < count for t in tri):
         raise _Bad(f"{at}.triangles: must be triples of vertex indices in 0..{count - 1}")
-    if all(len({int(t) for t in tri[j:j + 3]}) < 3 for j in range(0, len(tri), 3)):
+    if flat_triangles(np.asarray(tri, dtype=np.int64).reshape(-1, 3)).all():
         raise _Bad(f"{at}.triangles: every triangle repeats a vertex: the mesh covers nothing")
     vertices = numbers("vertices")
     if len(vertices) != 2 * count:
