@@ -22,7 +22,7 @@ from rigeditor.app.item_cache import make_room
 from rigeditor.app.gesture_pacing import GesturePacer
 from rigeditor.app.guard import Guarded
 from rigeditor.app import style
-from rigeditor.app.plot_axis import ReadableAxis
+from rigeditor.app.plot_axis import DirectAxis, ReadableAxis
 from rigeditor.app.plot_export import cause_runs
 from rigeditor.app.seam_curve import SeamCurve
 from rigeditor.app.tools import KEYS
@@ -114,7 +114,7 @@ class CurvesWidget(Guarded, QWidget):
 
         self.plots = []
         for row, label in enumerate(("angle °", "residual (units)", "jitter °/unit")):
-            axes = {"left": _LogAxis("left") if row == 2 else ReadableAxis("left")}
+            axes = {"left": _LogAxis("left") if row == 2 else ReadableAxis("left"), "bottom": DirectAxis("bottom")}
             plot = self.view.addPlot(row=row, col=0, axisItems=axes)
             plot.vb.setMinimumHeight(PLOT_MIN_PX)
             plot.setMenuEnabled(False)

@@ -1,6 +1,14 @@
-"""An axis whose numbers never run into each other.
+"""Plot axes that draw fast and whose numbers never run into each other.
 
-pyqtgraph spaces ticks by the axis length alone and always writes the first level's
+``DirectAxis`` draws its ticks, grid lines and numbers straight onto the painter.
+pyqtgraph records them into a QPicture and plays that back, and the playback is the
+slow part: a curves plot's log axis with its grid across a 770-pixel plot cost
+2.6 ms to play against 0.3 ms drawn directly, on the same pixmap. The views cache
+their axes as pixmaps (DeviceCoordinateCache), so the recording saved nothing.
+After a drag's release the re-plotted curves took 15-19 ms in one step of the UI
+thread, which is more than a frame; the axes were 4-9 ms of that.
+
+``ReadableAxis``: pyqtgraph spaces ticks by the axis length alone and always writes the first level's
 numbers, so on a short plot it draws "0" over "5" or "-50" over "-100". Here every
 number is kept only where it covers none already kept (the coarser levels first), so
 a short plot shows fewer numbers, never a smudge.
@@ -8,13 +16,54 @@ a short plot shows fewer numbers, never a smudge.
 from __future__ import annotations
 
 import pyqtgraph as pg
+from PySide6.QtCore import Qt
 
 from rigeditor.app.guard import Guarded
 
 TEXT_GAP_PX = 2.0  # clear pixels kept between two numbers
+CLIP_MARGIN_PX = 4.0  # drawn room around an axis's bounds (its line overhangs them by a pixel)
 
 
-class ReadableAxis(Guarded, pg.AxisItem):
+_CURRENT = object()
+"""Put in pyqtgraph's ``picture`` while the kept draw specs are current: pyqtgraph
+sets ``picture`` back to None whenever the ticks, range, style or size change."""
+
+
+class DirectAxis(Guarded, pg.AxisItem):
+    """A pyqtgraph axis that draws straight onto the painter, with the same pixels as
+    pyqtgraph's recorded picture. Where its ticks and numbers go (the draw specs) is
+    worked out again only when pyqtgraph would have recorded a new picture."""
+
+    _specs = None
+
+    def paint(self, p, opt, widget):
+        font = self.style["tickFont"]
+        if self.picture is None:
+            p.save()
+            try:
+                if font:
+                    p.setFont(font)
+                self._specs = self.generateDrawSpecs(p)
+            finally:
+                p.restore()
+            self.picture = _CURRENT
+        if self._specs is None:
+            return
+        p.save()
+        try:
+            if font:
+                p.setFont(font)
+            # Qt's raster engine drew this axis's 74 grid and tick lines in 2.5-4 ms with no
+            # clip and in 0.1-0.2 ms with one, the same pixels. pyqtgraph draws the axis
+            # line a pixel past its own bounds, hence the margin.
+            p.setClipRect(self.boundingRect().adjusted(-CLIP_MARGIN_PX, -CLIP_MARGIN_PX, CLIP_MARGIN_PX, CLIP_MARGIN_PX),
+                          Qt.ClipOperation.IntersectClip)
+            self.drawPicture(p, *self._specs)
+        finally:
+            p.restore()
+
+
+class ReadableAxis(DirectAxis):
     def generateDrawSpecs(self, p):  # noqa: N802 - pyqtgraph's name
         specs = super().generateDrawSpecs(p)
         if not specs:

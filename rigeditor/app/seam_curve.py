@@ -13,7 +13,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt, QTimer
 
 from rigeditor.app import style
-from rigeditor.app.plot_axis import ReadableAxis
+from rigeditor.app.plot_axis import DirectAxis, ReadableAxis
 from rigeditor.app.range_worker import Reducer, reduced
 from rigeditor.core.skinning import COLLAPSE_RATIO
 
@@ -27,7 +27,7 @@ class SeamCurve:
 
     def __init__(self, widget, row: int):
         self.widget, self.row = widget, row
-        self.plot = pg.PlotItem(axisItems={"left": ReadableAxis("left")})
+        self.plot = pg.PlotItem(axisItems={"left": ReadableAxis("left"), "bottom": DirectAxis("bottom")})
         self.plot.setMenuEnabled(False)
         self.plot.hideButtons()
         self.plot.showGrid(x=True, y=True, alpha=0.15)

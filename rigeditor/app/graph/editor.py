@@ -25,7 +25,7 @@ from rigeditor.app.graph.geometry import Component, components, drawn, frame_key
 from rigeditor.app.graph.gestures import GraphView, KeyDots, KeyGestures
 from rigeditor.app.gesture_pacing import GesturePacer
 from rigeditor.app.guard import Guarded
-from rigeditor.app.plot_axis import ReadableAxis
+from rigeditor.app.plot_axis import DirectAxis, ReadableAxis
 from rigeditor.edits.tracks import ATTRIBUTES, touched
 from rigeditor.model.data.ik_flags import FLAG_TRACKS
 from rigeditor.model.data import clips
@@ -66,7 +66,7 @@ class GraphEditor(Guarded, KeyGestures, QWidget):
         self._title.setContentsMargins(6, 3, 6, 3)
         self.view = GraphView(self)
         self.plot = pg.PlotWidget(self, viewBox=self.view, background=style.BACKGROUND,
-                                  axisItems={"left": ReadableAxis("left")})  # short docks: no numbers over numbers
+                                  axisItems={"left": ReadableAxis("left"), "bottom": DirectAxis("bottom")})  # short docks: no numbers over numbers
         self.plot.setMenuEnabled(False)
         self.plot.hideButtons()
         # No grid: its full-height lines cost more to paint than all the curves.

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QMenu
 
 from rigeditor.app import style
 from rigeditor.app.guard import Guarded
+from rigeditor.app.plot_axis import DirectAxis
 from rigeditor.edits.errors import EditError
 from rigeditor.edits.events import add_event_key, delete_event_key, move_event_key
 
@@ -71,7 +72,7 @@ class EventRow:
     def __init__(self, doc, ruler: pg.PlotItem, text_pen):
         self.doc = doc
         self.view = _EventView(self)
-        self.axis = pg.AxisItem("left", pen=pg.mkPen(0, 0, 0, 0), textPen=text_pen)
+        self.axis = DirectAxis("left", pen=pg.mkPen(0, 0, 0, 0), textPen=text_pen)
         self.axis.setStyle(tickLength=0, tickTextOffset=8)
         self.axis.setTicks([[(0.0, "events")], []])
         self.plot = pg.PlotItem(viewBox=self.view, axisItems={"left": self.axis})

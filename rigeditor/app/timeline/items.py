@@ -11,6 +11,7 @@ from PySide6.QtGui import QBrush, QPen
 from PySide6.QtWidgets import QGraphicsPathItem
 
 from rigeditor.app.guard import Guarded
+from rigeditor.app.plot_axis import DirectAxis
 from rigeditor.app import style
 
 
@@ -120,7 +121,7 @@ class _Keys(Guarded, pg.ScatterPlotItem):
         ev.ignore()
 
 
-class _FrameAxis(Guarded, pg.AxisItem):
+class _FrameAxis(DirectAxis):
     """Frame numbers: whole frames only, however far one zooms in."""
 
     def tickSpacing(self, minVal, maxVal, size):
@@ -132,7 +133,7 @@ class _FrameAxis(Guarded, pg.AxisItem):
         return [f"{int(round(v))}" for v in values]
 
 
-class _TrackAxis(Guarded, pg.AxisItem):
+class _TrackAxis(DirectAxis):
     """Track labels; the wheel over them scrolls the rows."""
 
     def wheelEvent(self, ev):

@@ -24,6 +24,7 @@ from rigeditor.app.item_cache import make_room
 from rigeditor.app.dialogs import Dialogs
 from rigeditor.app.gesture_pacing import GesturePacer
 from rigeditor.app.guard import Guarded
+from rigeditor.app.plot_axis import DirectAxis
 from rigeditor.app import style
 from rigeditor.app.timeline.edit import KeyEditing
 from rigeditor.app.timeline.events_row import EventRow
@@ -238,7 +239,7 @@ class TimelineWidget(Guarded, Transport, KeyGestures, KeyEditing, QWidget):
 
         self.ruler_view = _RulerView(self)
         self._ruler_axis = _FrameAxis("bottom", pen=pg.mkPen(style.GRID_MAJOR), textPen=text)
-        self._ruler_blank = pg.AxisItem("left", pen=pg.mkPen(None), showValues=False)
+        self._ruler_blank = DirectAxis("left", pen=pg.mkPen(None), showValues=False)
         self.ruler = pg.PlotItem(viewBox=self.ruler_view, axisItems={"bottom": self._ruler_axis, "left": self._ruler_blank})
         self.ruler.setFixedHeight(RULER_PX)
         self.ruler_view.setBackgroundColor(style.RULER)
