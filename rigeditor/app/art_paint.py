@@ -76,6 +76,11 @@ class ImageCache:
         self._stamps: dict = {}  # path -> (stamp or None for unreadable, when it was asked)
         self._clock = clock
 
+    def forget_stamps(self) -> None:
+        """Ask every picture's file again at its next paint (another project opened: an
+        import may have just rewritten its pictures in place)."""
+        self._stamps.clear()
+
     def _stamp(self, path: Path):
         """The file's modification time (ns), None if it cannot be read; asked again once
         it is older than STAMP_SECONDS."""

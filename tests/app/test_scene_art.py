@@ -120,3 +120,24 @@ def test_the_crack_overlay_paints_the_gap_at_the_elbow(qtbot, tmp_path):
     qtbot.wait(10)
     r2, g2, b2 = _grab(view)[y, x, :3].astype(int)
     assert not (r2 > 180 and g2 < 120 and b2 < 120)
+
+
+def test_a_picture_rewritten_in_place_shows_once_the_project_is_opened_again(qtbot, tmp_path):
+    """As a PSD imported again over its own folder does: the scene must not keep the
+    old picture for the half second it trusts a file's time."""
+    import shutil
+
+    folder = tmp_path / "dressed_arm"
+    shutil.copytree(EXAMPLE.parent, folder)
+    path = folder / EXAMPLE.name
+    doc, view = _view(qtbot, path, 34)
+    world, colour = _interior(doc, "torso", 20, 30)
+    x, y = _screen(view, world)
+    assert np.abs(_grab(view)[y, x, :3].astype(int) - colour[:3]).max() <= 24
+    slot = next(s for s in doc.project.art.slots if s.name == "torso")
+    picture = folder / slot.attachments[0].path
+    size = Image.open(picture).size
+    Image.new("RGBA", size, (0, 200, 0, 255)).save(picture)
+    doc.replace_document(load_project(path), path)
+    qtbot.wait(10)
+    assert np.abs(_grab(view)[y, x, :3].astype(int) - (0, 200, 0)).max() <= 24

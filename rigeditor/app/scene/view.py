@@ -318,6 +318,7 @@ class SceneView(Guarded, InteractionMixin, NavigationMixin, QGraphicsView):
         empty history): show all of it. Saving (same project, or edits on the
         stack) leaves the view alone. (An edit cannot be told from an opening by the
         history while it is pushed: Qt runs the first command before counting it.)"""
+        self._layers["art"].cache.forget_stamps()  # a PSD imported again rewrote the pictures in place
         opened = self.doc.undo_stack.count() == 0 and self.doc.project is not self._opened
         self._opened = self.doc.project
         if opened:
