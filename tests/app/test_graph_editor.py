@@ -103,3 +103,28 @@ def test_key_markers_bound_what_pyqtgraph_would_after_zooms_and_edits(qtbot):
     editor.resize(900, 500)
     qtbot.wait(10)
     agree()
+
+
+def test_the_curve_editor_draws_a_faint_grid_at_its_ticks(qtbot):
+    from PySide6.QtCore import QPoint
+
+    from rigeditor.app import style
+
+    doc, editor = _editor(qtbot)
+    qtbot.waitExposed(editor)
+    image = editor.plot.grab().toImage()
+    background = style.BACKGROUND
+    # A column at frame 30, between keys 20 and 48 where both curves are flat, over
+    # the empty band between them: grid there, nothing else.
+    view = editor.plot.getViewBox()
+    on_line = editor.plot.mapFromScene(view.mapViewToScene(QPointF(30.0, 32.7)))
+    off_line = editor.plot.mapFromScene(view.mapViewToScene(QPointF(32.6, 32.7)))
+
+    def colour(point):
+        c = image.pixelColor(point.x(), point.y())
+        return np.array([c.red(), c.green(), c.blue()])
+
+    base = np.array([background.red(), background.green(), background.blue()])
+    assert np.abs(colour(off_line) - base).max() <= 2  # the plain background
+    line = max(np.abs(colour(on_line + QPoint(dx, 0)) - base).max() for dx in (-1, 0, 1))
+    assert 4 <= line <= 80  # a line, and a faint one

@@ -69,7 +69,11 @@ class GraphEditor(Guarded, KeyGestures, QWidget):
                                   axisItems={"left": ReadableAxis("left"), "bottom": DirectAxis("bottom")})  # short docks: no numbers over numbers
         self.plot.setMenuEnabled(False)
         self.plot.hideButtons()
-        # No grid: its full-height lines cost more to paint than all the curves.
+        # A faint grid, as the diagnostics curves have: the axes draw it clipped
+        # (plot_axis.DirectAxis) and are cached as images, so a drag blits it.
+        self.plot.showGrid(x=True, y=True, alpha=0.15)
+        for name in ("left", "bottom"):
+            self.plot.getAxis(name).setCacheMode(QGraphicsItem.DeviceCoordinateCache)
         self.plot.setFocusPolicy(Qt.NoFocus)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
