@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QPointF, Qt
+from PySide6.QtCore import QPoint, QPointF, Qt
 
+from rigeditor.app import style
 from rigeditor.app.document import Document
 from rigeditor.app.graph.editor import GraphEditor
 from rigeditor.examples.rigs import walk
@@ -106,10 +107,6 @@ def test_key_markers_bound_what_pyqtgraph_would_after_zooms_and_edits(qtbot):
 
 
 def test_the_curve_editor_draws_a_faint_grid_at_its_ticks(qtbot):
-    from PySide6.QtCore import QPoint
-
-    from rigeditor.app import style
-
     doc, editor = _editor(qtbot)
     qtbot.waitExposed(editor)
     image = editor.plot.grab().toImage()
