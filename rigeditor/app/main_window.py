@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QMainWindow, QSplitter, QUndoView
+from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QMainWindow, QSplitter
 
 from rigeditor.app import guard, style
 from rigeditor.app.curves import CurvesWidget
 from rigeditor.app.gesture_pacing import GesturePacer
 from rigeditor.app.graph import GraphEditor
+from rigeditor.app.history_view import HistoryView
 from rigeditor.app.pose_actions import PoseActions
 from rigeditor.app.dialogs import Dialogs
 from rigeditor.app.files import EXPORTS, FileController
@@ -56,8 +57,7 @@ class MainWindow(guard.Guarded, QMainWindow):
         self.setCentralWidget(self.scene)
         self.outliner = Outliner(doc, self.dialogs, self.rig)
         self.inspector = Inspector(doc, self.dialogs, self.rig)
-        self.undo_view = QUndoView(doc.undo_stack)
-        self.undo_view.setEmptyLabel("(opened)")
+        self.undo_view = HistoryView(doc.undo_stack, "(opened)")
         self.timeline = TimelineWidget(doc, dialogs=self.dialogs)
         if hasattr(self.scene, "set_onion"):
             self.timeline.onionChanged.connect(self.scene.set_onion)

@@ -63,6 +63,21 @@ def test_layout_docks_mode_and_shortcuts(qtbot, tmp_path):
     assert w.mode_actions["animate"].isChecked() and w.mode_status.text().strip() == "ANIMATE"
 
 
+def test_the_history_lists_each_step_and_marks_the_current_one(qtbot, tmp_path):
+    w, doc, _ = make_window(qtbot, tmp_path)
+    model = w.undo_view.model()
+
+    def rows():
+        return [model.data(model.index(r, 0)) for r in range(model.rowCount())]
+
+    assert rows() == ["(opened)"]
+    edit(doc)
+    assert rows() == ["(opened)", doc.undo_stack.text(0)]
+    assert [i.row() for i in w.undo_view.selectionModel().selectedRows()] == [1]
+    doc.undo_stack.undo()
+    assert [i.row() for i in w.undo_view.selectionModel().selectedRows()] == [0]
+
+
 def test_status_bar_frame_residual_and_reach(qtbot, tmp_path):
     w, doc, _ = make_window(qtbot, tmp_path)
     doc.select([("bone", "forearm")])  # a bone of the chain is enough
