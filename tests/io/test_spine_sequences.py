@@ -51,8 +51,9 @@ def _steps(t: float, key: float, delay: float) -> int:
     return int((t - float(np.float32(key))) / float(np.float32(delay)) + 1e-5)
 
 
-def expected(frame: int):
-    """(attachment, sequence frame) at timeline frame ``frame`` (30 fps), by hand."""
+def expected(frame: int, second_delay: float = 0.0666667):
+    """(attachment, sequence frame) at timeline frame ``frame`` (30 fps), by hand;
+    ``second_delay``: the pingpongReverse key's delay (s)."""
     t = frame / 30
     if _at(t, 1.0) and not _at(t, 1.2):
         return "plain", -1
@@ -61,7 +62,7 @@ def expected(frame: int):
     if not _at(t, 0.6):
         return "wing", played("loop", 4, 0, _steps(t, 0.1, 0.1))
     if not _at(t, 1.3):
-        return "wing", played("pingpongReverse", 4, 1, _steps(t, 0.6, 0.0666667))
+        return "wing", played("pingpongReverse", 4, 1, _steps(t, 0.6, second_delay))
     return "wing", 3
 
 
@@ -139,20 +140,66 @@ def test_the_painter_draws_each_frames_picture(qapp, imported):
         assert cache.asked == [paths[expected(i)[1]]], i
 
 
+def as_spine_reads(keys) -> list:
+    """(time, mode, index, delay) of Spine sequence keys as the runtimes read them: a
+    missing mode is hold, index 0, and a missing delay the previous key's (0 at first)."""
+    out, delay = [], 0.0
+    for k in keys:
+        delay = k.get("delay", delay)
+        out.append((round(k.get("time", 0.0), 5), k.get("mode", "hold"), k.get("index", 0), round(delay, 5)))
+    return out
+
+
+def _exported_keys(project):
+    out = spine_document(project, evaluate(project), animation="flap")
+    return out, out["animations"]["flap"]["attachments"]["default"]["wing"]["wing"]["sequence"]
+
+
 def test_sequences_export_back_as_written(imported):
     _, project, folder = imported
     doc = sequence_doc()
-    out = spine_document(project, evaluate(project), animation="flap")
+    out, keys = _exported_keys(project)
     skin = next(s for s in out["skins"] if s["name"] == "default")["attachments"]["wing"]["wing"]
     assert skin["sequence"] == doc["skins"][0]["attachments"]["wing"]["wing"]["sequence"]
     regions = [f"{skin['path']}{i:02d}" for i in range(1, 5)]
-    keys = out["animations"]["flap"]["attachments"]["default"]["wing"]["wing"]["sequence"]
-    wrote = [(round(k["time"], 5), k["mode"], k.get("index", 0), round(k.get("delay", 0.0), 5)) for k in keys]
-    read = [(round(k["time"], 5), k.get("mode", "hold"), k.get("index", 0), round(k.get("delay", 0.0), 5))
-            for k in doc["animations"]["flap"]["attachments"]["default"]["wing"]["wing"]["sequence"]]
-    assert wrote == read
+    assert as_spine_reads(keys) == as_spine_reads(doc["animations"]["flap"]["attachments"]["default"]["wing"]["wing"]
+                                                  ["sequence"])
     atlas = atlas_files(project, folder, "out")["out.atlas"].decode()
     assert all(f"\n{r}\n" in atlas for r in regions), atlas
+
+
+def _imported_with(tmp_path, doc):
+    src = write_rig(tmp_path / "src", doc)
+    atlas = src.with_suffix(".atlas")
+    atlas.write_text(atlas.read_text() + "".join(FRAME.format(f"wing{i:02d}") for i in range(1, 5)))
+    import_spine(src, tmp_path / "leg.rigproj")
+    return load_project(tmp_path / "leg.rigproj")
+
+
+def _keys(doc):
+    return doc["animations"]["flap"]["attachments"]["default"]["wing"]["wing"]["sequence"]
+
+
+def test_a_key_without_a_delay_plays_at_the_previous_keys_pace(tmp_path):
+    """Spine writes a delay once and a later key without one keeps it (its dragon's
+    wing keys do): the pingpongReverse from 0.6 s steps every 0.1 s, the loop's delay."""
+    doc = sequence_doc()
+    del _keys(doc)[1]["delay"]
+    project = _imported_with(tmp_path, doc)
+    bake = evaluate(project)
+    col = bake.art.column("wing")
+    shown = [int(bake.art.sequence[i, col]) for i in range(len(bake))]
+    assert shown == [expected(i, second_delay=0.1)[1] for i in range(len(bake))]
+    assert len(set(shown[18:30])) > 1  # it plays on (at a delay of 0 it would stay on frame 1)
+    assert as_spine_reads(_exported_keys(project)[1]) == as_spine_reads(_keys(doc))
+
+
+def test_a_delay_set_back_to_zero_is_written_so_no_runtime_keeps_the_previous_one(tmp_path):
+    doc = sequence_doc()
+    _keys(doc)[1]["delay"] = 0
+    keys = _exported_keys(_imported_with(tmp_path, doc))[1]
+    assert keys[1]["delay"] == 0
+    assert as_spine_reads(keys) == as_spine_reads(_keys(doc))
 
 
 def test_a_linked_mesh_plays_its_parents_sequence_keys_clamped_to_its_own_frames(tmp_path):

@@ -4,7 +4,8 @@ An attachment's ``sequence`` {count, start = 1, digits = 0, setup = 0} names its
 frames' regions: the attachment's path followed by the frame number ``start + index``,
 zero-padded to ``digits`` ("left-wing" with start 1, digits 2 -> "left-wing01"). The
 setup pose shows frame ``setup``. An animation's ``attachments.SKIN.SLOT.ATTACHMENT.
-sequence`` keys {time s, mode = hold, index = 0, delay s = 0} become the slot's
+sequence`` keys {time s, mode = hold, index = 0, delay s = the previous key's, 0 for
+the first} become the slot's
 sequence track (``model.data.sequences``: delay in timeline frames).
 """
 from __future__ import annotations
@@ -71,8 +72,11 @@ def sequence_keys(project, anim: dict, fps: float, notes, name: str):
                               f"{slot_name}/{att}")
                     continue
                 track = dict(slot.sequence.keys)
+                delay = 0.0
                 for k, key in enumerate(keys):
-                    mode, index, delay = key.get("mode", "hold"), key.get("index", 0), key.get("delay", 0.0)
+                    # A key without a delay keeps the previous key's, as the runtimes read it
+                    # (Spine writes each delay once; a mode change alone keeps the pace).
+                    mode, index, delay = key.get("mode", "hold"), key.get("index", 0), key.get("delay", delay)
                     t = key.get("time", 0.0)
                     if mode not in MODES:
                         raise SpineError(None, [f"{at}[{k}].mode: must be one of {', '.join(MODES)}, got {mode!r}"])

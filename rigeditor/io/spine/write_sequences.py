@@ -46,8 +46,11 @@ def with_sequence(entry: dict, a) -> dict:
 
 
 def sequence_timelines(project, bake) -> dict:
-    """{skin: {slot: {attachment: {"sequence": keys}}}} of the slots' sequence tracks."""
+    """{skin: {slot: {attachment: {"sequence": keys}}}} of the slots' sequence tracks.
+    A runtime reads a key without a delay at the previous key's (0 before the first), so
+    a key's delay is written wherever it differs from the one before it, 0 included."""
     out: dict = {}
+    last: dict = {}  # (skin, slot, attachment): the delay (s) its keys so far end on
     first = float(bake.frames[0])
     for slot in project.art.slots:
         for frame, value in slot.sequence.keys:
@@ -57,13 +60,16 @@ def sequence_timelines(project, bake) -> dict:
             entry = {"time": key_time(max(float(frame) - first, 0.0), bake.fps), "mode": key.mode}
             if key.index:
                 entry["index"] = key.index
-            if key.delay:
-                entry["delay"] = round(key.delay / bake.fps, 9)
+            delay = round(key.delay / bake.fps, 9)
             for a in slot.attachments:
                 if a.name == key.attachment and a.sequence is not None:
                     skin = a.skin or "default"
+                    written = dict(entry)
+                    if delay != last.get((skin, slot.name, a.name), 0.0):
+                        written["delay"] = delay
+                    last[skin, slot.name, a.name] = delay
                     out.setdefault(skin, {}).setdefault(slot.name, {}).setdefault(a.name, {}).setdefault(
-                        "sequence", []).append(entry)
+                        "sequence", []).append(written)
     return out
 
 
