@@ -8,7 +8,7 @@ from hypothesis import given, settings, strategies as st
 
 from rigeditor.model import evaluate
 from rigeditor.model.data.project import Bone, Chain, Project, Target
-from rigeditor.model.data.timeline import keyed
+from rigeditor.model.data.timeline import constant, keyed
 from rigeditor.model.validation.project import problems
 
 
@@ -48,15 +48,31 @@ def test_translate_and_scale_compose_like_spine_bones(tr, sc):
         assert np.allclose(bake.scale[i, k], lerp((1, 1), (0.5, 2.0)), atol=1e-12)
 
 
-def test_a_chain_bone_cannot_be_scaled_or_its_second_bone_translated():
+def test_a_chain_bone_cannot_be_scaled_nor_its_second_bone_translated_where_limits_measure_it():
     project = Project(
         # (A mirror: positive scales, even uneven ones, solve as Spine's do.)
         bones=(Bone("a", None, 10.0, scale=keyed([(0, (1.0, 1.0)), (5, (-2.0, 1.0))])),
                Bone("b", "a", 10.0, rest_offset=(10.0, 0.0), translate=keyed([(0, (0.0, 0.0)), (5, (1.0, 0.0))]))),
-        targets=(Target("t"),), chains=(Chain("arm", ("a", "b"), "t"),))
+        targets=(Target("t"),), chains=(Chain("arm", ("a", "b"), "t", limits=((-1.0, 1.0), (-1.0, 1.0))),))
     found = problems(project)
     assert any("chains[0].bones[0]" in p and "scaled" in p for p in found)
     assert any("chains[0].bones[1]" in p and "translated" in p for p in found)
+
+
+def test_a_two_bone_chain_bends_to_wherever_its_translated_second_bone_starts():
+    # Spine keys an IK child's position; the solver bends the segment from the first
+    # bone's origin to the second's: (10 + 4, 3) at frame 5, (10, 0) at frame 0.
+    project = Project(
+        bones=(Bone("a", None, 10.0), Bone("b", "a", 10.0, rest_offset=(10.0, 0.0),
+                                           translate=keyed([(0, (0.0, 0.0)), (5, (4.0, 3.0))]))),
+        targets=(Target("t", position=constant(12.0, 9.0)),), chains=(Chain("arm", ("a", "b"), "t"),))
+    assert problems(project) == []
+    bake = evaluate(project, [0.0, 5.0])
+    for i, (ox, oy) in ((0, (10.0, 0.0)), (1, (14.0, 3.0))):
+        ux = (bake.tip_world[i, 0] - bake.joint_world[i, 0]) / 10.0  # a's x axis (length 10, unscaled)
+        start = bake.joint_world[i, 0] + ox * ux + oy * np.array([-ux[1], ux[0]])
+        np.testing.assert_allclose(bake.joint_world[i, 1], start, atol=1e-9)  # b starts where it is keyed
+        np.testing.assert_allclose(bake.tip_world[i, 1], (12.0, 9.0), atol=1e-9)  # and its tip reaches the target
 
 
 def test_a_bone_scale_through_zero_is_legal_above_a_chain_too():

@@ -19,7 +19,7 @@ from dataclasses import replace
 import numpy as np
 
 from rigeditor.core.geometry import Affine
-from rigeditor.model.validation.spine_ik import solvable_scale
+from rigeditor.model.validation.spine_ik import movable_child, solvable_scale
 from rigeditor.io.spine.read_keys import (channel as _channel, duplicate_times, frame_of, key_times, rotated, scale_keys,
                                      runtime_points, step_channel)
 from rigeditor.io.spine.read_events import event_keys
@@ -83,7 +83,8 @@ def apply_animation(project: Project, skel, name: str, chains: dict, notes, *, c
                 ch, _ = channel(keys, ("value",), 0.0, fps, setup=(0.0,), mul=math.radians(1.0), where=at)
                 changed.setdefault(bone, {})["rotation"] = ch
             elif kind in ("translate", "scale", "shear", "inherit") and bone in driven and not (
-                    kind == "translate" and project.chain_of_bone(bone).bones[0] == bone
+                    kind == "translate" and (project.chain_of_bone(bone).bones[0] == bone
+                                             or movable_child(project.chain_of_bone(bone)))
                     or kind == "scale" and _solvable_keys(project, bone, keys, b, at, channel)):
                 notes.add(f"{kind} keys on bones an IK chain drives (dropped: a chain solves with its "
                           "bones' authored lengths and joints)", bone)

@@ -27,7 +27,7 @@ from rigeditor.model.validation.clips import clip_problems
 from rigeditor.model.validation.constraints import transform_problems
 from rigeditor.model.validation.paths import path_attachment_problems, path_problems
 from rigeditor.model.validation.physics import physics_problems
-from rigeditor.model.validation.spine_ik import driven_bone, spine_scale, uneven_chain
+from rigeditor.model.validation.spine_ik import driven_bone, movable_child, spine_scale, uneven_chain
 
 
 MAX_MAGNITUDE = 1e9
@@ -219,7 +219,7 @@ def _chain(out, where, c, project, bone_names, target_names, used):
             out.append(f"{where}.bones[{k}]: bone {name!r} is already driven by chain {used[name]!r}")
         used[name] = c.name
         driven_bone(out, f"{where}.bones[{k}]", project.bone(name), k, aim=c.solver == "aim",
-                     scalable=c.solver == "analytic", timeline=project.timeline)
+                     scalable=c.solver == "analytic", timeline=project.timeline, movable=movable_child(c))
         if k > 0 and c.bones[k - 1] in bone_names:
             bone, parent = project.bone(name), project.bone(c.bones[k - 1])
             if bone.parent != parent.name:

@@ -44,10 +44,20 @@ def spine_scale(out, where, c):
                    f"to an unreachable target), got strategy {c.strategy.kind!r}")
 
 
-def driven_bone(out, where, bone, k, aim=False, scalable=False, timeline=None):
+def movable_child(chain) -> bool:
+    """Whether ``chain``'s second bone may be translated: a two-bone analytic chain
+    without limits or the stretch strategy (both measure the bones themselves)."""
+    return (chain.solver == "analytic" and len(chain.bones) == 2 and chain.strategy.kind != "stretch"
+            and not any(x is not None for x in chain.limits))
+
+
+def driven_bone(out, where, bone, k, aim=False, scalable=False, timeline=None, movable=False):
     """A chain solves with its bones' lengths and joints where they are authored: its
     bones cannot be scaled (an aim chain's can: its bone only turns; an analytic
-    chain's two by positive factors, as Spine solves them), and only the first may be translated (that moves the shoulder)."""
+    chain's two by positive factors, as Spine solves them), and only the first may be
+    translated (that moves the shoulder), or the second of a ``movable`` chain (an
+    analytic one without limits or stretch: its solver bends the segment to wherever
+    that bone starts, as Spine's two-bone IK does)."""
     scaled = bone.scale.keys or bone.scale.default != (1.0, 1.0)
     if scaled and scalable and solvable_scale(bone.scale, k, timeline):
         pass
@@ -58,9 +68,10 @@ def driven_bone(out, where, bone, k, aim=False, scalable=False, timeline=None):
     if bone.spine_frame:
         out.append(f"{where}: bone {bone.name!r} is driven by an IK chain and cannot be sheared or "
                    "inherit less than all of its parent's frame (inherit: normal)")
-    if k > 0 and (bone.translate.keys or any(bone.translate.default)):
+    if k > 0 and not movable and (bone.translate.keys or any(bone.translate.default)):
         out.append(f"{where}: bone {bone.name!r} is driven by an IK chain and cannot be translated "
-                   "(it starts at its parent's tip); only the chain's first bone can")
+                   "(it starts at its parent's tip); only the chain's first bone can, and the second "
+                   "of a two-bone chain without limits or the stretch strategy")
 
 
 def _scale_values(ch, timeline) -> np.ndarray:

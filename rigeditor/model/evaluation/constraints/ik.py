@@ -14,7 +14,7 @@ from rigeditor.core.twobone import EPS, quadratic_reach
 from rigeditor.model.evaluation.bake import ChainBake, frozen
 from rigeditor.model.evaluation.constraints.causes import _CAUSE, classify, rounding_bound
 from rigeditor.model.evaluation.constraints.ik_aim import solve_aim
-from rigeditor.model.evaluation.constraints.segments import joint_turns, on_axis, segments
+from rigeditor.model.evaluation.constraints.segments import joint_turns, on_axis, segments, translated_first
 from rigeditor.model.evaluation.constraints.ik_solvers import solve_analytic, solve_iterative
 from rigeditor.model.evaluation.constraints.ik_warm import warm_rows
 from rigeditor.model.evaluation.constraints.ik_uneven import uneven_result, uneven_rows
@@ -109,7 +109,15 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
     # A lone chain may have a bone whose child starts off its axis: the solver bends
     # segments, turned from the bones by constant angles (group_chains keeps it alone).
     shifts = joint_turns(segments(project, chains[0].bones)[1]) if one else [0.0] * len(fk)
-    turned = any(shifts)
+    child_at = None  # a translated second bone's origin in the first bone's frame, per frame
+    if one and solver == "analytic":
+        moved = translated_first(project, chains[0].bones, pose.translate[pose.column[chains[0].bones[1]]])
+        if moved is not None:  # the first segment follows it, frame by frame
+            lengths[0][0], turn = moved
+            shifts = joint_turns([turn, 0.0])
+            child_at = np.asarray(project.bone(chains[0].bones[1]).rest_offset) \
+                + pose.translate[pose.column[chains[0].bones[1]]]
+    turned = any(np.any(d) for d in shifts)
     if turned:
         fk = [f + d for f, d in zip(fk, shifts)]
     bend = rows([c.bend.sample(frames)[:, 0] for c in chains], n)
@@ -132,7 +140,8 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
             rows_uneven = uneven_rows(psx, psy)
             if rows_uneven.any():
                 # Spine measures (and places) the child on its parent's axis there.
-                uneven = (rows_uneven, project.bone(chains[0].bones[1]).rest_offset[0], b * csx, psx, psy)
+                cx = project.bone(chains[0].bones[1]).rest_offset[0] if child_at is None else child_at[:, 0]
+                uneven = (rows_uneven, cx, b * csx, psx, psy)
             a, b = a * psx, b * csx * psx  # (Spine eases an uneven chain's reach by x too)
             soft = soft * psx * (csx + 1.0) * 0.5 if chains[0].soft_reach == "quadratic" else fraction * (a + b)
             reach = a + b
@@ -144,7 +153,8 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
         shifts = [np.where(uneven[0], 0.0, d) for d in shifts]
         child = project.bone(chains[0].bones[1])
         placed = uneven[0] & (mix > 0)  # (a constraint at mix 0 does nothing in Spine)
-        pose.shift[pose.column[child.name]] = pair(np.zeros(n), np.where(placed, -child.rest_offset[1], 0.0))
+        cy = child.rest_offset[1] if child_at is None else child_at[:, 1]
+        pose.shift[pose.column[child.name]] = pair(np.zeros(n), np.where(placed, -cy, 0.0))
     # Spine's quadratic soft reach draws the target in before the solve (as Spine's
     # runtimes do); the solver then reaches for that point, unsoftened.
     quadratic, solve_target, solve_soft = None, target, soft

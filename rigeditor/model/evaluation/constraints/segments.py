@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 
 _cache: dict[tuple, tuple] = {}
 
@@ -38,6 +40,18 @@ def _segments(project, bones) -> tuple[list[float], list[float]]:
     return lengths, turns
 
 
+def translated_first(project, bones, translate: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """Where a two-bone chain's second bone is translated (Spine keys an IK child's
+    position; ``translate`` (N, 2) its translate in the first bone's frame, the Pose's),
+    the first segment per frame: (lengths (N,), turns (N,)) from the first bone's origin
+    to the second's, its rest offset plus the translate. None: not translated."""
+    if not np.any(translate):
+        return None
+    ox, oy = project.bone(bones[1]).rest_offset
+    x, y = ox + translate[:, 0], oy + translate[:, 1]
+    return np.hypot(x, y), np.arctan2(y, x)
+
+
 def joint_turns(turns) -> list[float]:
     """Per joint, what its segment angle adds to the bone's local rotation:
     turn[i] - turn[i-1] (the first: turn[0])."""
@@ -45,10 +59,13 @@ def joint_turns(turns) -> list[float]:
 
 
 def on_axis(project, bones) -> bool:
-    """Whether every bone of the chain has the next one on its tip (segments = bones)."""
+    """Whether every bone of the chain has the next one on its tip, untranslated
+    (segments = bones)."""
     for name, child in zip(bones, bones[1:]):
         parent = project.bone(name)
         ox, oy = project.bone(child).rest_offset
+        if project.bone(child).translate.keys or any(project.bone(child).translate.default):
+            return False
         if not (math.isclose(ox, parent.length, rel_tol=1e-9) and abs(oy) <= 1e-9 * parent.length):
             return False
     return True
