@@ -123,7 +123,9 @@ class DrawOrder(_Model):
 
 
 class Skins(_Model):
-    """The skins besides the default one (names, in order) and the ones shown
-    (``active``, combined in order over the default skin)."""
+    """The skins besides the default one (names, in order), the ones shown (``active``,
+    combined in order over the default skin) and the bones only a skin brings
+    (``bones``: {skin: [bone]}, Spine's skin bones)."""
     names: list[Str] = []
     active: list[Str] = []
+    bones: dict[Str, list[Str]] = {}

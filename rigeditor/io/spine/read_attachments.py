@@ -61,9 +61,21 @@ def read_art(skel, pages, bones, root, folder, notes):
     """(Art, {file name: picture}, pending meshes) from the slots and every skin (the
     default skin's attachments in skin "", the others' in their skin's name)."""
     skins = skel.skins
+    required = {b.name for b in skel.bones if b.skin}
+    parent = {b.name: b.parent for b in skel.bones}
+    skin_bones, brought = [], set()
     for name, skin in skins.items():
-        if skin.get("bones"):
-            notes.add("skin-only bones (always posed; their slots show whichever skin is active)", name)
+        listed = []  # its bones, and the skin bones above them (the runtimes pose those too)
+        for b in (skin.get("bones") or ()):
+            while isinstance(b, str) and b not in listed:
+                listed.append(b)
+                b = parent.get(b)
+        brought.update(listed)
+        own = tuple(b for b in listed if b in required and b in bones)
+        if own and name != "default":
+            skin_bones.append((name, own))
+        elif own:
+            notes.add("skin bones in the default skin (always posed)", name)
         if any(skin.get(k) for k in ("ik", "transform", "path", "physics")):
             notes.add("skin constraints (applied whichever skin is active)", name)
     files: dict[str, str] = {}  # region -> file name
@@ -91,7 +103,11 @@ def read_art(skel, pages, bones, root, folder, notes):
         setup = s.attachment if s.attachment in names else NONE
         slots.append(Slot(s.name, None if s.bone == root else (s.bone if s.bone in bones else None),
                           tuple(attachments), StepChannel(setup), paths=tuple(paths), **slot_setup(s, notes)))
-    return Art(tuple(slots), skins=tuple(n for n in skins if n != "default")), images, pending
+    unbrought = (required & set(bones)) - brought
+    if unbrought:
+        notes.add("skin bones no skin brings (always posed)", ", ".join(sorted(unbrought)))
+    return Art(tuple(slots), skins=tuple(n for n in skins if n != "default"), skin_bones=tuple(skin_bones)), \
+        images, pending
 
 
 def _attachment(skel, pages, s, key, a, at, folder, files, images, notes):

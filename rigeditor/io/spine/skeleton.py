@@ -53,6 +53,7 @@ class SpineBone:
     scale: tuple[float, float] = (1.0, 1.0)
     shear: tuple[float, float] = (0.0, 0.0)
     inherit: str = "normal"
+    skin: bool = False  # posed only while a skin that lists it is active (Spine's skinRequired)
 
 
 @dataclass(frozen=True)
@@ -219,7 +220,7 @@ def _bones(items) -> tuple[SpineBone, ...]:
             name, parent, length, _num(b, "x", 0.0, where),
             _num(b, "y", 0.0, where), _num(b, "rotation", 0.0, where),
             (_num(b, "scaleX", 1.0, where), _num(b, "scaleY", 1.0, where)),
-            (_num(b, "shearX", 0.0, where), _num(b, "shearY", 0.0, where)), inherit))
+            (_num(b, "shearX", 0.0, where), _num(b, "shearY", 0.0, where)), inherit, b.get("skin") is True))
     return tuple(out)
 
 

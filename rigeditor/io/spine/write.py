@@ -175,6 +175,7 @@ def spine_document(project: Project, bake: Bake, *, animation: str | None = None
     }
     art, art_anim = art_sections(project, bake, root, {b["name"]: i for i, b in enumerate(bones)})
     doc.update(art)
+    _skin_bones(doc, project.art.skin_bones)
     anim.update(art_anim)
     from rigeditor.io.spine.write_events import event_definitions, event_timeline
 
@@ -281,6 +282,21 @@ def animation_label(project: Project, name: str) -> str | None:
 
     unnamed = name == Project.__dataclass_fields__["animation"].default
     return None if len(clips.names(project)) == 1 and unnamed else name
+
+
+def _skin_bones(doc: dict, skin_bones) -> None:
+    """The bones only a skin brings (Spine's skin bones): listed by their skin, and
+    marked ``skin`` on the bone (a runtime poses them only while that skin is on)."""
+    if not skin_bones:
+        return
+    entries = {s["name"]: s for s in doc["skins"]}
+    marked = set()
+    for skin, names in skin_bones:
+        entries[skin]["bones"] = list(names)
+        marked.update(names)
+    for bone in doc["bones"]:
+        if bone["name"] in marked:
+            bone["skin"] = True
 
 
 def export_spine_json(project: Project, bake: Bake, path, *, animation: str | None = None,

@@ -130,6 +130,9 @@ class Art:
     """slots: setup draw order, back to front. draw_order: stepped keys of whole orders.
     skins: the skins other than the default one, in order; active_skins: the ones
     shown, combined in order over the default skin (``model.data.skins``).
+    skin_bones: (skin, bones) pairs: the bones only that skin brings (Spine's skin
+    bones); a slot on one shows nothing unless an active skin brings it or a bone below
+    it (``skins.inactive_bones``).
     deforms: the open animation's deform keys per mesh (``model.data.deform``)."""
 
     slots: tuple[Slot, ...] = ()
@@ -137,6 +140,7 @@ class Art:
     skins: tuple[str, ...] = ()
     active_skins: tuple[str, ...] = ()
     deforms: tuple = ()
+    skin_bones: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     def slot(self, name: str) -> Slot:
         for s in self.slots:

@@ -5,7 +5,8 @@ skin). A slot's stepped attachment track names an attachment; the name is looked
 in the active skins first, the last one listed winning (Spine's "mix and match": skins
 combined in order, a later one replacing an earlier one's attachment of the same
 name), then in the default skin, as Spine's runtimes look it up. A name no active skin
-and not the default skin has shows nothing.
+and not the default skin has shows nothing, and so does a slot on a skin-only bone that
+no active skin brings (``inactive_bones``).
 """
 from __future__ import annotations
 
@@ -37,4 +38,21 @@ def names_of(attachments) -> list[str]:
     return list(dict.fromkeys(a.name for a in attachments))
 
 
-__all__ = ["DEFAULT", "pick", "shown_skin", "names_of"]
+def inactive_bones(skin_bones, active, parent_of) -> frozenset[str]:
+    """The skin-only bones (``Art.skin_bones``: (skin, bones) pairs) that skins
+    ``active`` leave out: as Spine's runtimes decide it, a bone an active skin lists
+    is posed, and so is every bone above it; the others listed are not, and slots on
+    them show nothing. ``parent_of(name)``: the bone's parent (None at the top)."""
+    if not skin_bones:
+        return frozenset()
+    posed: set[str] = set()
+    for skin, bones in skin_bones:
+        if skin in active:
+            for bone in bones:
+                while bone is not None and bone not in posed:
+                    posed.add(bone)
+                    bone = parent_of(bone)
+    return frozenset(b for _, bones in skin_bones for b in bones if b not in posed)
+
+
+__all__ = ["DEFAULT", "pick", "shown_skin", "names_of", "inactive_bones"]

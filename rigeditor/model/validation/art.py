@@ -60,6 +60,12 @@ def art_problems(art: Art, bone_names) -> list[str]:
     for k, skin in enumerate(art.active_skins):
         if skin not in art.skins:
             out.append(f"skins.active[{k}]: unknown skin {skin!r}")
+    for skin, bones in art.skin_bones:
+        if skin not in art.skins:
+            out.append(f"skins.bones.{skin}: unknown skin {skin!r}")
+        for k, bone in enumerate(bones):
+            if bone not in bone_names:
+                out.append(f"skins.bones.{skin}[{k}]: unknown bone {bone!r}")
     previous = None
     for k, key in enumerate(art.draw_order):
         where = f"draw_order.keys[{k}]"

@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from rigeditor.core.geometry import Affine
-from rigeditor.model.data.skins import pick
+from rigeditor.model.data.skins import inactive_bones, pick
 from rigeditor.model.data.project import POINT_LENGTH
 from rigeditor.model.evaluation.vertex_deform import path_offsets
 
@@ -43,8 +43,13 @@ def setup_length(bone) -> float:
 
 
 def shown_paths(project, slot, frames):
-    """[(PathAttachment, (N,) bool mask of the frames it shows)] for ``slot``."""
+    """[(PathAttachment, (N,) bool mask of the frames it shows)] for ``slot``: none on
+    a skin bone no active skin brings (nor does a constraint follow it there, as in Spine)."""
     if not slot.paths:
+        return []
+    art = project.art
+    if art.skin_bones and slot.bone in inactive_bones(art.skin_bones, art.active_skins,
+                                                       lambda b: project.bone(b).parent):
         return []
     codes = slot.attachment.sample(frames)
     out = {}

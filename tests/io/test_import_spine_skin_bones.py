@@ -1,0 +1,86 @@
+"""Skin bones (Spine's ``"skin": true`` bones a skin lists, as Esoteric's hero keeps its
+two weapons): posed only while a skin that brings them is on, so their slots show
+nothing otherwise; a listed bone brings the bones above it too, as the runtimes'
+``updateCache`` walks up from it. Kept by the project file and written back."""
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pytest
+
+from rigeditor import edits
+from rigeditor.io.project_file import load_project, save_project
+from rigeditor.io.spine.read import import_spine
+from rigeditor.io.spine.write import spine_document
+from rigeditor.model.evaluation.evaluate import evaluate
+from rigeditor.model.validation.project import problems
+
+from tests.io.spine_rigs import LEG, write_rig
+
+
+def armed_leg():
+    """LEG with a holster on the hip and a knife in it, both skin bones: skin "armed"
+    lists only the knife; skin "plain" lists nothing. The holster and knife slots show
+    the shin's picture (a region the atlas has)."""
+    doc = copy.deepcopy(LEG)
+    doc["bones"] += [{"name": "holster", "parent": "hip", "x": -8, "skin": True},
+                     {"name": "knife", "parent": "holster", "length": 10, "y": -4, "skin": True}]
+    doc["slots"] += [{"name": "holster", "bone": "holster", "attachment": "shin"},
+                     {"name": "knife", "bone": "knife", "attachment": "shin"}]
+    shin = doc["skins"][0]["attachments"]["shin"]["shin"]
+    doc["skins"][0]["attachments"].update({"holster": {"shin": dict(shin)}, "knife": {"shin": dict(shin)}})
+    doc["skins"] += [{"name": "armed", "bones": ["knife"]}, {"name": "plain"}]
+    return doc
+
+
+@pytest.fixture
+def project(tmp_path):
+    result = import_spine(write_rig(tmp_path / "src", armed_leg()), tmp_path / "leg.rigproj")
+    assert not any("skin" in w for w in result.warnings), result.warnings
+    return load_project(tmp_path / "leg.rigproj")
+
+
+def shown(project) -> dict:
+    """{slot: the set of attachment codes it shows over the timeline}."""
+    art = evaluate(project).art
+    return {name: set(art.attachment[:, k].tolist()) for k, name in enumerate(art.slots)}
+
+
+def test_skin_bones_show_their_slots_only_while_a_skin_brings_them(project):
+    assert project.art.skin_bones == (("armed", ("knife", "holster")),)  # (what it brings, as the runtimes pose it)
+    assert problems(project) == []
+    for active in ((), ("plain",)):
+        seen = shown(edits.set_active_skins(project, active))
+        assert seen["holster"] == seen["knife"] == {-1}, active  # the runtimes skip slots of unposed bones
+        assert seen["thigh"] == seen["shin"] == {0}
+    seen = shown(edits.set_active_skins(project, ("armed",)))
+    assert seen["knife"] == {0}
+    assert seen["holster"] == {0}  # brought by the knife below it
+
+
+def test_the_knife_is_where_its_bones_put_it(project):
+    art = evaluate(edits.set_active_skins(project, ("plain", "armed"))).art
+    bake = evaluate(project)
+    k = art.column("knife")
+    # hip at (10, 100); holster (-8, 0) from it; knife (0, -4) from that: its picture's
+    # centre 20 along the knife's x axis (the shin picture's x offset), turned 88°.
+    centre = art.corners[:, k].mean(axis=1)
+    np.testing.assert_allclose(centre, np.broadcast_to((2.0 + 20.0, 96.0), centre.shape), atol=1e-9)
+    assert len(bake) == len(centre)
+
+
+def test_skin_bones_survive_the_project_file_and_go_back_to_spine(project, tmp_path):
+    save_project(project, tmp_path / "again.rigproj")
+    again = load_project(tmp_path / "again.rigproj")
+    assert again.art.skin_bones == project.art.skin_bones
+    out = spine_document(again, evaluate(again), animation="walk")
+    assert next(s for s in out["skins"] if s["name"] == "armed")["bones"] == ["knife", "holster"]
+    assert {b["name"] for b in out["bones"] if b.get("skin")} == {"knife", "holster"}
+
+
+def test_an_unknown_skin_bone_is_refused_where_it_is_listed(project):
+    from dataclasses import replace
+
+    bad = replace(project, art=replace(project.art, skin_bones=(("armed", ("knife", "holster", "sabre")),)))
+    assert "skins.bones.armed[2]: unknown bone 'sabre'" in problems(bad)
