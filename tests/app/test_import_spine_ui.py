@@ -11,7 +11,8 @@ from tests.io.spine_rigs import LEG, write_rig
 
 def test_file_import_spine_opens_the_skeleton_and_lists_what_it_dropped(qtbot, tmp_path):
     doc_json = copy.deepcopy(LEG)
-    doc_json["skins"][0]["ik"] = ["leg"]  # a skin constraint: applied always, listed
+    doc_json["ik"][0]["skin"] = True
+    doc_json["skins"][0]["ik"] = ["leg"]  # a skin constraint in the default skin: acting always, listed
     src = write_rig(tmp_path / "spine", doc_json)
     out = tmp_path / "leg.rigproj"
     w, doc, dialogs = _window(qtbot, tmp_path, open_file=str(src), save_file=str(out))
@@ -21,7 +22,7 @@ def test_file_import_spine_opens_the_skeleton_and_lists_what_it_dropped(qtbot, t
     assert [b.name for b in doc.project.bones] == ["hip", "thigh", "shin"]
     assert [c.name for c in doc.project.chains] == ["leg"]
     ((title, message),) = dialogs.asked("info")
-    assert title == "Imported with warnings" and "skin constraints (applied whichever" in message
+    assert title == "Imported with warnings" and "skin constraints in the default skin (acting always)" in message
     assert (tmp_path / "leg_images" / "thigh.png").is_file()
 
 

@@ -187,7 +187,8 @@ def test_a_rig_using_what_the_import_does_not_take_yet_imports_with_one_warning_
     A["box"] = {"box": {"type": "boundingbox", "vertexCount": 3, "vertices": [0, 0, 10, 0, 0, 10]}}
     A["pt"] = {"pt": {"type": "point", "x": 3, "y": 4, "rotation": 10}}
     A["pth"] = {"pth": {"type": "path", "vertexCount": 3, "vertices": [0, 0, 10, 0, 0, 10], "lengths": [10]}}
-    doc["skins"].append({"name": "red", "bones": ["hip"], "ik": ["leg"], "attachments": {"thigh": {"thigh": {"width": 5, "height": 5}}}})
+    doc["ik"][0]["skin"] = True  # (and no skin lists it)
+    doc["skins"].append({"name": "red", "bones": ["hip"], "attachments": {"thigh": {"thigh": {"width": 5, "height": 5}}}})
     doc["events"] = {"step": {"int": 1, "audio": "step.wav"}}
     doc["transform"] = [{"name": "tc", "bones": ["shin"], "target": "hip"}]
     w = doc["animations"]["walk"]
@@ -197,7 +198,7 @@ def test_a_rig_using_what_the_import_does_not_take_yet_imports_with_one_warning_
     w["transform"] = {"tc": [{"mixRotate": 0.5}]}
     result = spine_project(parse_spine(json.dumps(doc)), _Pages())
     evaluate(result.project)
-    kinds = ["skin constraints",  # skin bones, slot colour, dark colour, blend, events, boxes, clipping, deform, sequences are imported
+    kinds = ["skin constraints no skin brings",  # skin bones and constraints, slot colour, dark colour, blend, events, boxes, clipping, deform, sequences are imported
              "path attachments"]  # transform constraints and their timelines are imported
     for kind in kinds:
         assert sum(line.startswith(kind) for line in result.warnings) == 1, (kind, result.warnings)

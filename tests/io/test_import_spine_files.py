@@ -88,7 +88,8 @@ def test_an_unknown_animation_is_named(tmp_path, capsys):
 
 def test_import_prints_what_it_made_and_warns_per_kind(tmp_path, capsys):
     doc = copy.deepcopy(LEG)
-    doc["skins"][0]["ik"] = ["leg"]  # a skin constraint: applied always (a kind still listed)
+    doc["ik"][0]["skin"] = True
+    doc["skins"][0]["ik"] = ["leg"]  # a skin constraint in the default skin: acting always (a kind still listed)
     doc["animations"]["idle"] = {}
     src = write_rig(tmp_path, doc)
     out = tmp_path / "leg.rigproj"
@@ -96,7 +97,7 @@ def test_import_prints_what_it_made_and_warns_per_kind(tmp_path, capsys):
     stdout, err = capsys.readouterr()
     assert stdout == (f"{out}: imported {src} (animations: walk, idle; 'idle' open, 3 bones, 1 chains, "
                       "2 pictures)\n")
-    assert f"rigeditor: {src}: warning: skin constraints (applied whichever skin is active): default\n" in err
+    assert f"rigeditor: {src}: warning: skin constraints in the default skin (acting always): default\n" in err
     assert err.count("skin constraints") == 1
     assert main(["validate", str(out)]) == 0
     assert main(["import-spine", str(src), "-o", str(out)]) == 2  # never overwritten without --force

@@ -84,3 +84,26 @@ def test_an_unknown_skin_bone_is_refused_where_it_is_listed(project):
 
     bad = replace(project, art=replace(project.art, skin_bones=(("armed", ("knife", "holster", "sabre")),)))
     assert "skins.bones.armed[2]: unknown bone 'sabre'" in problems(bad)
+
+
+def test_a_skin_constraint_acts_only_while_its_skin_is_on(tmp_path):
+    from spine_pose import spine_pose
+
+    doc = copy.deepcopy(LEG)
+    doc["ik"][0]["skin"] = True
+    doc["skins"].append({"name": "walking", "ik": ["leg"]})
+    result = import_spine(write_rig(tmp_path / "src", doc), tmp_path / "leg.rigproj")
+    assert not any("skin" in w for w in result.warnings), result.warnings
+    project = load_project(tmp_path / "leg.rigproj")
+    assert project.art.skin_constraints == (("walking", ("chain:leg",)),) and problems(project) == []
+    still = copy.deepcopy(LEG)
+    still["ik"][0]["mix"] = 0  # what Spine plays while the skin is off: no IK
+    for active, expected in (((), still), (("walking",), LEG)):
+        bake = evaluate(edits.set_active_skins(project, active))
+        for i in range(len(bake)):
+            pose = spine_pose(expected, i / bake.fps)
+            for k, bone in enumerate(bake.bones):
+                assert np.hypot(*(pose[bone][0] - bake.joint_world[i, k])) < 1e-6, (active, i, bone)
+    out = spine_document(project, evaluate(project), animation="walk")
+    assert next(s for s in out["skins"] if s["name"] == "walking")["ik"] == ["leg"]
+    assert [ik.get("skin") for ik in out["ik"]] == [True]

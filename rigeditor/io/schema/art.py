@@ -125,7 +125,8 @@ class DrawOrder(_Model):
 class Skins(_Model):
     """The skins besides the default one (names, in order), the ones shown (``active``,
     combined in order over the default skin) and the bones only a skin brings
-    (``bones``: {skin: [bone]}, Spine's skin bones)."""
+    (``bones``: {skin: [bone]}, Spine's skin bones) and constraints (``constraints``)."""
     names: list[Str] = []
     active: list[Str] = []
     bones: dict[Str, list[Str]] = {}
+    constraints: dict[Str, list[Str]] = {}  # {skin: ["chain:NAME", "transform:NAME", ...]}

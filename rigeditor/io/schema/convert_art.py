@@ -26,6 +26,7 @@ def to_art(slots: list[schema_art.Slot], draw_order: schema_art.DrawOrder, skins
         draw_order=tuple(DrawOrderKey(k.frame, tuple(k.order)) for k in draw_order.keys),
         skins=tuple(skins.names), active_skins=tuple(skins.active),
         skin_bones=tuple((skin, tuple(bones)) for skin, bones in skins.bones.items()),
+        skin_constraints=tuple((skin, tuple(items)) for skin, items in skins.constraints.items()),
     )
 
 
@@ -66,7 +67,9 @@ def art_data(art: Art, deg) -> dict:
                   for s in art.slots],
         "draw_order": {"keys": [{"frame": frame_number(k.frame), "order": list(k.order)} for k in art.draw_order]},
         **({"skins": {"names": list(art.skins), "active": list(art.active_skins),
-                      **({"bones": {skin: list(bones) for skin, bones in art.skin_bones}} if art.skin_bones else {})}}
+                      **({"bones": {skin: list(bones) for skin, bones in art.skin_bones}} if art.skin_bones else {}),
+                      **({"constraints": {skin: list(items) for skin, items in art.skin_constraints}}
+                         if art.skin_constraints else {})}}
            if art.skins else {}),
     }
 

@@ -163,6 +163,7 @@ def spine_project(skel: SpineSkeleton, pages: AtlasPages | None, *, name: str = 
                       targets=tuple(targets.values()), chains=tuple(chains), transforms=transforms, paths=paths,
                       art=art, events=Events(event_definitions(skel.other.get("events"))),
                       physics=physics)
+    project = replace(project, art=replace(project.art, skin_constraints=skin_constraints(skel, project, notes)))
     _check(project, source)  # before evaluating it: an invalid rig may not evaluate
     project = bind_meshes(project, skel, pending, notes)
     project = bake_target_spaces(project, spaces, {}, keyed=False)
@@ -172,6 +173,32 @@ def spine_project(skel: SpineSkeleton, pages: AtlasPages | None, *, name: str = 
     project, chosen = restore(project, skel, notes, chosen)  # a RigEditor export: what Spine lacks
     _check(project, source)
     return ImportResult(project, images, notes.lines(), chosen)
+
+
+_KINDS = (("ik", "chain", "chains"), ("transform", "transform", "transforms"), ("path", "path", "paths"),
+          ("physics", "physics", "physics"))
+
+
+def skin_constraints(skel: SpineSkeleton, project: Project, notes) -> tuple:
+    """Art.skin_constraints: per skin, the skin-required constraints it lists (Spine's
+    ``"skin": true``; a listed one without it acts always, as in Spine)."""
+    required = {("ik", c.name) for c in skel.ik if c.skin} | {
+        (kind, c.get("name")) for kind in ("transform", "path", "physics")
+        for c in skel.other.get(kind) or [] if isinstance(c, dict) and c.get("skin") is True}
+    ours = {(spine, c.name): f"{prefix}:{c.name}" for spine, prefix, field in _KINDS for c in getattr(project, field)}
+    out, listed = [], set()
+    for name, skin in skel.skins.items():
+        items = tuple(ours[k, c] for k, _, _ in _KINDS for c in (skin.get(k) or ())
+                      if (k, c) in required and (k, c) in ours)
+        listed |= {(k, c) for k, _, _ in _KINDS for c in (skin.get(k) or ())}
+        if items and name == "default":
+            notes.add("skin constraints in the default skin (acting always)", name)
+        elif items:
+            out.append((name, items))
+    lost = sorted(c for k, c in required - listed) + sorted(c for k, c in required & listed if (k, c) not in ours)
+    if lost:
+        notes.add("skin constraints no skin brings or RigEditor has no constraint for (acting always)", ", ".join(lost))
+    return tuple(out)
 
 
 def target_only(skel: SpineSkeleton, slot_bones) -> set[str]:

@@ -76,8 +76,6 @@ def read_art(skel, pages, bones, root, folder, notes):
             skin_bones.append((name, own))
         elif own:
             notes.add("skin bones in the default skin (always posed)", name)
-        if any(skin.get(k) for k in ("ik", "transform", "path", "physics")):
-            notes.add("skin constraints (applied whichever skin is active)", name)
     files: dict[str, str] = {}  # region -> file name
     images: dict[str, np.ndarray] = {}
     pending: dict = {}  # (slot, skin, attachment) -> mesh geometry

@@ -143,8 +143,6 @@ def path_constraints(raw: list, bones: dict, root: str, slots: dict, notes, sour
                       "or one another constraint has; not imported)", c["name"])
             continue
         taken.add(order)
-        if c.get("skin"):
-            notes.add("path constraints of skins (applied always)", c["name"])
         if root in names:
             notes.add("path constraints on the root bone (RigEditor's character space; not imported)", c["name"])
             continue

@@ -57,8 +57,6 @@ def physics_constraints(raw: list, bones: dict, root: str, notes, source=None, t
                       "count - 1, or one another constraint has; not imported)", c["name"])
             continue
         taken.add(order)
-        if c.get("skin"):
-            notes.add("physics constraints of skins (applied always)", c["name"])
         if bone == root:
             notes.add("physics constraints on the root bone (RigEditor's character space; not imported)", c["name"])
             continue

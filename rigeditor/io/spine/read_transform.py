@@ -67,8 +67,6 @@ def transform_constraints(raw: list, bones: dict, root: str, turns: dict, notes,
                       "count - 1, or one another constraint has; not imported)", c["name"])
             continue
         taken.add(order)
-        if c.get("skin"):
-            notes.add("transform constraints of skins (applied always)", c["name"])
         if c["target"] == root or root in names:
             notes.add("transform constraints on or toward the root bone (RigEditor's character space; "
                       "not imported)", c["name"])

@@ -79,6 +79,7 @@ class SpineIk:
     compress: bool = False
     stretch: bool = False
     uniform: bool = False
+    skin: bool = False  # acts only while a skin that lists it is active (Spine's skinRequired)
 
 
 @dataclass(frozen=True)
@@ -343,7 +344,7 @@ def _iks(items, bones) -> tuple[SpineIk, ...]:
         out.append(SpineIk(name, tuple(chain), c["target"], int(_num(c, "order", 0.0, where)),
                            _num(c, "mix", 1.0, where), _num(c, "softness", 0.0, where, lo=0.0),
                            bool(c.get("bendPositive", True)), bool(c.get("compress", False)),
-                           bool(c.get("stretch", False)), bool(c.get("uniform", False))))
+                           bool(c.get("stretch", False)), bool(c.get("uniform", False)), c.get("skin") is True))
     return tuple(sorted(out, key=lambda k: k.order))
 
 

@@ -175,7 +175,7 @@ def spine_document(project: Project, bake: Bake, *, animation: str | None = None
     }
     art, art_anim = art_sections(project, bake, root, {b["name"]: i for i, b in enumerate(bones)})
     doc.update(art)
-    _skin_bones(doc, project.art.skin_bones)
+    _skin_items(doc, project.art)
     anim.update(art_anim)
     from rigeditor.io.spine.write_events import event_definitions, event_timeline
 
@@ -284,19 +284,29 @@ def animation_label(project: Project, name: str) -> str | None:
     return None if len(clips.names(project)) == 1 and unnamed else name
 
 
-def _skin_bones(doc: dict, skin_bones) -> None:
-    """The bones only a skin brings (Spine's skin bones): listed by their skin, and
-    marked ``skin`` on the bone (a runtime poses them only while that skin is on)."""
-    if not skin_bones:
+_SPINE_KIND = {"chain": "ik", "transform": "transform", "path": "path", "physics": "physics"}
+
+
+def _skin_items(doc: dict, art) -> None:
+    """The bones and constraints only a skin brings (Spine's skin bones and skin
+    constraints): listed by their skin, and marked ``skin`` on the bone or constraint
+    (a runtime poses or applies them only while that skin is on)."""
+    if not (art.skin_bones or art.skin_constraints):
         return
     entries = {s["name"]: s for s in doc["skins"]}
     marked = set()
-    for skin, names in skin_bones:
+    for skin, names in art.skin_bones:
         entries[skin]["bones"] = list(names)
-        marked.update(names)
-    for bone in doc["bones"]:
-        if bone["name"] in marked:
-            bone["skin"] = True
+        marked |= {("bones", n) for n in names}
+    for skin, items in art.skin_constraints:
+        for item in items:
+            kind, name = item.split(":", 1)
+            entries[skin].setdefault(_SPINE_KIND[kind], []).append(name)
+            marked.add((_SPINE_KIND[kind], name))
+    for section in ("bones", "ik", "transform", "path", "physics"):
+        for entry in doc.get(section) or ():
+            if (section, entry["name"]) in marked:
+                entry["skin"] = True
 
 
 def export_spine_json(project: Project, bake: Bake, path, *, animation: str | None = None,

@@ -132,7 +132,9 @@ class Art:
     shown, combined in order over the default skin (``model.data.skins``).
     skin_bones: (skin, bones) pairs: the bones only that skin brings (Spine's skin
     bones); a slot on one shows nothing unless an active skin brings it or a bone below
-    it (``skins.inactive_bones``).
+    it (``skins.inactive_bones``). skin_constraints: (skin, items) pairs: the constraints
+    only that skin brings, as "chain:NAME", "transform:NAME", "path:NAME" or
+    "physics:NAME"; they act only while an active skin lists them (``skin_applied``).
     deforms: the open animation's deform keys per mesh (``model.data.deform``)."""
 
     slots: tuple[Slot, ...] = ()
@@ -141,6 +143,7 @@ class Art:
     active_skins: tuple[str, ...] = ()
     deforms: tuple = ()
     skin_bones: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    skin_constraints: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     def slot(self, name: str) -> Slot:
         for s in self.slots:

@@ -55,4 +55,11 @@ def inactive_bones(skin_bones, active, parent_of) -> frozenset[str]:
     return frozenset(b for _, bones in skin_bones for b in bones if b not in posed)
 
 
-__all__ = ["DEFAULT", "pick", "shown_skin", "names_of", "inactive_bones"]
+def inactive_constraints(skin_constraints, active) -> frozenset[str]:
+    """The constraints (``Art.skin_constraints`` items, "chain:NAME" ...) that skins
+    ``active`` leave out: listed by some skin, by none of those."""
+    on = {item for skin, items in skin_constraints if skin in active for item in items}
+    return frozenset(item for _, items in skin_constraints for item in items if item not in on)
+
+
+__all__ = ["DEFAULT", "pick", "shown_skin", "names_of", "inactive_bones", "inactive_constraints"]

@@ -29,6 +29,7 @@ from rigeditor.model.evaluation.constraints.path import apply_paths
 from rigeditor.model.evaluation.constraints.ik_warm import ITERATIVE, first_warm
 from rigeditor.model.evaluation.constraints.transform import Applied, apply_transforms
 from rigeditor.model.evaluation.constraints.physics import apply_physics
+from rigeditor.model.evaluation.skin_constraints import skin_applied
 from rigeditor.model.data.physics import PhysicsConstraint
 from rigeditor.model.evaluation.spaces import space_transforms
 
@@ -47,6 +48,7 @@ def evaluate(project: Project, frames=None, *, previous: Bake | None = None,
     change (spaces, timeline, adding, removing or reparenting items) needs a full
     evaluation: pass None.
     """
+    project = skin_applied(project)  # (a constraint no active skin brings: at mix 0)
     frames = project.timeline.frames if frames is None else np.asarray(frames, dtype=float)
     order = bone_order(project)
     chains = solve_order(project, project.chains, order)

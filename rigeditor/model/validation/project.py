@@ -27,6 +27,7 @@ from rigeditor.model.validation.clips import clip_problems
 from rigeditor.model.validation.constraints import transform_problems
 from rigeditor.model.validation.paths import path_attachment_problems, path_problems
 from rigeditor.model.validation.physics import physics_problems
+from rigeditor.model.validation.skin_constraints import skin_constraint_problems
 from rigeditor.model.validation.spine_ik import driven_bone, movable_child, spine_scale, uneven_chain
 
 
@@ -108,6 +109,7 @@ def _rig_problems(project: Project) -> list[str]:
     out.extend(path_attachment_problems(project.art, bone_names))
     out.extend(physics_problems(project, _channel))
     out.extend(_art_problems(project.art, bone_names))
+    out.extend(skin_constraint_problems(project))
     out.extend(event_problems(project.events))
     return out
 
