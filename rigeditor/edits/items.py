@@ -11,6 +11,7 @@ from rigeditor.edits.art import delete_slot, renamed_bone_in_slots, renamed_slot
 from rigeditor.edits.bones import delete_bone
 from rigeditor.edits.chains import delete_chain, delete_target
 from rigeditor.edits.errors import EditError
+from rigeditor.edits.skins import pruned_skins, renamed_in_skins
 from rigeditor.edits.names import KINDS, SELECTABLE, _check_new_name, names_of
 from rigeditor.edits.spaces import remove_space, space_descendants
 from rigeditor.edits import paths as path_edits
@@ -23,7 +24,9 @@ from rigeditor.model.data.timeline import StepChannel
 def rename(project: Project, kind: str, old: str, new: str) -> Project:
     """Rename an item and every reference to it, in every animation (see _rename)."""
     out = _rename(project, kind, old, new)
-    return out if out is project else animations.renamed_item(out, kind, old, new.strip())
+    if out is project:
+        return out
+    return animations.renamed_item(renamed_in_skins(out, kind, old, new.strip()), kind, old, new.strip())
 
 
 def _rename(project: Project, kind: str, old: str, new: str) -> Project:
@@ -142,7 +145,7 @@ def delete_items(project: Project, items) -> tuple[Project, list, list]:
 def delete(project: Project, kind: str, name: str, *, with_chains: bool = False) -> Project:
     """Delete any item by kind (bone: see :func:`delete_bone`), and its tracks in
     every animation."""
-    return animations.without_missing(_delete(project, kind, name, with_chains=with_chains))
+    return animations.without_missing(pruned_skins(_delete(project, kind, name, with_chains=with_chains)))
 
 
 def _delete(project: Project, kind: str, name: str, *, with_chains: bool = False) -> Project:

@@ -107,3 +107,18 @@ def test_a_skin_constraint_acts_only_while_its_skin_is_on(tmp_path):
     out = spine_document(project, evaluate(project), animation="walk")
     assert next(s for s in out["skins"] if s["name"] == "walking")["ik"] == ["leg"]
     assert [ik.get("skin") for ik in out["ik"]] == [True]
+
+
+def test_renaming_or_deleting_a_skin_bone_or_constraint_keeps_the_skins_true(project, tmp_path):
+    renamed = edits.rename(project, "bone", "knife", "dagger")
+    assert renamed.art.skin_bones == (("armed", ("dagger", "holster")),) and problems(renamed) == []
+    gone = edits.delete(project, "bone", "holster")  # and the knife on it
+    assert gone.art.skin_bones == () and problems(gone) == []
+    doc = copy.deepcopy(LEG)
+    doc["ik"][0]["skin"] = True
+    doc["skins"].append({"name": "walking", "ik": ["leg"]})
+    import_spine(write_rig(tmp_path / "ik", doc), tmp_path / "ik.rigproj")
+    legged = load_project(tmp_path / "ik.rigproj")
+    assert edits.rename(legged, "chain", "leg", "stride").art.skin_constraints == (("walking", ("chain:stride",)),)
+    unlegged = edits.delete(legged, "chain", "leg")
+    assert unlegged.art.skin_constraints == () and problems(unlegged) == []
