@@ -90,7 +90,7 @@ class HistoryView(Guarded, QListView):
         self._model = HistoryModel(stack, empty_label, self)
         self.setModel(self._model)
         self.setSelectionMode(QAbstractItemView.SingleSelection)
-        self.setUniformItemSizes(True)  # one row height for all: a long history lays out in O(1)
+        self.setUniformItemSizes(True)  # one row height for all: no row is measured on its own
         self._following = False
         self._model.currentMoved.connect(self._show_current)
         self.selectionModel().currentRowChanged.connect(self._go_to)
