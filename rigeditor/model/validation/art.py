@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import posixpath
+import weakref
 
 from rigeditor.model.data.attachments import NONE, Art
 from rigeditor.model.data.linked_mesh import LinkedMesh, linked_problems
@@ -23,7 +24,8 @@ _MAX = 1e9
 
 def art_problems(art: Art, bone_names) -> list[str]:
     out: list[str] = []
-    names = [s.name for s in art.slots]
+    bone_names = _canon(bone_names)
+    names = _canon(s.name for s in art.slots)
     seen: set[str] = set()
     for i, slot in enumerate(art.slots):
         where = f"slots[{i}]"
@@ -78,6 +80,11 @@ def art_problems(art: Art, bone_names) -> list[str]:
     return out
 
 
+_HERE = "\x00"  # where an attachment's own problems are, filled in per use
+_own_cache: dict[int, tuple] = {}
+_canonical: dict = {}
+
+
 def _attachment(out, where, a, names: set, bone_names, slot_names=()) -> None:
     if not isinstance(a.name, str) or not a.name.strip():
         out.append(f"{where}.name: must be a non-empty name, got {a.name!r}")
@@ -85,9 +92,42 @@ def _attachment(out, where, a, names: set, bone_names, slot_names=()) -> None:
         skin = f" of skin {a.skin!r}" if a.skin else ""
         out.append(f"{where}.name: duplicate name {a.name!r}{skin} in this slot")
     names.add((a.name, a.skin))
+    out.extend(p.replace(_HERE, where) for p in _own_problems(a, bone_names, slot_names))
+
+
+def _own_problems(a, bone_names, slot_names) -> list[str]:
+    """What is wrong with attachment ``a`` itself (its place written as ``_HERE``).
+    Remembered per attachment object (attachments are immutable, and one is shared by
+    every animation a project stores: the file's check opens each, and re-checking
+    every mesh each time was most of a big Spine import)."""
+    key = id(a)
+    hit = _own_cache.get(key)
+    if hit is not None and hit[0]() is a and hit[1] is bone_names and hit[2] is slot_names:
+        return hit[3]
+    found = _checked(a, bone_names, slot_names)
+    try:  # held weakly: a closed project's meshes are not kept for this
+        ref = weakref.ref(a, lambda _, key=key: _own_cache.pop(key, None))
+    except TypeError:  # (an object that takes no weak reference: checked each time)
+        return found
+    _own_cache[key] = (ref, bone_names, slot_names, found)
+    return found
+
+
+def _canon(value):
+    """One object for equal bone or slot name sets, so that a remembered check is
+    found by identity (``_own_problems``)."""
+    value = frozenset(value) if isinstance(value, (set, frozenset)) else tuple(value)
+    if len(_canonical) > 64:
+        _canonical.clear()
+    return _canonical.setdefault(value, value)
+
+
+def _checked(a, bone_names, slot_names) -> list[str]:
+    out: list[str] = []
+    where = _HERE
     if is_shape(a):  # no picture: its own checks (model.validation.shapes)
         out.extend(shape_problems(a, where, bone_names, slot_names))
-        return
+        return out
     if a.sequence is not None:
         out.extend(sequence_problems(a.sequence, where))
     if a.kind == "mesh":
@@ -114,3 +154,4 @@ def _attachment(out, where, a, names: set, bone_names, slot_names=()) -> None:
             out.append(f"{where}.tint[{k}]: must be between 0 and 1, got {v!r}")
     if not (0.0 <= a.opacity <= 1.0):
         out.append(f"{where}.opacity: must be between 0 and 1, got {a.opacity!r}")
+    return out
