@@ -15,8 +15,10 @@ from rigeditor.model.evaluation.evaluate import evaluate
 from tests.io.spine_rigs import LEG, write_rig
 
 
-def _import(tmp_path, bones=(), animations=None, **root):
+def _import(tmp_path, bones=(), animations=None, version=None, **root):
     doc = copy.deepcopy(LEG)
+    if version is not None:
+        doc["skeleton"]["spine"] = version
     doc["ik"] = []
     doc["bones"] += list(bones)
     doc["animations"] = animations or {"still": {}}
@@ -57,8 +59,21 @@ def test_inherit_modes_and_the_inherit_timeline(tmp_path):
 
 
 def test_spine_4_1_names_the_inherit_mode_transform(tmp_path):
-    _, project = _import(tmp_path, [{"name": "k", "parent": "root", "length": 5, "transform": "noScale"}])
+    result, project = _import(tmp_path, [{"name": "k", "parent": "root", "length": 5, "transform": "noScale"}],
+                              version="4.1.24")
     assert project.bone("k").inherit.default == "noScale"
+    assert not any("inherit" in w for w in result.warnings)
+
+
+def test_a_4_2_file_plays_an_old_transform_key_as_the_4_2_runtimes_do(tmp_path):
+    # spine-core 4.2 reads a bone's inherit mode from "inherit" alone; early 4.2 exports
+    # (Esoteric's snowglobe) still wrote "transform", which it then plays as normal.
+    result, project = _import(tmp_path, [{"name": "k", "parent": "root", "length": 5, "transform": "noScale"},
+                                         {"name": "j", "parent": "root", "length": 5, "transform": "normal"}])
+    assert project.bone("k").inherit.default == project.bone("j").inherit.default == "normal"
+    assert [w for w in result.warnings if "'transform'" in w] == [
+        "bone inherit modes written as 'transform' in a 4.2 file (the 4.2 runtimes read only 'inherit': played "
+        "as normal, as they play it): k"]
 
 
 def test_an_unknown_inherit_mode_is_refused_where_it_is(tmp_path):

@@ -145,6 +145,9 @@ def spine_project(skel: SpineSkeleton, pages: AtlasPages | None, *, name: str = 
             del bones[t.name]
     for world_bone in world_bones(skel, slot_bones):
         bones.pop(world_bone, None)
+    if skel.other.get("unread_transform"):
+        notes.add("bone inherit modes written as 'transform' in a 4.2 file (the 4.2 runtimes read only "
+                  "'inherit': played as normal, as they play it)", ", ".join(skel.other["unread_transform"]))
     art, images, pending = read_art(skel, pages, bones, root.name, image_folder, notes)
 
     from rigeditor.io.spine.read_transform import transform_constraints

@@ -166,7 +166,8 @@ def _skeleton(doc) -> SpineSkeleton:
         raise _Bad(f"skeleton.spine: version {shown} is not supported ({SUPPORTED_TEXT})")
     fps = doc["skeleton"].get("fps")
     fps = float(fps) if _is_number(fps) and 1 <= fps <= MAX_FPS else None
-    bones = _bones(_list(doc, "bones", required=True))
+    modern = (int(m.group(1)), int(m.group(2))) >= (4, 2)  # 4.2 renamed a bone's "transform" to "inherit"
+    bones, unread = _bones(_list(doc, "bones", required=True), modern)
     names = {b.name for b in bones}
     slots = _slots(_list(doc, "slots"), names)
     slot_names = {s.name: None for s in slots}  # in setup order (draw-order offsets count on it)
@@ -178,6 +179,8 @@ def _skeleton(doc) -> SpineSkeleton:
     for name, anim in animations.items():
         check_animation(f"animations.{name}", anim, names, slot_names, {c.name for c in ik})
     other = {k: doc[k] for k in ("transform", "path", "physics", "events") if doc.get(k)}
+    if unread:
+        other["unread_transform"] = unread
     other.update(carried(doc))  # RigEditor's own data beside Spine's (write_roundtrip)
     if _is_number(doc["skeleton"].get("referenceScale")) and doc["skeleton"]["referenceScale"] > 0:
         other["referenceScale"] = float(doc["skeleton"]["referenceScale"])  # physics' wind and gravity
@@ -198,17 +201,22 @@ def _named(items, section, kind):
         seen.add(name)
 
 
-def _bones(items) -> tuple[SpineBone, ...]:
+def _bones(items, modern: bool) -> tuple[tuple[SpineBone, ...], tuple[str, ...]]:
+    """The bones, and those whose inherit mode a 4.2 runtime does not read: a 4.2 file
+    (``modern``) names it "inherit", and spine-core 4.2 ignores an older export's
+    "transform" there (early 4.2 exports still wrote it), playing the bone as normal."""
     if not items:
         raise _Bad("bones: a skeleton needs at least one bone")
-    out = []
+    out, unread = [], []
     for i, where, name, b, seen in _named(items, "bones", "bone"):
         parent = b.get("parent")
         if i == 0 and parent is not None:
             raise _Bad(f"{where}.parent: the first bone is the root and has no parent, got {parent!r}")
         if i > 0 and (not isinstance(parent, str) or parent not in seen):
             raise _Bad(f"{where}.parent: must name a bone listed before it, got {parent!r}")
-        key = "inherit" if "inherit" in b else "transform"
+        key = "inherit" if modern or "inherit" in b else "transform"
+        if modern and "transform" in b and "inherit" not in b and b["transform"] != "normal":
+            unread.append(name)
         inherit = b.get(key, "normal")
         if inherit not in INHERIT_MODES:
             raise _Bad(f"{where}.{key}: must be one of {', '.join(INHERIT_MODES)}, got "
@@ -222,7 +230,7 @@ def _bones(items) -> tuple[SpineBone, ...]:
             _num(b, "y", 0.0, where), _num(b, "rotation", 0.0, where),
             (_num(b, "scaleX", 1.0, where), _num(b, "scaleY", 1.0, where)),
             (_num(b, "shearX", 0.0, where), _num(b, "shearY", 0.0, where)), inherit, b.get("skin") is True))
-    return tuple(out)
+    return tuple(out), tuple(unread)
 
 
 def _slots(items, bones) -> tuple[SpineSlot, ...]:
