@@ -122,3 +122,44 @@ def test_renaming_or_deleting_a_skin_bone_or_constraint_keeps_the_skins_true(pro
     assert edits.rename(legged, "chain", "leg", "stride").art.skin_constraints == (("walking", ("chain:stride",)),)
     unlegged = edits.delete(legged, "chain", "leg")
     assert unlegged.art.skin_constraints == () and problems(unlegged) == []
+
+
+def test_a_rig_with_physics_and_a_skin_constraint_that_is_off_evaluates_between_frames(tmp_path):
+    # Physics steps the range from its start (its own evaluation of the project): that
+    # evaluation must see the project the skins made, not make another one.
+    doc = copy.deepcopy(LEG)
+    doc["ik"][0]["skin"] = True
+    doc["skins"].append({"name": "walking", "ik": ["leg"]})
+    doc["bones"].append({"name": "tail", "parent": "hip", "length": 20, "x": 5})
+    doc["physics"] = [{"name": "wag", "order": 1, "bone": "tail", "rotate": 1, "inertia": 0.5}]
+    import_spine(write_rig(tmp_path / "src", doc), tmp_path / "leg.rigproj")
+    project = edits.set_active_skins(edits.set_active_skins(load_project(tmp_path / "leg.rigproj"), ("walking",)), ())
+    between = evaluate(project, [2.5])
+    assert np.all(np.isfinite(between.joint_world))
+
+
+def test_malformed_skin_lists_are_refused_where_they_are(tmp_path):
+    from rigeditor.io.spine.read import SpineError
+
+    for key, value in (("bones", 5), ("ik", [{}])):
+        doc = armed_leg()
+        doc["skins"][1][key] = value
+        with pytest.raises(SpineError) as err:
+            import_spine(write_rig(tmp_path / key, doc), tmp_path / f"{key}.rigproj")
+        assert f"skins[1].{key}: must be a list of names" in str(err.value)
+
+
+def test_a_rig_without_slots_still_writes_its_skins_bones(project):
+    empty, _, _ = edits.delete_items(project, [("slot", s.name) for s in project.art.slots])
+    out = spine_document(empty, evaluate(empty), animation="walk")
+    assert next(s for s in out["skins"] if s["name"] == "armed")["bones"] == ["knife", "holster"]
+
+
+def test_a_skin_chain_the_export_bakes_is_not_listed_by_its_skin(tmp_path):
+    doc = copy.deepcopy(LEG)
+    doc["ik"][0]["skin"] = True
+    doc["skins"].append({"name": "walking", "ik": ["leg"]})
+    import_spine(write_rig(tmp_path / "src", doc), tmp_path / "leg.rigproj")
+    project = edits.set_chain_solver(load_project(tmp_path / "leg.rigproj"), "leg", "fabrik")
+    out = spine_document(project, evaluate(project), animation="walk")
+    assert out.get("ik", []) == [] and "ik" not in next(s for s in out["skins"] if s["name"] == "walking")

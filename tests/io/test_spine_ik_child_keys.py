@@ -76,3 +76,17 @@ def test_a_chain_with_limits_still_refuses_a_translated_second_bone(tmp_path):
     chain = project.chains[0]
     limited = project.with_chain(chain.name, limits=((-3.0, 3.0), (-3.0, 3.0)))
     assert any("cannot be translated" in p for p in problems(limited)), problems(limited)
+
+
+def test_keys_that_bring_the_second_bone_onto_the_first_ones_origin_are_dropped_and_said(tmp_path):
+    doc = keyed_leg()
+    doc["animations"]["walk"]["bones"]["shin"]["translate"][1] = {"time": 0.2, "x": -50, "y": -3}  # onto the thigh's origin
+    result, project = imported(tmp_path, doc)
+    assert [w for w in result.warnings if "onto its first bone's origin" in w] == [
+        "translate keys bringing an IK chain's second bone onto its first bone's origin (dropped: the solve has "
+        "no segment there): shin"]
+    assert np.all(np.isfinite(evaluate(project).joint_world))
+    from rigeditor.model.data.timeline import keyed
+
+    onto = project.with_bone("shin", translate=keyed([(0, (0.0, 0.0)), (6, (-50.0, -3.0))]))
+    assert any("is translated to within" in p and "of its parent's origin" in p for p in problems(onto))

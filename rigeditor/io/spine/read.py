@@ -198,6 +198,15 @@ def skin_constraints(skel: SpineSkeleton, project: Project, notes) -> tuple:
             notes.add("skin constraints in the default skin (acting always)", name)
         elif items:
             out.append((name, items))
+    skin_bones = {b.name for b in skel.bones if b.skin}
+    slot_bone = {sl.name: sl.bone for sl in skel.slots}
+    on_skin_bones = sorted({c.name for c in skel.ik if c.target in skin_bones} | {
+        c.get("name") for kind, key in (("transform", "target"), ("physics", "bone"), ("path", "target"))
+        for c in skel.other.get(kind) or [] if isinstance(c, dict)
+        and (c.get(key) if kind != "path" else slot_bone.get(c.get(key))) in skin_bones} - {c for _, c in required})
+    if on_skin_bones:  # (Spine leaves a constraint out while its target's skin is off)
+        notes.add("constraints on skin bones that are not skin constraints themselves (acting whichever skin is on)",
+                  ", ".join(str(n) for n in on_skin_bones))
     lost = sorted(c for k, c in required - listed) + sorted(c for k, c in required & listed if (k, c) not in ours)
     if lost:
         notes.add("skin constraints no skin brings or RigEditor has no constraint for (acting always)", ", ".join(lost))

@@ -19,7 +19,7 @@ from dataclasses import replace
 import numpy as np
 
 from rigeditor.core.geometry import Affine
-from rigeditor.model.validation.spine_ik import movable_child, solvable_scale
+from rigeditor.model.validation.spine_ik import movable_child, solvable_scale, translated_clear
 from rigeditor.io.spine.read_keys import (channel as _channel, duplicate_times, frame_of, key_times, rotated, scale_keys,
                                      runtime_points, step_channel)
 from rigeditor.io.spine.read_events import event_keys
@@ -93,6 +93,10 @@ def apply_animation(project: Project, skel, name: str, chains: dict, notes, *, c
                 parent = project.bone(bone).parent
                 if parent in turns:  # the parent's frame is turned: its keys turn back with it
                     ch = rotated(ch, -turns[parent])
+                if bone in driven and not translated_clear(replace(project.bone(bone), translate=ch), project.timeline):
+                    notes.add("translate keys bringing an IK chain's second bone onto its first bone's origin "
+                              "(dropped: the solve has no segment there)", bone)
+                    continue
                 changed.setdefault(bone, {})["translate"] = ch
                 approx += [] if exact else [f"{bone}.{kind}"]
             elif kind == "scale":  # 0 and negative scales are legal, as in Spine

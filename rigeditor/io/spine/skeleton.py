@@ -252,6 +252,10 @@ def _skins(items, slots, bones) -> dict:
     for i, skin in enumerate(items):
         where = f"skins[{i}]"
         name = _name(skin, where)
+        for key in ("bones", "ik", "transform", "path", "physics"):
+            listed = skin.get(key, [])
+            if not isinstance(listed, list) or not all(isinstance(n, str) for n in listed):
+                raise _Bad(f"{where}.{key}: must be a list of names, got {_kind(listed)}")
         attachments = skin.get("attachments", {})
         if not isinstance(attachments, dict):
             raise _Bad(f"{where}.attachments: must be an object of slots, got {_kind(attachments)}")

@@ -293,16 +293,27 @@ def _skin_items(doc: dict, art) -> None:
     (a runtime poses or applies them only while that skin is on)."""
     if not (art.skin_bones or art.skin_constraints):
         return
-    entries = {s["name"]: s for s in doc["skins"]}
+    skins = doc.setdefault("skins", [])
+    entries = {s["name"]: s for s in skins}
+
+    def entry(skin):
+        if skin not in entries:  # (a rig without slots writes no skins of its own)
+            entries[skin] = {"name": skin}
+            skins.append(entries[skin])
+        return entries[skin]
+
+    written = {(section, e["name"]) for section in ("bones", "ik", "transform", "path", "physics")
+               for e in doc.get(section) or ()}
     marked = set()
     for skin, names in art.skin_bones:
-        entries[skin]["bones"] = list(names)
+        entry(skin)["bones"] = [n for n in names if ("bones", n) in written]
         marked |= {("bones", n) for n in names}
     for skin, items in art.skin_constraints:
         for item in items:
             kind, name = item.split(":", 1)
-            entries[skin].setdefault(_SPINE_KIND[kind], []).append(name)
-            marked.add((_SPINE_KIND[kind], name))
+            if (_SPINE_KIND[kind], name) in written:  # (a chain Spine cannot hold is baked, not listed)
+                entry(skin).setdefault(_SPINE_KIND[kind], []).append(name)
+                marked.add((_SPINE_KIND[kind], name))
     for section in ("bones", "ik", "transform", "path", "physics"):
         for entry in doc.get(section) or ():
             if (section, entry["name"]) in marked:

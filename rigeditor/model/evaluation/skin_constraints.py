@@ -37,6 +37,7 @@ def skin_applied(project):
     if len(_cache) > 32:
         _cache.clear()
     _cache[id(project)] = (project, out)
+    _cache[id(out)] = (out, out)  # applied already: an evaluation of ``out`` (physics' own) keeps it
     return out
 
 

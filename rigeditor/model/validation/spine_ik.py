@@ -72,6 +72,16 @@ def driven_bone(out, where, bone, k, aim=False, scalable=False, timeline=None, m
         out.append(f"{where}: bone {bone.name!r} is driven by an IK chain and cannot be translated "
                    "(it starts at its parent's tip); only the chain's first bone can, and the second "
                    "of a two-bone chain without limits or the stretch strategy")
+    elif k > 0 and (bone.translate.keys or any(bone.translate.default)) and not translated_clear(bone, timeline):
+        out.append(f"{where}: bone {bone.name!r} is translated to within {MIN_LENGTH:g} of its parent's origin "
+                   "(the solver's segment from there to it has no length)")
+
+
+def translated_clear(bone, timeline) -> bool:
+    """Whether a translated second bone starts at least MIN_LENGTH from the first
+    bone's origin at every frame of the timeline (and at its keys)."""
+    values = np.asarray(bone.rest_offset, float) + _scale_values(bone.translate, timeline)
+    return bool(np.all(np.hypot(values[:, 0], values[:, 1]) >= MIN_LENGTH))
 
 
 def _scale_values(ch, timeline) -> np.ndarray:
