@@ -90,3 +90,13 @@ def test_keys_that_bring_the_second_bone_onto_the_first_ones_origin_are_dropped_
 
     onto = project.with_bone("shin", translate=keyed([(0, (0.0, 0.0)), (6, (-50.0, -3.0))]))
     assert any("is translated to within" in p and "of its parent's origin" in p for p in problems(onto))
+
+
+def test_the_first_bone_of_a_chain_may_be_keyed_onto_its_parents_origin(tmp_path):
+    # (It moves the shoulder: the solve's segments are the same wherever that is.)
+    doc = keyed_leg()
+    doc["animations"]["walk"]["bones"]["thigh"] = {"translate": [{"x": 0, "y": 0}, {"time": 0.2, "x": 0, "y": 0}]}
+    result, project = imported(tmp_path, doc)
+    assert not any("origin" in w for w in result.warnings), result.warnings
+    bake = evaluate(project)
+    assert max(gap(doc, bake, i) for i in range(len(bake))) < 1e-6

@@ -93,7 +93,8 @@ def apply_animation(project: Project, skel, name: str, chains: dict, notes, *, c
                 parent = project.bone(bone).parent
                 if parent in turns:  # the parent's frame is turned: its keys turn back with it
                     ch = rotated(ch, -turns[parent])
-                if bone in driven and not translated_clear(replace(project.bone(bone), translate=ch), project.timeline):
+                if bone in driven and project.chain_of_bone(bone).bones[0] != bone \
+                        and not translated_clear(replace(project.bone(bone), translate=ch), project.timeline):
                     notes.add("translate keys bringing an IK chain's second bone onto its first bone's origin "
                               "(dropped: the solve has no segment there)", bone)
                     continue
