@@ -61,6 +61,15 @@ class HistoryModel(Guarded, QAbstractListModel):
         start = max(0, min(self._index, index) - 1)
         if start > stack.count() or start > len(self._texts):  # (cleared, or obsolete steps dropped)
             start = 0
+        if start and self._texts and stack.text(0) != self._texts[0]:
+            # The oldest steps went (an undo limit drops them, with the index the same):
+            # everything moved up, so the rows are read again.
+            self.beginResetModel()
+            self._texts = [stack.text(k) for k in range(stack.count())]
+            self._index = index
+            self.endResetModel()
+            self.currentMoved.emit(index)
+            return
         now = [stack.text(k) for k in range(start, stack.count())]
         before = self._texts[start:]
         for k in range(min(len(now), len(before))):

@@ -53,9 +53,10 @@ OPS = st.lists(st.one_of(
 
 
 @settings(max_examples=60, deadline=None)
-@given(OPS)
-def test_the_history_shows_what_qts_undo_view_shows_after_any_edits(qapp, ops):
+@given(OPS, st.sampled_from([0, 3]))
+def test_the_history_shows_what_qts_undo_view_shows_after_any_edits(qapp, ops, limit):
     stack = QUndoStack()
+    stack.setUndoLimit(limit)  # (0: none, the editor's; 3: the oldest steps go)
     ours, qts = HistoryView(stack, "(opened)"), QUndoView(stack)
     qts.setEmptyLabel("(opened)")
     for n, (op, key) in enumerate(ops):
@@ -135,3 +136,14 @@ def test_the_history_outlives_or_predeceases_its_stack_without_a_crash():
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
     run = subprocess.run([sys.executable, "-c", LIFETIMES], capture_output=True, text=True, env=env, timeout=60)
     assert run.returncode == 0 and run.stdout.strip() == "fine", run.stderr[-2000:]
+
+
+def test_an_undo_limit_drops_the_oldest_rows_as_qt_does(qapp):
+    stack = QUndoStack()
+    stack.setUndoLimit(3)
+    ours, qts = HistoryView(stack, "(opened)"), QUndoView(stack)
+    qts.setEmptyLabel("(opened)")
+    for k in range(5):
+        stack.push(Step(f"step {k}"))
+        assert rows(ours) == rows(qts)
+    assert rows(ours) == ["(opened)", "step 2", "step 3", "step 4"] and selected(ours) == [3]
