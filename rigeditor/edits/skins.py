@@ -5,6 +5,7 @@ from dataclasses import replace
 
 from rigeditor.edits.errors import EditError
 from rigeditor.model.data.project import Project
+from rigeditor.model.data.skins import CONSTRAINT_FIELDS, constraint_items
 
 
 def set_active_skins(project: Project, names) -> Project:
@@ -21,16 +22,13 @@ def set_active_skins(project: Project, names) -> Project:
     return replace(project, art=replace(project.art, active_skins=names))
 
 
-_CONSTRAINTS = {"chain": "chains", "transform": "transforms", "path": "paths", "physics": "physics"}
-
-
 def renamed_in_skins(project: Project, kind: str, old: str, new: str) -> Project:
     """``project`` with a renamed bone or constraint renamed in the skins that bring it."""
     art = project.art
     if kind == "bone" and art.skin_bones:
         art = replace(art, skin_bones=tuple((skin, tuple(new if b == old else b for b in bones))
                                             for skin, bones in art.skin_bones))
-    elif kind in _CONSTRAINTS and art.skin_constraints:
+    elif kind in CONSTRAINT_FIELDS and art.skin_constraints:
         was, now = f"{kind}:{old}", f"{kind}:{new}"
         art = replace(art, skin_constraints=tuple((skin, tuple(now if i == was else i for i in items))
                                                   for skin, items in art.skin_constraints))
@@ -43,7 +41,7 @@ def pruned_skins(project: Project) -> Project:
     if not (art.skin_bones or art.skin_constraints):
         return project
     bones = {b.name for b in project.bones}
-    there = {f"{kind}:{c.name}" for kind, field in _CONSTRAINTS.items() for c in getattr(project, field)}
+    there = constraint_items(project)
     skin_bones = tuple((skin, kept) for skin, names in art.skin_bones
                        if (kept := tuple(b for b in names if b in bones)))
     skin_constraints = tuple((skin, kept) for skin, items in art.skin_constraints

@@ -43,9 +43,10 @@ from rigeditor.io.spine.read_mesh import weight_bones
 from rigeditor.io.spine.read_events import event_definitions
 from rigeditor.model.data.events import Events
 from rigeditor.io.spine.read_path import path_bones, path_constraints
-from rigeditor.io.spine.skeleton import SpineError, SpineSkeleton, constraint_moved, read_spine
+from rigeditor.io.spine.skeleton import SECTIONS, SpineError, SpineSkeleton, constraint_moved, read_spine
 from rigeditor.model.data.project import CHARACTER, WORLD, Bone, Chain, Project, Space, Target
 from rigeditor.model.data.project import POINT_LENGTH as _POINT
+from rigeditor.model.data.skins import CONSTRAINT_FIELDS
 from rigeditor.model.data.timeline import StepChannel, constant
 from rigeditor.model.validation.project import MAX_MAGNITUDE
 from rigeditor.model.validation.spine_ik import solvable_scale
@@ -178,8 +179,8 @@ def spine_project(skel: SpineSkeleton, pages: AtlasPages | None, *, name: str = 
     return ImportResult(project, images, notes.lines(), chosen)
 
 
-_KINDS = (("ik", "chain", "chains"), ("transform", "transform", "transforms"), ("path", "path", "paths"),
-          ("physics", "physics", "physics"))
+_KINDS = tuple((SECTIONS[kind], kind, field) for kind, field in CONSTRAINT_FIELDS.items())
+"""(Spine's section, the skin item's kind, the Project field) per kind of constraint."""
 
 
 def skin_constraints(skel: SpineSkeleton, project: Project, notes) -> tuple:

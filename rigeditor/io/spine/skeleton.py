@@ -42,6 +42,10 @@ class SpineError(ImportError_):
     """A Spine file that cannot be imported (nothing was written)."""
 
 
+SECTIONS = {"chain": "ik", "transform": "transform", "path": "path", "physics": "physics"}
+"""The Spine section (and skin list) of each kind of constraint RigEditor maps."""
+
+
 @dataclass(frozen=True)
 class SpineBone:
     name: str
@@ -252,7 +256,7 @@ def _skins(items, slots, bones) -> dict:
     for i, skin in enumerate(items):
         where = f"skins[{i}]"
         name = _name(skin, where)
-        for key in ("bones", "ik", "transform", "path", "physics"):
+        for key in ("bones", *SECTIONS.values()):
             listed = skin.get(key, [])
             if not isinstance(listed, list) or not all(isinstance(n, str) for n in listed):
                 raise _Bad(f"{where}.{key}: must be a list of names, got {_kind(listed)}")

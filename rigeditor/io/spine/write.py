@@ -54,6 +54,7 @@ from rigeditor.io.spine.write_bone_keys import (
     STILL, animated, channel_timelines, frame_span, keys1, keys2, offset_deg, rounded, shear_and_inherit, trs_keys,
     unique)
 from rigeditor.io.spine.write_targets import place_space_bones, place_target_bone
+from rigeditor.io.spine.skeleton import SECTIONS
 from rigeditor.model.data.project import CHARACTER, WORLD, Project
 
 SPINE_VERSION = "4.2.0"
@@ -284,9 +285,6 @@ def animation_label(project: Project, name: str) -> str | None:
     return None if len(clips.names(project)) == 1 and unnamed else name
 
 
-_SPINE_KIND = {"chain": "ik", "transform": "transform", "path": "path", "physics": "physics"}
-
-
 def _skin_items(doc: dict, art) -> None:
     """The bones and constraints only a skin brings (Spine's skin bones and skin
     constraints): listed by their skin, and marked ``skin`` on the bone or constraint
@@ -302,8 +300,7 @@ def _skin_items(doc: dict, art) -> None:
             skins.append(entries[skin])
         return entries[skin]
 
-    written = {(section, e["name"]) for section in ("bones", "ik", "transform", "path", "physics")
-               for e in doc.get(section) or ()}
+    written = {(section, e["name"]) for section in ("bones", *SECTIONS.values()) for e in doc.get(section) or ()}
     marked = set()
     for skin, names in art.skin_bones:
         entry(skin)["bones"] = [n for n in names if ("bones", n) in written]
@@ -311,13 +308,13 @@ def _skin_items(doc: dict, art) -> None:
     for skin, items in art.skin_constraints:
         for item in items:
             kind, name = item.split(":", 1)
-            if (_SPINE_KIND[kind], name) in written:  # (a chain Spine cannot hold is baked, not listed)
-                entry(skin).setdefault(_SPINE_KIND[kind], []).append(name)
-                marked.add((_SPINE_KIND[kind], name))
-    for section in ("bones", "ik", "transform", "path", "physics"):
-        for entry in doc.get(section) or ():
-            if (section, entry["name"]) in marked:
-                entry["skin"] = True
+            if (SECTIONS[kind], name) in written:  # (a chain Spine cannot hold is baked, not listed)
+                entry(skin).setdefault(SECTIONS[kind], []).append(name)
+                marked.add((SECTIONS[kind], name))
+    for section in ("bones", *SECTIONS.values()):
+        for item in doc.get(section) or ():
+            if (section, item["name"]) in marked:
+                item["skin"] = True
 
 
 def export_spine_json(project: Project, bake: Bake, path, *, animation: str | None = None,

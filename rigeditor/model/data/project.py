@@ -100,6 +100,11 @@ class Bone:
         return 0.0 if self.length <= POINT_LENGTH else float(self.length)
 
     @property
+    def translated(self) -> bool:
+        """Whether the bone's translate is keyed or set off (0, 0)."""
+        return bool(self.translate.keys or any(self.translate.default))
+
+    @property
     def spine_frame(self) -> bool:
         """Whether the bone needs Spine's frame rules (shear, or another inherit mode)."""
         return bool(self.shear.keys or any(self.shear.default) or self.inherit.keys

@@ -55,6 +55,21 @@ def inactive_bones(skin_bones, active, parent_of) -> frozenset[str]:
     return frozenset(b for _, bones in skin_bones for b in bones if b not in posed)
 
 
+def unposed_bones(project) -> frozenset[str]:
+    """``inactive_bones`` of ``project``'s skin bones under its active skins."""
+    art = project.art
+    return inactive_bones(art.skin_bones, art.active_skins, lambda b: project.bone(b).parent)
+
+
+CONSTRAINT_FIELDS = {"chain": "chains", "transform": "transforms", "path": "paths", "physics": "physics"}
+"""The kinds a skin constraint item names ("chain:NAME"...), and the Project field of each."""
+
+
+def constraint_items(project) -> set[str]:
+    """"KIND:NAME" of every constraint ``project`` has (the items skins may list)."""
+    return {f"{kind}:{c.name}" for kind, field in CONSTRAINT_FIELDS.items() for c in getattr(project, field)}
+
+
 def inactive_constraints(skin_constraints, active) -> frozenset[str]:
     """The constraints (``Art.skin_constraints`` items, "chain:NAME" ...) that skins
     ``active`` leave out: listed by some skin, by none of those."""
@@ -62,4 +77,5 @@ def inactive_constraints(skin_constraints, active) -> frozenset[str]:
     return frozenset(item for _, items in skin_constraints for item in items if item not in on)
 
 
-__all__ = ["DEFAULT", "pick", "shown_skin", "names_of", "inactive_bones", "inactive_constraints"]
+__all__ = ["DEFAULT", "pick", "shown_skin", "names_of", "inactive_bones", "unposed_bones", "CONSTRAINT_FIELDS",
+           "constraint_items", "inactive_constraints"]

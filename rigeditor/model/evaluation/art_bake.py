@@ -12,7 +12,7 @@ import numpy as np
 
 from rigeditor.core.geometry import Affine
 from rigeditor.model.evaluation.bake import Bake, frozen
-from rigeditor.model.data.skins import inactive_bones, pick as skin_pick
+from rigeditor.model.data.skins import pick as skin_pick, unposed_bones
 from rigeditor.model.data.project import CHARACTER, Project
 from rigeditor.model.data.slot_color import sample_colors
 from rigeditor.model.data.mesh_attachment import MeshAttachment
@@ -154,7 +154,7 @@ def bake_art(project: Project, bake: Bake, previous: Bake | None = None) -> ArtB
         corners = np.array(old.corners) if moved else old.corners
     else:
         codes = np.full((n, ns), -1, dtype=int)
-        unposed = inactive_bones(art.skin_bones, art.active_skins, lambda b: _parents(project).get(b))
+        unposed = unposed_bones(project)
         for s, (slot, (lookup, _, _)) in enumerate(zip(art.slots, tables)):
             if slot.bone not in unposed:  # (a slot on a skin bone no active skin brings: nothing)
                 codes[:, s] = lookup[slot.attachment.sample(bake.frames)]
@@ -200,20 +200,6 @@ def bake_art(project: Project, bake: Bake, previous: Bake | None = None) -> ArtB
 
 
 _kinds: dict[int, tuple] = {}
-
-
-def _parents(project) -> dict:
-    """{bone: parent} of ``project`` (kept for its bones tuple)."""
-    hit = _PARENTS.get(id(project.bones))
-    if hit is None or hit[0] is not project.bones:
-        hit = _PARENTS[id(project.bones)] = (project.bones, {b.name: b.parent for b in project.bones})
-        if len(_PARENTS) > 64:
-            _PARENTS.clear()
-            _PARENTS[id(project.bones)] = hit
-    return hit[1]
-
-
-_PARENTS: dict = {}
 
 
 def _slot_kinds(art) -> tuple[set[int], set[int]]:

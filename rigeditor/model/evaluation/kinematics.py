@@ -71,7 +71,7 @@ def _channelled(project: Project, order: list[str]) -> tuple[list[int], list[int
     if hit is not None and hit[0] is project.bones and hit[1] == order:
         return hit[2]
     bones = [project.bone(name) for name in order]
-    out = ([k for k, b in enumerate(bones) if b.translate.keys or any(b.translate.default)],
+    out = ([k for k, b in enumerate(bones) if b.translated],
            [k for k, b in enumerate(bones) if b.scale.keys or b.scale.default != (1.0, 1.0)],
            [k for k, b in enumerate(bones) if b.spine_frame])
     if len(_channels) > 64:

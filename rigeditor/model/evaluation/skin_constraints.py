@@ -15,7 +15,7 @@ _cache: dict = {}
 
 def skin_applied(project):
     """``project`` with every constraint its active skins leave out at mix 0 (the same
-    object when there is none; remembered per project and active skins)."""
+    object when there is none; remembered per project)."""
     art = project.art
     if not art.skin_constraints:
         return project

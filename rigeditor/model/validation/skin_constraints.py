@@ -2,15 +2,15 @@
 ``validation.project``."""
 from __future__ import annotations
 
+from rigeditor.model.data.skins import constraint_items
+
 
 def skin_constraint_problems(project) -> list[str]:
     """Each skin's constraints: a known skin, and items naming constraints there are."""
     art = project.art
     if not art.skin_constraints:
         return []
-    known = {f"{kind}:{c.name}" for kind, items in (("chain", project.chains), ("transform", project.transforms),
-                                                    ("path", project.paths), ("physics", project.physics))
-             for c in items}
+    known = constraint_items(project)
     out = []
     for skin, items in art.skin_constraints:
         if skin not in art.skins:

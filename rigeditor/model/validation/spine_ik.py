@@ -68,11 +68,11 @@ def driven_bone(out, where, bone, k, aim=False, scalable=False, timeline=None, m
     if bone.spine_frame:
         out.append(f"{where}: bone {bone.name!r} is driven by an IK chain and cannot be sheared or "
                    "inherit less than all of its parent's frame (inherit: normal)")
-    if k > 0 and not movable and (bone.translate.keys or any(bone.translate.default)):
+    if k > 0 and not movable and bone.translated:
         out.append(f"{where}: bone {bone.name!r} is driven by an IK chain and cannot be translated "
                    "(it starts at its parent's tip); only the chain's first bone can, and the second "
                    "of a two-bone chain without limits or the stretch strategy")
-    elif k > 0 and (bone.translate.keys or any(bone.translate.default)) and not translated_clear(bone, timeline):
+    elif k > 0 and bone.translated and not translated_clear(bone, timeline):
         out.append(f"{where}: bone {bone.name!r} is translated to within {MIN_LENGTH:g} of its parent's origin "
                    "(the solver's segment from there to it has no length)")
 

@@ -113,10 +113,8 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
     if one and solver == "analytic":
         moved = translated_first(project, chains[0].bones, pose.translate[pose.column[chains[0].bones[1]]])
         if moved is not None:  # the first segment follows it, frame by frame
-            lengths[0][0], turn = moved
+            lengths[0][0], turn, child_at = moved
             shifts = joint_turns([turn, 0.0])
-            child_at = np.asarray(project.bone(chains[0].bones[1]).rest_offset) \
-                + pose.translate[pose.column[chains[0].bones[1]]]
     turned = any(np.any(d) for d in shifts)
     if turned:
         fk = [f + d for f, d in zip(fk, shifts)]

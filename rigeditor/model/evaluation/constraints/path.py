@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from rigeditor.core.geometry import Affine
-from rigeditor.model.data.skins import inactive_bones, pick
+from rigeditor.model.data.skins import pick, unposed_bones
 from rigeditor.model.data.project import POINT_LENGTH
 from rigeditor.model.evaluation.vertex_deform import path_offsets
 
@@ -47,9 +47,7 @@ def shown_paths(project, slot, frames):
     a skin bone no active skin brings (nor does a constraint follow it there, as in Spine)."""
     if not slot.paths:
         return []
-    art = project.art
-    if art.skin_bones and slot.bone in inactive_bones(art.skin_bones, art.active_skins,
-                                                       lambda b: project.bone(b).parent):
+    if slot.bone in unposed_bones(project):
         return []
     codes = slot.attachment.sample(frames)
     out = {}

@@ -40,16 +40,16 @@ def _segments(project, bones) -> tuple[list[float], list[float]]:
     return lengths, turns
 
 
-def translated_first(project, bones, translate: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+def translated_first(project, bones, translate: np.ndarray):
     """Where a two-bone chain's second bone is translated (Spine keys an IK child's
     position; ``translate`` (N, 2) its translate in the first bone's frame, the Pose's),
-    the first segment per frame: (lengths (N,), turns (N,)) from the first bone's origin
-    to the second's, its rest offset plus the translate. None: not translated."""
+    the first segment per frame: (lengths (N,), turns (N,), the second bone's origin
+    (N, 2) in the first bone's frame: its rest offset plus the translate). None: not
+    translated."""
     if not np.any(translate):
         return None
-    ox, oy = project.bone(bones[1]).rest_offset
-    x, y = ox + translate[:, 0], oy + translate[:, 1]
-    return np.hypot(x, y), np.arctan2(y, x)
+    at = np.asarray(project.bone(bones[1]).rest_offset, float) + translate
+    return np.hypot(at[:, 0], at[:, 1]), np.arctan2(at[:, 1], at[:, 0]), at
 
 
 def joint_turns(turns) -> list[float]:
@@ -64,7 +64,7 @@ def on_axis(project, bones) -> bool:
     for name, child in zip(bones, bones[1:]):
         parent = project.bone(name)
         ox, oy = project.bone(child).rest_offset
-        if project.bone(child).translate.keys or any(project.bone(child).translate.default):
+        if project.bone(child).translated:
             return False
         if not (math.isclose(ox, parent.length, rel_tol=1e-9) and abs(oy) <= 1e-9 * parent.length):
             return False
