@@ -195,6 +195,70 @@ def test_a_bone_keeps_what_an_earlier_constraint_did_when_a_later_one_moves_its_
     assert np.arctan2(arm[:, 2], arm[:, 0]) == pytest.approx(np.zeros(5), abs=1e-12)
 
 
+def _turned_then_replaced(hip_scale):
+    """The arm turned halfway to the lamp in world by t1 (order 0), then placed again
+    from what t1 left it when t2 (order 1, every mix 0) meets the hip, under a hip
+    scaled ``hip_scale``: (hip world (2, 3), the arm's world after t1 alone (2, 3), the
+    arm's world after both (2, 3)) at frame 0."""
+    p = rig(arm_turn=0.3, lamp_turn=1.1)
+    hip = replace(p.bones[0], scale=constant(*hip_scale))
+    p = replace(p, bones=(hip,) + p.bones[1:] + (Bone("lamp2", None, 1.0, (0.0, -4.0), -0.6),))
+    p = edits.add_transform(p, ["arm"], "lamp", name="t1", order=0)
+    for m in ("mix_x", "mix_y", "mix_scale_x", "mix_scale_y", "mix_shear_y"):
+        p = edits.set_mix(p, "t1", m, 0.0)
+    p = edits.set_mix(p, "t1", "mix_rotate", 0.5)
+    alone = world(evaluate(p), "arm")[0]
+    p = edits.add_transform(p, ["hip"], "lamp2", name="t2", order=1)
+    for m in ("mix_rotate", "mix_x", "mix_y", "mix_scale_x", "mix_scale_y", "mix_shear_y"):
+        p = edits.set_mix(p, "t2", m, 0.0)
+    bake = evaluate(p)
+    as_matrix = lambda w: np.array([[w[0], w[1], w[4]], [w[2], w[3], w[5]]])  # noqa: E731
+    return as_matrix(world(bake, "hip")[0]), as_matrix(alone), as_matrix(world(bake, "arm")[0])
+
+
+def test_a_square_frame_comes_back_whole_when_placed_again():
+    hip, alone, both = _turned_then_replaced((1.5, 1.5))
+    np.testing.assert_allclose(both, alone, atol=1e-12)
+
+
+def test_a_sheared_frame_placed_again_is_read_back_as_spines_runtimes_read_it():
+    # Under a hip scaled 2 x 0.8 the turned arm's frame is sheared relative to the hip.
+    # Spine's runtimes read a moved bone back (updateAppliedTransform) with scale y =
+    # det / scale x, the y axis' length only for square axes; placed again from that,
+    # the arm's y axis keeps its direction and is shortened by the sine of the angle
+    # between its local axes. By hand from the hip and what t1 left:
+    hip, alone, both = _turned_then_replaced((2.0, 0.8))
+    local = np.linalg.solve(hip[:, :2], alone[:, :2])  # the arm's axes in the hip's frame
+    x, y = local[:, 0], local[:, 1]
+    sine = (x[0] * y[1] - x[1] * y[0]) / (np.hypot(*x) * np.hypot(*y))
+    assert sine < 0.99  # really sheared
+    expected = hip[:, :2] @ np.stack([x, y * sine], axis=1)
+    np.testing.assert_allclose(both[:, :2], expected, atol=1e-12)
+    np.testing.assert_allclose(both[:, 2], alone[:, 2], atol=1e-12)  # the origin stays
+    assert np.hypot(*both[:, 1]) < np.hypot(*alone[:, 1]) - 1e-3  # visibly shorter than t1 left it
+
+
+def test_a_bone_below_a_later_chain_keeps_what_an_earlier_constraint_did():
+    # The leg's foot bone turned by tc (order 0) halfway to the lamp in world; the leg
+    # chain (order 1) then bends thigh and shin: the foot rides the shin with what tc
+    # gave it (Spine's applied pose), not with its own rotation again.
+    p = leg(chain_order=1, tc_order=0)
+    p = replace(p, bones=p.bones + (Bone("foot_bone", "shin", 2.0, (8.0, 0.0), 0.3),))
+    p = edits.set_transform(p, "tc", bones=("foot_bone",))
+    p = edits.set_mix(p, "tc", "mix_rotate", 0.5)
+    bake = evaluate(p)
+    shin, foot = world(bake, "shin")[0], world(bake, "foot_bone")[0]
+    # by hand, before the chain moved it: the shin as the leg's FK left it (the hip and
+    # thigh unturned: world angles 0.2 and 0.7 past the origin-bound hip)
+    free = evaluate(replace(p, chains=()))
+    shin0, foot0 = world(free, "shin")[0], world(free, "foot_bone")[0]
+    turned = np.arctan2(foot0[2], foot0[0]) - np.arctan2(shin0[2], shin0[0])  # what tc left, past the shin
+    after = np.arctan2(foot[2], foot[0]) - np.arctan2(shin[2], shin[0])
+    assert math.remainder(after - turned, 2 * math.pi) == pytest.approx(0.0, abs=1e-12)
+    assert abs(math.remainder(turned - 0.3, 2 * math.pi)) > 0.05  # tc really turned it
+    assert shin_tip(bake) == pytest.approx([14.0, -6.0], abs=1e-9)  # and the chain still reaches
+
+
 def test_a_constraint_after_the_chain_is_named_as_what_moved_its_end_off_the_target():
     from rigeditor.model import CAUSES
 

@@ -29,6 +29,7 @@ from rigeditor.model.evaluation.constraints.path import apply_paths
 from rigeditor.model.evaluation.constraints.ik_warm import ITERATIVE, first_warm
 from rigeditor.model.evaluation.constraints.transform import Applied, apply_transforms
 from rigeditor.model.evaluation.constraints.physics import apply_physics
+from rigeditor.model.evaluation.constraints.placement import below, kept, place_below
 from rigeditor.model.evaluation.skin_constraints import skin_applied
 from rigeditor.model.data.physics import PhysicsConstraint
 from rigeditor.model.evaluation.spaces import space_transforms
@@ -133,6 +134,7 @@ def evaluate(project: Project, frames=None, *, previous: Bake | None = None,
             apply_transforms(project, pose, frames, stage, applied)
             continue
         names = {c.name for c in stage}
+        held = _held_below(project, stage, applied) if stage else None
         before, pose.touched = pose.touched, set()
         for wave in waves(project, [c for c in todo if c.name in names] if stages else todo):
             groups = group_chains(project, wave, n)
@@ -140,6 +142,8 @@ def evaluate(project: Project, frames=None, *, previous: Bake | None = None,
                 for chain, result in zip(group, bakes):
                     results[chain.name] = result
         applied.forget(pose.touched)  # placed again by a chain: their own local values
+        if held is not None:  # ... but what an earlier constraint did below the chains stays
+            place_below(pose, applied, *held)
         pose.touched |= before
 
     bake = _bake(project, order, frames, pose, spaces, {c.name: results[c.name] for c in chains},
@@ -147,6 +151,20 @@ def evaluate(project: Project, frames=None, *, previous: Bake | None = None,
     if stages or carried(project, chains):
         bake = _moved_by_constraints(project, stages, bake, None if dirty is None else previous, chains)
     return with_art(project, bake, None if dirty is None else previous)  # images ride the bones: bake.art
+
+
+def _held_below(project, stage, applied):
+    """(the bones below the chains of ``stage``, the local values earlier constraints
+    left those of them they moved), or None when there are none. Spine places the bones
+    below a constrained bone again from their applied pose, so a bone an earlier
+    transform, path or physics constraint moved keeps that (relative to its parent)
+    when a later chain moves its ancestors. Read before the chains move; a bone with a
+    chain of the stage below it is left to its own values (that chain is solved from
+    where it is placed)."""
+    driven = [b for c in stage for b in c.bones]
+    under = below(project, driven)
+    held = {d: v for d, v in kept(applied, under).items() if _descendants(project, [d]).isdisjoint(driven)}
+    return (under, held) if held else None
 
 
 def _moved_by_constraints(project, stages, bake, previous=None, chains=()):

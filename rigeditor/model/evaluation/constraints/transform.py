@@ -50,7 +50,8 @@ class Applied:
         pose, n = self.pose, self.pose.ones.shape[0]
         k = pose.column[name]
         if name in self.moved:
-            return _decompose(pose.parent_frame(name).inverse().compose(pose.world[k]), n)
+            return _decompose(pose.parent_frame(name).inverse().compose(pose.world[k]), n,
+                              root=pose.project.bone(name).parent is None)
         ox, oy = pose._offset(name)
         shear = pose.spine[k][0] if pose.spine[k] is not None else np.zeros((n, 2))
         return (np.broadcast_to(ox, (n,)), np.broadcast_to(oy, (n,)), np.broadcast_to(pose.rotation[k], (n,)),
@@ -62,17 +63,30 @@ class Applied:
             self.moved.discard(name)
 
 
-def _decompose(local: Affine, n: int):
-    """(x, y, rotation, scale, shear) of a local frame, shear x 0: rotation the x axis'
-    angle, scale x its length, scale y the y axis' length signed by the determinant,
-    shear y the y axis' angle beyond a right angle from the x axis."""
+def _decompose(local: Affine, n: int, root: bool = False):
+    """(x, y, rotation, scale, shear) of a local frame, shear x 0, read as Spine's
+    runtimes read a bone's frame back after a constraint moved it (its applied pose,
+    ``updateAppliedTransform``): rotation the x axis' angle, scale x its length, shear y
+    the y axis' angle beyond a right angle from the x axis, and scale y the determinant
+    over scale x. That last is the y axis' length only while the axes are square: a
+    sheared frame (a turned bone under a parent scaled unevenly) comes back with its y
+    axis shortened by the sine of the angle between the axes, and a bone placed again
+    from it (a later constraint on an ancestor, even at mix 0) shows that, as every
+    runtime does. An x axis shorter than 1e-4: scale x 0 and the rotation from the y
+    axis. ``root``: a bone on no parent, read as the runtimes read one (the y axis'
+    length unsigned, its shear measured the other way round)."""
     a, b, c, d = (np.broadcast_to(np.asarray(v, float), (n,)) for v in (local.a, local.b, local.c, local.d))
     sx = np.hypot(a, c)
     det = a * d - b * c
-    sy = np.where(det < 0, -1.0, 1.0) * np.hypot(b, d)
-    rotation = np.arctan2(c, a)
-    safe = np.where(sy != 0, sy, 1.0)
-    shy = np.where(sy != 0, _wrap(np.arctan2(-b / safe, d / safe) - rotation), 0.0)
+    dot = a * b + c * d
+    if root:
+        sy, shy, rotation = np.hypot(b, d), np.arctan2(dot, det), np.arctan2(c, a)
+    else:
+        ok = sx > 1e-4
+        sy = np.where(ok, det / np.where(ok, sx, 1.0), np.hypot(b, d))
+        shy = np.where(ok, -np.arctan2(dot, det), 0.0)
+        rotation = np.where(ok, np.arctan2(c, a), np.pi / 2 - np.arctan2(d, b))
+        sx = np.where(ok, sx, 0.0)
     scale = np.stack([sx, sy], axis=1)
     shear = np.stack([np.zeros(n), shy], axis=1)
     tx, ty = (np.broadcast_to(np.asarray(v, float), (n,)) for v in (local.tx, local.ty))
