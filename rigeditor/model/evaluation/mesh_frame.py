@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from rigeditor.model.data.deform import mix_at
+from rigeditor.model.evaluation.skin_bake import to_world, weight_excess
 
 
 class MeshFrame:
@@ -27,6 +28,9 @@ class MeshFrame:
         joined = _joined(self.poses)
         self.__dict__.update(joined)
         self.deformed = [self.poses[k] for k in joined["deformed_at"]]
+        excess = [weight_excess(p.mesh, p.operator) for p in self.poses]
+        self.excess = None if all(e is None for e in excess) else np.concatenate(
+            [np.zeros(b - a) if e is None else e for e, (a, b) in zip(excess, self.bounds)])
         first = self.poses[0].character if self.poses else None
         self.one_character = all(p.character is first for p in self.poses)
 
@@ -66,10 +70,12 @@ class MeshFrame:
             out += np.bincount(self.inf_x + 1, weights=w * (lin[:, 1, 0] * ox + lin[:, 1, 1] * oy),
                                minlength=2 * self.n_verts)
         local = out.reshape(-1, 2)
+        excess = self.excess
         if self.one_character:
-            world = self.poses[0].character.take(row).apply(local)
+            world = to_world(self.poses[0].character.take(row), local, excess)
             return {p.column: world[a:b] for p, (a, b) in zip(self.poses, self.bounds)}
-        return {p.column: p.character.take(row).apply(local[a:b]) for p, (a, b) in zip(self.poses, self.bounds)}
+        return {p.column: to_world(p.character.take(row), local[a:b], None if excess is None else excess[a:b])
+                for p, (a, b) in zip(self.poses, self.bounds)}
 
 
 _kept: dict = {}  # identities of the meshes' operators and deforms -> (them, the joined structure)

@@ -42,6 +42,38 @@ def operator_of(mesh: MeshAttachment, n_bones: int) -> np.ndarray:
     return g
 
 
+_EXCESS: "weakref.WeakKeyDictionary[MeshAttachment, tuple]" = weakref.WeakKeyDictionary()
+
+
+def weight_excess(mesh: MeshAttachment, operator: np.ndarray) -> np.ndarray | None:
+    """(V,) each vertex's weights' sum less 1, or None where every sum is 1 (within
+    1e-12: RigEditor's own weights, an unskinned mesh). Spine's runtimes place a vertex
+    at the weighted sum of its bones' world points, the root's (our character space)
+    motion inside each, so a vertex whose weights sum to 0.99999 (Spine's editor
+    rounds them to 5 decimals) moves with 0.99999 of the character's translation:
+    0.03 units at 3,000 units out. ``operator``: the mesh's skin operator (its tx rows
+    hold each vertex's weights)."""
+    hit = _EXCESS.get(mesh)
+    if hit is None:
+        excess = operator[2::6, 0::2].sum(axis=0) - 1.0  # (B * 6, V * 2): rows a, b, tx, c, d, ty per bone
+        hit = (excess if np.abs(excess).max(initial=0.0) > 1e-12 else None,)
+        if hit[0] is not None:
+            hit[0].flags.writeable = False
+        _EXCESS[mesh] = hit
+    return hit[0]
+
+
+def to_world(character: Affine, local: np.ndarray, excess: np.ndarray | None) -> np.ndarray:
+    """(V, 2) world points of character-space vertices ``local`` (one frame of
+    ``character``), the translation taken ``1 + excess`` times per vertex
+    (:func:`weight_excess`)."""
+    world = character.apply(local)
+    if excess is not None:
+        world = world + excess[:, None] * np.array([float(np.ravel(character.tx)[0]),
+                                                    float(np.ravel(character.ty)[0])])
+    return world
+
+
 class MeshStatic:
     """What a mesh pose keeps that has no frame axis: the attachment, its triangles'
     joints (the joint, a child bone name, each triangle sits at, or the slot's bone
@@ -121,7 +153,7 @@ class MeshPose:
 
     def vertices(self, row: int) -> np.ndarray:
         """(V, 2) deformed vertices at ``row`` in world."""
-        return self.character.take(row).apply(self.local_vertices(row))
+        return to_world(self.character.take(row), self.local_vertices(row), weight_excess(self.mesh, self.operator))
 
     def ratios(self, row: int) -> np.ndarray:
         """(T,) deformed over bind signed area of each triangle at ``row`` (< 0: flipped)."""
