@@ -259,6 +259,20 @@ def test_a_bone_below_a_later_chain_keeps_what_an_earlier_constraint_did():
     assert shin_tip(bake) == pytest.approx([14.0, -6.0], abs=1e-9)  # and the chain still reaches
 
 
+def test_a_chain_mixes_from_where_an_earlier_constraint_turned_its_bone():
+    # tc (order 0) turns the thigh itself halfway to the lamp; the leg chain (order 1)
+    # then mixes from that pose, as Spine's IK mixes from the applied pose: at mix 0 the
+    # thigh stays where tc put it (before, it went back to its own rotation).
+    p = leg(chain_order=1, tc_order=0)
+    p = edits.set_mix(edits.set_transform(p, "tc", bones=("thigh",)), "tc", "mix_rotate", 0.5)
+    turned = world(evaluate(replace(p, chains=())), "thigh")[0]
+    assert abs(math.atan2(turned[2], turned[0]) - (-1.0)) > 0.1  # tc really turned it
+    off = replace(p, chains=(replace(p.chains[0], mix=constant(0.0)),))
+    np.testing.assert_allclose(world(evaluate(off), "thigh")[0], turned, atol=1e-12)
+    full = evaluate(p)
+    assert shin_tip(full) == pytest.approx([14.0, -6.0], abs=1e-9)  # at mix 1 it still reaches
+
+
 def test_a_constraint_after_the_chain_is_named_as_what_moved_its_end_off_the_target():
     from rigeditor.model import CAUSES
 

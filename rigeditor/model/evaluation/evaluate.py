@@ -95,7 +95,10 @@ def evaluate(project: Project, frames=None, *, previous: Bake | None = None,
     def fk_of(name):
         # A full evaluation's pose starts from every bone's FK rotation, and a chain
         # replaces only its own bones' after this; an incremental one starts from the
-        # previous bake's (solved) rotations.
+        # previous bake's (solved) rotations. A bone an earlier constraint turned starts
+        # from what that left it (Spine's IK mixes from the applied pose).
+        if name in applied.set or name in applied.moved:
+            return applied.of(name)[2]
         return pose.rotation[pose.column[name]] if dirty is None else fk_rotation(project.bone(name), frames)
 
     def solve(group):
