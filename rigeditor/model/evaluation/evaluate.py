@@ -164,6 +164,8 @@ def _held_below(project, stage, applied):
     when a later chain moves its ancestors. Read before the chains move; a bone with a
     chain of the stage below it is left to its own values (that chain is solved from
     where it is placed)."""
+    if not applied.set and not applied.moved:  # (no constraint has run yet: a drag's usual case)
+        return None
     driven = [b for c in stage for b in c.bones]
     under = below(project, driven)
     held = {d: v for d, v in kept(applied, under).items() if _descendants(project, [d]).isdisjoint(driven)}
