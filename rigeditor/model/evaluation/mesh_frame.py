@@ -28,7 +28,7 @@ class MeshFrame:
         joined = _joined(self.poses)
         self.__dict__.update(joined)
         self.deformed = [self.poses[k] for k in joined["deformed_at"]]
-        excess = [weight_excess(p.mesh, p.operator) for p in self.poses]
+        excess = [weight_excess(p.mesh) for p in self.poses]
         self.excess = None if all(e is None for e in excess) else np.concatenate(
             [np.zeros(b - a) if e is None else e for e, (a, b) in zip(excess, self.bounds)])
         first = self.poses[0].character if self.poses else None

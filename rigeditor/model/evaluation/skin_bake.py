@@ -45,21 +45,21 @@ def operator_of(mesh: MeshAttachment, n_bones: int) -> np.ndarray:
 _EXCESS: "weakref.WeakKeyDictionary[MeshAttachment, tuple]" = weakref.WeakKeyDictionary()
 
 
-def weight_excess(mesh: MeshAttachment, operator: np.ndarray) -> np.ndarray | None:
+def weight_excess(mesh: MeshAttachment) -> np.ndarray | None:
     """(V,) each vertex's weights' sum less 1, or None where every sum is 1 (within
     1e-12: RigEditor's own weights, an unskinned mesh). Spine's runtimes place a vertex
     at the weighted sum of its bones' world points, the root's (our character space)
     motion inside each, so a vertex whose weights sum to 0.99999 (Spine's editor
     rounds them to 5 decimals) moves with 0.99999 of the character's translation:
-    0.03 units at 3,000 units out. ``operator``: the mesh's skin operator (its tx rows
-    hold each vertex's weights)."""
+    0.03 units at 3,000 units out."""
     hit = _EXCESS.get(mesh)
     if hit is None:
-        excess = operator[2::6, 0::2].sum(axis=0) - 1.0  # (B * 6, V * 2): rows a, b, tx, c, d, ty per bone
-        hit = (excess if np.abs(excess).max(initial=0.0) > 1e-12 else None,)
-        if hit[0] is not None:
-            hit[0].flags.writeable = False
-        _EXCESS[mesh] = hit
+        excess = np.asarray(mesh.weights, float).sum(axis=1) - 1.0 if mesh.skinned else None
+        if excess is not None and not np.abs(excess).max(initial=0.0) > 1e-12:
+            excess = None
+        if excess is not None:
+            excess.flags.writeable = False
+        hit = _EXCESS[mesh] = (excess,)
     return hit[0]
 
 
@@ -153,7 +153,7 @@ class MeshPose:
 
     def vertices(self, row: int) -> np.ndarray:
         """(V, 2) deformed vertices at ``row`` in world."""
-        return to_world(self.character.take(row), self.local_vertices(row), weight_excess(self.mesh, self.operator))
+        return to_world(self.character.take(row), self.local_vertices(row), weight_excess(self.mesh))
 
     def ratios(self, row: int) -> np.ndarray:
         """(T,) deformed over bind signed area of each triangle at ``row`` (< 0: flipped)."""
