@@ -17,7 +17,7 @@ from rigeditor.model.data.project import CHARACTER, Project
 from rigeditor.model.data.slot_color import sample_colors
 from rigeditor.model.data.mesh_attachment import MeshAttachment
 from rigeditor.model.evaluation.mesh_frame import MeshFrame
-from rigeditor.model.evaluation.skin_bake import mesh_poses
+from rigeditor.model.evaluation.skin_bake import HELD, mesh_poses, same_affine
 from rigeditor.model.evaluation.shape_bake import shape_poses
 from rigeditor.model.evaluation.sequence_bake import sequence_frames
 
@@ -164,7 +164,8 @@ def bake_art(project: Project, bake: Bake, previous: Bake | None = None) -> ArtB
         corners = np.zeros((n, ns, 4, 2))
     if moved:
         _place(art, bake, tables, codes, moved, fields, corners)
-    meshes, shapes, memo = [], [], {}
+    meshes, shapes = [], []
+    memo = {} if old is None else {HELD: same_affine(previous.spaces[CHARACTER], bake.spaces[CHARACTER])}
     frames = np.asarray(bake.frames, float)
     kept_shapes = {} if old is None else {(m.column, m.code): m for m in old.shapes}
     sequence = np.full((n, ns), -1, dtype=np.int64) if old is None else old.sequence

@@ -271,12 +271,20 @@ def _stacked(parts, n: int) -> np.ndarray:
     return np.stack([np.broadcast_to(f, (n,)) for f in parts])
 
 
+HELD = "held"
+"""``memo`` key: True when ``previous``'s art is this artwork's at these frames and
+both bakes' character spaces are equal (art_bake's ``_same_source``), False when only
+the character spaces differ. Every MeshPose then has its bake's frames and character
+space, and shows the frames its bake's codes show (``codes`` are the previous art's),
+so only what the mesh itself is made of is compared."""
+
+
 def _kept_pose(previous, bake, slot, column, code, mesh, codes, character, deform, memo) -> MeshPose | None:
     """``previous``'s MeshPose of this mesh when nothing it is made of changed: the
     same attachment object and deform sampler (``deform_bake.sampler_for``: one per
     keys), the same BoneBake objects for every bone that moves it, the same character
     space, frames and shown frames. ``memo``: the comparisons of character spaces and
-    frames made for this bake, by the previous object compared."""
+    frames made for this bake, by the previous object compared (and ``HELD``)."""
     art = getattr(previous, "art", None)
     if art is None or column >= len(art.slots) or art.slots[column] != slot.name:
         return None
@@ -289,9 +297,12 @@ def _kept_pose(previous, bake, slot, column, code, mesh, codes, character, defor
             return None
     except ValueError:
         return None
+    held = memo.get(HELD)
+    if held is not None:  # bake_art compared the bakes once (see HELD)
+        return old if held else None
     same = memo.get(("character", id(old.character)))
     if same is None:
-        same = memo[("character", id(old.character))] = _same_affine(old.character, character)
+        same = memo[("character", id(old.character))] = same_affine(old.character, character)
     frames = memo.get(("frames", id(old.frames)))
     if frames is None:
         frames = memo[("frames", id(old.frames))] = (old.frames.shape == bake.frames.shape
@@ -303,7 +314,7 @@ def _kept_pose(previous, bake, slot, column, code, mesh, codes, character, defor
     return old
 
 
-def _same_affine(a: Affine, b: Affine) -> bool:
+def same_affine(a: Affine, b: Affine) -> bool:
     """Whether two transforms are equal field by field: the same object, or a range's
     row (``Bake.rows`` cuts its own copy of the character space) and an evaluation of
     that row."""
@@ -338,4 +349,4 @@ def _triangle_joints(project, slot_bone, mesh: MeshAttachment) -> tuple[str, ...
     return tuple(joints[int(k)] for k in nearest)
 
 
-__all__ = ["MeshPose", "MeshStatic", "mesh_poses", "operator_of"]
+__all__ = ["HELD", "MeshPose", "MeshStatic", "mesh_poses", "operator_of", "same_affine"]
