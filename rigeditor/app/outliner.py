@@ -17,6 +17,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QIcon, QPixmap
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTreeWidget, QTreeWidgetItem
 
+from rigeditor.app.gesture_pacing import GesturePacer
 from rigeditor.app.guard import Guarded
 from rigeditor.app import style
 from rigeditor import edits
@@ -68,8 +69,10 @@ class Outliner(Guarded, QTreeWidget):
         self.itemChanged.connect(self._item_renamed)
         doc.projectChanged.connect(self.rebuild)
         doc.selectionChanged.connect(self._selection_from_doc)
-        doc.bakeChanged.connect(self._update_states)
-        doc.frameChanged.connect(self._update_states)
+        # The chains' cause colours follow a drag or a scrub at a reading pace (the eye
+        # is on the scene), the last one when it ends.
+        doc.bakeChanged.connect(GesturePacer(doc, self._update_states, self))
+        doc.frameChanged.connect(GesturePacer(doc, self._update_states, self, frames=True))
         self.rebuild()
 
     # ------------------------------------------------------------------ public

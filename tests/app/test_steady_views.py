@@ -207,14 +207,28 @@ def test_during_a_drag_the_readouts_follow_at_a_reading_pace_and_end_on_the_last
     QTest.mouseMove(vp, centre + QPoint(120, 0))  # out of reach
     settle()
     shown_readouts(w, doc)
-    first = (w.inspector.field("readout.residual").text(), w.chain_status.text())
+    first = (w.inspector.field("readout.residual").text(), w.chain_status.text(), outliner_cause(w))
+    out_of_reach = chain_readout(doc, "arm")["cause"]
+    assert first[2] == CAUSE_LABELS[out_of_reach]
     moved = set()
-    circle(vp, centre, 60.0, 10, on_move=lambda: moved.add(chain_readout(doc, "arm")["residual"]))
-    assert len(moved) >= 5  # the solve changed under the pointer...
-    assert (w.inspector.field("readout.residual").text(), w.chain_status.text()) == first  # ...not beside it
+
+    def on_move():  # where the hand's target is solved for, to a micro-unit
+        moved.add(tuple(np.round(doc.bake.chains["arm"].target_world[doc.row], 6)))
+
+    circle(vp, centre, 60.0, 10, on_move=on_move)
+    # The solve and its cause changed under the pointer (back within reach)...
+    assert len(moved) >= 5 and chain_readout(doc, "arm")["cause"] != out_of_reach
+    shown = (w.inspector.field("readout.residual").text(), w.chain_status.text(), outliner_cause(w))
+    assert shown == first  # ...not beside it
     QTest.mouseRelease(vp, Qt.LeftButton, Qt.NoModifier, centre + QPoint(60, 0))
     QApplication.processEvents()
     shown_readouts(w, doc)  # the last value, at the gesture's end
+    assert outliner_cause(w) == CAUSE_LABELS[chain_readout(doc, "arm")["cause"]]
+
+
+def outliner_cause(w) -> str:
+    """The cause the outliner's chain item shows (its colour's status tip)."""
+    return w.outliner.item_for("chain", "arm").data(0, Qt.StatusTipRole)
 
 
 def test_a_slow_drag_shows_every_move_beside_the_scene(qtbot, tmp_path):
