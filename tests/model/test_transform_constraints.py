@@ -286,3 +286,54 @@ def test_a_constraint_after_the_chain_is_named_as_what_moved_its_end_off_the_tar
     assert after.end_world[0] == pytest.approx([c * 14 + s * 6, s * 14 - c * 6], abs=1e-9)
     before = evaluate(leg(chain_order=1, tc_order=0)).chains["leg"]  # the chain solves after it: on target
     assert CAUSES[int(before.cause[0])] == "none" and before.residual[0] < 1e-9
+
+
+def _aimed_after_a_turn(hip_scale, ik_mix):
+    """The arm turned halfway to the lamp in world by tc (order 0), then aimed at a
+    target by a one-bone chain (order 1, mix ``ik_mix``), under a hip scaled
+    ``hip_scale``: (hip world (2, 3), the arm's world after tc alone (2, 3), the arm's
+    world after both (2, 3), the target (2,)) at frame 0."""
+    from rigeditor.model.data.project import Chain, Target
+
+    p = rig(arm_turn=0.3, lamp_turn=1.1)
+    hip = replace(p.bones[0], scale=constant(*hip_scale))
+    p = replace(p, bones=(hip,) + p.bones[1:])
+    p = edits.add_transform(p, ["arm"], "lamp", name="tc", order=0)
+    for m in ("mix_x", "mix_y", "mix_scale_x", "mix_scale_y", "mix_shear_y"):
+        p = edits.set_mix(p, "tc", m, 0.0)
+    p = edits.set_mix(p, "tc", "mix_rotate", 0.5)
+    as_matrix = lambda w: np.array([[w[0], w[1], w[4]], [w[2], w[3], w[5]]])  # noqa: E731
+    alone = as_matrix(world(evaluate(p), "arm")[0])
+    goal = np.array([1.0, 6.0])
+    p = replace(p, targets=(Target("goal", position=constant(*goal)),),
+                chains=(Chain("aim", ("arm",), "goal", solver="aim", mix=constant(ik_mix), order=1),))
+    bake = evaluate(p)
+    return as_matrix(world(bake, "hip")[0]), alone, as_matrix(world(bake, "arm")[0]), goal
+
+
+def test_a_chain_starts_from_the_scale_and_shear_an_earlier_constraint_left_its_bone():
+    # Under a hip scaled 2 x 0.8 the turned arm's frame is sheared relative to the hip.
+    # Spine's one-bone IK starts from the bone's applied pose, read back from its frame
+    # (rotation r and scale x of its x axis, scale y det / scale x, shear y the y axis'
+    # turn past a right angle), turns it by mix times the target's angle past r, and
+    # places it from those values: worked out here from the hip and what tc left.
+    hip, alone, both, goal = _aimed_after_a_turn((2.0, 0.8), 0.7)
+    local = np.linalg.solve(hip[:, :2], alone[:, :2])
+    origin = np.linalg.solve(hip[:, :2], alone[:, 2] - hip[:, 2])
+    (a, b), (c, d) = local
+    r, sx = math.atan2(c, a), math.hypot(a, c)
+    sy, shear_y = (a * d - b * c) / sx, -math.atan2(a * b + c * d, a * d - b * c)
+    assert abs(shear_y) > 0.05  # really sheared
+    to = np.linalg.solve(hip[:, :2], goal - hip[:, 2]) - origin
+    rotation = r + 0.7 * math.remainder(math.atan2(to[1], to[0]) - r, 2 * math.pi)
+    placed = np.array([[math.cos(rotation) * sx, -math.sin(rotation + shear_y) * sy],
+                       [math.sin(rotation) * sx, math.cos(rotation + shear_y) * sy]])
+    np.testing.assert_allclose(both[:, :2], hip[:, :2] @ placed, atol=1e-9)
+    np.testing.assert_allclose(both[:, 2], alone[:, 2], atol=1e-9)  # it turned about its origin
+
+
+def test_a_chain_at_mix_0_leaves_the_frame_an_earlier_constraint_made():
+    # Spine skips an IK constraint at mix 0: the bone keeps the frame tc gave it, shear
+    # and all (not the frame read back and placed again, whose y axis is shorter).
+    hip, alone, both, _ = _aimed_after_a_turn((2.0, 0.8), 0.0)
+    np.testing.assert_allclose(both, alone, atol=1e-12)

@@ -25,6 +25,7 @@ from rigeditor.model.data.path_constraint import PathConstraint
 from rigeditor.model.data.project import CHARACTER, Chain, Project
 from rigeditor.model.data.ik_flags import scaling
 from rigeditor.model.evaluation.constraints.ik import group_chains, solve_chains
+from rigeditor.model.evaluation.constraints.ik_applied import applied_bones, start_from_applied
 from rigeditor.model.evaluation.constraints.path import apply_paths
 from rigeditor.model.evaluation.constraints.ik_warm import ITERATIVE, first_warm
 from rigeditor.model.evaluation.constraints.transform import Applied, apply_transforms
@@ -102,6 +103,8 @@ def evaluate(project: Project, frames=None, *, previous: Bake | None = None,
         return pose.rotation[pose.column[name]] if dirty is None else fk_rotation(project.bone(name), frames)
 
     def solve(group):
+        if len(group) > 1 and applied_bones(applied, group):  # their own start: each alone
+            return [bake for chain in group for bake in solve([chain])]
         fk = [rows([fk_of(c.bones[i]) for c in group], n) for i in range(len(group[0].bones))]
         # Reset what an earlier solve of these chains left, so a partial update starts
         # from the same state as a full evaluation.
@@ -111,6 +114,7 @@ def evaluate(project: Project, frames=None, *, previous: Bake | None = None,
                 pose.shift[pose.column[b]] = pose.zeros
             if scaling(chain):  # Spine's stretch scaled the first bone's frame
                 pose.reset_scale(chain.bones[0])
+            start_from_applied(pose, applied, chain, frames)  # (an earlier constraint's values)
         warm = first_warm(project, group[0], frames, previous) if group[0].solver in ITERATIVE else None
         return solve_chains(project, group, pose, spaces, frames, fk, warm)
 

@@ -5,7 +5,7 @@ import numpy as np
 
 from rigeditor.core.geometry import Affine, pair, rows
 from rigeditor.model.evaluation.chain_fk import chain_frames
-from rigeditor.model.evaluation.inherit import INHERIT_MODES, bone_world
+from rigeditor.model.evaluation.inherit import INHERIT_MODES, bone_world, local_matrix
 from rigeditor.model.data.project import CHARACTER, Project
 
 
@@ -271,7 +271,8 @@ class Pose:
         again; a scaled bone (only a lone chain may have one) takes its rotation.
         """
         parent = Affine.rows([self.parent_frame(bones[0]) for bones in chains], n)
-        if all(self.scale[self.column[b]] is self.unit for bones in chains for b in bones):
+        if all(self.scale[self.column[b]] is self.unit and self.spine[self.column[b]] is None
+               for bones in chains for b in bones):
             worlds = self._place_run(chains, n, parent)  # every frame count alike (chain_fk)
         else:
             worlds = self._place_composed(chains, n, parent, directions)
@@ -339,8 +340,12 @@ class Pose:
         for i in range(len(chains[0])):
             cols = [self.column[bones[i]] for bones in chains]
             ox, oy = self._offsets([bones[i] for bones in chains], n)
-            scale = self.scale[cols[0]]
-            if scale is not self.unit:  # a lone chain: see the grouping (solve_chain)
+            scale, spine = self.scale[cols[0]], self.spine[cols[0]]
+            if spine is not None:  # a lone chain's bone an earlier constraint sheared (ik_applied)
+                rotation = np.broadcast_to(self.rotation[cols[0]], (n,))
+                a, b, c, d = local_matrix(rotation, np.broadcast_to(scale, (n, 2)), spine[0])
+                local = Affine(a, b, c, d, np.broadcast_to(ox, (n,)), np.broadcast_to(oy, (n,)))
+            elif scale is not self.unit:  # a lone chain: see the grouping (solve_chain)
                 local = Affine.trs(ox, oy, self.rotation[cols[0]], scale[:, 0], scale[:, 1])
             elif directions is not None:
                 cos, sin = directions[i]
