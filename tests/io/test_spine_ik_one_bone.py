@@ -231,3 +231,32 @@ def test_a_target_a_transform_constraint_moves_is_aimed_at_where_the_constraint_
     axis, to_target = foot.tip - foot.joint, placed - foot.joint
     cross = axis[:, 0] * to_target[:, 1] - axis[:, 1] * to_target[:, 0]
     assert np.abs(cross / (np.hypot(*axis.T) * np.hypot(*to_target.T))).max() < 1e-6
+
+
+def test_a_one_bone_constraint_on_a_sheared_bone_imports_and_aims_its_x_axis(tmp_path):
+    # Spine points the bone's x axis (rotation + shear x) at the target and keeps its
+    # shear; the import used to drop the whole constraint on a bone set up sheared.
+    doc = copy.deepcopy(ARM)
+    doc["bones"][2].update(shearX=25, shearY=-10)
+    doc["ik"][0]["mix"] = 1.0
+    del doc["animations"]["walk"]["ik"]
+    result, project = _import(tmp_path, doc)
+    assert not any("shear" in line or "aim" in line for line in result.warnings), result.warnings
+    assert [c.name for c in project.chains] == ["aim"]
+    bake = evaluate(project, [0.0, 15.0, 30.0])
+    w = bake.bone_world.take((slice(None), bake.column("arm")))
+    target = bake.chains["aim"].target_world
+    for row in range(3):
+        x_axis = math.atan2(w.c[row], w.a[row])
+        y_axis = math.atan2(w.d[row], w.b[row])
+        assert x_axis == pytest.approx(math.atan2(target[row, 1] - w.ty[row], target[row, 0] - w.tx[row]), abs=1e-9)
+        local_between = math.remainder(y_axis - x_axis, 2 * math.pi)
+        # Under the unevenly scaled hip the axes' angle is not the local one: check the
+        # local frame (the hip's inverse times the arm's) for the authored shear.
+        hip = bake.bone_world.take((slice(None), bake.column("hip")))
+        h = np.array([[hip.a[row], hip.b[row]], [hip.c[row], hip.d[row]]])
+        local = np.linalg.solve(h, np.array([[w.a[row], w.b[row]], [w.c[row], w.d[row]]]))
+        between = math.remainder(math.atan2(local[1, 1], local[0, 1]) - math.atan2(local[1, 0], local[0, 0]),
+                                 2 * math.pi)
+        assert between == pytest.approx(math.radians(90 - 10 - 25), abs=1e-9)
+        assert local_between != pytest.approx(between, abs=1e-3)  # (the hip's scale skews it further)

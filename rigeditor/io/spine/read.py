@@ -49,7 +49,7 @@ from rigeditor.model.data.project import POINT_LENGTH as _POINT
 from rigeditor.model.data.skins import CONSTRAINT_FIELDS
 from rigeditor.model.data.timeline import StepChannel, constant
 from rigeditor.model.validation.project import MAX_MAGNITUDE
-from rigeditor.model.validation.spine_ik import solvable_scale
+from rigeditor.model.validation.spine_ik import movable_child, solvable_scale
 
 POINT_LENGTH = _POINT
 """Model units given to a Spine bone of length 0 (RigEditor bones have a length; one
@@ -84,6 +84,12 @@ class Notes:
             shown = ", ".join(items[:12]) + (f" and {len(items) - 12} more" if len(items) > 12 else "")
             out.append(f"{kind}: {shown}" if items else kind)
         return out
+
+
+def _shearable(chain) -> bool:
+    """Whether ``chain`` solves sheared bones as Spine does (an aim chain, or a two-bone
+    one without limits or the stretch strategy: ``validation.spine_ik``)."""
+    return chain.solver == "aim" or movable_child(chain)
 
 
 def import_spine(skeleton, out, *, atlas=None, animation: str | None = None, force: bool = False,
@@ -135,11 +141,15 @@ def spine_project(skel: SpineSkeleton, pages: AtlasPages | None, *, name: str = 
 
     slot_bones = {s.bone for s in skel.slots}
     chains, targets, spaces, target_of = _constraints(skel, bones, parent_of, slot_bones, notes)
-    for chain in chains:  # a chain solves plain frames: T . R . S
+    for chain in chains:  # a chain solves frames that inherit all of their parent's; shear as Spine
         for driven in chain.bones:
-            if bones[driven].spine_frame:
-                notes.add("shear or inherit modes on bones an IK chain drives (dropped)", driven)
-                bones[driven] = replace(bones[driven], shear=constant(0.0, 0.0), inherit=StepChannel("normal"))
+            bone = bones[driven]
+            if bone.inherit.keys or bone.inherit.default != "normal":
+                notes.add("inherit modes on bones an IK chain drives (dropped)", driven)
+                bones[driven] = bone = replace(bone, inherit=StepChannel("normal"))
+            if bone.spine_frame and not _shearable(chain):
+                notes.add("shear on bones an IK chain drives (dropped)", driven)
+                bones[driven] = replace(bone, shear=constant(0.0, 0.0))
     only = target_only(skel, slot_bones)  # once: it reads every weighted mesh
     for t in targets.values():
         if t.name in only and t.name in bones:
@@ -335,9 +345,9 @@ def _aim_chain(c, skel, bones, used, notes):
     if name in used:
         notes.add("IK constraints on bones another constraint drives (RigEditor: one chain per bone)", c.name)
         return None
-    if bones[name].spine_frame:
-        notes.add("one-bone IK constraints on skewed or partly parented bones (a chain solves in a plain "
-                  "frame; the bone keeps its keyed rotation)", c.name)
+    if bones[name].inherit.keys or bones[name].inherit.default != "normal":
+        notes.add("one-bone IK constraints on partly parented bones (a chain solves in a frame that takes "
+                  "all of its parent's; the bone keeps its keyed rotation)", c.name)
         return None
     flags = (("stretch",) if c.stretch else ()) + (("compress",) if c.compress else ())
     flags += ("uniform",) if c.uniform and (flags or any(keyed_on(skel, c.name, f) for f in ("stretch", "compress"))) else ()

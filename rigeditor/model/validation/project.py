@@ -221,7 +221,8 @@ def _chain(out, where, c, project, bone_names, target_names, used):
             out.append(f"{where}.bones[{k}]: bone {name!r} is already driven by chain {used[name]!r}")
         used[name] = c.name
         driven_bone(out, f"{where}.bones[{k}]", project.bone(name), k, aim=c.solver == "aim",
-                     scalable=c.solver == "analytic", timeline=project.timeline, movable=movable_child(c))
+                     scalable=c.solver == "analytic", timeline=project.timeline, movable=movable_child(c),
+                     shearable=c.solver == "aim" or movable_child(c))
         if k > 0 and c.bones[k - 1] in bone_names:
             bone, parent = project.bone(name), project.bone(c.bones[k - 1])
             if bone.parent != parent.name:

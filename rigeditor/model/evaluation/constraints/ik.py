@@ -14,6 +14,7 @@ from rigeditor.core.twobone import EPS, quadratic_reach
 from rigeditor.model.evaluation.bake import ChainBake, frozen
 from rigeditor.model.evaluation.constraints.causes import _CAUSE, classify, rounding_bound
 from rigeditor.model.evaluation.constraints.ik_aim import solve_aim
+from rigeditor.model.evaluation.constraints.ik_applied import sheared_bones
 from rigeditor.model.evaluation.constraints.segments import joint_turns, on_axis, segments, translated_first
 from rigeditor.model.evaluation.constraints.ik_solvers import solve_analytic, solve_iterative
 from rigeditor.model.evaluation.constraints.ik_warm import warm_rows
@@ -73,8 +74,8 @@ def _signature(project, chain):
     if chain.solver != "analytic" or len(chain.bones) != 2:
         return None
     for name in chain.bones:
-        scale = project.bone(name).scale
-        if scale.keys or scale.default != (1.0, 1.0):
+        bone = project.bone(name)
+        if bone.scale.keys or bone.scale.default != (1.0, 1.0) or bone.spine_frame:
             return None
     if scaling(chain) or not on_axis(project, chain.bones):
         return None
@@ -187,7 +188,10 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
         fk_rows = None
     if fk_rows is None or fk_rows.shape != (len(fk), target.shape[0]):
         fk_rows = np.stack([np.broadcast_to(f, (target.shape[0],)) for f in fk])
-    solved = fk_rows + mix * wrap_angle(ik.angles.T - fk_rows)
+    # A sheared bone's x axis (rotation + shear x) is what points where the solve says.
+    given_up = sheared_bones(pose, chains[0], mix) if one else None
+    aimed = ik.angles.T if given_up is None else ik.angles.T - given_up
+    solved = fk_rows + mix * wrap_angle(aimed - fk_rows)
     if turned:  # from segments back to the bones' own frames
         turns = np.asarray(shifts, float)  # (B,) or, where uneven, (B, N)
         solved = solved - (turns[:, None] if turns.ndim == 1 else turns)
@@ -216,7 +220,7 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
     # directions from the solver instead of computing sin and cos of the angles again.
     # Chosen frame by frame: a frame comes out the same evaluated alone or in a range.
     directions = None
-    if ik.directions is not None and not turned and not spine:
+    if ik.directions is not None and not turned and not spine and given_up is None:
         full = mix == 1.0
         if full.all():
             directions = ik.directions
@@ -235,6 +239,8 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
     # The side of a chain's bend: the sign of its joints' total turn after the first.
     # (A running sum, as sum() adds: one call for all joints.)
     curl = (np.cumsum(solved[1:], axis=0)[-1] if len(rotation) > 1 else 0) + sum(shifts[1:])  # the segments' turn, not the bones'
+    if given_up is not None:
+        curl = curl + given_up[1:].sum(axis=0)
     side = np.sign(np.where(np.abs(curl) > 1e-6, curl, 0.0))
     m = target.shape[0]
     hold = np.zeros(m, dtype=bool)

@@ -18,6 +18,7 @@ from rigeditor.core.diagnostics import MAX_RATE
 from rigeditor.model.data.ik_flags import flag_at
 from rigeditor.model.evaluation.bake import CAUSES, ChainBake, frozen
 from rigeditor.model.evaluation.constraints.causes import classify, rounding_bound
+from rigeditor.model.evaluation.constraints.ik_applied import sheared_bones
 from rigeditor.model.evaluation.spaces import smoothed_target
 
 
@@ -42,6 +43,9 @@ def solve_aim(project, chain, pose, spaces, frames, fk) -> list[ChainBake]:
     if pose.scale[k] is not pose.unit:  # a negative x scale points the bone backwards: turn it round
         aim = aim + np.where(pose.scale[k][:, 0] < 0, np.pi, 0.0)
     mix = np.clip(chain.mix.sample(frames)[:, 0], 0.0, 1.0)
+    given_up = sheared_bones(pose, chain, mix)  # a sheared bone's x axis is rotation + shear x
+    if given_up is not None:
+        aim = aim - given_up[0]
     rotation = fk0 + mix * wrap_angle(aim - fk0)
     pose.rotation[k] = rotation
     pose.stretch[k] = pose.ones

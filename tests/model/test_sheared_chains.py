@@ -1,0 +1,101 @@
+"""Chains on sheared bones, as Spine's IK solves them: a bone's x axis (its rotation plus
+its shear x) is what the solve points, and the bone keeps its shear; a two-bone chain's
+first bone is placed unsheared wherever the chain acts (mix > 0). Checked by forward
+kinematics: where the solved frames put the bones' ends, and the angles between their
+axes."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from rigeditor.model import evaluate
+from rigeditor.model.data.project import WORLD, Bone, Chain, Project, Target, Timeline
+from rigeditor.model.data.timeline import StepChannel, constant, keyed
+from rigeditor.model.validation.project import problems
+
+D = math.radians
+GOAL = (1.0, 4.5)  # within the two-bone chain's reach (3.7 from its shoulder, bones 3 + 2)
+
+
+def _frame(bake, name, row=0):
+    w = bake.bone_world.take((slice(None), bake.column(name)))
+    return np.array([[w.a[row], w.b[row]], [w.c[row], w.d[row]]]), np.array([w.tx[row], w.ty[row]])
+
+
+def _axis_angles(m):
+    """(x axis angle, angle from the x axis to the y axis) of a 2x2 frame, radians."""
+    x = math.atan2(m[1, 0], m[0, 0])
+    return x, math.remainder(math.atan2(m[1, 1], m[0, 1]) - x, 2 * math.pi)
+
+
+def _rig(arm_shear=(0.0, 0.0), fore_shear=None, mix=1.0, solver="aim") -> Project:
+    """hip (turned 0.4) -> arm (length 3, sheared ``arm_shear``) [-> fore (length 2,
+    sheared ``fore_shear``)], the chain reaching for GOAL in world at ``mix`` (a number
+    or a channel)."""
+    bones = [Bone("hip", None, 2.0, (1.0, 0.5), 0.4),
+             Bone("arm", "hip", 3.0, (2.0, 0.0), 0.3, shear=constant(*arm_shear))]
+    if fore_shear is not None:
+        bones.append(Bone("fore", "arm", 2.0, (3.0, 0.0), -0.5, shear=constant(*fore_shear)))
+    names = tuple(b.name for b in bones[1:])
+    chain = Chain("reach", names, "goal", solver=solver, mix=constant(mix) if isinstance(mix, float) else mix)
+    return Project(timeline=Timeline(24.0, 0, 4), bones=tuple(bones),
+                   targets=(Target("goal", StepChannel(WORLD), constant(*GOAL)),), chains=(chain,))
+
+
+def test_a_sheared_bone_aims_its_x_axis_and_keeps_its_shear():
+    shear = (D(25), D(-10))
+    p = _rig(arm_shear=shear)
+    assert problems(p) == []
+    m, origin = _frame(evaluate(p), "arm")
+    x, between = _axis_angles(m)
+    to_goal = np.subtract(GOAL, origin)
+    assert x == pytest.approx(math.atan2(to_goal[1], to_goal[0]), abs=1e-12)  # the x axis points at it
+    assert between == pytest.approx(D(90) + shear[1] - shear[0], abs=1e-12)  # the shear is kept
+
+
+def test_at_half_mix_a_sheared_bone_turns_halfway_from_its_keyed_frame():
+    shear = (D(25), D(-10))
+    keyed_frame, _ = _frame(evaluate(_rig(arm_shear=shear, mix=0.0)), "arm")
+    m, origin = _frame(evaluate(_rig(arm_shear=shear, mix=0.5)), "arm")
+    to_goal = np.subtract(GOAL, origin)
+    start = _axis_angles(keyed_frame)[0]
+    halfway = start + 0.5 * math.remainder(math.atan2(to_goal[1], to_goal[0]) - start, 2 * math.pi)
+    assert _axis_angles(m)[0] == pytest.approx(halfway, abs=1e-12)
+    assert _axis_angles(m)[1] == pytest.approx(_axis_angles(keyed_frame)[1], abs=1e-12)
+
+
+def test_a_two_bone_chain_reaches_with_its_first_bone_unsheared_and_its_second_sheared():
+    fore = (D(20), D(15))
+    p = _rig(arm_shear=(D(-15), D(30)), fore_shear=fore, solver="analytic")
+    assert problems(p) == []
+    bake = evaluate(p)
+    arm, _ = _frame(bake, "arm")
+    m, elbow = _frame(bake, "fore")
+    assert _axis_angles(arm)[1] == pytest.approx(D(90), abs=1e-12)  # Spine's two-bone IK drops it
+    assert _axis_angles(m)[1] == pytest.approx(D(90) + fore[1] - fore[0], abs=1e-12)
+    end = elbow + 2.0 * m[:, 0] / np.hypot(*m[:, 0])  # the fore bone's tip along its x axis
+    np.testing.assert_allclose(end, GOAL, atol=1e-9)
+    assert bake.chains["reach"].residual[0] < 1e-9
+
+
+def test_at_mix_0_a_two_bone_chain_keeps_both_shears():
+    arm_shear = (D(-15), D(30))
+    bake = evaluate(_rig(arm_shear=arm_shear, fore_shear=(D(20), D(15)), mix=0.0, solver="analytic"))
+    assert _axis_angles(_frame(bake, "arm")[0])[1] == pytest.approx(D(90) + arm_shear[1] - arm_shear[0], abs=1e-12)
+
+
+def test_a_keyed_mix_drops_the_first_bones_shear_only_where_the_chain_acts():
+    arm_shear = (D(-15), D(30))
+    p = _rig(arm_shear=arm_shear, fore_shear=(0.0, 0.0), solver="analytic",
+             mix=keyed([(0, (0.0,)), (1, (0.0,)), (2, (1.0,))], "constant"))
+    bake = evaluate(p)
+    sheared = D(90) + arm_shear[1] - arm_shear[0]
+    got = [_axis_angles(_frame(bake, "arm", row)[0])[1] for row in range(3)]
+    assert got == pytest.approx([sheared, sheared, D(90)], abs=1e-12)
+
+
+def test_an_iterative_chain_still_refuses_a_sheared_bone():
+    p = _rig(arm_shear=(D(10), 0.0), fore_shear=(0.0, 0.0), solver="fabrik")
+    assert any("cannot shear it" in line for line in problems(p))
