@@ -229,7 +229,7 @@ def test_what_cannot_be_imported_is_listed_once_per_kind(tmp_path):
     doc["animations"]["run"] = {}
     result, project, _ = _imported(tmp_path, doc)
     text = "\n".join(result.warnings)
-    for kind in ("one-bone IK", "transform constraints", "path constraints", "physics constraints",
+    for kind in ("transform constraints", "path constraints", "physics constraints",
                  "path attachments", "future timelines"):  # events, boxes, clipping, deform and sequences are imported
         assert sum(line.startswith(kind) for line in result.warnings) == 1, (kind, text)
     assert "ph, ph2" in text
@@ -240,7 +240,9 @@ def test_what_cannot_be_imported_is_listed_once_per_kind(tmp_path):
     assert tail.length == 20 and tail.scale.default == (2.0, 1.0)
     assert tail.translate.keys[0].value == (1.0, 0.0) and tail.scale.keys[0].value == (4.0, 1.0)
     assert [a.name for a in project.animations] == ["walk", "run"] and project.animation == "walk"
-    # Shear and inherit modes are bones' own now: imported, not listed.
+    # Shear and inherit modes are bones' own now: imported, not listed; so is the
+    # one-bone IK on the tail, whose noScale frame it measures its target in (as Spine).
+    assert "aim" in [c.name for c in project.chains] and not any(line.startswith("one-bone IK") for line in result.warnings)
     assert tail.inherit.default == "noScale" and project.bone("tail2").shear.default == pytest.approx((0.0, math.radians(5)))
     assert not any("shear" in line or "inherit" in line for line in result.warnings)
 

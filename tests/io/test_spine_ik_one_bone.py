@@ -260,3 +260,21 @@ def test_a_one_bone_constraint_on_a_sheared_bone_imports_and_aims_its_x_axis(tmp
                                  2 * math.pi)
         assert between == pytest.approx(math.radians(90 - 10 - 25), abs=1e-9)
         assert local_between != pytest.approx(between, abs=1e-3)  # (the hip's scale skews it further)
+
+
+@pytest.mark.parametrize("mode", ["onlyTranslation", "noRotationOrReflection", "noScale", "noScaleOrReflection"])
+def test_a_one_bone_constraint_on_a_partly_parented_bone_imports_and_points_at_its_target(tmp_path, mode):
+    # Spine measures the target in the frame the bone's inherit mode places it in; the
+    # import used to drop the constraint (the bone kept its keyed rotation).
+    doc = copy.deepcopy(ARM)
+    doc["bones"][2].update(inherit=mode, y=0)
+    doc["ik"][0]["mix"] = 1.0
+    del doc["animations"]["walk"]["ik"]
+    result, project = _import(tmp_path, doc)
+    assert not result.warnings, result.warnings
+    bake = evaluate(project, [0.0, 15.0, 30.0])
+    w = bake.bone_world.take((slice(None), bake.column("arm")))
+    target = bake.chains["aim"].target_world
+    for row in range(3):
+        to = target[row] - [w.tx[row], w.ty[row]]
+        assert math.atan2(w.c[row], w.a[row]) == pytest.approx(math.atan2(to[1], to[0]), abs=1e-9)

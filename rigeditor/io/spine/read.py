@@ -86,9 +86,9 @@ class Notes:
         return out
 
 
-def _shearable(chain) -> bool:
-    """Whether ``chain`` solves sheared bones as Spine does (an aim chain, or a two-bone
-    one without limits or the stretch strategy: ``validation.spine_ik``)."""
+def _spine_frames(chain) -> bool:
+    """Whether ``chain`` solves sheared and partly parented bones as Spine does (an aim
+    chain, or a two-bone one without limits or the stretch strategy: ``validation.spine_ik``)."""
     return chain.solver == "aim" or movable_child(chain)
 
 
@@ -141,15 +141,11 @@ def spine_project(skel: SpineSkeleton, pages: AtlasPages | None, *, name: str = 
 
     slot_bones = {s.bone for s in skel.slots}
     chains, targets, spaces, target_of = _constraints(skel, bones, parent_of, slot_bones, notes)
-    for chain in chains:  # a chain solves frames that inherit all of their parent's; shear as Spine
+    for chain in chains:  # a chain that cannot solve Spine's frame rules solves plain frames: T . R . S
         for driven in chain.bones:
-            bone = bones[driven]
-            if bone.inherit.keys or bone.inherit.default != "normal":
-                notes.add("inherit modes on bones an IK chain drives (dropped)", driven)
-                bones[driven] = bone = replace(bone, inherit=StepChannel("normal"))
-            if bone.spine_frame and not _shearable(chain):
-                notes.add("shear on bones an IK chain drives (dropped)", driven)
-                bones[driven] = replace(bone, shear=constant(0.0, 0.0))
+            if bones[driven].spine_frame and not _spine_frames(chain):
+                notes.add("shear or inherit modes on bones an IK chain drives (dropped)", driven)
+                bones[driven] = replace(bones[driven], shear=constant(0.0, 0.0), inherit=StepChannel("normal"))
     only = target_only(skel, slot_bones)  # once: it reads every weighted mesh
     for t in targets.values():
         if t.name in only and t.name in bones:
@@ -344,10 +340,6 @@ def _aim_chain(c, skel, bones, used, notes):
         return None
     if name in used:
         notes.add("IK constraints on bones another constraint drives (RigEditor: one chain per bone)", c.name)
-        return None
-    if bones[name].inherit.keys or bones[name].inherit.default != "normal":
-        notes.add("one-bone IK constraints on partly parented bones (a chain solves in a frame that takes "
-                  "all of its parent's; the bone keeps its keyed rotation)", c.name)
         return None
     flags = (("stretch",) if c.stretch else ()) + (("compress",) if c.compress else ())
     flags += ("uniform",) if c.uniform and (flags or any(keyed_on(skel, c.name, f) for f in ("stretch", "compress"))) else ()

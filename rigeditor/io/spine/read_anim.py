@@ -86,8 +86,8 @@ def apply_animation(project: Project, skel, name: str, chains: dict, notes, *, c
                     kind == "translate" and (project.chain_of_bone(bone).bones[0] == bone
                                              or movable_child(project.chain_of_bone(bone)))
                     or kind == "scale" and _solvable_keys(project, bone, keys, b, at, channel)
-                    or kind == "shear" and (project.chain_of_bone(bone).solver == "aim"
-                                            or movable_child(project.chain_of_bone(bone)))):
+                    or kind in ("shear", "inherit") and (project.chain_of_bone(bone).solver == "aim"
+                                                         or movable_child(project.chain_of_bone(bone)))):
                 notes.add(f"{kind} keys on bones an IK chain drives (dropped: a chain solves with its "
                           "bones' authored lengths and joints)", bone)
             elif kind == "translate":

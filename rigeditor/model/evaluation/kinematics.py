@@ -5,7 +5,7 @@ import numpy as np
 
 from rigeditor.core.geometry import Affine, pair, rows
 from rigeditor.model.evaluation.chain_fk import chain_frames
-from rigeditor.model.evaluation.inherit import INHERIT_MODES, bone_world, local_matrix
+from rigeditor.model.evaluation.inherit import INHERIT_MODES, bone_world
 from rigeditor.model.data.project import CHARACTER, Project
 
 
@@ -341,10 +341,10 @@ class Pose:
             cols = [self.column[bones[i]] for bones in chains]
             ox, oy = self._offsets([bones[i] for bones in chains], n)
             scale, spine = self.scale[cols[0]], self.spine[cols[0]]
-            if spine is not None:  # a lone chain's bone an earlier constraint sheared (ik_applied)
+            if spine is not None:  # a lone chain's sheared or partly parented bone (ik_applied)
                 rotation = np.broadcast_to(self.rotation[cols[0]], (n,))
-                a, b, c, d = local_matrix(rotation, np.broadcast_to(scale, (n, 2)), spine[0])
-                local = Affine(a, b, c, d, np.broadcast_to(ox, (n,)), np.broadcast_to(oy, (n,)))
+                parent = bone_world(parent, ox, oy, rotation, np.broadcast_to(scale, (n, 2)), spine[0], spine[1])
+                local = None
             elif scale is not self.unit:  # a lone chain: see the grouping (solve_chain)
                 local = Affine.trs(ox, oy, self.rotation[cols[0]], scale[:, 0], scale[:, 1])
             elif directions is not None:
@@ -352,7 +352,8 @@ class Pose:
                 local = Affine(cos, -sin, sin, cos, np.asarray(ox, float), np.asarray(oy, float))
             else:
                 local = Affine.rotation_about_origin(rows([self.rotation[k] for k in cols], n), ox, oy)
-            parent = parent.compose(local)
+            if local is not None:
+                parent = parent.compose(local)
             worlds.append(parent)
             for j, (k, bones) in enumerate(zip(cols, chains)):
                 self.world[k] = parent if len(chains) == 1 else parent.take(slice(j * n, (j + 1) * n))

@@ -222,7 +222,7 @@ def _chain(out, where, c, project, bone_names, target_names, used):
         used[name] = c.name
         driven_bone(out, f"{where}.bones[{k}]", project.bone(name), k, aim=c.solver == "aim",
                      scalable=c.solver == "analytic", timeline=project.timeline, movable=movable_child(c),
-                     shearable=c.solver == "aim" or movable_child(c))
+                     spine_frames=c.solver == "aim" or movable_child(c))
         if k > 0 and c.bones[k - 1] in bone_names:
             bone, parent = project.bone(name), project.bone(c.bones[k - 1])
             if bone.parent != parent.name:

@@ -51,7 +51,7 @@ def movable_child(chain) -> bool:
             and not any(x is not None for x in chain.limits))
 
 
-def driven_bone(out, where, bone, k, aim=False, scalable=False, timeline=None, movable=False, shearable=False):
+def driven_bone(out, where, bone, k, aim=False, scalable=False, timeline=None, movable=False, spine_frames=False):
     """A chain solves with its bones' lengths and joints where they are authored: its
     bones cannot be scaled (an aim chain's can: its bone only turns; an analytic
     chain's two by positive factors, as Spine solves them), and only the first may be
@@ -65,14 +65,10 @@ def driven_bone(out, where, bone, k, aim=False, scalable=False, timeline=None, m
         out.append(f"{where}: bone {bone.name!r} is driven by an IK chain and cannot be scaled "
                    + ("other than by positive factors " if scalable else "")
                    + "(the solve uses its length)")
-    sheared = bool(bone.shear.keys or any(bone.shear.default))
-    if sheared and not shearable:
-        out.append(f"{where}: bone {bone.name!r} is driven by an IK chain that cannot shear it (only a "
-                   "one-bone (aim) chain's bone and a two-bone analytic chain's without limits or the "
-                   "stretch strategy can be sheared, as in Spine)")
-    if bone.inherit.keys or bone.inherit.default != "normal":
-        out.append(f"{where}: bone {bone.name!r} is driven by an IK chain and cannot inherit less than "
-                   "all of its parent's frame (inherit: normal)")
+    if bone.spine_frame and not spine_frames:
+        out.append(f"{where}: bone {bone.name!r} is driven by an IK chain that cannot shear it or let it "
+                   "inherit less than all of its parent's frame (only a one-bone (aim) chain and a two-bone "
+                   "analytic chain without limits or the stretch strategy can, as in Spine)")
     if k > 0 and not movable and bone.translated:
         out.append(f"{where}: bone {bone.name!r} is driven by an IK chain and cannot be translated "
                    "(it starts at its parent's tip); only the chain's first bone can, and the second "

@@ -14,7 +14,7 @@ from rigeditor.core.twobone import EPS, quadratic_reach
 from rigeditor.model.evaluation.bake import ChainBake, frozen
 from rigeditor.model.evaluation.constraints.causes import _CAUSE, classify, rounding_bound
 from rigeditor.model.evaluation.constraints.ik_aim import solve_aim
-from rigeditor.model.evaluation.constraints.ik_applied import sheared_bones
+from rigeditor.model.evaluation.constraints.ik_frames import partly_parented, sheared_bones
 from rigeditor.model.evaluation.constraints.segments import joint_turns, on_axis, segments, translated_first
 from rigeditor.model.evaluation.constraints.ik_solvers import solve_analytic, solve_iterative
 from rigeditor.model.evaluation.constraints.ik_warm import warm_rows
@@ -122,6 +122,9 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
     bend = rows([c.bend.sample(frames)[:, 0] for c in chains], n)
     mix = np.clip(rows([c.mix.sample(frames)[:, 0] for c in chains], n), 0.0, 1.0)
     mix = np.where(collapsed, 0.0, mix)  # a collapsed frame has no direction to aim in
+    partial = partly_parented(pose, chains[0].bones, n) if one else None
+    if partial is not None:  # Spine's two-bone IK leaves bones that inherit less their own pose
+        mix = np.where(partial, 0.0, mix)
     fraction = rows([c.softness.sample(frames)[:, 0] for c in chains], n)
     soft = fraction * rows([sum(ls) for ls in lengths], n)
     reach = rows([sum(ls) for ls in lengths], n)

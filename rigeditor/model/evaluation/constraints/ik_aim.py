@@ -18,7 +18,7 @@ from rigeditor.core.diagnostics import MAX_RATE
 from rigeditor.model.data.ik_flags import flag_at
 from rigeditor.model.evaluation.bake import CAUSES, ChainBake, frozen
 from rigeditor.model.evaluation.constraints.causes import classify, rounding_bound
-from rigeditor.model.evaluation.constraints.ik_applied import sheared_bones
+from rigeditor.model.evaluation.constraints.ik_frames import aim_vector, sheared_bones
 from rigeditor.model.evaluation.spaces import smoothed_target
 
 
@@ -37,8 +37,10 @@ def solve_aim(project, chain, pose, spaces, frames, fk) -> list[ChainBake]:
     target = to_world.inverse().apply(target_world)
     distance = np.sqrt(target[:, 0] * target[:, 0] + target[:, 1] * target[:, 1])
     fk0 = np.broadcast_to(np.asarray(fk[0], dtype=float), (n,))
+    measured = aim_vector(pose, bone, target_world, target, n)  # (its inherit mode's frame)
+    toward, turn, reach_for = (target, 0.0, distance) if measured is None else measured
     # A target on the bone's origin gives no direction: the bone keeps its FK rotation.
-    aim = np.where(distance > 0, np.arctan2(target[:, 1], target[:, 0]), fk0)
+    aim = np.where(distance > 0, np.arctan2(toward[:, 1], toward[:, 0]) + turn, fk0)
     k = pose.column[bone]
     if pose.scale[k] is not pose.unit:  # a negative x scale points the bone backwards: turn it round
         aim = aim + np.where(pose.scale[k][:, 0] < 0, np.pi, 0.0)
@@ -54,8 +56,8 @@ def solve_aim(project, chain, pose, spaces, frames, fk) -> list[ChainBake]:
     if stretching.any() or compressing.any():  # (set up or keyed)
         scale = pose.scale[k]
         # (A point, Spine's length 0, neither stretches nor compresses.)
-        stretch = _spine_factor(stretching, compressing, scale[:, 0], project.bone(bone).measured_length, distance,
-                                mix)
+        stretch = _spine_factor(stretching, compressing, scale[:, 0], project.bone(bone).measured_length,
+                                reach_for, mix)
         pose.scale[k] = pair(scale[:, 0] * stretch, scale[:, 1] * (stretch if "uniform" in chain.spine_scale else 1.0))
     (world,) = pose.place_chains([chain.bones], n)
 

@@ -9,7 +9,7 @@ for this evaluation: what forward kinematics places them from, now and when a la
 constraint places them again. As the runtimes play it:
 
 - the first bone of a two-bone chain is placed unsheared (Spine's two-bone IK sets its
-  shear to 0, :func:`sheared_bones`); a one-bone chain's bone and a two-bone chain's
+  shear to 0, ``ik_frames.sheared_bones``); a one-bone chain's bone and a two-bone chain's
   second keep the shear;
 - at mix 0 the chain does nothing (Spine skips the constraint), so there the bones keep
   the frames the constraint made: their local values read back exactly, whole y axis
@@ -48,35 +48,13 @@ def start_from_applied(pose, applied, chain, frames) -> None:
             scale = np.where(idle[:, None], exact_scale, scale)
             shear = np.where(idle[:, None], exact_shear, shear)
         k = pose.column[name]
+        codes = 0 if pose.spine[k] is None else pose.spine[k][1]  # (its inherit mode is its own still)
         bone = pose.project.bone(name)
         ox, oy = bone.rest_offset
         if bone.parent is not None:
             ox = ox * pose.stretch[pose.column[bone.parent]]
         pose.translate[k] = pair(np.broadcast_to(x - ox, (n,)), np.broadcast_to(y - oy, (n,)))
         pose.scale[k] = np.array(np.broadcast_to(scale, (n, 2)), dtype=float)
-        pose.spine[k] = (np.array(np.broadcast_to(shear, (n, 2)), dtype=float), 0) if np.any(shear) else None
+        sheared = np.array(np.broadcast_to(shear, (n, 2)), dtype=float)
+        pose.spine[k] = (sheared, codes) if np.any(shear) or np.any(codes) else None
 
-
-def sheared_bones(pose, chain, mix):
-    """Spine's IK on sheared bones (keyed or set up, or left so by an earlier constraint):
-    (B, N) the shear x each bone's solved rotation gives up, or None when no bone keeps
-    one. A bone's x axis lies at its rotation plus its shear x, and that axis is what
-    Spine's IK points where the solve says (its own shear kept, y included). The first
-    bone of a two-bone chain is placed unsheared wherever the chain acts (mix > 0, (N,)):
-    Spine's two-bone IK sets its shear to 0, so it gives up none. Rewrites that bone's
-    shear in ``pose``; call before the chain is placed."""
-    n = mix.shape[0]
-    given_up = [np.zeros(n) for _ in chain.bones]
-    kept = False
-    for i, name in enumerate(chain.bones):
-        k = pose.column[name]
-        spine = pose.spine[k]
-        if spine is None or not np.any(spine[0]):
-            continue
-        shear, codes = np.broadcast_to(spine[0], (n, 2)), spine[1]
-        if len(chain.bones) == 2 and i == 0:
-            pose.spine[k] = (np.where((mix > 0)[:, None], 0.0, shear), codes)
-        else:
-            given_up[i] = np.array(shear[:, 0], dtype=float)
-            kept = True
-    return np.stack(given_up) if kept else None

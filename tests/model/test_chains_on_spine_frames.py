@@ -1,6 +1,8 @@
-"""Chains on sheared bones, as Spine's IK solves them: a bone's x axis (its rotation plus
-its shear x) is what the solve points, and the bone keeps its shear; a two-bone chain's
-first bone is placed unsheared wherever the chain acts (mix > 0). Checked by forward
+"""Chains on sheared and partly parented bones, as Spine's IK solves them: a bone's x
+axis (its rotation plus its shear x) is what the solve points, and the bone keeps its
+shear; a two-bone chain's first bone is placed unsheared wherever the chain acts (mix >
+0); a one-bone chain measures its target in the frame its bone's inherit mode places it
+in; a two-bone chain acts nowhere a bone inherits less than all. Checked by forward
 kinematics: where the solved frames put the bones' ends, and the angles between their
 axes."""
 from __future__ import annotations
@@ -30,14 +32,16 @@ def _axis_angles(m):
     return x, math.remainder(math.atan2(m[1, 1], m[0, 1]) - x, 2 * math.pi)
 
 
-def _rig(arm_shear=(0.0, 0.0), fore_shear=None, mix=1.0, solver="aim") -> Project:
+def _rig(arm_shear=(0.0, 0.0), fore_shear=None, mix=1.0, solver="aim", hip_scale=(1.0, 1.0), arm_inherit="normal",
+         fore_inherit="normal") -> Project:
     """hip (turned 0.4) -> arm (length 3, sheared ``arm_shear``) [-> fore (length 2,
     sheared ``fore_shear``)], the chain reaching for GOAL in world at ``mix`` (a number
     or a channel)."""
-    bones = [Bone("hip", None, 2.0, (1.0, 0.5), 0.4),
-             Bone("arm", "hip", 3.0, (2.0, 0.0), 0.3, shear=constant(*arm_shear))]
+    inherit = [StepChannel(m) if isinstance(m, str) else m for m in (arm_inherit, fore_inherit)]
+    bones = [Bone("hip", None, 2.0, (1.0, 0.5), 0.4, scale=constant(*hip_scale)),
+             Bone("arm", "hip", 3.0, (2.0, 0.0), 0.3, shear=constant(*arm_shear), inherit=inherit[0])]
     if fore_shear is not None:
-        bones.append(Bone("fore", "arm", 2.0, (3.0, 0.0), -0.5, shear=constant(*fore_shear)))
+        bones.append(Bone("fore", "arm", 2.0, (3.0, 0.0), -0.5, shear=constant(*fore_shear), inherit=inherit[1]))
     names = tuple(b.name for b in bones[1:])
     chain = Chain("reach", names, "goal", solver=solver, mix=constant(mix) if isinstance(mix, float) else mix)
     return Project(timeline=Timeline(24.0, 0, 4), bones=tuple(bones),
@@ -99,3 +103,27 @@ def test_a_keyed_mix_drops_the_first_bones_shear_only_where_the_chain_acts():
 def test_an_iterative_chain_still_refuses_a_sheared_bone():
     p = _rig(arm_shear=(D(10), 0.0), fore_shear=(0.0, 0.0), solver="fabrik")
     assert any("cannot shear it" in line for line in problems(p))
+
+
+@pytest.mark.parametrize("mode", ["normal", "onlyTranslation", "noRotationOrReflection", "noScale",
+                                  "noScaleOrReflection"])
+def test_a_one_bone_chain_points_its_bone_at_the_target_whatever_it_inherits(mode):
+    # Under a turned, unevenly scaled hip each mode places the bone in another frame;
+    # Spine measures the target in that frame, so at mix 1 the bone points at it.
+    p = _rig(hip_scale=(1.6, 0.5), arm_inherit=mode)
+    assert problems(p) == []
+    m, origin = _frame(evaluate(p), "arm")
+    to_goal = np.subtract(GOAL, origin)
+    assert _axis_angles(m)[0] == pytest.approx(math.atan2(to_goal[1], to_goal[0]), abs=1e-9)
+
+
+def test_a_two_bone_chain_acts_nowhere_a_bone_inherits_less():
+    # Spine's two-bone IK leaves bones that do not inherit all of their parent's frame
+    # their own pose: keyed noScale on the fore bone at frame 1 only.
+    modes = StepChannel("normal", ((1.0, "noScale"), (2.0, "normal")))
+    kw = dict(fore_shear=(0.0, 0.0), solver="analytic", fore_inherit=modes)
+    solved, keyed_pose = evaluate(_rig(**kw)), evaluate(_rig(mix=0.0, **kw))
+    for row, acts in ((0, True), (1, False), (2, True)):
+        same = np.allclose(_frame(solved, "fore", row)[0], _frame(keyed_pose, "fore", row)[0], atol=1e-12)
+        assert same != acts
+        assert (solved.chains["reach"].residual[row] < 1e-9) == acts

@@ -1,0 +1,104 @@
+"""Spine's IK on bones with Spine's frame rules: shear and inherit modes.
+
+As the runtimes play it (spine-core 4.2, judged on hand-built rigs):
+
+- a bone's x axis lies at its rotation plus its shear x, and that axis is what the IK
+  points where the solve says; the bone keeps its shear (:func:`sheared_bones`), but a
+  two-bone chain's first bone, placed unsheared wherever the chain acts;
+- a one-bone chain measures the target in the frame its bone's inherit mode places it
+  in (:func:`aim_vector`): its parent's (normal, noScale, noScaleOrReflection), the
+  world's (onlyTranslation), or its parent's without the parent's rotation and mirror
+  (noRotationOrReflection), the rotation added back;
+- a two-bone chain acts nowhere a bone inherits less than all of its parent's frame
+  (:func:`partly_parented`): Spine's two-bone IK leaves such bones their own pose.
+
+RigEditor's own chains never meet this: their bones carry no shear and inherit all.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from rigeditor.core.geometry import pair
+from rigeditor.model.evaluation.inherit import INHERIT_MODES
+
+ONLY_TRANSLATION = INHERIT_MODES.index("onlyTranslation")
+NO_ROTATION = INHERIT_MODES.index("noRotationOrReflection")
+NO_SCALE = (INHERIT_MODES.index("noScale"), INHERIT_MODES.index("noScaleOrReflection"))
+
+
+def inherit_codes(pose, name: str, n: int) -> np.ndarray | None:
+    """(N,) the bone's inherit codes (into INHERIT_MODES), or None where it inherits all."""
+    spine = pose.spine[pose.column[name]]
+    if spine is None or not np.any(spine[1]):
+        return None
+    return np.broadcast_to(np.asarray(spine[1], dtype=int), (n,))
+
+
+def partly_parented(pose, bones, n: int) -> np.ndarray | None:
+    """(N,) frames where a bone of ``bones`` inherits less than all of its parent's
+    frame (None: nowhere)."""
+    codes = [c for c in (inherit_codes(pose, b, n) for b in bones) if c is not None]
+    return np.any(np.stack(codes) != 0, axis=0) if codes else None
+
+
+def aim_vector(pose, name: str, target_world: np.ndarray, shoulder_target: np.ndarray, n: int):
+    """Where a one-bone chain's bone ``name`` measures its target, by its inherit mode:
+    ((N, 2) the target in the measuring frame, relative to the bone's origin; (N,) the
+    angle that frame is turned by; (N,) the distance its stretch measures), or None
+    where the bone inherits all (``shoulder_target``, the target in its parent's frame
+    at its origin, is that)."""
+    codes = inherit_codes(pose, name, n)
+    if codes is None:
+        return None
+    vector, turn = np.array(shoulder_target, dtype=float), np.zeros(n)
+    parent = pose.parent_frame(name)
+    pa, pb, pc, pd, px, py = (np.broadcast_to(np.asarray(v, dtype=float), (n,))
+                              for v in (parent.a, parent.b, parent.c, parent.d, parent.tx, parent.ty))
+    ox, oy = (np.broadcast_to(np.asarray(v, dtype=float), (n,)) for v in pose._offset(name))
+    origin = pair(pa * ox + pb * oy + px, pc * ox + pd * oy + py)
+    world = target_world - origin
+    only = codes == ONLY_TRANSLATION
+    vector[only] = world[only]
+    bare = codes == NO_ROTATION
+    if bare.any():
+        # The parent's frame without its rotation and mirror: its x axis, and a y axis at a
+        # right angle to it keeping the frame's area (Spine's rule, the x axis' length
+        # floored at 1e-2); the target measured in it from the parent's origin, less the
+        # bone's offset; the parent's rotation added back.
+        k = np.abs(pa * pd - pb * pc) / np.maximum(1e-4, pa * pa + pc * pc)
+        qb, qd = -pc * k, pa * k
+        det = pa * qd - qb * pc
+        ok = np.abs(det) > 1e-4
+        safe = np.where(ok, det, 1.0)
+        x, y = target_world[:, 0] - px, target_world[:, 1] - py
+        measured = pair(np.where(ok, (x * qd - y * qb) / safe - ox, 0.0), np.where(ok, (y * pa - x * pc) / safe - oy, 0.0))
+        vector[bare] = measured[bare]
+        turn = np.where(bare, np.arctan2(pc, pa), turn)
+    stretch = np.where(only | np.isin(codes, NO_SCALE), np.hypot(world[:, 0], world[:, 1]),
+                       np.hypot(vector[:, 0], vector[:, 1]))
+    return vector, turn, stretch
+
+
+def sheared_bones(pose, chain, mix):
+    """Spine's IK on sheared bones (keyed or set up, or left so by an earlier constraint):
+    (B, N) the shear x each bone's solved rotation gives up, or None when no bone keeps
+    one. A bone's x axis lies at its rotation plus its shear x, and that axis is what
+    Spine's IK points where the solve says (its own shear kept, y included). The first
+    bone of a two-bone chain is placed unsheared wherever the chain acts (mix > 0, (N,)):
+    Spine's two-bone IK sets its shear to 0, so it gives up none. Rewrites that bone's
+    shear in ``pose``; call before the chain is placed."""
+    n = mix.shape[0]
+    given_up = [np.zeros(n) for _ in chain.bones]
+    kept = False
+    for i, name in enumerate(chain.bones):
+        k = pose.column[name]
+        spine = pose.spine[k]
+        if spine is None or not np.any(spine[0]):
+            continue
+        shear, codes = np.broadcast_to(spine[0], (n, 2)), spine[1]
+        if len(chain.bones) == 2 and i == 0:
+            pose.spine[k] = (np.where((mix > 0)[:, None], 0.0, shear), codes)
+        else:
+            given_up[i] = np.array(shear[:, 0], dtype=float)
+            kept = True
+    return np.stack(given_up) if kept else None
