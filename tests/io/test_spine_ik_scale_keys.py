@@ -70,10 +70,26 @@ def test_scaled_chain_bones_reach_the_target_with_their_scaled_lengths(tmp_path)
     np.testing.assert_allclose(tip[inside], target[inside], atol=1e-7)
 
 
-def test_a_negative_scale_on_a_chain_bone_is_refused(tmp_path):
+def _scaled(project, bone, scale):
+    return replace(project, bones=tuple(replace(x, scale=constant(*scale)) if x.name == bone else x
+                                        for x in project.bones))
+
+
+def test_a_negative_scale_on_a_spine_chain_bone_mirrors_and_a_zero_one_is_refused(tmp_path):
+    # Spine's two-bone IK solves mirrored bones (tests/model/test_chains_on_spine_frames.py);
+    # at a scale of 0 it falls back to another solve, which RigEditor does not play.
     result, project = _import(tmp_path, LEG)
     assert problems(project) == []
     for bone, scale in (("shin", (-1.0, 1.0)), ("thigh", (-1.0, -1.0)), ("thigh", (1.2, -0.8))):
-        bad = replace(project, bones=tuple(replace(x, scale=constant(*scale)) if x.name == bone else x
-                                           for x in project.bones))
-        assert any("cannot be scaled other than by positive factors" in p for p in problems(bad)), (bone, scale)
+        assert problems(_scaled(project, bone, scale)) == [], (bone, scale)
+    for bone, scale in (("shin", (0.0, 1.0)), ("thigh", (1.0, 0.0))):
+        assert any("cannot be scaled to 0" in p for p in problems(_scaled(project, bone, scale))), (bone, scale)
+
+
+def test_a_chain_with_limits_refuses_a_mirrored_bone(tmp_path):
+    _, project = _import(tmp_path, LEG)
+    limited = replace(project, chains=(replace(project.chains[0], limits=((-1.0, 1.0), (-1.0, 1.0)),
+                                               soft_reach="exponential", softness=constant(0.0)),))
+    assert problems(_scaled(limited, "thigh", (1.2, 1.2))) == []
+    assert any("cannot be scaled other than by positive factors" in p
+               for p in problems(_scaled(limited, "thigh", (-1.2, 1.2))))

@@ -50,7 +50,8 @@ def test_translate_and_scale_compose_like_spine_bones(tr, sc):
 
 def test_a_chain_bone_cannot_be_scaled_nor_its_second_bone_translated_where_limits_measure_it():
     project = Project(
-        # (A mirror: positive scales, even uneven ones, solve as Spine's do.)
+        # (A mirror where limits measure the bones: positive scales, even uneven ones, and
+        # mirrored ones in a chain without limits, solve as Spine's do.)
         bones=(Bone("a", None, 10.0, scale=keyed([(0, (1.0, 1.0)), (5, (-2.0, 1.0))])),
                Bone("b", "a", 10.0, rest_offset=(10.0, 0.0), translate=keyed([(0, (0.0, 0.0)), (5, (1.0, 0.0))]))),
         targets=(Target("t"),), chains=(Chain("arm", ("a", "b"), "t", limits=((-1.0, 1.0), (-1.0, 1.0))),))

@@ -33,17 +33,20 @@ def _axis_angles(m):
 
 
 def _rig(arm_shear=(0.0, 0.0), fore_shear=None, mix=1.0, solver="aim", hip_scale=(1.0, 1.0), arm_inherit="normal",
-         fore_inherit="normal") -> Project:
+         fore_inherit="normal", arm_scale=(1.0, 1.0), fore_scale=(1.0, 1.0)) -> Project:
     """hip (turned 0.4) -> arm (length 3, sheared ``arm_shear``) [-> fore (length 2,
     sheared ``fore_shear``)], the chain reaching for GOAL in world at ``mix`` (a number
     or a channel)."""
     inherit = [StepChannel(m) if isinstance(m, str) else m for m in (arm_inherit, fore_inherit)]
     bones = [Bone("hip", None, 2.0, (1.0, 0.5), 0.4, scale=constant(*hip_scale)),
-             Bone("arm", "hip", 3.0, (2.0, 0.0), 0.3, shear=constant(*arm_shear), inherit=inherit[0])]
+             Bone("arm", "hip", 3.0, (2.0, 0.0), 0.3, shear=constant(*arm_shear), inherit=inherit[0],
+                  scale=constant(*arm_scale))]
     if fore_shear is not None:
-        bones.append(Bone("fore", "arm", 2.0, (3.0, 0.0), -0.5, shear=constant(*fore_shear), inherit=inherit[1]))
+        bones.append(Bone("fore", "arm", 2.0, (3.0, 0.0), -0.5, shear=constant(*fore_shear), inherit=inherit[1],
+                          scale=constant(*fore_scale)))
     names = tuple(b.name for b in bones[1:])
-    chain = Chain("reach", names, "goal", solver=solver, mix=constant(mix) if isinstance(mix, float) else mix)
+    chain = Chain("reach", names, "goal", solver=solver, mix=constant(mix) if isinstance(mix, float) else mix,
+                  soft_reach="quadratic")  # (Spine's, as an unevenly scaled first bone needs)
     return Project(timeline=Timeline(24.0, 0, 4), bones=tuple(bones),
                    targets=(Target("goal", StepChannel(WORLD), constant(*GOAL)),), chains=(chain,))
 
@@ -127,3 +130,25 @@ def test_a_two_bone_chain_acts_nowhere_a_bone_inherits_less():
         same = np.allclose(_frame(solved, "fore", row)[0], _frame(keyed_pose, "fore", row)[0], atol=1e-12)
         assert same != acts
         assert (solved.chains["reach"].residual[row] < 1e-9) == acts
+
+
+@pytest.mark.parametrize("arm_scale, fore_scale", [((-1.0, 1.0), (1.0, 1.0)), ((1.0, -1.0), (1.0, 1.0)),
+                                                   ((1.0, 1.0), (-1.0, 1.0)), ((-0.8, -0.8), (-1.0, 0.5)),
+                                                   ((-1.0, 0.6), (1.0, 1.0))])
+def test_a_mirrored_two_bone_chain_bends_as_its_unmirrored_twin(arm_scale, fore_scale):
+    # A negative scale mirrors a bone's frame, not the segments the solve bends: the
+    # elbow and the end land where they land with the scales' sizes (Spine's two-bone
+    # IK), and the end reaches the target.
+    def joints(a, f):
+        bake = evaluate(_rig(fore_shear=(0.0, 0.0), solver="analytic", arm_scale=a, fore_scale=f))
+        m, elbow = _frame(bake, "fore")
+        return elbow, elbow + 2.0 * m[:, 0], bake.chains["reach"].residual[0]
+    p = _rig(fore_shear=(0.0, 0.0), solver="analytic", arm_scale=arm_scale, fore_scale=fore_scale)
+    assert problems(p) == []
+    elbow, end, residual = joints(arm_scale, fore_scale)
+    twin_elbow, twin_end, _ = joints(tuple(map(abs, arm_scale)), tuple(map(abs, fore_scale)))
+    np.testing.assert_allclose(elbow, twin_elbow, atol=1e-9)
+    np.testing.assert_allclose(end, twin_end, atol=1e-9)
+    if abs(arm_scale[0]) == abs(arm_scale[1]):  # (an uneven first bone reaches on Spine's ellipse)
+        np.testing.assert_allclose(end, GOAL, atol=1e-9)
+        assert residual < 1e-9

@@ -364,7 +364,7 @@ def _ik(project, skel, anim, fps, chains, notes, channel):
 
 def _solvable_keys(project, bone, keys, b, at, channel) -> bool:
     """Whether scale keys on a bone a chain drives can play: any on an aim chain's bone;
-    on an analytic chain's, positive at every frame."""
+    on an analytic chain's, other than 0 at every frame."""
     chain = project.chain_of_bone(bone)
     if chain.solver == "aim":
         return True

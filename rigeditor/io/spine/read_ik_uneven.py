@@ -12,19 +12,20 @@ from rigeditor.model.evaluation.constraints.ik_uneven import UNEVEN
 def scaled_unevenly(skel, bone: str) -> bool:
     """Whether Spine bone ``bone`` has uneven scales in its setup pose or at a key of any
     animation (a key's value times the setup scale, per axis; a one-axis timeline
-    against the other axis' setup)."""
+    against the other axis' setup), as Spine compares them: their sizes (a mirror is no
+    unevenness)."""
     b = next(x for x in skel.bones if x.name == bone)
     sx, sy = b.scale
-    if abs(sx - sy) > UNEVEN:
+    if abs(abs(sx) - abs(sy)) > UNEVEN:
         return True
     for anim in skel.animations.values():
         timelines = (anim.get("bones") or {}).get(bone) or {}
         for key in timelines.get("scale") or []:
-            if isinstance(key, dict) and abs(_value(key, "x") * sx - _value(key, "y") * sy) > UNEVEN:
+            if isinstance(key, dict) and abs(abs(_value(key, "x") * sx) - abs(_value(key, "y") * sy)) > UNEVEN:
                 return True
         for kind, own, other in (("scalex", sx, sy), ("scaley", sy, sx)):
             for key in timelines.get(kind) or []:
-                if isinstance(key, dict) and abs(_value(key, "value") * own - other) > UNEVEN:
+                if isinstance(key, dict) and abs(abs(_value(key, "value") * own) - abs(other)) > UNEVEN:
                     return True
     return False
 

@@ -54,16 +54,16 @@ def movable_child(chain) -> bool:
 def driven_bone(out, where, bone, k, aim=False, scalable=False, timeline=None, movable=False, spine_frames=False):
     """A chain solves with its bones' lengths and joints where they are authored: its
     bones cannot be scaled (an aim chain's can: its bone only turns; an analytic
-    chain's two by positive factors, as Spine solves them), and only the first may be
+    chain's two by factors other than 0, as Spine solves them), and only the first may be
     translated (that moves the shoulder), or the second of a ``movable`` chain (an
     analytic one without limits or stretch: its solver bends the segment to wherever
     that bone starts, as Spine's two-bone IK does)."""
     scaled = bone.scale.keys or bone.scale.default != (1.0, 1.0)
-    if scaled and scalable and solvable_scale(bone.scale, k, timeline):
+    if scaled and scalable and solvable_scale(bone.scale, k, timeline, mirrored=spine_frames):
         pass
     elif scaled and not aim:
         out.append(f"{where}: bone {bone.name!r} is driven by an IK chain and cannot be scaled "
-                   + ("other than by positive factors " if scalable else "")
+                   + (("to 0 " if spine_frames else "other than by positive factors ") if scalable else "")
                    + "(the solve uses its length)")
     if bone.spine_frame and not spine_frames:
         out.append(f"{where}: bone {bone.name!r} is driven by an IK chain that cannot shear it or let it "
@@ -91,18 +91,21 @@ def _scale_values(ch, timeline) -> np.ndarray:
     return np.concatenate([ch.sample(frames), [ch.default]] + [[key.value] for key in ch.keys])
 
 
-def solvable_scale(ch, k, timeline) -> bool:
+def solvable_scale(ch, k, timeline, mirrored: bool = True) -> bool:
     """Whether a scaled bone of an analytic chain keeps, at every frame of the timeline,
-    a positive x scale and (the first bone, ``k`` 0) a positive y scale (an uneven one
-    solves on Spine's ellipse, ``constraints.ik_uneven``)."""
+    an x scale and (the first bone, ``k`` 0) a y scale other than 0 (an uneven one
+    solves on Spine's ellipse, ``constraints.ik_uneven``; a negative one mirrors,
+    ``constraints.ik_frames.mirror_of``, where ``mirrored``: a chain Spine plays),
+    else positive."""
     values = _scale_values(ch, timeline)
-    return bool(np.all(values[:, 0] > 0) and (k > 0 or np.all(values[:, 1] > 0)))
+    ok = (lambda v: v != 0) if mirrored else (lambda v: v > 0)
+    return bool(np.all(ok(values[:, 0])) and (k > 0 or np.all(ok(values[:, 1]))))
 
 
 def uneven_scale(ch, timeline) -> bool:
-    """Whether a scale channel is uneven (x and y apart by more than Spine's 1e-4) at a
-    frame of the timeline, its default or a key."""
-    values = _scale_values(ch, timeline)
+    """Whether a scale channel is uneven (x and y sizes apart by more than Spine's 1e-4:
+    a mirror is no unevenness) at a frame of the timeline, its default or a key."""
+    values = np.abs(_scale_values(ch, timeline))
     return bool(np.any(np.abs(values[:, 0] - values[:, 1]) > UNEVEN))
 
 

@@ -14,7 +14,8 @@ from rigeditor.core.twobone import EPS, quadratic_reach
 from rigeditor.model.evaluation.bake import ChainBake, frozen
 from rigeditor.model.evaluation.constraints.causes import _CAUSE, classify, rounding_bound
 from rigeditor.model.evaluation.constraints.ik_aim import solve_aim
-from rigeditor.model.evaluation.constraints.ik_frames import partly_parented, sheared_bones
+from rigeditor.model.evaluation.constraints.ik_frames import (mirror_of, mirrored_curl, mirrored_rotations,
+                                                               partly_parented, sheared_bones)
 from rigeditor.model.evaluation.constraints.segments import joint_turns, on_axis, segments, translated_first
 from rigeditor.model.evaluation.constraints.ik_solvers import solve_analytic, solve_iterative
 from rigeditor.model.evaluation.constraints.ik_warm import warm_rows
@@ -129,6 +130,7 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
     soft = fraction * rows([sum(ls) for ls in lengths], n)
     reach = rows([sum(ls) for ls in lengths], n)
     uneven = None  # frames whose first bone scales unevenly (ik_uneven), with its inputs
+    mirror = None  # where a bone is mirrored (ik_frames.mirror_of)
     # A point tip bone (Spine's length 0) in a chain Spine can play (accept, no limits).
     point = (one and solver == "analytic" and project.bone(chains[0].bones[-1]).measured_length == 0.0
              and chains[0].strategy.kind == "accept" and not any(x is not None for x in chains[0].limits))
@@ -136,9 +138,12 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
         a, b = rows([ls[0] for ls in lengths], n), rows([ls[1] for ls in lengths], n)
         scales = [pose.scale[pose.column[name]] for name in chains[0].bones]
         if one and any(sc is not pose.unit for sc in scales):
-            # Scaled bones (positive, validation): the segments scale with the frames
-            # they lie in; softness as Spine scales it, or with the chain.
+            # Scaled bones (not by 0, validation): the segments scale with the frames
+            # they lie in; softness as Spine scales it, or with the chain. Mirrored ones
+            # solve on their scales' sizes (as Spine's two-bone IK).
             psx, psy, csx = scales[0][:, 0], scales[0][:, 1], scales[1][:, 0]
+            mirror = mirror_of(psx, psy, csx)
+            psx, psy, csx = np.abs(psx), np.abs(psy), np.abs(csx)
             rows_uneven = uneven_rows(psx, psy)
             if rows_uneven.any():
                 # Spine measures (and places) the child on its parent's axis there.
@@ -194,10 +199,14 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
     # A sheared bone's x axis (rotation + shear x) is what points where the solve says.
     given_up = sheared_bones(pose, chains[0], mix) if one else None
     aimed = ik.angles.T if given_up is None else ik.angles.T - given_up
-    solved = fk_rows + mix * wrap_angle(aimed - fk_rows)
-    if turned:  # from segments back to the bones' own frames
-        turns = np.asarray(shifts, float)  # (B,) or, where uneven, (B, N)
-        solved = solved - (turns[:, None] if turns.ndim == 1 else turns)
+    turns = np.asarray(shifts, float)  # (B,) or, where uneven, (B, N)
+    turns = turns[:, None] if turns.ndim == 1 else turns
+    if mirror is not None:
+        solved = mirrored_rotations(aimed, fk_rows, np.broadcast_to(turns, fk_rows.shape), mix, mirror)
+    else:
+        solved = fk_rows + mix * wrap_angle(aimed - fk_rows)
+        if turned:  # from segments back to the bones' own frames
+            solved = solved - turns
     rotation = list(solved)
     stretching = flag_at(chains[0], "stretch", frames) if one else None  # (keyed or set up)
     spine = one and bool(stretching.any())
@@ -223,7 +232,7 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
     # directions from the solver instead of computing sin and cos of the angles again.
     # Chosen frame by frame: a frame comes out the same evaluated alone or in a range.
     directions = None
-    if ik.directions is not None and not turned and not spine and given_up is None:
+    if ik.directions is not None and not turned and not spine and given_up is None and mirror is None:
         full = mix == 1.0
         if full.all():
             directions = ik.directions
@@ -242,6 +251,8 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
     # The side of a chain's bend: the sign of its joints' total turn after the first.
     # (A running sum, as sum() adds: one call for all joints.)
     curl = (np.cumsum(solved[1:], axis=0)[-1] if len(rotation) > 1 else 0) + sum(shifts[1:])  # the segments' turn, not the bones'
+    if mirror is not None:
+        curl = mirrored_curl(solved, np.broadcast_to(turns, solved.shape), mirror)
     if given_up is not None:
         curl = curl + given_up[1:].sum(axis=0)
     side = np.sign(np.where(np.abs(curl) > 1e-6, curl, 0.0))

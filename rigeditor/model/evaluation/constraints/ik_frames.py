@@ -10,7 +10,9 @@ As the runtimes play it (spine-core 4.2, judged on hand-built rigs):
   world's (onlyTranslation), or its parent's without the parent's rotation and mirror
   (noRotationOrReflection), the rotation added back;
 - a two-bone chain acts nowhere a bone inherits less than all of its parent's frame
-  (:func:`partly_parented`): Spine's two-bone IK leaves such bones their own pose.
+  (:func:`partly_parented`): Spine's two-bone IK leaves such bones their own pose;
+- a two-bone chain on mirrored bones (negative scales) solves on the scales' sizes and
+  turns the angles back into the mirrored frames (:func:`mirror_of`).
 
 RigEditor's own chains never meet this: their bones carry no shear and inherit all.
 """
@@ -18,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rigeditor.core.geometry import pair
+from rigeditor.core.geometry import pair, wrap_angle
 from rigeditor.model.evaluation.inherit import INHERIT_MODES
 
 ONLY_TRANSLATION = INHERIT_MODES.index("onlyTranslation")
@@ -102,3 +104,35 @@ def sheared_bones(pose, chain, mix):
             given_up[i] = np.array(shear[:, 0], dtype=float)
             kept = True
     return np.stack(given_up) if kept else None
+
+
+def mirror_of(psx, psy, csx):
+    """Spine's two-bone IK on mirrored bones (a negative x or y scale of the first bone, a
+    negative x scale of the second; (N,) each): ((N,) the sign of the first bone's
+    determinant, (N,) a half turn where its x scale is negative, (N,) a half turn where
+    the second's is), or None where no scale is negative. The solve runs on the scales'
+    sizes; :func:`mirrored_rotations` turns its angles into the bones' own."""
+    if not (np.any(psx < 0) or np.any(psy < 0) or np.any(csx < 0)):
+        return None
+    flips = np.where(psx < 0, -1.0, 1.0) * np.where(psy < 0, -1.0, 1.0)
+    return flips, np.where(psx < 0, np.pi, 0.0), np.where(csx < 0, np.pi, 0.0)
+
+
+def mirrored_rotations(aimed, fk_rows, turns, mix, mirror):
+    """(2, N) the bones' local rotations of a two-bone solve under mirrored frames, mixed
+    from their FK ones by ``mix``: aimed, the solve's segment angles (the second's less
+    its shear x); fk_rows, the FK rotations as segment angles (the bones' plus ``turns``,
+    the segments' constant turns from the bones, (2, N)). A mirrored first bone points
+    its segment half a turn round and the child's offset turn flips with it; in a frame
+    mirrored once, the second bone's angle turns the other way (as Spine plays it)."""
+    flips, half, child_half = mirror
+    fk = fk_rows - turns
+    first = aimed[0] - flips * turns[0] + half
+    second = flips * aimed[1] - turns[1] + child_half
+    return fk + mix * wrap_angle(np.stack([first, second]) - fk)
+
+
+def mirrored_curl(solved, turns, mirror):
+    """(N,) the second segment's turn of a mirrored two-bone chain's bones (its side)."""
+    flips, _, child_half = mirror
+    return flips * wrap_angle(solved[1] + turns[1] - child_half)
