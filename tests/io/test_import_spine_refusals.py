@@ -10,6 +10,7 @@ import json
 import numpy as np
 import pytest
 
+from rigeditor.model.data.project import MAX_SOFTNESS
 from rigeditor.io.spine.read import spine_project
 from rigeditor.io.spine.skeleton import SpineError, parse_spine
 from rigeditor.model.evaluation.evaluate import evaluate
@@ -106,7 +107,7 @@ def test_ik_setup_mix_and_softness_are_clamped_as_the_chain_has_them():
     # softness 1e9 / limb), which the project refuses; the chain itself clamps them.
     project = _imports_and_evaluates(_import((("ik", 0, "mix"), -1e9), (("ik", 0, "softness"), 1e9)))
     chain = project.chain("leg")
-    assert chain.mix.default == (0.0,) and chain.softness.default == (0.5,)
+    assert chain.mix.default == (0.0,) and chain.softness.default == (MAX_SOFTNESS,)
 
 
 @pytest.mark.parametrize("fps", [1e9, 0.5, 1e-300])

@@ -90,13 +90,13 @@ def test_each_kind_of_bad_value_is_refused_where_it_is(example_doc, case):
 
 def test_every_problem_is_reported_at_once_ranges_and_semantics_together(example_doc):
     def mutate(d):
-        d["chains"][2]["softness"]["default"] = 3  # a range (checked field by field)
+        d["chains"][2]["softness"]["default"] = 101  # a range (checked field by field)
         d["targets"][1]["name"] = "foot_l"  # a duplicate name (checked on the whole project)
         d["bones"][0]["length"] = -1  # a range both layers check: reported once
 
     found = _mutated(example_doc, "walk", mutate)
     assert found == ["bones[0].length: must be > 0, got -1",
-                     "chains[2].softness.default: must be between 0 and 0.5, got 3",
+                     "chains[2].softness.default: must be between 0 and 100, got 101",
                      "targets[1].name: duplicate name 'foot_l'",
                      "chains[1].target: unknown target 'foot_r'"]
 

@@ -47,9 +47,13 @@ def _expected_end(frames, softness):
 @pytest.mark.parametrize("keys, softness", [
     (None, lambda f: np.full_like(f, 20.0)),  # set up
     ([{"softness": 0}, {"time": 0.4, "softness": 30}], lambda f: 30.0 * f / 12.0),  # keyed only here
+    (None, lambda f: np.full_like(f, 70.0)),  # beyond half the chain (Spine's is any size)
+    (None, lambda f: np.full_like(f, 150.0)),  # beyond the chain
+    ([{"softness": 10}, {"time": 0.4, "softness": 130}], lambda f: 10.0 + 120.0 * f / 12.0),
 ])
 def test_softness_draws_the_target_in_as_spine_does(tmp_path, keys, softness):
-    result, project = _import(tmp_path, keys, 20.0 if keys is None else 0.0)
+    setup = float(softness(np.zeros(1))[0]) if keys is None else 0.0
+    result, project = _import(tmp_path, keys, setup)
     assert not any("softness" in w.lower() for w in result.warnings)  # nothing approximated to say
     frames = np.arange(13, dtype=float)
     s = softness(frames)

@@ -23,7 +23,7 @@ from typing_extensions import NotRequired, Required, TypedDict
 from rigeditor.core.filters import KINDS as SMOOTHING_KINDS
 from rigeditor.core.limits import LIMIT_STRATEGIES
 from rigeditor.io.schema.duration import check_exact_end
-from rigeditor.model.data.project import SOFT_REACH, SOLVERS, SPINE_SCALE, WORLD
+from rigeditor.model.data.project import MAX_SOFTNESS, SOFT_REACH, SOLVERS, SPINE_SCALE, WORLD
 from rigeditor.model.data.timeline import INTERPOLATIONS
 
 FORMAT = "rigeditor-project"
@@ -73,7 +73,9 @@ Vec2 = Annotated[list[Num], Field(min_length=2, max_length=2)]
 Handle1 = Annotated[list[Num], Field(min_length=2, max_length=2)]
 Handle2 = Annotated[list[Num], Field(min_length=3, max_length=3)]
 Interp = Literal[INTERPOLATIONS]  # a literal matches strings only: no coercion
-Softness = Annotated[Num, _rule("must be between 0 and 0.5", lambda v: 0 <= v <= 0.5)]
+# Spine's quadratic softness may exceed the chain (in units, any size); RigEditor's own
+# exponential one stops at half of it (checked with the chain: validation.project).
+Softness = Annotated[Num, _rule(f"must be between 0 and {MAX_SOFTNESS:g}", lambda v: 0 <= v <= MAX_SOFTNESS)]
 Mix = Annotated[Num, _rule("must be between 0 and 1", lambda v: 0 <= v <= 1)]
 Bend = Annotated[Num, _rule("must be +1 or -1", lambda v: v in (1, -1))]
 Flag = Annotated[Num, _rule("must be 1 (on) or 0 (off)", lambda v: v in (0, 1))]

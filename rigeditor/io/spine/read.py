@@ -45,7 +45,7 @@ from rigeditor.model.data.events import Events
 from rigeditor.io.spine.read_path import path_bones, path_constraints
 from rigeditor.io.spine.skeleton import SECTIONS, SpineError, SpineSkeleton, constraint_moved, read_spine
 from rigeditor.model.data.project import CHARACTER, WORLD, Bone, Chain, Project, Space, Target
-from rigeditor.model.data.project import POINT_LENGTH as _POINT
+from rigeditor.model.data.project import MAX_SOFTNESS, POINT_LENGTH as _POINT
 from rigeditor.model.data.skins import CONSTRAINT_FIELDS
 from rigeditor.model.data.timeline import StepChannel, constant
 from rigeditor.model.validation.project import MAX_MAGNITUDE
@@ -302,7 +302,7 @@ def _constraints(skel, bones, parent_of, slot_bones, notes):
         flags = (("stretch",) if c.stretch else ()) + (
             ("uniform",) if c.uniform and (c.stretch or keyed_on(skel, c.name, "stretch")) else ())
         chains.append(Chain(c.name, c.bones, c.target, "analytic", constant(1.0 if c.bend_positive else -1.0),
-                            constant(min(c.softness / total, 0.5)), constant(min(max(c.mix, 0.0), 1.0)),
+                            constant(min(c.softness / total, MAX_SOFTNESS)), constant(min(max(c.mix, 0.0), 1.0)),
                             soft_reach="quadratic", spine_scale=flags, order=c.order))  # softness, stretch as Spine plays them
         target_of[c.name] = (chains[-1], total)
     return chains, targets, spaces, target_of

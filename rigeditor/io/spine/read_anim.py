@@ -27,7 +27,7 @@ from rigeditor.io.spine.skeleton import constraint_moved
 from rigeditor.io.spine.read_ik_flags import flag_tracks
 from rigeditor.io.spine.read_color import KINDS as COLOR_KINDS, color_timeline
 from rigeditor.model.data.attachments import NONE
-from rigeditor.model.data.project import CHARACTER, Project, Timeline
+from rigeditor.model.data.project import CHARACTER, MAX_SOFTNESS, Project, Timeline
 from rigeditor.model.data.timeline import Channel, Key
 
 _BONE_OTHER: dict[str, str] = {}
@@ -344,12 +344,12 @@ def _ik(project, skel, anim, fps, chains, notes, channel):
         # A key's curve lists the mix curve, then the softness curve (4 numbers each).
         soft_keys = [{**k, "curve": k["curve"][4:]} if isinstance(k.get("curve"), list) and len(k["curve"]) > 4
                      else k for k in keys]
-        soft, _ = channel(soft_keys, ("softness",), 0.0, fps, setup=(min(c.softness / total, 0.5),),
+        soft, _ = channel(soft_keys, ("softness",), 0.0, fps, setup=(min(c.softness / total, MAX_SOFTNESS),),
                           mul=1.0 / total)
-        if any(k.value[0] > 0.5 for k in soft.keys):
-            notes.add("IK softness beyond half the chain (capped)", name)
+        if any(k.value[0] > MAX_SOFTNESS for k in soft.keys):
+            notes.add(f"IK softness beyond {MAX_SOFTNESS:g} times the chain (capped)", name)
         # A curve may overshoot below 0 between keys (runtime keys): no softness there.
-        soft = replace(soft, keys=tuple(replace(k, value=(min(max(k.value[0], 0.0), 0.5),)) for k in soft.keys))
+        soft = replace(soft, keys=tuple(replace(k, value=(min(max(k.value[0], 0.0), MAX_SOFTNESS),)) for k in soft.keys))
         mix = replace(mix, keys=tuple(replace(k, value=(min(max(k.value[0], 0.0), 1.0),)) for k in mix.keys))
         bends = [Key(0, (1.0 if c.bend_positive else -1.0,), "constant")] if keys[0].get("time", 0.0) > 0 else []
         _duplicates(notes, keys, f"ik {name}")

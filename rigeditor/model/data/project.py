@@ -140,6 +140,9 @@ SPINE_SCALE = ("stretch", "compress", "uniform")
 """Spine's IK scaling flags (``Chain.spine_scale``)."""
 
 SOFT_REACH = ("exponential", "quadratic")
+MAX_SOFTNESS = 100.0
+"""The largest softness, as a fraction of the chain's length: Spine's (quadratic) softness
+is in units and may exceed the chain; RigEditor's exponential one stops at 0.5."""
 """How a chain's softness eases its reach (``Chain.soft_reach``)."""
 
 

@@ -19,7 +19,7 @@ from rigeditor.core.limits import LIMIT_STRATEGIES
 from rigeditor.core.twobone import MIN_LENGTH
 from rigeditor.model.evaluation.inherit import INHERIT_MODES
 from rigeditor.model.data.ik_flags import FLAG_TRACKS
-from rigeditor.model.data.project import CHARACTER, SOFT_REACH, SOLVERS, WORLD, Project
+from rigeditor.model.data.project import CHARACTER, MAX_SOFTNESS, SOFT_REACH, SOLVERS, WORLD, Project
 from rigeditor.model.data.timeline import INTERPOLATIONS, Channel, StepChannel
 from rigeditor.model.validation.art import art_problems
 from rigeditor.model.validation.events import event_problems
@@ -249,7 +249,9 @@ def _chain_values(out, where, c):
     _channel(out, f"{where}.bend", c.bend, 1, values=(1.0, -1.0), stepped=True)
     for track in FLAG_TRACKS.values():
         _channel(out, f"{where}.{track}", getattr(c, track), 1, values=(0.0, 1.0), stepped=True)
-    _channel(out, f"{where}.softness", c.softness, 1, lo=0.0, hi=0.5)
+    # RigEditor's exponential soft reach up to half the chain; Spine's quadratic one any
+    # size (a fraction of the chain up to MAX_SOFTNESS: Spine's softness is in units).
+    _channel(out, f"{where}.softness", c.softness, 1, lo=0.0, hi=MAX_SOFTNESS if c.soft_reach == "quadratic" else 0.5)
     _channel(out, f"{where}.mix", c.mix, 1, lo=0.0, hi=1.0)
     if len(c.limits) > len(c.bones):
         out.append(f"{where}.limits: {len(c.limits)} limits for {len(c.bones)} bones")
