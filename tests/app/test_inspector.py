@@ -406,3 +406,19 @@ def test_a_chains_soft_reach_is_one_undo_step_and_moves_the_hand(qtbot):
     assert np.abs(after - before).max() > 1.0
     doc.undo_stack.undo()
     assert doc.project.chain("arm").soft_reach == "exponential"
+
+
+def test_a_spine_softness_beyond_half_the_chain_shows_whole(qtbot):
+    # Spine's (quadratic) softness may exceed the chain: 1.5 chains reads 150 %, not the
+    # 50 % an exponential one stops at, and an edit past 50 % is kept.
+    p = arm().with_chain("arm", soft_reach="quadratic", softness=constant(1.5))
+    assert problems(p) == []
+    doc, w, _ = make(qtbot, p)
+    doc.select([("chain", "arm")])
+    soft = w.field("chain.arm.softness")
+    assert soft.value() == pytest.approx(150.0)
+    soft.setValue(220.0)
+    assert doc.project.chain("arm").softness.default == pytest.approx((2.2,))
+    doc.select([])
+    doc.select([("chain", "arm")])
+    assert w.field("chain.arm.softness").value() == pytest.approx(220.0)

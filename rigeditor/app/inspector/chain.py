@@ -15,7 +15,7 @@ from rigeditor.edits import tracks
 from rigeditor.app.inspector.fields import KeyButton, hbox
 from rigeditor.app.inspector.spine_scale import spine_scale_section
 from rigeditor.app.inspector.limits import limits_section
-from rigeditor.model.data.project import SOFT_REACH
+from rigeditor.model.data.project import MAX_SOFTNESS, SOFT_REACH
 
 STRATEGY_LABELS = {"accept": "Accept the gap", "stretch": "Stretch bones", "move_root": "Move root"}
 SMOOTHING_LABELS = {"none": "None", "ema": "EMA", "one_euro": "One Euro"}
@@ -64,7 +64,9 @@ def chain_section(f, name: str) -> None:
         spine_scale_section(f, name)
         _smoothing_section(f, name)
         return
-    f.spin(form, "Softness", f"chain.{name}.softness", 0.0, 50.0,
+    # Spine's (quadratic) softness may exceed the chain; RigEditor's stops at half of it.
+    most = 100.0 * (MAX_SOFTNESS if c0.soft_reach == "quadratic" else 0.5)
+    f.spin(form, "Softness", f"chain.{name}.softness", 0.0, most,
            lambda: c().softness.value_at(doc.frame)[0], channel_setter("softness", "softness"),
            suffix=" %", scale=100.0, decimals=1, step=0.5, key_path=("chain", name, "softness"),
            tip="Soft reach width, % of the chain's length (typical 3–8 %)")
