@@ -249,13 +249,12 @@ def _constraints(skel, bones, parent_of, slot_bones, notes):
     """(chains, targets, target spaces, {constraint: (chain, target)})."""
     root = skel.bones[0].name
     spine = {b.name: b for b in skel.bones}
-    chains, targets, spaces, target_of, used = [], {}, {}, {}, set()
+    chains, targets, spaces, target_of = [], {}, {}, {}
     world = world_bones(skel, slot_bones)
     for c in skel.ik:
         if len(c.bones) == 1:
-            chain = _aim_chain(c, skel, bones, used, notes)
+            chain = _aim_chain(c, skel, bones, notes)
             if chain is not None:
-                used.add(c.bones[0])
                 _target(c, skel, spine, targets, spaces, world)
                 chains.append(chain)
                 target_of[c.name] = (chain, max(bones[c.bones[0]].length, 1e-9))
@@ -267,9 +266,6 @@ def _constraints(skel, bones, parent_of, slot_bones, notes):
         if root in c.bones or spine[child].parent != parent:
             notes.add("IK constraints on the root or on bones that are not parent and child", c.name)
             continue
-        if used & set(c.bones):
-            notes.add("IK constraints on bones another constraint drives (RigEditor: one chain per bone)", c.name)
-            continue
         cx, cy = spine[child].x, spine[child].y
         reach = math.hypot(cx, cy)
         if reach > MAX_MAGNITUDE:  # the parent's length in RigEditor
@@ -279,7 +275,6 @@ def _constraints(skel, bones, parent_of, slot_bones, notes):
         if reach <= 1e-9:
             notes.add("IK constraints whose child bone starts on its parent's origin", c.name)
             continue
-        used |= set(c.bones)
         # The solver bends the segment from the parent's origin to the child's, as
         # Spine's IK measures it, and the bones keep their frames. A stretching chain
         # measures (and places) the child on its parent's axis, as Spine does.
@@ -332,14 +327,11 @@ def _target(c, skel, spine, targets, spaces, world) -> None:
     targets.setdefault(c.target, Target(c.target, StepChannel(space), constant(*position)))
 
 
-def _aim_chain(c, skel, bones, used, notes):
+def _aim_chain(c, skel, bones, notes):
     """A one-bone constraint as an aim chain (None, with a note, where it cannot be)."""
     (name,) = c.bones
     if name == skel.bones[0].name:
         notes.add("IK constraints on the root or on bones that are not parent and child", c.name)
-        return None
-    if name in used:
-        notes.add("IK constraints on bones another constraint drives (RigEditor: one chain per bone)", c.name)
         return None
     flags = (("stretch",) if c.stretch else ()) + (("compress",) if c.compress else ())
     flags += ("uniform",) if c.uniform and (flags or any(keyed_on(skel, c.name, f) for f in ("stretch", "compress"))) else ()

@@ -102,18 +102,24 @@ def evaluate(project: Project, frames=None, *, previous: Bake | None = None,
             return applied.of(name)[2]
         return pose.rotation[pose.column[name]] if dirty is None else fk_rotation(project.bone(name), frames)
 
+    solved: set[str] = set()  # bones a chain solved so far (waves run one after another)
+
     def solve(group):
         if len(group) > 1 and applied_bones(applied, group):  # their own start: each alone
             return [bake for chain in group for bake in solve([chain])]
         fk = [rows([fk_of(c.bones[i]) for c in group], n) for i in range(len(group[0].bones))]
         # Reset what an earlier solve of these chains left, so a partial update starts
-        # from the same state as a full evaluation.
+        # from the same state as a full evaluation; but a chain on bones an earlier
+        # chain solved this evaluation starts from that solve, stretch and all (Spine's
+        # IK starts from the applied pose; such a rig evaluates in full: carried).
         for chain in group:
-            for b in chain.bones:  # (an uneven chain shifts its child: ik_uneven)
-                pose.stretch[pose.column[b]] = pose.ones
-                pose.shift[pose.column[b]] = pose.zeros
-            if scaling(chain):  # Spine's stretch scaled the first bone's frame
-                pose.reset_scale(chain.bones[0])
+            if solved.isdisjoint(chain.bones):
+                for b in chain.bones:  # (an uneven chain shifts its child: ik_uneven)
+                    pose.stretch[pose.column[b]] = pose.ones
+                    pose.shift[pose.column[b]] = pose.zeros
+                if scaling(chain):  # Spine's stretch scaled the first bone's frame
+                    pose.reset_scale(chain.bones[0])
+            solved.update(chain.bones)
             start_from_applied(pose, applied, chain, frames)  # (an earlier constraint's values)
         warm = first_warm(project, group[0], frames, previous) if group[0].solver in ITERATIVE else None
         return solve_chains(project, group, pose, spaces, frames, fk, warm)

@@ -184,7 +184,7 @@ def _chain_problems(chains, bones, tl, target_names) -> list[str]:
     out: list[str] = []
     view = _Rig(bones, tl)
     bone_names = {b.name for b in bones}
-    used: dict[str, str] = {}
+    used: dict = {}  # bone -> the chain that drives it first
     for i, c in enumerate(chains):
         _chain(out, f"chains[{i}]", c, view, bone_names, target_names, used)
     return out
@@ -203,6 +203,12 @@ class _Rig:
         return self._by_name[name]
 
 
+def _spine_like(c) -> bool:
+    """Whether chain ``c`` solves as Spine's IK does (one bone, or two without limits or
+    the stretch strategy): it may shear, partly parent and share its bones."""
+    return c.solver == "aim" or movable_child(c)
+
+
 def _chain(out, where, c, project, bone_names, target_names, used):
     """A chain's links to the rest of the project, then its own values."""
     if c.solver not in SOLVERS:
@@ -217,12 +223,16 @@ def _chain(out, where, c, project, bone_names, target_names, used):
         if name not in bone_names:
             out.append(f"{where}.bones[{k}]: unknown bone {name!r}")
             continue
-        if name in used:
-            out.append(f"{where}.bones[{k}]: bone {name!r} is already driven by chain {used[name]!r}")
-        used[name] = c.name
+        if name in used and not (_spine_like(c) and _spine_like(used[name])):
+            # (Spine's IK constraints may share bones: the later one starts from the
+            # earlier's solve, an IK switch when their mixes are keyed.)
+            out.append(f"{where}.bones[{k}]: bone {name!r} is already driven by chain {used[name].name!r} "
+                       "(only one- and two-bone chains without limits or the stretch strategy share bones, as "
+                       "in Spine)")
+        used[name] = c
         driven_bone(out, f"{where}.bones[{k}]", project.bone(name), k, aim=c.solver == "aim",
                      scalable=c.solver == "analytic", timeline=project.timeline, movable=movable_child(c),
-                     spine_frames=c.solver == "aim" or movable_child(c))
+                     spine_frames=_spine_like(c))
         if k > 0 and c.bones[k - 1] in bone_names:
             bone, parent = project.bone(name), project.bone(c.bones[k - 1])
             if bone.parent != parent.name:
