@@ -314,10 +314,12 @@ def _solve_block(f, out, i, j, *, limits, on_limit, max_stretch, max_root_offset
 
     if not isinstance(soft, float) or soft > 0:
         raw = soft_distance(raw, inner, outer, soft)
-    # Only the inner bound needs the guard: with equal bones it is zero and d divides
-    # below. Nothing divides by (outer - d) and the cosines are clamped, so the outer
-    # bound is exact and an out-of-reach residual is exactly the distance beyond reach.
-    d = np.clip(raw, inner + guard, outer, out=out.solve_distance[i:j])
+    # Only a zero inner bound needs the guard (equal bones: d divides below). Nothing
+    # divides by (d - inner) or (outer - d) and the cosines are clamped, so both bounds
+    # are exact: a target inside the inner reach folds the limb flat (the sine's root,
+    # a square root of (d - inner), turned a guard of 1e-9 into a 1e-4 rad shoulder
+    # offset there), and an out-of-reach residual is exactly the distance beyond reach.
+    d = np.clip(raw, np.maximum(inner, guard), outer, out=out.solve_distance[i:j])
     scale = 1.0 / outer
     an, bn = a * scale, b * scale
     dn = d * scale

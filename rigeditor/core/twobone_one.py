@@ -138,7 +138,7 @@ def solve_one(upper, lower, shoulder, target, bend, softness, prev_direction, li
             return None
         ux, uy = carry
     solve_d = _soft(raw, inner, outer, soft) if soft > 0 else raw
-    d = min(max(solve_d, inner + guard), outer)
+    d = min(max(solve_d, inner, guard), outer)  # (both bounds exact, as _solve_block)
     scale = 1.0 / outer
     an, bn = a * scale, b * scale
     dn = d * scale

@@ -315,3 +315,22 @@ def test_garbage_in_raises_value_error_naming_the_argument(kwargs, name):
     args.update(kwargs)
     with pytest.raises(ValueError, match=name):
         solve_two_bone(args.pop("upper"), args.pop("lower"), args.pop("shoulder"), args.pop("target"), **args)
+
+
+@pytest.mark.parametrize("upper, lower", [(3.0, 1.0), (1.0, 3.0), (50.0, 40.0)])
+def test_a_target_inside_the_inner_reach_folds_the_limb_flat(upper, lower):
+    # Nearer than |upper - lower| the limb folds back on itself: the forearm lies on the
+    # upper bone (elbow angle +-pi) and the end on the line to the target, at the inner
+    # reach; a longer upper bone points at the target, a shorter one away from it.
+    # (A guard of 1e-9 at the inner bound once left a 1e-4 rad shoulder offset there.)
+    inner = abs(upper - lower)
+    direction = np.array([math.cos(0.7), math.sin(0.7)])
+    shoulder = np.array([2.0, -1.0])
+    for bend in (1, -1):
+        sol = solve_two_bone(upper, lower, shoulder, shoulder + 0.25 * inner * direction, bend=bend)
+        # (To rounding of the normalised lengths' difference under a square root, whose
+        # root is 1e-8: the guard's offset was 1e-4.)
+        assert abs(float(sol.elbow_angle)) == pytest.approx(math.pi, abs=1e-7)
+        pointing = direction if upper > lower else -direction
+        assert float(sol.shoulder_angle) == pytest.approx(math.atan2(pointing[1], pointing[0]), abs=1e-7)
+        np.testing.assert_allclose(np.ravel(sol.end), shoulder + inner * direction, atol=1e-7 * (upper + lower))
