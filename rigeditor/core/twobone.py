@@ -336,8 +336,9 @@ def _solve_block(f, out, i, j, *, limits, on_limit, max_stretch, max_root_offset
     # (d - inner) vanish exactly at the reach bounds. sqrt(1 - cos^2) would turn the
     # cancellation in the cosines (1 - 2e-14 for a short upper bone) into a shoulder
     # offset of 2e-7 rad and an arm that misses the target line.
+    # (The small factors from the unscaled lengths: exactly 0 where d was clamped to a bound.)
     inner_n, outer_n = abs(an - bn), an + bn
-    root = np.sqrt(np.maximum((outer_n + dn) * (outer_n - dn) * (dn - inner_n) * (dn + inner_n), 0.0))
+    root = np.sqrt(np.maximum((outer_n + dn) * ((outer - d) * scale) * ((d - inner) * scale) * (dn + inner_n), 0.0))
     bs = root / ((2.0 * an) * dn)
     sin_elbow = root * (0.5 / (an * bn))
     if not isinstance(bend, float) or bend != 1.0:

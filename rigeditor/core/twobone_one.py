@@ -147,8 +147,8 @@ def solve_one(upper, lower, shoulder, target, bend, softness, prev_direction, li
     cos_offset = min(max((d2 + (an * an - bn * bn)) / ((2.0 * an) * dn), -1.0), 1.0)
     if inner + guard >= outer:  # a bone shorter than the guard: straight (as _solve_block)
         cos_elbow, cos_offset = -1.0, 1.0
-    inner_n, outer_n = abs(an - bn), an + bn
-    root = math.sqrt(max((outer_n + dn) * (outer_n - dn) * (dn - inner_n) * (dn + inner_n), 0.0))
+    inner_n, outer_n = abs(an - bn), an + bn  # (the small factors unscaled, as _solve_block)
+    root = math.sqrt(max((outer_n + dn) * ((outer - d) * scale) * ((d - inner) * scale) * (dn + inner_n), 0.0))
     bs = root / ((2.0 * an) * dn) * k  # times +-1: exact, as the kernel's in-place product
     sin_elbow = root * (0.5 / (an * bn))
     c1 = ux * cos_offset + uy * bs

@@ -328,9 +328,9 @@ def test_a_target_inside_the_inner_reach_folds_the_limb_flat(upper, lower):
     shoulder = np.array([2.0, -1.0])
     for bend in (1, -1):
         sol = solve_two_bone(upper, lower, shoulder, shoulder + 0.25 * inner * direction, bend=bend)
-        # (To rounding of the normalised lengths' difference under a square root, whose
-        # root is 1e-8: the guard's offset was 1e-4.)
-        assert abs(float(sol.elbow_angle)) == pytest.approx(math.pi, abs=1e-7)
+        # (The square root's small factor comes from the unscaled lengths, exactly 0 at
+        # the bound: the normalised ones' difference left 1e-8 of rounding, the guard 1e-4.)
+        assert abs(float(sol.elbow_angle)) == pytest.approx(math.pi, abs=1e-12)
         pointing = direction if upper > lower else -direction
-        assert float(sol.shoulder_angle) == pytest.approx(math.atan2(pointing[1], pointing[0]), abs=1e-7)
-        np.testing.assert_allclose(np.ravel(sol.end), shoulder + inner * direction, atol=1e-7 * (upper + lower))
+        assert float(sol.shoulder_angle) == pytest.approx(math.atan2(pointing[1], pointing[0]), abs=1e-12)
+        np.testing.assert_allclose(np.ravel(sol.end), shoulder + inner * direction, atol=1e-12 * (upper + lower))
