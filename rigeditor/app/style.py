@@ -19,6 +19,7 @@ CAUSE_COLORS = {
     "budget": QColor("#a0c84a"),
     "constraint": QColor("#b58cf0"),  # as the constraint links
     "unexplained": QColor("#e5322d"),
+    "sheared": QColor("#b58cf0"),  # Spine's reach with the shear on: as a constraint's
 }
 CAUSE_LABELS = {
     "none": "on target",
@@ -29,6 +30,7 @@ CAUSE_LABELS = {
     "budget": "out of iterations",
     "constraint": "moved by a constraint",
     "unexplained": "UNEXPLAINED",
+    "sheared": "sheared reach (Spine)",
 }
 
 BONE_FK = QColor("#c9ced6")

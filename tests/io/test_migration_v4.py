@@ -110,7 +110,7 @@ def test_several_animations_round_trip_through_a_file():
 def test_a_bad_key_in_a_stored_animation_is_reported_where_it_is():
     doc = json.loads(dumps_project(_three_animations()))
     wave = doc["animations"][1]
-    wave["tracks"]["bones"]["upper_arm"]["scale"] = [{"frame": 5, "value": [0.0, 2.0]}]  # a collapse
+    wave["tracks"]["bones"]["upper_arm"]["scale"] = [{"frame": 5, "value": [2.0, 0.0]}]  # a collapse along y
     wave["tracks"]["bones"]["elbow"] = {"rotation": [{"frame": 5, "value": 3.0}]}
     with pytest.raises(ProjectFileError) as err:
         loads_project(json.dumps(doc), "three.rigproj")

@@ -75,15 +75,16 @@ def _scaled(project, bone, scale):
                                         for x in project.bones))
 
 
-def test_a_negative_scale_on_a_spine_chain_bone_mirrors_and_a_zero_one_is_refused(tmp_path):
-    # Spine's two-bone IK solves mirrored bones (tests/model/test_chains_on_spine_frames.py);
-    # at a scale of 0 it falls back to another solve, which RigEditor does not play.
+def test_a_negative_or_zero_scale_on_a_spine_chain_bone_plays_and_a_zero_y_first_is_refused(tmp_path):
+    # Spine's two-bone IK solves mirrored and collapsed bones
+    # (tests/model/test_chains_on_spine_frames.py); a first bone scaled 0 along y it
+    # divides by (its runtimes' pose turns to NaN), so that stays refused.
     result, project = _import(tmp_path, LEG)
     assert problems(project) == []
-    for bone, scale in (("shin", (-1.0, 1.0)), ("thigh", (-1.0, -1.0)), ("thigh", (1.2, -0.8))):
+    for bone, scale in (("shin", (-1.0, 1.0)), ("thigh", (-1.0, -1.0)), ("thigh", (1.2, -0.8)),
+                        ("thigh", (0.0, 1.0)), ("shin", (0.0, 1.0)), ("shin", (1.0, 0.0))):
         assert problems(_scaled(project, bone, scale)) == [], (bone, scale)
-    for bone, scale in (("shin", (0.0, 1.0)), ("thigh", (1.0, 0.0))):
-        assert any("cannot be scaled to 0" in p for p in problems(_scaled(project, bone, scale))), (bone, scale)
+    assert any("cannot be scaled to 0 along y" in p for p in problems(_scaled(project, "thigh", (1.0, 0.0))))
 
 
 def test_a_chain_with_limits_refuses_a_mirrored_bone(tmp_path):
@@ -93,3 +94,20 @@ def test_a_chain_with_limits_refuses_a_mirrored_bone(tmp_path):
     assert problems(_scaled(limited, "thigh", (1.2, 1.2))) == []
     assert any("cannot be scaled other than by positive factors" in p
                for p in problems(_scaled(limited, "thigh", (-1.2, 1.2))))
+
+
+def test_scale_keys_one_of_two_chains_on_a_bone_cannot_take_are_listed_not_a_crash(tmp_path):
+    # Spine's IK constraints may share a bone; keys the one-bone aim could take but the
+    # two-bone leg cannot (its first bone scaled to 0 along y) are dropped and said,
+    # whichever constraint comes first.
+    for order in ((0, 1), (1, 0)):
+        doc = copy.deepcopy(LEG)
+        doc["ik"] = [{"name": "sway", "bones": ["thigh"], "target": "foot_target", "order": order[0]},
+                     {**doc["ik"][0], "order": order[1]}]
+        doc["animations"]["walk"]["bones"]["thigh"]["scale"] = [{"x": 1, "y": 1}, {"time": 1, "x": 1, "y": 0}]
+        sub = tmp_path / f"o{order[0]}"
+        sub.mkdir()
+        result, project = _import(sub, doc)
+        assert sorted(c.name for c in project.chains) == ["leg", "sway"]
+        assert any(w.startswith("scale keys on bones an IK chain drives") and "thigh" in w for w in result.warnings)
+        assert problems(project) == []

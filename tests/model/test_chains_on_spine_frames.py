@@ -8,6 +8,7 @@ axes."""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -152,3 +153,58 @@ def test_a_mirrored_two_bone_chain_bends_as_its_unmirrored_twin(arm_scale, fore_
     if abs(arm_scale[0]) == abs(arm_scale[1]):  # (an uneven first bone reaches on Spine's ellipse)
         np.testing.assert_allclose(end, GOAL, atol=1e-9)
         assert residual < 1e-9
+
+
+def test_a_first_bone_scaled_to_0_aims_alone_and_its_child_turns_to_0():
+    # Spine's two-bone IK on a collapsed first segment (its x scale 0): the first bone
+    # turns to point at the target, the second to a rotation of 0, whatever the mix.
+    p = _rig(fore_shear=(0.0, 0.0), solver="analytic", arm_scale=(0.0, 1.0))
+    assert problems(p) == []
+    bake = evaluate(p, [0.0])
+    hip, _ = _frame(bake, "hip")
+    _, shoulder = _frame(bake, "arm")
+    to_goal = np.linalg.solve(hip, np.subtract(GOAL, shoulder))  # in the hip's frame
+    assert bake.bone("arm").local_rotation[0] == pytest.approx(math.atan2(to_goal[1], to_goal[0]), abs=1e-12)
+    assert bake.bone("fore").local_rotation[0] == 0.0
+    half = evaluate(_rig(fore_shear=(0.0, 0.0), solver="analytic", arm_scale=(0.0, 1.0), mix=0.5), [0.0])
+    assert half.bone("fore").local_rotation[0] == 0.0
+
+
+@pytest.mark.parametrize("goal, folded", [((1.0, 4.5), False), ((3.5, 2.5), True)])
+def test_a_second_bone_scaled_to_0_leaves_the_first_pointing_at_the_target(goal, folded):
+    # Its segment has no length: the first bone points at the target, the second
+    # straight on, or folded back where the target is nearer than the first segment.
+    p = _rig(fore_shear=(0.0, 0.0), solver="analytic", fore_scale=(0.0, 1.0))
+    p = replace(p, targets=(Target("goal", StepChannel(WORLD), constant(*goal)),) + p.targets[1:])
+    assert problems(p) == []
+    bake = evaluate(p, [0.0])
+    m, shoulder = _frame(bake, "arm")
+    to_goal = np.subtract(goal, shoulder)
+    assert (np.hypot(*to_goal) < 3.0) == folded
+    assert _axis_angles(m)[0] == pytest.approx(math.atan2(to_goal[1], to_goal[0]), abs=1e-9)
+    assert abs(bake.bone("fore").local_rotation[0]) == pytest.approx(math.pi if folded else 0.0, abs=1e-9)
+
+
+def test_a_sheared_first_bone_measures_an_off_axis_child_with_its_shear_on():
+    # Spine's two-bone IK reaches for the child's origin as the sheared first bone puts
+    # it, then places that bone unsheared: the law of cosines on the sheared first
+    # segment, turned back by the child's own angle off the axis.
+    shear, child = (D(20), D(-15)), (3.0, 0.6)
+    p = _rig(arm_shear=shear, fore_shear=(0.0, 0.0), solver="analytic")
+    p = replace(p, bones=tuple(replace(b, rest_offset=child) if b.name == "fore" else b for b in p.bones))
+    assert problems(p) == []
+    bake = evaluate(p, [0.0])
+    hip, _ = _frame(bake, "hip")
+    arm, shoulder = _frame(bake, "arm")
+    t = np.linalg.solve(hip, np.subtract(GOAL, shoulder))  # the target in the shoulder space
+    cx, cy = child
+    l1 = math.hypot(cx * math.cos(shear[0]) - cy * math.sin(shear[1]), cx * math.sin(shear[0]) + cy * math.cos(shear[1]))
+    d = math.hypot(*t)
+    alpha = math.acos((l1 * l1 + d * d - 2.0 * 2.0) / (2 * l1 * d))
+    expected = math.atan2(t[1], t[0]) - alpha - math.atan2(cy, cx)  # bend +1
+    assert math.remainder(bake.bone("arm").local_rotation[0] - expected, 2 * math.pi) == pytest.approx(0.0, abs=1e-9)
+    assert _axis_angles(arm)[1] == pytest.approx(D(90), abs=1e-12)  # placed unsheared
+    assert abs(l1 - math.hypot(*child)) > 0.1  # (the shear really changes the reach)
+    # The end misses the target by that, and the bake says why (not "unexplained").
+    from rigeditor.model.evaluation.bake import CAUSES
+    assert bake.chains["reach"].residual[0] > 0.1 and CAUSES[int(bake.chains["reach"].cause[0])] == "sheared"

@@ -288,8 +288,8 @@ def _constraints(skel, bones, parent_of, slot_bones, notes):
             bones[child] = replace(bones[child], rest_offset=(cx, 0.0))
         for k, name in enumerate(c.bones):
             if bones[name].scale.default != (1.0, 1.0) and not solvable_scale(bones[name].scale, k, None):
-                notes.add("setup scale 0 on bones an IK chain drives (dropped: a chain solves with scales "
-                          "other than 0)", name)
+                notes.add("setup scale 0 along y on the first bone of a two-bone IK chain (dropped: Spine's "
+                          "solve divides by it)", name)
                 bones[name] = replace(bones[name], scale=constant(1.0, 1.0))
         _target(c, skel, spine, targets, spaces, world)
         total = math.hypot(*bones[child].rest_offset) + bones[child].length  # the segments

@@ -83,11 +83,10 @@ def apply_animation(project: Project, skel, name: str, chains: dict, notes, *, c
                 ch, _ = channel(keys, ("value",), 0.0, fps, setup=(0.0,), mul=math.radians(1.0), where=at)
                 changed.setdefault(bone, {})["rotation"] = ch
             elif kind in ("translate", "scale", "shear", "inherit") and bone in driven and not (
-                    kind == "translate" and (project.chain_of_bone(bone).bones[0] == bone
-                                             or movable_child(project.chain_of_bone(bone)))
+                    kind == "translate" and all(c.bones[0] == bone or movable_child(c) for c in _chains_of(project, bone))
                     or kind == "scale" and _solvable_keys(project, bone, keys, b, at, channel)
-                    or kind in ("shear", "inherit") and (project.chain_of_bone(bone).solver == "aim"
-                                                         or movable_child(project.chain_of_bone(bone)))):
+                    or kind in ("shear", "inherit") and all(c.solver == "aim" or movable_child(c)
+                                                            for c in _chains_of(project, bone))):
                 notes.add(f"{kind} keys on bones an IK chain drives (dropped: a chain solves with its "
                           "bones' authored lengths and joints)", bone)
             elif kind == "translate":
@@ -95,7 +94,7 @@ def apply_animation(project: Project, skel, name: str, chains: dict, notes, *, c
                 parent = project.bone(bone).parent
                 if parent in turns:  # the parent's frame is turned: its keys turn back with it
                     ch = rotated(ch, -turns[parent])
-                if bone in driven and project.chain_of_bone(bone).bones[0] != bone \
+                if bone in driven and any(c.bones[0] != bone for c in _chains_of(project, bone)) \
                         and not translated_clear(replace(project.bone(bone), translate=ch), project.timeline):
                     notes.add("translate keys bringing an IK chain's second bone onto its first bone's origin "
                               "(dropped: the solve has no segment there)", bone)
@@ -362,16 +361,25 @@ def _ik(project, skel, anim, fps, chains, notes, channel):
     return project
 
 
+def _chains_of(project, bone) -> list:
+    """Every chain that drives ``bone`` (Spine's IK constraints may share bones)."""
+    return [c for c in project.chains if bone in c.bones]
+
+
 def _solvable_keys(project, bone, keys, b, at, channel) -> bool:
-    """Whether scale keys on a bone a chain drives can play: any on an aim chain's bone;
-    on an analytic chain's, other than 0 at every frame."""
-    chain = project.chain_of_bone(bone)
-    if chain.solver == "aim":
-        return True
-    if chain.solver != "analytic":
-        return False
-    ch, _ = channel(keys, ("x", "y"), 1.0, project.timeline.fps, setup=b.scale, mul=b.scale, where=at)
-    return solvable_scale(ch, chain.bones.index(bone), project.timeline)
+    """Whether scale keys on a bone chains drive can play in each of them: any on an aim
+    chain's bone; on an analytic chain's, what ``solvable_scale`` lets it take."""
+    ch = None
+    for chain in _chains_of(project, bone):
+        if chain.solver == "aim":
+            continue
+        if chain.solver != "analytic":
+            return False
+        if ch is None:
+            ch, _ = channel(keys, ("x", "y"), 1.0, project.timeline.fps, setup=b.scale, mul=b.scale, where=at)
+        if not solvable_scale(ch, chain.bones.index(bone), project.timeline):
+            return False
+    return True
 
 
 def bake_target_spaces(project: Project, spaces: dict, turns: dict, *, keyed: bool) -> Project:

@@ -103,8 +103,10 @@ def spine_document(project: Project, bake: Bake, *, animation: str | None = None
         # A bone's channels are its timelines, curves and all, unless a chain bakes it
         # on some frames: then per baked frame its baked rotation, elsewhere its own
         # (what a live IK constraint blends with by its mix).
-        chain = project.chain_of_bone(name)
-        rows = baked[chain.name] if chain is not None else np.zeros(n, dtype=bool)
+        rows = np.zeros(n, dtype=bool)  # (Spine's IK constraints may share a bone: any of them)
+        for chain in project.chains:
+            if name in chain.bones:
+                rows = rows | baked[chain.name]
         exact = span is not None and not rows.any()
         if exact:
             if animated(bone.rotation, (0.0,)):  # (none: the setup rotation holds, as read)

@@ -15,10 +15,12 @@ import numpy as np
 
 from rigeditor.core.geometry import Affine
 
-CAUSES = ("none", "out_of_reach", "soft_reach", "limit", "mix", "budget", "constraint", "unexplained")
+CAUSES = ("none", "out_of_reach", "soft_reach", "limit", "mix", "budget", "constraint", "unexplained", "sheared")
 """Why a chain's end is not on its target, per frame (``ChainBake.cause`` indexes this).
 ``constraint``: a constraint that runs after the chain (transform, path, physics) moved
-its bones off where the solve left them."""
+its bones off where the solve left them. ``sheared``: Spine's two-bone IK reached with
+the first bone's shear on and placed it unsheared, so an off-axis child lands off the
+target (``ik_frames.sheared_reach``; last, so the other indices stay as they were)."""
 
 
 def _stored_at_once(cls):

@@ -54,7 +54,7 @@ def movable_child(chain) -> bool:
 def driven_bone(out, where, bone, k, aim=False, scalable=False, timeline=None, movable=False, spine_frames=False):
     """A chain solves with its bones' lengths and joints where they are authored: its
     bones cannot be scaled (an aim chain's can: its bone only turns; an analytic
-    chain's two by factors other than 0, as Spine solves them), and only the first may be
+    chain's two as Spine solves them: by any factor but a first bone's 0 along y), and only the first may be
     translated (that moves the shoulder), or the second of a ``movable`` chain (an
     analytic one without limits or stretch: its solver bends the segment to wherever
     that bone starts, as Spine's two-bone IK does)."""
@@ -63,7 +63,7 @@ def driven_bone(out, where, bone, k, aim=False, scalable=False, timeline=None, m
         pass
     elif scaled and not aim:
         out.append(f"{where}: bone {bone.name!r} is driven by an IK chain and cannot be scaled "
-                   + (("to 0 " if spine_frames else "other than by positive factors ") if scalable else "")
+                   + (("to 0 along y " if spine_frames else "other than by positive factors ") if scalable else "")
                    + "(the solve uses its length)")
     if bone.spine_frame and not spine_frames:
         out.append(f"{where}: bone {bone.name!r} is driven by an IK chain that cannot shear it or let it "
@@ -93,13 +93,15 @@ def _scale_values(ch, timeline) -> np.ndarray:
 
 def solvable_scale(ch, k, timeline, mirrored: bool = True) -> bool:
     """Whether a scaled bone of an analytic chain keeps, at every frame of the timeline,
-    an x scale and (the first bone, ``k`` 0) a y scale other than 0 (an uneven one
-    solves on Spine's ellipse, ``constraints.ik_uneven``; a negative one mirrors,
-    ``constraints.ik_frames.mirror_of``, where ``mirrored``: a chain Spine plays),
-    else positive."""
+    scales the solve takes. In a chain Spine plays (``mirrored``): any x scale (a negative
+    one mirrors, ``constraints.ik_frames.mirror_of``; a 0 collapses its segment, as Spine
+    plays it, ``collapsed_segments``), and the first bone's y scale other than 0 (Spine's
+    solve divides by it; an uneven one solves on Spine's ellipse, ``constraints.ik_uneven``).
+    Else positive scales."""
     values = _scale_values(ch, timeline)
-    ok = (lambda v: v != 0) if mirrored else (lambda v: v > 0)
-    return bool(np.all(ok(values[:, 0])) and (k > 0 or np.all(ok(values[:, 1]))))
+    if mirrored:
+        return bool(np.all(np.isfinite(values)) and (k > 0 or np.all(values[:, 1] != 0)))
+    return bool(np.all(values[:, 0] > 0) and (k > 0 or np.all(values[:, 1] > 0)))
 
 
 def uneven_scale(ch, timeline) -> bool:

@@ -7,15 +7,18 @@ elementwise, so each row gets the bits its chain gets solved alone (tested).
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from rigeditor.core.geometry import Affine, pair, rows, rows_of, wrap_angle
 from rigeditor.core.twobone import EPS, quadratic_reach
-from rigeditor.model.evaluation.bake import ChainBake, frozen
+from rigeditor.model.evaluation.bake import CAUSES, ChainBake, frozen
 from rigeditor.model.evaluation.constraints.causes import _CAUSE, classify, rounding_bound
 from rigeditor.model.evaluation.constraints.ik_aim import solve_aim
-from rigeditor.model.evaluation.constraints.ik_frames import (mirror_of, mirrored_curl, mirrored_rotations,
-                                                               partly_parented, sheared_bones)
+from rigeditor.model.evaluation.constraints.ik_frames import (collapsed_result, collapsed_rotation, collapsed_segments,
+                                                               mirror_of, mirrored_curl, mirrored_rotations,
+                                                               partly_parented, sheared_bones, sheared_reach)
 from rigeditor.model.evaluation.constraints.segments import joint_turns, on_axis, segments, translated_first
 from rigeditor.model.evaluation.constraints.ik_solvers import solve_analytic, solve_iterative
 from rigeditor.model.evaluation.constraints.ik_warm import warm_rows
@@ -112,11 +115,16 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
     # segments, turned from the bones by constant angles (group_chains keeps it alone).
     shifts = joint_turns(segments(project, chains[0].bones)[1]) if one else [0.0] * len(fk)
     child_at = None  # a translated second bone's origin in the first bone's frame, per frame
+    sheared_by = None  # the first segment's sheared length over its own (ik_frames.sheared_reach)
     if one and solver == "analytic":
         moved = translated_first(project, chains[0].bones, pose.translate[pose.column[chains[0].bones[1]]])
         if moved is not None:  # the first segment follows it, frame by frame
             lengths[0][0], turn, child_at = moved
             shifts = joint_turns([turn, 0.0])
+        sheared_by = sheared_reach(pose, chains[0], project.bone(chains[0].bones[1]).rest_offset
+                                   if child_at is None else child_at, n)
+        if sheared_by is not None:  # (measured with the first bone's shear still on, as Spine does)
+            lengths[0][0] = lengths[0][0] * sheared_by
     turned = any(np.any(d) for d in shifts)
     if turned:
         fk = [f + d for f, d in zip(fk, shifts)]
@@ -131,6 +139,7 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
     reach = rows([sum(ls) for ls in lengths], n)
     uneven = None  # frames whose first bone scales unevenly (ik_uneven), with its inputs
     mirror = None  # where a bone is mirrored (ik_frames.mirror_of)
+    flat = None  # where a scale of 0 collapsed the first segment (ik_frames.collapsed_segments)
     # A point tip bone (Spine's length 0) in a chain Spine can play (accept, no limits).
     point = (one and solver == "analytic" and project.bone(chains[0].bones[-1]).measured_length == 0.0
              and chains[0].strategy.kind == "accept" and not any(x is not None for x in chains[0].limits))
@@ -144,7 +153,8 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
             psx, psy, csx = scales[0][:, 0], scales[0][:, 1], scales[1][:, 0]
             mirror = mirror_of(psx, psy, csx)
             psx, psy, csx = np.abs(psx), np.abs(psy), np.abs(csx)
-            rows_uneven = uneven_rows(psx, psy)
+            flat = collapsed_segments(a * psx, b * csx * psx)[0]
+            rows_uneven = uneven_rows(psx, psy) if flat is None else uneven_rows(psx, psy) & ~flat
             if rows_uneven.any():
                 # Spine measures (and places) the child on its parent's axis there.
                 cx = project.bone(chains[0].bones[1]).rest_offset[0] if child_at is None else child_at[:, 0]
@@ -152,6 +162,8 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
             a, b = a * psx, b * csx * psx  # (Spine eases an uneven chain's reach by x too)
             soft = soft * psx * (csx + 1.0) * 0.5 if chains[0].soft_reach == "quadratic" else fraction * (a + b)
             reach = a + b
+            if flat is not None or not np.all(b > 0):  # a scale of 0: lengths the solve takes
+                _, a, b = collapsed_segments(a, b)
     if point:  # (Spine's reach and softness measure a point as 0)
         reach = a
         soft = soft * a / (a + b) if chains[0].soft_reach != "quadratic" else soft
@@ -181,6 +193,8 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
         ik = solve_analytic(chains[0], (a, b), solve_target, bend, solve_soft, fk, n)
         if uneven is not None:
             ik = uneven_result(ik, uneven, solve_target, bend)
+        if flat is not None:  # Spine aims the first bone alone there (at the target itself)
+            ik = replace(ik, angles=collapsed_result(ik.angles, target, flat), directions=None)
         if point:  # the tip bone has no length (Spine's 0): the end is the joint
             ik = point_tip_result(ik, solve_target, bend, a)
     else:
@@ -207,11 +221,16 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
         solved = fk_rows + mix * wrap_angle(aimed - fk_rows)
         if turned:  # from segments back to the bones' own frames
             solved = solved - turns
+    if flat is not None:
+        solved = np.stack([solved[0], collapsed_rotation(solved[1], flat, mix)])
     rotation = list(solved)
     stretching = flag_at(chains[0], "stretch", frames) if one else None  # (keyed or set up)
     spine = one and bool(stretching.any())
     if spine:  # Spine's stretch: the first bone's frame scales (see spine_stretch)
-        stretch = np.where(stretching, 1.0 + mix * (spine_stretch(solve_target, reach) - 1.0), 1.0)
+        stretch = np.where(stretching, 1.0 + mix * (spine_stretch(solve_target, reach if flat is None else
+                                                                  np.where(flat, 1.0, reach)) - 1.0), 1.0)
+        if flat is not None:  # (Spine's one-bone aim there stretches by a length of 0: not at all)
+            stretch = np.where(flat, 1.0, stretch)
         if uneven is not None:  # Spine does not stretch an unevenly scaled chain
             stretch = np.where(uneven[0], 1.0, stretch)
         k = pose.column[chains[0].bones[0]]
@@ -285,6 +304,9 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
     cause = classify(residual, ik.residual, distance, inner, outer, soft, ik.limited, mix,
                      ~ik.converged, tolerance=tolerance,
                      rounding=rounding_bound(outer, distance, shoulder_world), own=own)
+    if sheared_by is not None:  # the end Spine's sheared reach leaves off the target: said
+        cause = np.where((sheared_by != 1.0) & (mix > 0) & (cause == CAUSES.index("unexplained")),
+                         CAUSES.index("sheared"), cause).astype(cause.dtype)
     shoulder = ik.root_offset * mix[:, None]
     table = dict(
         residual=residual, cause=cause, limited=ik.limited, stretch=stretch, root_offset=shoulder,

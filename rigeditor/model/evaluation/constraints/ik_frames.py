@@ -136,3 +136,54 @@ def mirrored_curl(solved, turns, mirror):
     """(N,) the second segment's turn of a mirrored two-bone chain's bones (its side)."""
     flips, _, child_half = mirror
     return flips * wrap_angle(solved[1] + turns[1] - child_half)
+
+
+COLLAPSED = 1e-4  # Spine's two-bone IK: a first segment shorter than this is no segment
+
+
+def collapsed_segments(a, b):
+    """Spine's two-bone IK where a scale of 0 collapses a segment (a, b: (N,) the scaled
+    segment lengths): ((N,) frames whose first segment is shorter than COLLAPSED, where
+    Spine aims the first bone alone and turns the second to 0 (:func:`collapsed_result`),
+    or None; the lengths to solve with: 1 there, and a second segment of 0 made a
+    millionth of the first, whose solve is then Spine's (straight toward the target, or
+    folded back where it is nearer than the first segment))."""
+    flat = a < COLLAPSED
+    a = np.where(flat, 1.0, a)
+    b = np.where(flat, 1.0, np.where(b > 0, b, 1e-6 * a))
+    return (flat if flat.any() else None), a, b
+
+
+def collapsed_result(angles, target, flat):
+    """(N, 2) a two-bone solve's angles with the collapsed frames' as Spine plays them:
+    the first bone aimed at the target (its direction in the shoulder space, (N, 2)),
+    the second at 0 (:func:`collapsed_rotation` keeps it there whatever the mix)."""
+    out = np.array(angles, dtype=float)
+    out[flat, 0] = np.arctan2(target[flat, 1], target[flat, 0])
+    out[flat, 1] = 0.0
+    return out
+
+
+def collapsed_rotation(second, flat, mix):
+    """(N,) the second bone's local rotation: 0 where the first segment collapsed and
+    the chain acts (Spine sets it, unmixed), else ``second``."""
+    return np.where(flat & (mix > 0), 0.0, second)
+
+
+def sheared_reach(pose, chain, offset, n: int):
+    """(N,) the first segment's length as Spine's two-bone IK measures it, over its
+    unsheared length, or None where that is 1: Spine reaches for the child's origin
+    with the first bone's shear still on (then places the bone unsheared), so a child
+    off the bone's axis is measured along the sheared axes. ``offset``: the child's
+    origin in the first bone's frame, (2,) or (N, 2)."""
+    spine = pose.spine[pose.column[chain.bones[0]]]
+    offset = np.broadcast_to(np.asarray(offset, dtype=float), (n, 2))
+    if len(chain.bones) != 2 or spine is None or not np.any(spine[0]) or not np.any(offset[:, 1]):
+        return None
+    shear = np.broadcast_to(spine[0], (n, 2))
+    scale = pose.scale[pose.column[chain.bones[0]]]
+    sx, sy = (np.sign(scale[:, 0]), np.sign(scale[:, 1])) if scale is not pose.unit else (1.0, 1.0)
+    cx, cy = offset[:, 0] * sx, offset[:, 1] * sy  # (the sizes of a uniform scale cancel)
+    x = cx * np.cos(shear[:, 0]) - cy * np.sin(shear[:, 1])
+    y = cx * np.sin(shear[:, 0]) + cy * np.cos(shear[:, 1])
+    return np.hypot(x, y) / np.hypot(offset[:, 0], offset[:, 1])
