@@ -49,7 +49,8 @@ from rigeditor.model.data.project import MAX_SOFTNESS, POINT_LENGTH as _POINT
 from rigeditor.model.data.skins import CONSTRAINT_FIELDS
 from rigeditor.model.data.timeline import StepChannel, constant
 from rigeditor.model.validation.project import MAX_MAGNITUDE
-from rigeditor.model.validation.spine_ik import movable_child, solvable_scale
+from rigeditor.model.validation.chain_bones import spine_like
+from rigeditor.model.validation.spine_ik import solvable_scale
 
 POINT_LENGTH = _POINT
 """Model units given to a Spine bone of length 0 (RigEditor bones have a length; one
@@ -84,12 +85,6 @@ class Notes:
             shown = ", ".join(items[:12]) + (f" and {len(items) - 12} more" if len(items) > 12 else "")
             out.append(f"{kind}: {shown}" if items else kind)
         return out
-
-
-def _spine_frames(chain) -> bool:
-    """Whether ``chain`` solves sheared and partly parented bones as Spine does (an aim
-    chain, or a two-bone one without limits or the stretch strategy: ``validation.spine_ik``)."""
-    return chain.solver == "aim" or movable_child(chain)
 
 
 def import_spine(skeleton, out, *, atlas=None, animation: str | None = None, force: bool = False,
@@ -143,7 +138,7 @@ def spine_project(skel: SpineSkeleton, pages: AtlasPages | None, *, name: str = 
     chains, targets, spaces, target_of = _constraints(skel, bones, parent_of, slot_bones, notes)
     for chain in chains:  # a chain that cannot solve Spine's frame rules solves plain frames: T . R . S
         for driven in chain.bones:
-            if bones[driven].spine_frame and not _spine_frames(chain):
+            if bones[driven].spine_frame and not spine_like(chain):
                 notes.add("shear or inherit modes on bones an IK chain drives (dropped)", driven)
                 bones[driven] = replace(bones[driven], shear=constant(0.0, 0.0), inherit=StepChannel("normal"))
     only = target_only(skel, slot_bones)  # once: it reads every weighted mesh

@@ -19,6 +19,7 @@ from dataclasses import replace
 import numpy as np
 
 from rigeditor.core.geometry import Affine
+from rigeditor.model.validation.chain_bones import spine_like
 from rigeditor.model.validation.spine_ik import movable_child, solvable_scale, translated_clear
 from rigeditor.io.spine.read_keys import (channel as _channel, duplicate_times, frame_of, key_times, rotated, scale_keys,
                                      runtime_points, step_channel)
@@ -83,10 +84,9 @@ def apply_animation(project: Project, skel, name: str, chains: dict, notes, *, c
                 ch, _ = channel(keys, ("value",), 0.0, fps, setup=(0.0,), mul=math.radians(1.0), where=at)
                 changed.setdefault(bone, {})["rotation"] = ch
             elif kind in ("translate", "scale", "shear", "inherit") and bone in driven and not (
-                    kind == "translate" and all(c.bones[0] == bone or movable_child(c) for c in _chains_of(project, bone))
+                    kind == "translate" and all(c.bones[0] == bone or movable_child(c) for c in project.chains_of_bone(bone))
                     or kind == "scale" and _solvable_keys(project, bone, keys, b, at, channel)
-                    or kind in ("shear", "inherit") and all(c.solver == "aim" or movable_child(c)
-                                                            for c in _chains_of(project, bone))):
+                    or kind in ("shear", "inherit") and all(map(spine_like, project.chains_of_bone(bone)))):
                 notes.add(f"{kind} keys on bones an IK chain drives (dropped: a chain solves with its "
                           "bones' authored lengths and joints)", bone)
             elif kind == "translate":
@@ -94,7 +94,7 @@ def apply_animation(project: Project, skel, name: str, chains: dict, notes, *, c
                 parent = project.bone(bone).parent
                 if parent in turns:  # the parent's frame is turned: its keys turn back with it
                     ch = rotated(ch, -turns[parent])
-                if bone in driven and any(c.bones[0] != bone for c in _chains_of(project, bone)) \
+                if bone in driven and any(c.bones[0] != bone for c in project.chains_of_bone(bone)) \
                         and not translated_clear(replace(project.bone(bone), translate=ch), project.timeline):
                     notes.add("translate keys bringing an IK chain's second bone onto its first bone's origin "
                               "(dropped: the solve has no segment there)", bone)
@@ -361,16 +361,11 @@ def _ik(project, skel, anim, fps, chains, notes, channel):
     return project
 
 
-def _chains_of(project, bone) -> list:
-    """Every chain that drives ``bone`` (Spine's IK constraints may share bones)."""
-    return [c for c in project.chains if bone in c.bones]
-
-
 def _solvable_keys(project, bone, keys, b, at, channel) -> bool:
     """Whether scale keys on a bone chains drive can play in each of them: any on an aim
     chain's bone; on an analytic chain's, what ``solvable_scale`` lets it take."""
     ch = None
-    for chain in _chains_of(project, bone):
+    for chain in project.chains_of_bone(bone):
         if chain.solver == "aim":
             continue
         if chain.solver != "analytic":

@@ -104,9 +104,8 @@ def spine_document(project: Project, bake: Bake, *, animation: str | None = None
         # on some frames: then per baked frame its baked rotation, elsewhere its own
         # (what a live IK constraint blends with by its mix).
         rows = np.zeros(n, dtype=bool)  # (Spine's IK constraints may share a bone: any of them)
-        for chain in project.chains:
-            if name in chain.bones:
-                rows = rows | baked[chain.name]
+        for chain in project.chains_of_bone(name):
+            rows = rows | baked[chain.name]
         exact = span is not None and not rows.any()
         if exact:
             if animated(bone.rotation, (0.0,)):  # (none: the setup rotation holds, as read)

@@ -281,7 +281,12 @@ class Project:
         return [c for c in self.chains if c.target == target]
 
     def chain_of_bone(self, bone: str) -> Chain | None:
+        """The first chain that drives ``bone`` (None: none does)."""
         return next((c for c in self.chains if bone in c.bones), None)
+
+    def chains_of_bone(self, bone: str) -> list[Chain]:
+        """Every chain that drives ``bone`` (chains Spine plays may share bones)."""
+        return [c for c in self.chains if bone in c.bones]
 
     # ---- edits: a new project with one item replaced
     def with_bone(self, name: str, /, **changes) -> "Project":

@@ -153,7 +153,7 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
             psx, psy, csx = scales[0][:, 0], scales[0][:, 1], scales[1][:, 0]
             mirror = mirror_of(psx, psy, csx)
             psx, psy, csx = np.abs(psx), np.abs(psy), np.abs(csx)
-            flat = collapsed_segments(a * psx, b * csx * psx)[0]
+            flat, solve_a, solve_b = collapsed_segments(a * psx, b * csx * psx)  # (a scale of 0: see there)
             rows_uneven = uneven_rows(psx, psy) if flat is None else uneven_rows(psx, psy) & ~flat
             if rows_uneven.any():
                 # Spine measures (and places) the child on its parent's axis there.
@@ -162,8 +162,7 @@ def solve_chains(project: Project, chains: list[Chain], pose: Pose, spaces: dict
             a, b = a * psx, b * csx * psx  # (Spine eases an uneven chain's reach by x too)
             soft = soft * psx * (csx + 1.0) * 0.5 if chains[0].soft_reach == "quadratic" else fraction * (a + b)
             reach = a + b
-            if flat is not None or not np.all(b > 0):  # a scale of 0: lengths the solve takes
-                _, a, b = collapsed_segments(a, b)
+            a, b = solve_a, solve_b  # (the lengths the solve takes: a and b but where a scale is 0)
     if point:  # (Spine's reach and softness measure a point as 0)
         reach = a
         soft = soft * a / (a + b) if chains[0].soft_reach != "quadratic" else soft

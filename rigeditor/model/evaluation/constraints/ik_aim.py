@@ -37,7 +37,7 @@ def solve_aim(project, chain, pose, spaces, frames, fk) -> list[ChainBake]:
     target = to_world.inverse().apply(target_world)
     distance = np.sqrt(target[:, 0] * target[:, 0] + target[:, 1] * target[:, 1])
     fk0 = np.broadcast_to(np.asarray(fk[0], dtype=float), (n,))
-    measured = aim_vector(pose, bone, target_world, target, n)  # (its inherit mode's frame)
+    measured = aim_vector(pose, bone, to_world, target_world, target, n)  # (its inherit mode's frame)
     toward, turn, reach_for = (target, 0.0, distance) if measured is None else measured
     # A target on the bone's origin gives no direction: the bone keeps its FK rotation.
     aim = np.where(distance > 0, np.arctan2(toward[:, 1], toward[:, 0]) + turn, fk0)

@@ -43,26 +43,25 @@ def partly_parented(pose, bones, n: int) -> np.ndarray | None:
     return np.any(np.stack(codes) != 0, axis=0) if codes else None
 
 
-def aim_vector(pose, name: str, target_world: np.ndarray, shoulder_target: np.ndarray, n: int):
+def aim_vector(pose, name: str, to_world, target_world: np.ndarray, shoulder_target: np.ndarray, n: int):
     """Where a one-bone chain's bone ``name`` measures its target, by its inherit mode:
     ((N, 2) the target in the measuring frame, relative to the bone's origin; (N,) the
     angle that frame is turned by; (N,) the distance its stretch measures), or None
-    where the bone inherits all (``shoulder_target``, the target in its parent's frame
-    at its origin, is that)."""
+    where the bone inherits all (``shoulder_target``, the target in its shoulder space
+    ``to_world``, :meth:`Pose.joint_frames`, is that)."""
     codes = inherit_codes(pose, name, n)
     if codes is None:
         return None
     vector, turn = np.array(shoulder_target, dtype=float), np.zeros(n)
-    parent = pose.parent_frame(name)
-    pa, pb, pc, pd, px, py = (np.broadcast_to(np.asarray(v, dtype=float), (n,))
-                              for v in (parent.a, parent.b, parent.c, parent.d, parent.tx, parent.ty))
-    ox, oy = (np.broadcast_to(np.asarray(v, dtype=float), (n,)) for v in pose._offset(name))
-    origin = pair(pa * ox + pb * oy + px, pc * ox + pd * oy + py)
-    world = target_world - origin
+    world = target_world - to_world.translation()  # from the bone's origin
     only = codes == ONLY_TRANSLATION
     vector[only] = world[only]
     bare = codes == NO_ROTATION
     if bare.any():
+        parent = pose.parent_frame(name)
+        pa, pb, pc, pd, px, py = (np.broadcast_to(np.asarray(v, dtype=float), (n,))
+                                  for v in (parent.a, parent.b, parent.c, parent.d, parent.tx, parent.ty))
+        ox, oy = (np.broadcast_to(np.asarray(v, dtype=float), (n,)) for v in pose._offset(name, shifted=False))
         # The parent's frame without its rotation and mirror: its x axis, and a y axis at a
         # right angle to it keeping the frame's area (Spine's rule, the x axis' length
         # floored at 1e-2); the target measured in it from the parent's origin, less the
